@@ -1,0 +1,37 @@
+# Two commands for a fresh clone: `make demo` and `make test`. Each builds what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+
+.PHONY: demo test lint bench browser clean screenshots
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m dipclock plan wdc2006 --round 1 --start 2006-08-04T10:00 --pause S1905=45
+
+browser:
+	sh scripts/ensure-chromium.sh
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+test: $(STAMP) browser lint
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) -m benchmarks.kiosk
+
+screenshots: $(STAMP)
+	sh scripts/screenshots.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,3 @@
+from dipclock.cli import entry
+
+entry()

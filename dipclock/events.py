@@ -1,0 +1,316 @@
+"""Event profiles: a tournament's clock and penalty rules, as data.
+
+A profile is everything the clock needs to know about an event and nothing it can
+work out for itself. The five events dipclock ships are built here; a TD's own event
+is the same model read from TOML (see ``examples/events/my-open.toml``), so a built-in
+id and a file path are accepted wherever an event is asked for.
+
+Pure: no file is read here. ``parse_event_toml`` takes the text; the shell reads it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import time
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+FIRST_YEAR = 1901
+
+PenaltyModel = Literal["yellow_red", "graduated", "leniency", "warning", "referee"]
+
+
+class _Strict(BaseModel):
+    """Frozen, and a misspelt key is an error rather than silently ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PhaseLengths(_Strict):
+    """Spring and Fall lengths in minutes, from ``from_year`` until the next rule."""
+
+    from_year: Annotated[int, Field(ge=FIRST_YEAR)] = FIRST_YEAR
+    spring: Annotated[float, Field(gt=0, le=240)]
+    fall: Annotated[float, Field(gt=0, le=240)]
+
+
+class VictoryThreshold(_Strict):
+    """Centres needed to win, from ``from_year`` until the next threshold."""
+
+    from_year: Annotated[int, Field(ge=FIRST_YEAR)]
+    centres: Annotated[int, Field(ge=1, le=34)]
+
+
+class RoundInfo(_Strict):
+    """One round of the event as published: its day, start and, where it differs, last year."""
+
+    number: Annotated[int, Field(ge=1)]
+    name: str = ""
+    day: str = ""
+    start: time | None = None
+    last_year: Annotated[int, Field(ge=FIRST_YEAR)] | None = None
+
+    @property
+    def title(self) -> str:
+        return self.name or f"Round {self.number}"
+
+
+class GraduatedBand(_Strict):
+    """Up to ``up_to_seconds`` late (started seconds), ``units`` orders are deleted."""
+
+    up_to_seconds: Annotated[int, Field(ge=1)]
+    units: Annotated[int, Field(ge=1)]
+
+
+class PenaltyRules(_Strict):
+    """Which penalty model the event uses, with its numbers."""
+
+    model: PenaltyModel
+    grace_seconds: Annotated[int, Field(ge=0)] = 30
+    bands: tuple[GraduatedBand, ...] = ()
+
+    @model_validator(mode="after")
+    def _bands_fit_model(self) -> PenaltyRules:
+        if self.model == "graduated":
+            if not self.bands:
+                raise ValueError("the graduated model needs [[penalty.bands]]")
+            limits = [b.up_to_seconds for b in self.bands]
+            if limits != sorted(set(limits)):
+                raise ValueError("penalty.bands must rise in up_to_seconds")
+        return self
+
+
+class EventProfile(_Strict):
+    """One tournament's rules as the clock needs them (see ../shared/EVENTS.md)."""
+
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
+    name: str
+    source: str = ""
+    central_clock: bool = True
+    phase_lengths: Annotated[tuple[PhaseLengths, ...], Field(min_length=1)]
+    writing_minutes: Annotated[float, Field(ge=0, le=10)] = 0
+    last_year: Annotated[int, Field(ge=FIRST_YEAR)] | None = None
+    rounds: tuple[RoundInfo, ...] = ()
+    victory: tuple[VictoryThreshold, ...] = ()
+    penalty: PenaltyRules
+
+    @model_validator(mode="after")
+    def _consistent(self) -> EventProfile:
+        years = [p.from_year for p in self.phase_lengths]
+        if years[0] != FIRST_YEAR:
+            raise ValueError(f"phase_lengths must start at from_year = {FIRST_YEAR}")
+        if years != sorted(set(years)):
+            raise ValueError("phase_lengths must rise in from_year")
+        shortest = min(min(p.spring, p.fall) for p in self.phase_lengths)
+        if self.writing_minutes >= shortest:
+            raise ValueError("writing_minutes must be shorter than every phase")
+        v_years = [v.from_year for v in self.victory]
+        if v_years != sorted(set(v_years)):
+            raise ValueError("victory must rise in from_year")
+        numbers = [r.number for r in self.rounds]
+        if len(numbers) != len(set(numbers)):
+            raise ValueError("rounds must have distinct numbers")
+        return self
+
+    def lengths_for(self, year: int) -> PhaseLengths:
+        """The phase-length rule in force in ``year``."""
+        current = self.phase_lengths[0]
+        for rule in self.phase_lengths:
+            if rule.from_year <= year:
+                current = rule
+        return current
+
+    def phase_minutes(self, year: int, season: str) -> float:
+        rule = self.lengths_for(year)
+        return rule.spring if season == "spring" else rule.fall
+
+    def victory_centres(self, year: int) -> int | None:
+        """Centres needed to win at the end of ``year``, where the event has a threshold."""
+        found = None
+        for v in self.victory:
+            if v.from_year <= year:
+                found = v.centres
+        return found
+
+    def round(self, number: int) -> RoundInfo:
+        for r in self.rounds:
+            if r.number == number:
+                return r
+        known = ", ".join(str(r.number) for r in self.rounds) or "none"
+        raise EventError(f"{self.id} has no round {number} (rounds: {known})")
+
+    def summary(self) -> str:
+        """One line for ``dipclock events``."""
+        lengths = "; ".join(_describe_lengths(self.phase_lengths))
+        writing = f" incl. {self.writing_minutes:g} min writing" if self.writing_minutes else ""
+        end = f"to Fall {self.last_year}" if self.last_year else "no fixed last year"
+        varies = {r.last_year for r in self.rounds if r.last_year}
+        if varies:
+            end = "to Fall " + "/".join(str(y) for y in sorted(varies)) + " by round"
+        model = self.penalty.model
+        return f"{self.id:<12} {self.name}: {lengths}{writing}; {end}; penalties: {model}"
+
+
+def _describe_lengths(rules: tuple[PhaseLengths, ...]) -> list[str]:
+    out = []
+    for i, r in enumerate(rules):
+        until = rules[i + 1].from_year - 1 if i + 1 < len(rules) else None
+        span = f"{r.from_year}-{until}" if until else (f"{r.from_year}+" if i else "")
+        label = f"{span} " if span else ""
+        out.append(f"{label}S{r.spring:g}/F{r.fall:g} min")
+    return out
+
+
+class EventError(ValueError):
+    """An event that cannot be used, with one line saying why."""
+
+
+def parse_event_toml(text: str, origin: str) -> EventProfile:
+    """Read a TD's event file. Errors name ``origin``, the key and what was expected."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise EventError(f"{origin}: not valid TOML: {exc}") from None
+    data.setdefault("id", _stem(origin))
+    try:
+        return EventProfile.model_validate(data)
+    except ValidationError as exc:
+        raise EventError(f"{origin}: {describe_validation_error(exc)}") from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as 'key: what was expected'."""
+    # a misspelt key explains the "missing" one beside it: name it first
+    raw = exc.errors()
+    # a deeper error explains the one about its container ("too short" after a bad item)
+    errors = [
+        e for e in raw
+        if not any(len(o["loc"]) > len(e["loc"]) and o["loc"][: len(e["loc"])] == e["loc"]
+                   for o in raw)
+    ]
+    errors.sort(key=lambda e: e["type"] != "extra_forbidden")
+    err = errors[0]
+    key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown key"
+    elif err["type"] == "missing":
+        msg = "required key is missing"
+    msg = msg.removeprefix("Value error, ")
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{key}: {msg}{more}"
+
+
+def _stem(origin: str) -> str:
+    name = origin.replace("\\", "/").rsplit("/", 1)[-1]
+    return name.removesuffix(".toml") or "custom"
+
+
+def _rounds(*specs: tuple[str, str | None, int | None]) -> tuple[RoundInfo, ...]:
+    out = []
+    for n, (day, start, last) in enumerate(specs, start=1):
+        out.append(
+            RoundInfo(
+                number=n,
+                day=day,
+                start=time.fromisoformat(start) if start else None,
+                last_year=last,
+            )
+        )
+    return tuple(out)
+
+
+BUILTIN: dict[str, EventProfile] = {
+    p.id: p
+    for p in (
+        EventProfile(
+            id="wdc2003",
+            name="World DipCon XIII, ARMADA Regatta, Denver 2003",
+            source="003_247548c183451310.txt: Negotiation, Adjudication, and Deadlines",
+            phase_lengths=(
+                PhaseLengths(from_year=1901, spring=20, fall=17),
+                PhaseLengths(from_year=1906, spring=18, fall=15),
+            ),
+            rounds=_rounds(
+                ("Friday", "19:00", None),
+                ("Saturday", "09:00", None),
+                ("Saturday", "19:00", None),
+                ("Sunday", "09:00", None),
+            ),
+            victory=tuple(
+                VictoryThreshold(from_year=y, centres=c)
+                for y, c in (
+                    (1901, 18), (1906, 17), (1907, 16), (1908, 15), (1909, 14),
+                    (1910, 12), (1911, 10), (1912, 8), (1913, 6),
+                )
+            ),
+            penalty=PenaltyRules(model="leniency", grace_seconds=30),
+        ),
+        EventProfile(
+            id="wdc2006",
+            name="WDC XVI at BerliCon III, Berlin 2006",
+            source="000_4d0ddc6225a877fd.txt: rules 6 and 17",
+            phase_lengths=(PhaseLengths(spring=17, fall=15),),
+            last_year=1909,
+            rounds=_rounds(
+                ("Friday", "10:00", None),
+                ("Friday", "19:00", None),
+                ("Saturday", "10:00", None),
+                ("Saturday", "19:00", None),
+                ("Sunday", "09:30", None),
+            ),
+            penalty=PenaltyRules(model="yellow_red", grace_seconds=30),
+        ),
+        EventProfile(
+            id="wdc2018",
+            name="WDC 2018 at Tempest",
+            source="004_4145b2ade7c22ff3.txt: Turn Deadlines",
+            phase_lengths=(
+                PhaseLengths(from_year=1901, spring=18, fall=16),
+                PhaseLengths(from_year=1907, spring=17, fall=15),
+            ),
+            rounds=_rounds(
+                ("Friday", "09:00", None),
+                ("Friday", "17:30", None),
+                ("Saturday", "09:00", None),
+                ("Saturday", "17:30", None),
+                ("Sunday", "09:00", None),
+            ),
+            penalty=PenaltyRules(model="warning"),
+        ),
+        EventProfile(
+            id="wdc2019",
+            name="WDC 2019",
+            source="001_c5f0a460e36b6edc.txt: Summary, II.4b-4d",
+            phase_lengths=(PhaseLengths(spring=18, fall=16),),
+            writing_minutes=1,
+            last_year=1907,
+            rounds=_rounds(
+                ("Friday", None, None),
+                ("Saturday", None, None),
+                ("Saturday", None, None),
+                ("Sunday", None, None),
+            ),
+            penalty=PenaltyRules(model="referee"),
+        ),
+        EventProfile(
+            id="graduated20",
+            name="Three-round weekend, graduated penalties",
+            source="002_c4452e372c7ca53b.txt: rules 6 and 17",
+            phase_lengths=(PhaseLengths(spring=20, fall=20),),
+            rounds=_rounds(
+                ("Friday", None, 1909),
+                ("Saturday", None, 1911),
+                ("Sunday", None, 1911),
+            ),
+            penalty=PenaltyRules(
+                model="graduated",
+                bands=tuple(
+                    GraduatedBand(up_to_seconds=s, units=u)
+                    for s, u in ((15, 1), (30, 2), (45, 3), (60, 4), (75, 6), (90, 10))
+                ),
+            ),
+        ),
+    )
+}

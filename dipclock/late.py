@@ -1,0 +1,137 @@
+"""Which phase a button press belongs to, and who is late right now.
+
+The rule, as the kiosk and the hub both apply it: after a deadline, a power that has not
+pressed for the phase just ended has ``LATE_WINDOW`` (5 minutes) to press; that press is a
+late submission for the ended phase, ``seconds_late`` after its deadline. A press outside
+the window, or by a power already in, counts for the phase now running. After the window
+a power that never pressed has missed the phase (no orders: every event's NMR). Five
+minutes is far past every event's worst band (91 s under graduated20), yet short enough
+that a press for the next phase is never mistaken for a late one: boards spend longer
+than that adjudicating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from dipclock.events import PenaltyRules
+from dipclock.penalties import Penalty, penalty, started_seconds
+from dipclock.powers import LETTERS
+from dipclock.timeline import Phase, PhaseRef
+
+LATE_WINDOW = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class Press:
+    power: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A power's orders in the box for one phase."""
+
+    power: str
+    phase: PhaseRef
+    at: datetime
+    seconds_late: float  # <= 0: on time
+    offence: int  # late submissions by this power so far this game, this one included (0: on time)
+
+    @property
+    def late(self) -> bool:
+        return started_seconds(self.seconds_late) > 0
+
+
+@dataclass(frozen=True)
+class PowerStatus:
+    power: str
+    out: bool
+    in_now: bool  # orders in for the phase now running
+    late_seconds: float | None  # counting up after a deadline, until pressed or the window ends
+    heading_for: Penalty | None  # what the running lateness would cost
+    last_late: Submission | None  # the late submission for the phase just ended, if any
+
+
+def submissions(
+    phases: Sequence[Phase], presses: Iterable[Press], window: timedelta = LATE_WINDOW
+) -> list[Submission]:
+    """Turn presses (in any order) into submissions; repeat presses in a phase are dropped."""
+    done: set[tuple[str, PhaseRef]] = set()
+    offences: dict[str, int] = {}
+    out = []
+    for press in sorted(presses, key=lambda p: p.at):
+        target = _target(phases, press, done, window)
+        if target is None:
+            continue
+        phase, late = target
+        done.add((press.power, phase.ref))
+        n = 0
+        if started_seconds(late) > 0:
+            n = offences[press.power] = offences.get(press.power, 0) + 1
+        out.append(Submission(press.power, phase.ref, press.at, late, n))
+    return out
+
+
+def _target(
+    phases: Sequence[Phase], press: Press, done: set[tuple[str, PhaseRef]], window: timedelta
+) -> tuple[Phase, float] | None:
+    prev = next((p for p in reversed(phases) if p.deadline <= press.at), None)
+    if prev and press.at - prev.deadline <= window and (press.power, prev.ref) not in done:
+        return prev, (press.at - prev.deadline).total_seconds()
+    current = next((p for p in phases if p.deadline > press.at), None)
+    if current is None or (press.power, current.ref) in done:
+        return None
+    return current, (press.at - current.deadline).total_seconds()
+
+
+def board(
+    phases: Sequence[Phase],
+    now: datetime,
+    presses: Iterable[Press],
+    rules: PenaltyRules,
+    out: Collection[str] = (),
+    window: timedelta = LATE_WINDOW,
+) -> dict[str, PowerStatus]:
+    """Each power's state at ``now``: in or not, and the live lateness after a deadline."""
+    subs = [s for s in submissions(phases, presses, window) if s.at <= now]
+    prev = next((p for p in reversed(phases) if p.deadline <= now), None)
+    current = next((p for p in phases if p.deadline > now), None)
+    status = {}
+    for power in LETTERS:
+        mine = [s for s in subs if s.power == power]
+        in_now = current is not None and any(s.phase == current.ref for s in mine)
+        late_seconds = heading = last_late = None
+        if prev is not None and power not in out:
+            for_prev = next((s for s in mine if s.phase == prev.ref), None)
+            since = now - prev.deadline
+            if for_prev is None and since <= window:
+                late_seconds = since.total_seconds()
+                offence = sum(1 for s in mine if s.late) + 1
+                heading = penalty(rules, late_seconds, offence)
+            elif for_prev is not None and for_prev.late:
+                last_late = for_prev
+        status[power] = PowerStatus(
+            power, power in out, in_now, late_seconds, heading, last_late
+        )
+    return status
+
+
+def missed(
+    phases: Sequence[Phase],
+    now: datetime,
+    presses: Iterable[Press],
+    out: Collection[str] = (),
+    window: timedelta = LATE_WINDOW,
+) -> list[tuple[str, PhaseRef]]:
+    """(power, phase) pairs with no orders at all: the window closed without a press."""
+    subs = {(s.power, s.phase) for s in submissions(phases, presses, window)}
+    return [
+        (power, p.ref)
+        for p in phases
+        if p.deadline + window < now
+        for power in LETTERS
+        if power not in out and (power, p.ref) not in subs
+    ]

@@ -1,0 +1,121 @@
+"""What a late submission costs, under each event's penalty model.
+
+``penalty(rules, seconds_late, offence, units)`` is the whole rule: the kiosk shows it
+live as a player runs late, the hub proposes it to the TD, ``dipclock penalty`` prints it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from dipclock.events import PenaltyRules
+
+Kind = Literal[
+    "none",
+    "grace",
+    "warning",
+    "yellow_card",
+    "red_card",
+    "unit_nmr",
+    "nmr",
+    "board_may_allow",
+    "referee",
+]
+
+
+@dataclass(frozen=True)
+class Penalty:
+    kind: Kind
+    all_units_hold: bool
+    units_deleted: int
+    label: str
+    deleted_orders: tuple[str, ...] | None = field(default=None)
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "kind": self.kind,
+            "all_units_hold": self.all_units_hold,
+            "units_deleted": self.units_deleted,
+            "label": self.label,
+        }
+        if self.deleted_orders is not None:
+            out["deleted_orders"] = list(self.deleted_orders)
+        return out
+
+
+def started_seconds(seconds_late: float) -> int:
+    """Any fraction counts as a started second: 15.2 s late is in the 16th second."""
+    if seconds_late <= 0:
+        return 0
+    return math.ceil(round(seconds_late, 6))
+
+
+def penalty(
+    rules: PenaltyRules,
+    seconds_late: float,
+    offence: int = 1,
+    units: Sequence[str] | None = None,
+) -> Penalty:
+    """The penalty for a submission ``seconds_late`` after the deadline.
+
+    ``offence`` counts this player's late submissions in this game, this one included.
+    ``units`` (the power's unit provinces) lets the graduated model name the deleted orders.
+    """
+    if offence < 1:
+        raise ValueError("offence counts this late submission too, so it is at least 1")
+    late = started_seconds(seconds_late)
+    ordered = sorted(units, key=str.casefold) if units is not None else None
+    if late == 0:
+        return _with_units(Penalty("none", False, 0, "On time"), ordered, 0)
+    grace = rules.grace_seconds
+    match rules.model:
+        case "yellow_red":
+            if offence == 1 and late <= grace:
+                return _with_units(Penalty("yellow_card", False, 0, "Yellow card"), ordered, 0)
+            why = "second late submission" if offence > 1 else f"more than {grace} s late"
+            return _nmr(Penalty("red_card", True, 0, f"Red card: all units hold ({why})"), ordered)
+        case "leniency":
+            if late > grace:
+                label = f"NMR: all units hold (over {grace} s)"
+                return _nmr(Penalty("nmr", True, 0, label), ordered)
+            if offence == 1:
+                return _with_units(
+                    Penalty("grace", False, 0, f"{grace}-second leniency used"), ordered, 0
+                )
+            return _with_units(
+                Penalty("board_may_allow", True, 0, "All units hold unless the board allows it"),
+                ordered,
+                0,
+            )
+        case "warning":
+            if offence == 1:
+                return _with_units(Penalty("warning", False, 0, "Warning"), ordered, 0)
+            return _nmr(Penalty("nmr", True, 0, "All units hold (after a warning)"), ordered)
+        case "referee":
+            return _with_units(Penalty("referee", False, 0, "Referee decides"), ordered, 0)
+        case "graduated":
+            for band in rules.bands:
+                if late <= band.up_to_seconds:
+                    n = band.units
+                    label = f"{n}-unit NMR"
+                    if offence > 1:
+                        label += " (repeat: TD may add more)"
+                    return _with_units(Penalty("unit_nmr", False, n, label), ordered, n)
+            return _nmr(Penalty("nmr", True, 0, "Full NMR: all units hold"), ordered)
+    raise AssertionError(f"unknown penalty model {rules.model}")
+
+
+def _with_units(p: Penalty, ordered: list[str] | None, n: int) -> Penalty:
+    if ordered is None:
+        return p
+    return Penalty(p.kind, p.all_units_hold, p.units_deleted, p.label, tuple(ordered[:n]))
+
+
+def _nmr(p: Penalty, ordered: list[str] | None) -> Penalty:
+    """A full NMR deletes every order."""
+    if ordered is None:
+        return p
+    return Penalty(p.kind, p.all_units_hold, p.units_deleted, p.label, tuple(ordered))

@@ -1,0 +1,84 @@
+"""Clock sync between a kiosk and the hub: the NTP arithmetic, filtering and slewing.
+
+A kiosk never trusts its own wall clock (a Pi has no RTC). It measures the offset from
+its ``time.monotonic()`` to hub time with four timestamps, keeps the lowest-delay samples
+of a recent window (a sample that waited in a Wi-Fi queue is a bad sample), and moves the
+displayed clock gently towards the estimate rather than jumping. Hub time is expressed
+as *local seconds*: seconds since 1970-01-01 00:00 in the event's local wall time, so
+``to_local`` needs no time-zone database on the kiosk.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+LOCAL_EPOCH = datetime(1970, 1, 1)
+
+
+def to_local(seconds: float) -> datetime:
+    """Hub time (local seconds) as a naive local datetime."""
+    return LOCAL_EPOCH + timedelta(seconds=seconds)
+
+
+def from_local(moment: datetime) -> float:
+    return (moment - LOCAL_EPOCH).total_seconds()
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One exchange: kiosk sends at t0, hub receives t1, hub replies t2, kiosk gets it t3."""
+
+    offset: float  # hub time - kiosk time
+    delay: float  # round trip minus the hub's own processing
+    taken: float  # kiosk time of t3
+
+
+def sample(t0: float, t1: float, t2: float, t3: float) -> Sample:
+    """The NTP estimate: the offset is exact if the two legs took equally long."""
+    return Sample(
+        offset=((t1 - t0) + (t2 - t3)) / 2,
+        delay=max(0.0, (t3 - t0) - (t2 - t1)),
+        taken=t3,
+    )
+
+
+class OffsetFilter:
+    """Keeps the last ``size`` samples no older than ``max_age`` s; trusts the fastest one."""
+
+    def __init__(self, size: int = 8, max_age: float = 600.0):
+        self._samples: deque[Sample] = deque(maxlen=size)
+        self.max_age = max_age
+
+    def add(self, s: Sample) -> None:
+        self._samples.append(s)
+
+    def best(self, now: float) -> Sample | None:
+        fresh = [s for s in self._samples if now - s.taken <= self.max_age]
+        return min(fresh, key=lambda s: s.delay) if fresh else None
+
+
+class Slew:
+    """The offset the display uses: follows the estimate at ``rate`` s per s, or steps.
+
+    Small corrections (under ``step_over`` seconds) are slewed so the countdown never
+    jumps back or skips a second; a large one (first sync, hub restarted with another
+    clock) is applied at once, since showing the wrong minute is worse than one jump.
+    """
+
+    def __init__(self, rate: float = 0.05, step_over: float = 1.0):
+        self.rate = rate
+        self.step_over = step_over
+        self.value: float | None = None
+        self._at: float | None = None
+
+    def update(self, target: float, now: float) -> float:
+        if self.value is None or self._at is None or abs(target - self.value) >= self.step_over:
+            self.value = target
+        else:
+            budget = self.rate * max(0.0, now - self._at)
+            delta = max(-budget, min(budget, target - self.value))
+            self.value += delta
+        self._at = now
+        return self.value

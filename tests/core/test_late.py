@@ -1,0 +1,62 @@
+"""Which phase a press belongs to, and who is late right now."""
+
+from datetime import datetime, timedelta
+
+from dipclock.events import BUILTIN
+from dipclock.late import LATE_WINDOW, Press, board, missed, submissions
+from dipclock.timeline import Schedule, timetable
+
+D = datetime.fromisoformat
+PROFILE = BUILTIN["graduated20"]
+PHASES = timetable(PROFILE, Schedule(start=D("2010-01-01T19:00"), last_year=1902)).phases
+S1901 = PHASES[0].deadline  # 19:20
+
+
+def test_press_before_the_deadline_is_on_time():
+    [sub] = submissions(PHASES, [Press("A", S1901 - timedelta(seconds=5))])
+    assert sub.phase.code == "S1901" and sub.seconds_late == -5 and not sub.late
+
+
+def test_press_after_the_deadline_is_late_for_the_phase_just_ended():
+    [sub] = submissions(PHASES, [Press("I", S1901 + timedelta(seconds=17))])
+    assert (sub.phase.code, sub.seconds_late, sub.offence) == ("S1901", 17, 1)
+
+
+def test_a_second_press_counts_for_the_running_phase_and_repeats_are_dropped():
+    presses = [
+        Press("E", S1901 - timedelta(seconds=60)),
+        Press("E", S1901 - timedelta(seconds=50)),  # a double press: dropped
+        Press("E", S1901 + timedelta(seconds=3)),  # already in for S1901: early for F1901
+    ]
+    subs = submissions(PHASES, presses)
+    assert [(s.phase.code, s.late) for s in subs] == [("S1901", False), ("F1901", False)]
+
+
+def test_after_the_window_a_press_is_for_the_next_phase_and_the_last_is_missed():
+    late = S1901 + LATE_WINDOW + timedelta(seconds=1)
+    [sub] = submissions(PHASES, [Press("T", late)])
+    assert sub.phase.code == "F1901"
+    gone = missed(PHASES, late, [Press("T", late)], out={"A"})
+    assert ("T", PHASES[0].ref) in gone and ("A", PHASES[0].ref) not in gone
+    assert len([m for m in gone if m[1] == PHASES[0].ref]) == 6
+
+
+def test_offences_count_per_power_through_the_game():
+    presses = [Press("R", S1901 + timedelta(seconds=2)),
+               Press("R", PHASES[1].deadline + timedelta(seconds=40))]
+    subs = submissions(PHASES, presses)
+    assert [s.offence for s in subs] == [1, 2]
+
+
+def test_board_counts_lateness_up_live_with_the_penalty_heading_for():
+    now = S1901 + timedelta(seconds=17)
+    presses = [Press(p, S1901 - timedelta(seconds=30)) for p in "AEFGR"]
+    presses.append(Press("T", S1901 + timedelta(seconds=4)))
+    status = board(PHASES, now, presses, PROFILE.penalty, out={"G"})
+    italy = status["I"]
+    assert italy.late_seconds == 17 and italy.heading_for.label == "2-unit NMR"
+    assert status["T"].late_seconds is None and status["T"].last_late.seconds_late == 4
+    assert status["A"].late_seconds is None and not status["A"].in_now
+    assert status["G"].out and status["G"].late_seconds is None
+    later = board(PHASES, S1901 + LATE_WINDOW + timedelta(seconds=1), presses, PROFILE.penalty)
+    assert later["I"].late_seconds is None

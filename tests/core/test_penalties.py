@@ -1,0 +1,109 @@
+"""Every penalty band's edges, for the five events (EVENTS.md and the rule texts)."""
+
+import pytest
+
+from dipclock.events import BUILTIN
+from dipclock.penalties import penalty, started_seconds
+
+
+def pen(event, late, offence=1, units=None):
+    return penalty(BUILTIN[event].penalty, late, offence, units)
+
+
+@pytest.mark.parametrize(
+    "late, started", [(-3, 0), (0, 0), (0.001, 1), (1, 1), (15, 15), (15.2, 16), (90.0, 90)]
+)
+def test_a_started_second_counts(late, started):
+    assert started_seconds(late) == started
+
+
+@pytest.mark.parametrize(
+    "late, units",
+    [
+        (0.5, 1), (1, 1), (15, 1),
+        (15.2, 2), (16, 2), (30, 2),
+        (30.01, 3), (45, 3),
+        (46, 4), (60, 4),
+        (61, 6), (75, 6),
+        (76, 10), (90, 10),
+    ],
+)
+def test_graduated20_bands(late, units):
+    p = pen("graduated20", late)
+    assert (p.kind, p.units_deleted, p.all_units_hold) == ("unit_nmr", units, False)
+    assert p.label == f"{units}-unit NMR"
+
+
+@pytest.mark.parametrize("late", [90.001, 91, 600])
+def test_graduated20_past_90_seconds_is_a_full_nmr(late):
+    p = pen("graduated20", late)
+    assert (p.kind, p.all_units_hold) == ("nmr", True)
+
+
+def test_graduated20_deletes_the_alphabetically_earliest_provinces():
+    p = pen("graduated20", 20, units=["Vie", "bud", "Tri", "Gal"])
+    assert p.deleted_orders == ("bud", "Gal")
+    assert pen("graduated20", 95, units=["Vie", "Bud"]).deleted_orders == ("Bud", "Vie")
+    assert pen("graduated20", 5, units=[]).deleted_orders == ()
+
+
+@pytest.mark.parametrize("late", [0, -10])
+@pytest.mark.parametrize("event", sorted(BUILTIN))
+def test_on_time_is_no_penalty_in_every_event(event, late):
+    p = pen(event, late, offence=3)
+    assert (p.kind, p.all_units_hold, p.units_deleted) == ("none", False, 0)
+
+
+@pytest.mark.parametrize(
+    "late, offence, kind, hold",
+    [
+        (0.1, 1, "yellow_card", False),
+        (30, 1, "yellow_card", False),
+        (30.1, 1, "red_card", True),
+        (5, 2, "red_card", True),
+        (120, 1, "red_card", True),
+    ],
+)
+def test_wdc2006_yellow_then_red(late, offence, kind, hold):
+    p = pen("wdc2006", late, offence)
+    assert (p.kind, p.all_units_hold) == (kind, hold)
+
+
+@pytest.mark.parametrize(
+    "late, offence, kind, hold",
+    [
+        (1, 1, "grace", False),
+        (30, 1, "grace", False),
+        (30.2, 1, "nmr", True),
+        (10, 2, "board_may_allow", True),
+        (31, 2, "nmr", True),
+    ],
+)
+def test_wdc2003_thirty_second_leniency_once_per_game(late, offence, kind, hold):
+    p = pen("wdc2003", late, offence)
+    assert (p.kind, p.all_units_hold) == (kind, hold)
+
+
+def test_wdc2018_warning_then_all_units_hold():
+    assert pen("wdc2018", 200, 1).kind == "warning"
+    assert not pen("wdc2018", 200, 1).all_units_hold
+    second = pen("wdc2018", 2, 2)
+    assert (second.kind, second.all_units_hold) == ("nmr", True)
+
+
+def test_wdc2019_referee_decides():
+    p = pen("wdc2019", 12)
+    assert p.kind == "referee" and p.label
+
+
+def test_offence_counts_this_one_too():
+    with pytest.raises(ValueError):
+        pen("wdc2006", 10, 0)
+
+
+def test_json_shape():
+    assert pen("graduated20", 15.2, units=["Bud", "Tri", "Vie"]).as_json() == {
+        "kind": "unit_nmr", "all_units_hold": False, "units_deleted": 2,
+        "label": "2-unit NMR", "deleted_orders": ["Bud", "Tri"],
+    }
+    assert "deleted_orders" not in pen("wdc2006", 3).as_json()

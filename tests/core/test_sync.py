@@ -1,0 +1,43 @@
+"""The NTP arithmetic, the lowest-delay filter and the slewed display offset."""
+
+from datetime import datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dipclock.sync import OffsetFilter, Slew, from_local, sample, to_local
+
+
+@given(
+    st.floats(-1e6, 1e6), st.floats(0, 2), st.floats(0, 2), st.floats(0, 0.5),
+)
+def test_symmetric_legs_give_the_exact_offset(offset, leg, other, processing):
+    t0 = 1000.0
+    t1 = t0 + leg + offset
+    t2 = t1 + processing
+    t3 = t2 - offset + leg
+    s = sample(t0, t1, t2, t3)
+    assert abs(s.offset - offset) < 1e-6
+    assert abs(s.delay - 2 * leg) < 1e-6
+
+
+def test_filter_trusts_the_fastest_recent_sample():
+    f = OffsetFilter(size=4, max_age=60)
+    f.add(sample(0, 10.5, 10.5, 1.0))  # slow: delay 1
+    f.add(sample(2, 12.05, 12.05, 2.1))  # fast
+    f.add(sample(3, 13.3, 13.3, 3.6))
+    assert f.best(4).offset == sample(2, 12.05, 12.05, 2.1).offset
+    assert f.best(1000) is None  # all too old
+
+
+def test_slew_moves_gently_and_steps_when_far():
+    s = Slew(rate=0.05, step_over=1.0)
+    assert s.update(10.0, now=0) == 10.0  # first value: step
+    assert s.update(10.3, now=1) == 10.05  # 50 ms per second
+    assert abs(s.update(10.3, now=3) - 10.15) < 1e-9
+    assert s.update(20.0, now=4) == 20.0  # far off: step
+
+
+def test_local_seconds_round_trip():
+    moment = datetime(2006, 8, 4, 10, 17, 5, 250000)
+    assert to_local(from_local(moment)) == moment

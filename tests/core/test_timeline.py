@@ -1,0 +1,205 @@
+"""Timetables of the built-in events, checked by hand against the rule texts, and views."""
+
+from datetime import datetime, timedelta
+from itertools import pairwise
+
+import pytest
+
+from dipclock.events import BUILTIN
+from dipclock.timeline import Adjustment, Pause, PhaseRef, Schedule, timetable, view
+
+D = datetime.fromisoformat
+
+
+def deadlines(event, start, **kw):
+    table = timetable(BUILTIN[event], Schedule(start=D(start), **kw))
+    return {p.ref.code: p.deadline for p in table.phases}, table
+
+
+def test_wdc2006_from_ten_reaches_fall_1909_at_14_48():
+    # rule 6: Spring 17, Fall 15; rule 17: to 1909. 9 x 32 min = 4 h 48.
+    dl, table = deadlines("wdc2006", "2006-08-04T10:00")
+    assert dl["S1901"] == D("2006-08-04T10:17")
+    assert dl["F1901"] == D("2006-08-04T10:32")
+    assert list(dl)[-1] == "F1909"
+    assert dl["F1909"] == D("2006-08-04T14:48")
+    assert table.ends == "last_year" and len(table.phases) == 18
+
+
+def test_wdc2003_lengths_change_in_1906_and_the_clock_always_runs():
+    # 5 x (20+17) = 185 min to F1905; then 18 + 15 per year.
+    dl, table = deadlines("wdc2003", "2003-02-14T19:00", last_year=1907)
+    assert dl["S1901"] == D("2003-02-14T19:20")
+    assert dl["F1901"] == D("2003-02-14T19:37")  # Fall starts the moment Spring expires
+    assert dl["F1905"] == D("2003-02-14T22:05")
+    assert dl["S1906"] == D("2003-02-14T22:23")
+    assert dl["F1906"] == D("2003-02-14T22:38")
+    assert dl["F1907"] == D("2003-02-14T23:11")
+    assert table.phases[1].opens == dl["S1901"]
+
+
+def test_wdc2018_lengths_change_in_1907():
+    # 6 x (18+16) = 204 min to F1906, then 17 + 15.
+    dl, _ = deadlines("wdc2018", "2018-10-05T09:00", last_year=1907)
+    assert dl["F1906"] == D("2018-10-05T12:24")
+    assert dl["S1907"] == D("2018-10-05T12:41")
+    assert dl["F1907"] == D("2018-10-05T12:56")
+
+
+def test_wdc2019_writing_minute_and_seven_years():
+    dl, table = deadlines("wdc2019", "2019-09-06T10:00")
+    first = table.phases[0]
+    assert first.writing_from == D("2019-09-06T10:17")  # 17 negotiation + 1 writing
+    assert first.deadline == D("2019-09-06T10:18")
+    assert table.phases[1].writing_from == D("2019-09-06T10:33")  # Fall 15 + 1
+    assert list(dl)[-1] == "F1907"
+    assert dl["F1907"] == D("2019-09-06T13:58")  # 7 x 34 min
+
+
+@pytest.mark.parametrize("round_number, last", [(1, "F1909"), (2, "F1911"), (3, "F1911")])
+def test_graduated20_game_length_by_round(round_number, last):
+    profile = BUILTIN["graduated20"]
+    year = profile.round(round_number).last_year
+    dl, _ = deadlines("graduated20", "2010-01-01T19:00", last_year=year)
+    assert list(dl)[-1] == last
+    assert all(b - a == timedelta(minutes=20) for a, b in pairwise(dl.values()))
+
+
+def test_meal_break_at_a_spring_deadline_moves_every_later_deadline():
+    pause = Pause(at_deadline=PhaseRef.parse("S1903"), minutes=60, reason="Meal break")
+    plain, _ = deadlines("wdc2003", "2003-02-14T09:00", last_year=1906)
+    dl, table = deadlines("wdc2003", "2003-02-14T09:00", last_year=1906, pauses=(pause,))
+    for code, moment in plain.items():
+        shift = timedelta(minutes=60) if moment > plain["S1903"] else timedelta(0)
+        assert dl[code] == moment + shift, code
+    assert table.phase(PhaseRef.parse("F1903")).opens == plain["S1903"] + timedelta(minutes=60)
+
+
+def test_view_during_the_meal_break_and_at_its_end():
+    profile = BUILTIN["wdc2003"]
+    pause = Pause(at_deadline=PhaseRef.parse("S1903"), minutes=75, reason="Meal break")
+    s = Schedule(start=D("2003-02-15T09:00"), pauses=(pause,))
+    s1903 = D("2003-02-15T10:34")  # 2 x 37 + 20 min
+    v = view(profile, s, s1903 + timedelta(minutes=10))
+    assert v.stage == "paused" and v.pause.reason == "Meal break"
+    assert v.restart_at == s1903 + timedelta(minutes=75)
+    assert v.phase == PhaseRef.parse("F1903") and v.remaining == 17 * 60
+    v = view(profile, s, s1903 + timedelta(minutes=75))
+    assert v.stage == "negotiating" and v.remaining == 17 * 60
+    v = view(profile, s, s1903 + timedelta(minutes=76))
+    assert v.remaining == 16 * 60
+
+
+def test_open_ended_break_then_resume():
+    profile = BUILTIN["wdc2006"]
+    start = D("2006-08-04T10:00")
+    open_break = Pause(at=D("2006-08-04T10:10"), reason="Fire alarm")
+    v = view(profile, Schedule(start=start, pauses=(open_break,)), D("2006-08-04T11:00"))
+    assert v.stage == "paused" and v.remaining == 7 * 60
+    assert v.deadline is None and v.restart_at is None
+    resumed = open_break.model_copy(update={"ended": D("2006-08-04T11:05")})
+    s = Schedule(start=start, pauses=(resumed,))
+    v = view(profile, s, D("2006-08-04T11:06"))
+    assert v.stage == "negotiating" and v.remaining == 6 * 60
+    assert v.deadline == D("2006-08-04T11:12")
+
+
+def test_break_with_announced_restart_time():
+    profile = BUILTIN["wdc2006"]
+    lunch = Pause(at=D("2006-08-04T12:00"), until=D("2006-08-04T13:45"), reason="Lunch")
+    s = Schedule(start=D("2006-08-04T10:00"), pauses=(lunch,))
+    v = view(profile, s, D("2006-08-04T13:00"))
+    assert v.stage == "paused" and v.restart_at == D("2006-08-04T13:45")
+    # 12:00 is 120 min in: S1904 runs 11:36-11:53, F1904 11:53-12:08 -> 8 min left
+    assert v.phase == PhaseRef.parse("F1904") and v.remaining == 8 * 60
+    assert v.deadline == D("2006-08-04T13:53")
+
+
+def test_hold_on_one_table_moves_only_that_table():
+    profile = BUILTIN["wdc2006"]
+    hold = Pause(at=D("2006-08-04T10:05"), minutes=3, table=4, reason="TD ruling")
+    s = Schedule(start=D("2006-08-04T10:00"), pauses=(hold,))
+    assert view(profile, s, D("2006-08-04T10:06"), table=4).stage == "held"
+    assert view(profile, s, D("2006-08-04T10:06"), table=5).stage == "negotiating"
+    four = timetable(profile, s, table=4).phases[0].deadline
+    five = timetable(profile, s, table=5).phases[0].deadline
+    assert (four, five) == (D("2006-08-04T10:20"), D("2006-08-04T10:17"))
+
+
+def test_extension_for_one_board_and_time_taken_from_all():
+    profile = BUILTIN["wdc2006"]
+    s = Schedule(
+        start=D("2006-08-04T10:00"),
+        adjustments=(
+            Adjustment(at=D("2006-08-04T10:05"), seconds=120, table=2),
+            Adjustment(at=D("2006-08-04T10:06"), seconds=-60),
+        ),
+    )
+    t2 = timetable(profile, s, table=2).phases
+    t3 = timetable(profile, s, table=3).phases
+    assert t2[0].deadline == D("2006-08-04T10:18")
+    assert t3[0].deadline == D("2006-08-04T10:16")
+    assert t3[1].deadline == D("2006-08-04T10:31")
+
+
+def test_taking_away_more_time_than_is_left_ends_the_phase_now():
+    profile = BUILTIN["wdc2006"]
+    s = Schedule(
+        start=D("2006-08-04T10:00"),
+        adjustments=(Adjustment(at=D("2006-08-04T10:10"), seconds=-3600),),
+    )
+    phases = timetable(profile, s).phases
+    assert phases[0].deadline == D("2006-08-04T10:10")
+    assert phases[1].deadline == D("2006-08-04T10:25")
+
+
+def test_call_time_ends_the_timetable_at_the_last_deadline_before_it():
+    dl, table = deadlines("wdc2018", "2018-10-07T09:00", call=D("2018-10-07T14:30"))
+    # 1901-06: 204 min -> 12:24; then 32 min years: F1907 12:56, F1908 13:28, F1909 14:00,
+    # S1910 14:17; F1910 would be 14:32, after the call.
+    assert list(dl)[-1] == "S1910"
+    assert dl["S1910"] == D("2018-10-07T14:17")
+    assert table.ends == "call"
+    v = view(BUILTIN["wdc2018"], Schedule(start=D("2018-10-07T09:00"), call=D("2018-10-07T14:30")),
+             D("2018-10-07T14:20"))
+    assert v.stage == "game_over" and v.game_over_reason == "called"
+    v = view(BUILTIN["wdc2018"], Schedule(start=D("2018-10-07T09:00"), call=D("2018-10-07T14:30")),
+             D("2018-10-07T14:10"))
+    assert v.stage == "negotiating" and v.next_phase is None
+
+
+def test_view_stages_through_a_wdc2019_round():
+    profile = BUILTIN["wdc2019"]
+    s = Schedule(start=D("2019-09-06T10:00"))
+    before = view(profile, s, D("2019-09-06T09:58:30"))
+    assert (before.stage, before.remaining) == ("before_start", 90)
+    neg = view(profile, s, D("2019-09-06T10:05"))
+    assert (neg.stage, neg.phase.code, neg.remaining) == ("negotiating", "S1901", 13 * 60)
+    writing = view(profile, s, D("2019-09-06T10:17:30"))
+    assert (writing.stage, writing.remaining) == ("writing", 30)
+    after = view(profile, s, D("2019-09-06T10:18:16"))
+    assert after.phase.code == "F1901" and after.previous.ref.code == "S1901"
+    assert after.since_previous == 16
+    last = view(profile, s, D("2019-09-06T13:50"))
+    assert last.final_year and last.phase.code == "F1907" and last.next_phase is None
+    over = view(profile, s, D("2019-09-06T13:58"))
+    assert (over.stage, over.game_over_reason) == ("game_over", "last_year")
+
+
+def test_view_tells_victory_threshold_and_length_changes():
+    profile = BUILTIN["wdc2003"]
+    s = Schedule(start=D("2003-02-14T19:00"))
+    # F1905 runs 21:48-22:05; the next phase, S1906, is 18 min instead of 20.
+    v = view(profile, s, D("2003-02-14T22:00"))
+    assert v.phase.code == "F1905" and v.victory_centres == 18
+    assert (v.next_phase.code, v.next_minutes, v.next_length_changes) == ("S1906", 18, True)
+    v = view(profile, s, D("2003-02-14T22:10"))
+    assert v.victory_centres == 17 and not v.final_year
+
+
+def test_phase_ref_parsing():
+    assert PhaseRef.parse("s1903") == PhaseRef(year=1903, season="spring")
+    assert PhaseRef.parse("A1904").season == "fall"
+    for bad in ("X1903", "S19", "1903", "S190a"):
+        with pytest.raises(ValueError):
+            PhaseRef.parse(bad)
