@@ -1,0 +1,59 @@
+"""The one event type every button source puts on the kiosk's input queue.
+
+One push of a button yields exactly one event:
+
+* ``press`` -- released before the hold time (3 s). It is emitted on *release*, because only
+  then is it known not to be a hold, but ``at`` is the moment the button went *down*: that is
+  when the orders went in, and lateness is judged on it.
+* ``hold`` -- still down when the hold time is reached. Emitted once, at that moment (``at`` is
+  when the hold time was reached); releasing it afterwards emits nothing. The kiosk toggles the
+  power out of / back into the game.
+
+Emitting the press at down time was rejected: every hold would then also be a press (or need a
+retraction), and a power being marked out must not also record an order submission.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from dataclasses import dataclass
+from typing import Literal
+
+#: The seven powers in table order. Kept here (not imported from ``dipclock``) so the hardware
+#: layer stands alone; a test checks it agrees with ``dipclock.powers.LETTERS``.
+POWERS = "AEFGIRT"
+
+EventKind = Literal["press", "hold"]
+_KINDS = ("press", "hold")
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """A button push, stamped on ``time.monotonic()`` (or the source's injected clock)."""
+
+    power: str  # one letter of "AEFGIRT"
+    kind: EventKind  # press = orders in; hold = held 3 s (toggle out of game)
+    at: float  # press: when the button went DOWN; hold: when the hold time was reached
+    source: str  # "gpio", "serial", "keyboard"
+
+    def __post_init__(self) -> None:
+        # Checked here so a bug in any source fails loudly instead of reaching the clock.
+        if len(self.power) != 1 or self.power not in POWERS:
+            raise ValueError(f"power must be one of {POWERS!r}, not {self.power!r}")
+        if self.kind not in _KINDS:
+            raise ValueError(f"kind must be 'press' or 'hold', not {self.kind!r}")
+
+
+def post(q: queue.Queue[ButtonEvent], event: ButtonEvent) -> None:
+    """Put without blocking: sources run in callback/reader threads that must never stall.
+
+    The kiosk should pass an unbounded queue; if a bounded one is full the event is dropped and
+    logged rather than freezing GPIO callbacks or the serial reader.
+    """
+    try:
+        q.put_nowait(event)
+    except queue.Full:
+        log.error("input queue full, dropped %s", event)

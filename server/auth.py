@@ -1,0 +1,109 @@
+"""Who may do what: the TD's session (cookie + CSRF header) and the kiosks' shared key.
+
+The TD's session is a random token in an HttpOnly, SameSite=Strict cookie; only its hash
+is stored, so a copy of the data dir does not sign anyone in. Every state-changing TD
+request must also carry the session's CSRF token in ``X-CSRF-Token``: a page on another
+site can make the browser send the cookie but cannot read the token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, Response, WebSocket
+
+from server.context import Hub, HubDep
+
+COOKIE = "dipclock_td"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+@dataclass(frozen=True)
+class Session:
+    token_hash: str
+    csrf: str
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def start_session(hub: Hub, response: Response) -> str:
+    """Sign the TD in: set the cookie, return the CSRF token the page must echo."""
+    token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+    seconds = hub.settings.session_hours * 3600
+    hub.store.add_session(_token_hash(token), csrf, hub.clock.now() + seconds)
+    response.set_cookie(
+        COOKIE, token, max_age=int(seconds), httponly=True, samesite="strict", path="/"
+    )
+    return csrf
+
+
+def end_session(hub: Hub, session: Session, response: Response) -> None:
+    hub.store.drop_session(session.token_hash)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+
+
+def current_session(request: Request, hub: Hub) -> Session | None:
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    found = hub.store.session(_token_hash(token))
+    if found is None or found[1] < hub.clock.now():
+        return None
+    return Session(_token_hash(token), found[0])
+
+
+def _bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization", "")
+    scheme, _, key = value.partition(" ")
+    return key.strip() if scheme.lower() == "bearer" and key.strip() else None
+
+
+def require_td(request: Request, hub: HubDep) -> Session:
+    session = current_session(request, hub)
+    if session is not None:
+        return session
+    if _bearer(request) is not None:
+        raise HTTPException(403, "the kiosk key cannot do this: sign in as the TD")
+    raise HTTPException(401, "sign in as the TD first")
+
+
+def require_td_write(request: Request, session: Annotated[Session, Depends(require_td)]) -> Session:
+    """The TD's session plus the CSRF header, for every route that changes something."""
+    sent = request.headers.get(CSRF_HEADER)
+    if not sent:
+        raise HTTPException(403, f"missing the {CSRF_HEADER} header")
+    if not hmac.compare_digest(sent, session.csrf):
+        raise HTTPException(403, f"wrong {CSRF_HEADER}: reload the dashboard")
+    return session
+
+
+def key_ok(hub: Hub, key: str | None) -> bool:
+    return key is not None and hmac.compare_digest(key, hub.kiosk_key)
+
+
+def require_kiosk(request: Request, hub: HubDep) -> None:
+    key = _bearer(request)
+    if key is None:
+        raise HTTPException(401, "send the kiosk key as 'Authorization: Bearer KEY'")
+    if not key_ok(hub, key):
+        raise HTTPException(403, "wrong kiosk key")
+
+
+def websocket_key(ws: WebSocket) -> str | None:
+    """``?key=KEY`` on the URL, or the Authorization header (docs/protocol.md)."""
+    key = ws.query_params.get("key")
+    if key:
+        return key
+    scheme, _, value = ws.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+TD = Annotated[Session, Depends(require_td)]
+TDWrite = Annotated[Session, Depends(require_td_write)]
+Kiosk = Annotated[None, Depends(require_kiosk)]

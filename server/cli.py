@@ -1,0 +1,115 @@
+"""``dipclock hub --data DIR``: make sure the TD password and kiosk key exist, then serve.
+
+The password is never defaulted: on first start it comes from ``DIPCLOCK_TD_PASSWORD``,
+``--td-password-file``, or a terminal prompt; with none of these the hub exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import secrets
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from server.passwords import check_new_password, hash_password
+from server.settings import Settings
+from server.store import Store
+
+ENV_PASSWORD = "DIPCLOCK_TD_PASSWORD"
+
+
+class HubError(Exception):
+    """A problem the operator fixes: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise HubError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="dipclock hub", description="Run the hub: kiosks' clock and TD dashboard.")
+    p.add_argument("--data", required=True, type=Path, help="directory for the hub's state")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--td-password-file", type=Path, help="first start: read the TD password here")
+    return p
+
+
+def _new_password(args: argparse.Namespace) -> str:
+    if os.environ.get(ENV_PASSWORD):
+        password, where = os.environ[ENV_PASSWORD], ENV_PASSWORD
+    elif args.td_password_file is not None:
+        try:
+            password = args.td_password_file.read_text(encoding="utf-8").strip("\r\n")
+        except OSError as exc:
+            raise HubError(f"--td-password-file: cannot read it: {exc.strerror}") from None
+        where = str(args.td_password_file)
+    elif sys.stdin.isatty():
+        password = getpass.getpass("Choose the TD password: ")
+        if getpass.getpass("Type it again: ") != password:
+            raise HubError("the two passwords differ")
+        where = "the prompt"
+    else:
+        raise HubError(
+            f"no TD password: set {ENV_PASSWORD}, use --td-password-file FILE, "
+            "or run on a terminal to be asked"
+        )
+    problem = check_new_password(password)
+    if problem:
+        raise HubError(f"{problem} (from {where})")
+    return password
+
+
+def prepare(args: argparse.Namespace) -> str:
+    """Store the password hash (first start only) and the kiosk key; return the key."""
+    store = Store(Settings(data_dir=args.data).db_path)
+    try:
+        if store.meta("td_password_hash") is None:
+            store.set_meta_once("td_password_hash", hash_password(_new_password(args)))
+        return store.set_meta_once("kiosk_key", secrets.token_urlsafe(18))
+    finally:
+        store.close()
+
+
+def lan_address(host: str) -> str:
+    """The address to type on the TD's phone: this machine's LAN IP when listening on all."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
+            return s.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        if not 1 <= args.port <= 65535:
+            raise HubError(f"--port {args.port}: must be 1-65535")
+        key = prepare(args)
+    except HubError as exc:
+        print(f"dipclock hub: error: {exc}", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from server.app import create_app
+
+    settings = Settings(data_dir=args.data, host=args.host, port=args.port)
+    where = f"http://{lan_address(args.host)}:{args.port}"
+    print(f"Dashboard:  {where}/dashboard", flush=True)
+    print(f"Hall clock: {where}/hall", flush=True)
+    print(f"Kiosk key:  {key}", flush=True)
+    config = uvicorn.Config(
+        create_app(settings), host=args.host, port=args.port, log_level="warning",
+        ws_ping_interval=10, ws_ping_timeout=10,
+    )
+    uvicorn.Server(config).run()
+    return 0

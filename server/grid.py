@@ -1,0 +1,59 @@
+"""The TD's live grid: one row per table, from ``dipclock.timeline.view`` and ``late.board``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dipclock.late import board
+from dipclock.timeline import view
+from server.context import Hub
+from server.rounds import Current, core_presses, out_powers, table_phases
+from server.views import iso
+
+
+def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
+    tables = hub.store.tables()
+    mono = hub.clock.mono()
+    rows: dict[int, list] = {n: [] for n in tables}
+    if cur is not None:
+        for r in hub.store.presses(cur.round.number):
+            rows.setdefault(r.table, []).append(r)
+        phases = table_phases(cur.profile, cur.schedule, tables)
+    now = hub.clock.moment()
+    out = []
+    for n in tables:
+        status = hub.status.get(n)
+        seen = status.seen if status else None
+        item: dict[str, Any] = {
+            "table": n,
+            "connected": hub.fanout.count(n) > 0
+            or (seen is not None and mono - seen <= hub.settings.online_seconds),
+            "sockets": hub.fanout.count(n),
+            "offset": status.offset if status else None,
+            "rtt": status.rtt if status else None,
+            "seen_ago": None if seen is None else round(mono - seen, 1),
+        }
+        if cur is not None:
+            presses = rows.get(n, [])
+            gone = out_powers(presses)
+            v = view(cur.profile, cur.schedule, now, table=n)
+            powers = board(phases[n], now, core_presses(presses), cur.profile.penalty, gone)
+            item["view"] = {  # the few fields a tile shows: the grid is polled every 2 s
+                "stage": v.stage,
+                "phase": v.phase.code if v.phase else None,
+                "remaining": round(v.remaining, 1),
+                "deadline": iso(v.deadline),
+            }
+            item["powers"] = [
+                {
+                    "power": s.power,
+                    "out": s.out,
+                    "in": s.in_now,
+                    "late": s.late_seconds,
+                    "heading_for": s.heading_for.label if s.heading_for else None,
+                    "last_late": s.last_late.seconds_late if s.last_late else None,
+                }
+                for s in powers.values()
+            ]
+        out.append(item)
+    return out

@@ -1,0 +1,87 @@
+"""Snapshot fan-out to every kiosk's WebSocket.
+
+Each client has a queue of one: a newer snapshot replaces one not yet sent, because a
+kiosk only ever needs the latest schedule. Each send has a timeout, and a client that
+misses it is dropped (it reconnects and gets a fresh snapshot), so one slow or dead
+kiosk never holds up the other ninety-nine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+
+class Socket(Protocol):
+    async def send_text(self, data: str) -> None: ...
+    async def receive_text(self) -> str: ...
+    async def close(self, code: int = 1000) -> None: ...
+
+
+class Client:
+    """One connected kiosk: its table and a queue that keeps only the latest snapshot."""
+
+    def __init__(self, table: int) -> None:
+        self.table = table
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
+
+    def offer(self, snapshot: dict[str, Any]) -> None:
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait(snapshot)
+
+
+class Fanout:
+    def __init__(self, send_timeout: float) -> None:
+        self.send_timeout = send_timeout
+        self.clients: set[Client] = set()
+
+    def count(self, table: int) -> int:
+        return sum(1 for c in self.clients if c.table == table)
+
+    def publish(
+        self,
+        build: Callable[[set[int]], dict[int, dict[str, Any]]],
+        tables: Iterable[int] | None = None,
+    ) -> None:
+        """Queue a fresh snapshot for every client (of ``tables``, if given). Never waits."""
+        wanted = None if tables is None else set(tables)
+        targets = [c for c in self.clients if wanted is None or c.table in wanted]
+        if not targets:
+            return
+        snaps = build({c.table for c in targets})
+        for c in targets:
+            c.offer(snaps[c.table])
+
+    async def serve(self, ws: Socket, table: int, first: dict[str, Any]) -> None:
+        """Send ``first`` then every published snapshot until the kiosk goes or lags."""
+        client = Client(table)
+        client.offer(first)
+        self.clients.add(client)
+        sender = asyncio.create_task(self._send(ws, client))
+        reader = asyncio.create_task(self._read(ws))
+        try:
+            await asyncio.wait({sender, reader}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.clients.discard(client)
+            for task in (sender, reader):
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=1001), timeout=self.send_timeout)
+
+    async def _send(self, ws: Socket, client: Client) -> None:
+        while True:
+            snapshot = await client.queue.get()
+            try:
+                await asyncio.wait_for(ws.send_text(json.dumps(snapshot)), self.send_timeout)
+            except Exception:  # timed out or the socket is gone: drop this client
+                return
+
+    async def _read(self, ws: Socket) -> None:
+        """Kiosks send nothing but pings; reading is how a closed socket is noticed."""
+        with contextlib.suppress(Exception):
+            while True:
+                await ws.receive_text()

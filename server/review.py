@@ -1,0 +1,85 @@
+"""Late submissions for the TD to rule on: ``late.submissions`` + ``penalties.penalty``.
+
+The proposal is always the event's model applied by the core; the TD's decision (confirm,
+waive, change with a note) is stored beside it, never instead of it, so the CSV shows both.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from dipclock.late import submissions
+from dipclock.penalties import penalty, started_seconds
+from dipclock.powers import POWERS
+from server.context import Hub
+from server.rounds import core_presses, schedule_for, table_phases
+from server.views import iso
+
+COLUMNS = (
+    "round", "table", "power", "phase", "deadline", "pressed_at", "seconds_late",
+    "started_second", "offence", "proposed", "decision", "final", "note", "decided_at",
+)
+
+
+def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, Any]]:
+    """Every late submission of every round (or of ``round_no``), oldest first."""
+    profile = hub.store.event()
+    if profile is None:
+        return []
+    decisions = hub.store.decisions()
+    out: list[dict[str, Any]] = []
+    for rnd in hub.store.rounds():
+        if round_no is not None and rnd.number != round_no:
+            continue
+        schedule = schedule_for(hub.store, rnd)
+        presses = hub.store.presses(rnd.number)
+        tables = sorted({p.table for p in presses})
+        phases = table_phases(profile, schedule, tables)
+        for n in tables:
+            mine = [p for p in presses if p.table == n]
+            deadlines = {ph.ref: ph.deadline for ph in phases[n]}
+            for s in submissions(phases[n], core_presses(mine)):
+                if not s.late:
+                    continue
+                proposed = penalty(profile.penalty, s.seconds_late, s.offence)
+                d = decisions.get((rnd.number, n, s.power, s.phase.code))
+                out.append({
+                    "round": rnd.number,
+                    "table": n,
+                    "power": s.power,
+                    "power_name": POWERS[s.power],
+                    "phase": s.phase.code,
+                    "deadline": iso(deadlines.get(s.phase)),
+                    "pressed_at": iso(s.at),
+                    "seconds_late": round(s.seconds_late, 3),
+                    "started_second": started_seconds(s.seconds_late),
+                    "offence": s.offence,
+                    "proposed": proposed.as_json(),
+                    "decision": d.decision if d else None,
+                    "final": d.final if d else None,
+                    "note": d.note if d else "",
+                    "decided_at": iso(d.at) if d else None,
+                })
+    out.sort(key=lambda r: (r["round"], r["pressed_at"], r["table"]))
+    return out
+
+
+def as_csv(rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(COLUMNS)
+    for r in rows:
+        flat = r | {"proposed": r["proposed"]["label"]}
+        w.writerow([_cell(flat[c]) for c in COLUMNS])
+    return buf.getvalue()
+
+
+def _cell(value: object) -> object:
+    """Free text that a spreadsheet would run as a formula is quoted (CSV injection)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

@@ -1,0 +1,116 @@
+"""The round as the core sees it: the stored rows turned into a ``dipclock.timeline.Schedule``.
+
+Bookkeeping only. Every deadline, stage and lateness comes from ``dipclock.timeline`` and
+``dipclock.late`` with the schedule built here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from dipclock.events import EventProfile
+from dipclock.late import Press
+from dipclock.powers import LETTERS
+from dipclock.timeline import Pause, Phase, Schedule, timetable
+from server.store import PressRow, RoundRow, Store
+
+
+@dataclass(frozen=True)
+class Current:
+    """The event and the round every table plays now."""
+
+    profile: EventProfile
+    round: RoundRow
+    schedule: Schedule
+    pauses: list[tuple[int, Pause]]
+
+
+def current(store: Store) -> Current | None:
+    profile, rnd = store.event(), store.current_round()
+    if profile is None or rnd is None:
+        return None
+    pauses = store.pauses(rnd.number)
+    return Current(profile, rnd, schedule_for(store, rnd, pauses), pauses)
+
+
+def schedule_for(
+    store: Store, rnd: RoundRow, pauses: list[tuple[int, Pause]] | None = None
+) -> Schedule:
+    pauses = store.pauses(rnd.number) if pauses is None else pauses
+    return Schedule(
+        start=rnd.start,
+        last_year=rnd.last_year,
+        call=rnd.call,
+        pauses=tuple(p for _, p in pauses),
+        adjustments=tuple(a for _, a in store.adjustments(rnd.number)),
+        title=rnd.title,
+    )
+
+
+def pause_window(
+    profile: EventProfile, schedule: Schedule, pause: Pause
+) -> tuple[datetime | None, datetime | None]:
+    """When a pause starts and when it would end by itself (None: not known / open-ended).
+
+    A break at a deadline starts when the core's timetable says that deadline falls.
+    """
+    start = pause.at
+    if start is None and pause.at_deadline is not None:
+        phase = timetable(profile, schedule, table=pause.table).phase(pause.at_deadline)
+        start = phase.deadline if phase else None
+    if start is None:
+        return None, None
+    if pause.ended is not None:
+        return start, max(pause.ended, start)
+    if pause.minutes is not None:
+        return start, start + timedelta(minutes=pause.minutes)
+    if pause.until is not None:
+        return start, max(pause.until, start)
+    return start, None
+
+
+def running_or_due(
+    profile: EventProfile, schedule: Schedule, pause: Pause, now: datetime
+) -> str:
+    """'running', 'due' (not started yet) or 'over' (ended by the TD, or ran its time)."""
+    if pause.ended is not None and pause.ended <= now:
+        return "over"
+    start, end = pause_window(profile, schedule, pause)
+    if start is None or start > now:
+        return "due"
+    if end is not None and end <= now:
+        return "over"
+    return "running"
+
+
+def core_presses(rows: Iterable[PressRow]) -> list[Press]:
+    """The presses that mean 'our orders are in' (not the hold that takes a power out)."""
+    return [Press(r.power, r.at) for r in rows if r.kind == "press"]
+
+
+def out_powers(rows: Iterable[PressRow]) -> list[str]:
+    """Each hold press toggles its power out of (or back into) the game."""
+    out: set[str] = set()
+    for r in sorted(rows, key=lambda r: r.at):
+        if r.kind == "hold":
+            out ^= {r.power}
+    return [p for p in LETTERS if p in out]
+
+
+def table_phases(
+    profile: EventProfile, schedule: Schedule, tables: Iterable[int]
+) -> dict[int, tuple[Phase, ...]]:
+    """Each table's deadlines; tables with no hold or adjustment of their own share one."""
+    own = {p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
+    shared: tuple[Phase, ...] | None = None
+    out = {}
+    for n in tables:
+        if n in own:
+            out[n] = timetable(profile, schedule, table=n).phases
+        else:
+            if shared is None:
+                shared = timetable(profile, schedule).phases
+            out[n] = shared
+    return out

@@ -1,0 +1,141 @@
+"""Request bodies. Strict: an unknown field, a time zone or an absurd number is a 422."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from dipclock.timeline import PhaseRef
+
+
+def _local(moment: datetime) -> datetime:
+    if moment.tzinfo is not None:
+        raise ValueError("give the local time without a zone, like 2024-05-04T13:00")
+    if not 2000 <= moment.year <= 2100:
+        raise ValueError("the year must be between 2000 and 2100")
+    return moment
+
+
+def _phase(code: str) -> str:
+    return PhaseRef.parse(code).code
+
+
+LocalTime = Annotated[datetime, AfterValidator(_local)]
+TableNo = Annotated[int, Field(ge=1, le=999)]
+PhaseCode = Annotated[str, Field(max_length=8), AfterValidator(_phase)]
+Note = Annotated[str, Field(max_length=500)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, str_strip_whitespace=True)
+
+
+class Login(Body):
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class EventChoice(Body):
+    """A built-in event by id, or the text of a TD's TOML file (read by the page)."""
+
+    builtin: Annotated[str, Field(max_length=64)] | None = None
+    toml: Annotated[str, Field(max_length=100_000)] | None = None
+    filename: Annotated[str, Field(max_length=200)] = "event.toml"
+
+    @model_validator(mode="after")
+    def _one(self) -> EventChoice:
+        if (self.builtin is None) == (self.toml is None):
+            raise ValueError("give either builtin (an event id) or toml (a file's text)")
+        return self
+
+
+class RoundSetup(Body):
+    number: Annotated[int, Field(ge=1, le=99)]
+    start: LocalTime
+    last_year: Annotated[int, Field(ge=1901, le=1999)] | None = None
+    call: LocalTime | None = None
+    title: Annotated[str, Field(max_length=80)] = ""
+
+
+class TablesSetup(Body):
+    """``{"count": 20}`` for tables 1-20, or ``{"tables": [1, 2, 5]}``."""
+
+    count: Annotated[int, Field(ge=1, le=999)] | None = None
+    tables: Annotated[list[TableNo], Field(min_length=1, max_length=999)] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> TablesSetup:
+        if (self.count is None) == (self.tables is None):
+            raise ValueError("give either count or tables")
+        return self
+
+    def numbers(self) -> list[int]:
+        return sorted(set(self.tables)) if self.tables else list(range(1, (self.count or 0) + 1))
+
+
+class PauseRequest(Body):
+    """Stop the clock now (or at a deadline) for every table, or hold one table."""
+
+    deadline: PhaseCode | None = None  # "S1903": start at that deadline, not now
+    until: LocalTime | None = None  # the announced restart
+    minutes: Annotated[float, Field(gt=0, le=24 * 60)] | None = None
+    table: TableNo | None = None
+    reason: Annotated[str, Field(max_length=80)] = ""
+
+    @model_validator(mode="after")
+    def _one_end(self) -> PauseRequest:
+        if self.until is not None and self.minutes is not None:
+            raise ValueError("give until or minutes, not both")
+        return self
+
+
+class ResumeRequest(Body):
+    table: TableNo | None = None  # None: end the hall-wide break; n: end table n's hold
+
+
+class AdjustRequest(Body):
+    seconds: Annotated[float, Field(ge=-4 * 3600, le=4 * 3600)]
+    table: TableNo | None = None
+
+    @model_validator(mode="after")
+    def _nonzero(self) -> AdjustRequest:
+        if self.seconds == 0:
+            raise ValueError("seconds must not be 0")
+        return self
+
+
+class CallRequest(Body):
+    at: LocalTime | None = None  # None: now
+
+
+class PenaltyDecision(Body):
+    round: Annotated[int, Field(ge=1, le=99)]
+    table: TableNo
+    power: Annotated[str, Field(pattern="^[AEFGIRT]$")]
+    phase: PhaseCode
+    decision: Literal["confirm", "waive", "change"]
+    final: Annotated[str, Field(max_length=120)] = ""  # the new penalty, for "change"
+    note: Note = ""
+
+    @model_validator(mode="after")
+    def _final(self) -> PenaltyDecision:
+        if self.decision == "change" and not self.final:
+            raise ValueError("a changed penalty needs final (what the penalty is now)")
+        return self
+
+
+class PressIn(Body):
+    id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    power: Annotated[str, Field(pattern="^[AEFGIRT]$")]
+    kind: Literal["press", "hold"]
+    at: LocalTime
+
+
+class PressBatch(Body):
+    presses: Annotated[list[PressIn], Field(max_length=500)]
+
+
+class StatusIn(Body):
+    offset: Annotated[float, Field(ge=-1e10, le=1e10)]
+    rtt: Annotated[float, Field(ge=0, le=600)]

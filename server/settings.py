@@ -1,0 +1,28 @@
+"""The hub's settings: one object built by the CLI (or a test) and handed to ``create_app``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Settings(BaseModel):
+    """Where the state lives, where to listen, and the few knobs worth a test changing."""
+
+    model_config = ConfigDict(frozen=True)
+
+    data_dir: Path
+    host: str = "0.0.0.0"
+    port: int = Field(default=8000, ge=1, le=65535)
+    #: Stored on first start if the data dir has no password yet (the CLI hashes it).
+    td_password_hash: str | None = None
+    session_hours: float = 24.0
+    login_failures: int = 5  # per client IP ...
+    login_window: float = 60.0  # ... within this many seconds, then 429
+    send_timeout: float = 5.0  # a kiosk that takes longer to take a snapshot is dropped
+    online_seconds: float = 20.0  # a polling kiosk seen this recently counts as connected
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "hub.sqlite3"

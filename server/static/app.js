@@ -1,0 +1,393 @@
+// dipclock dashboard and hall clock. No build step: plain JS the hub serves as is.
+// The hub computes every view with dipclock.timeline; this page only ticks the last
+// answer down between polls so the seconds move smoothly.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const page = document.body.dataset.page;
+let csrf = null;
+let last = null; // {data, at: performance.now()}
+let polling = null;
+
+// --- time --------------------------------------------------------------------------------
+
+function hubNow() {
+  if (!last) return null;
+  return last.data.hub_time + (performance.now() - last.at) / 1000;
+}
+
+function clockText(localSeconds) {
+  // Hub time is seconds since 1970-01-01 00:00 *local*: read it back with UTC getters.
+  const d = new Date(localSeconds * 1000);
+  return [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]
+    .map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+function hhmm(iso) {
+  return iso ? iso.slice(11, 16) : "";
+}
+
+function hhmmss(iso) {
+  return iso ? iso.slice(11, 19) : "";
+}
+
+function duration(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = String(m).padStart(h ? 2 : 1, "0"), rr = String(r).padStart(2, "0");
+  return h ? `${h}:${mm}:${rr}` : `${mm}:${rr}`;
+}
+
+const TICKING = new Set(["negotiating", "writing", "before_start"]);
+const STAGES = {
+  before_start: "Starts in", negotiating: "Negotiating", writing: "Writing orders",
+  paused: "Paused", held: "Held", game_over: "Game over",
+};
+
+function remainingNow(view) {
+  if (!view) return null;
+  const gone = TICKING.has(view.stage) ? (performance.now() - last.at) / 1000 : 0;
+  return view.remaining - gone;
+}
+
+function renderClock(view) {
+  const stage = $("stage"), rem = $("remaining"), detail = $("clock-detail");
+  document.body.dataset.stage = view ? view.stage : "none";
+  if (!view) {
+    stage.textContent = page === "hall" ? "Waiting for the round" : "No round set up";
+    rem.textContent = "--:--";
+    detail.textContent = "";
+    return;
+  }
+  const phase = view.phase_title ? ` · ${view.phase_title}` : "";
+  stage.textContent = (STAGES[view.stage] || view.stage) + phase;
+  if (view.stage === "game_over") {
+    rem.textContent = "0:00";
+    detail.textContent = view.game_over_reason === "called" ? "The round has been called" :
+      "The last year is over";
+    return;
+  }
+  if (view.stage === "paused" || view.stage === "held") {
+    const reason = view.pause && view.pause.reason ? view.pause.reason + " · " : "";
+    rem.textContent = duration(view.remaining);
+    detail.textContent = reason + (view.restart_at ? `restarts ${hhmm(view.restart_at)}` :
+      "restart to be announced");
+    return;
+  }
+  rem.textContent = duration(remainingNow(view));
+  const parts = [];
+  if (view.deadline) parts.push(`deadline ${hhmmss(view.deadline)}`);
+  if (view.next_phase) parts.push(`next ${view.next_phase} (${view.next_minutes} min)`);
+  if (view.victory_centres) parts.push(`${view.victory_centres} centres win`);
+  if (view.final_year) parts.push("final year");
+  detail.textContent = parts.join(" · ");
+}
+
+// --- talking to the hub ------------------------------------------------------------------
+
+async function api(method, path, body) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET" && csrf) headers["X-CSRF-Token"] = csrf;
+  const res = await fetch(path, {
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (res.status === 401 && page === "dashboard") showSignIn();
+  if (!res.ok) throw new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function toast(text, bad) {
+  const t = $("toast");
+  t.textContent = text;
+  t.className = bad ? "bad" : "";
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 3000);
+}
+
+// Every TD action: ask, send, say what happened, refresh.
+async function act(question, method, path, body) {
+  if (!window.confirm(question)) return false;
+  try {
+    await api(method, path, body);
+    toast("Done: " + question.replace(/\?$/, ""));
+    await refresh();
+    return true;
+  } catch (e) {
+    toast(e.message, true);
+    return false;
+  }
+}
+
+// --- dashboard ---------------------------------------------------------------------------
+
+function showSignIn() {
+  $("signin").hidden = false;
+  $("app").hidden = true;
+  if (polling) { clearInterval(polling); polling = null; }
+}
+
+function showApp() {
+  $("signin").hidden = true;
+  $("app").hidden = false;
+  refresh();
+  if (!polling) polling = setInterval(refresh, 2000);
+}
+
+async function refresh() {
+  try {
+    const data = await api("GET", "/api/td/state");
+    last = { data, at: performance.now() };
+    render(data);
+  } catch (e) {
+    if (!$("app").hidden) $("hub-now").textContent = "offline";
+  }
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+function fillSelect(select, options, keepFirst) {
+  const before = select.value;
+  const fixed = keepFirst ? [select.options[0]] : [];
+  select.replaceChildren(...fixed, ...options.map(([v, t]) => el("option", { value: v }, t)));
+  if ([...select.options].some((o) => o.value === before)) select.value = before;
+}
+
+function render(d) {
+  $("round-title").textContent = d.round ? `· ${d.round.title}` : "";
+  renderClock(d.hall);
+  $("kiosk-key").textContent = d.kiosk_key;
+  fillSelect($("event-builtin"), d.events.map((e) => [e.id, `${e.id}: ${e.name}`]));
+  if (d.event && !render.eventChosen) { $("event-builtin").value = d.event.id; render.eventChosen = true; }
+  fillSelect($("break-deadline"), d.deadlines.map((x) => [x.phase, `${x.phase} at ${hhmm(x.deadline)}`]));
+  const tables = d.tables.map((t) => [String(t.table), `Table ${t.table}`]);
+  fillSelect($("adj-table"), tables, true);
+  fillSelect($("hold-table"), tables);
+  renderPauses(d.pauses);
+  renderGrid(d.tables);
+  renderPenalties(d.penalties);
+  $("audit").replaceChildren(...d.audit.map((a) =>
+    el("li", {}, el("span", { class: "when" }, hhmmss(a.at)), " ", a.summary)));
+}
+
+function renderPauses(pauses) {
+  const live = pauses.filter((p) => p.state !== "over");
+  $("pauses").replaceChildren(...live.map((p) => {
+    const who = p.table ? `Table ${p.table} hold` : "Break, all tables";
+    const when = p.at_deadline ? `at ${p.at_deadline} deadline` : `from ${hhmm(p.at)}`;
+    const until = p.until ? `, restart ${hhmm(p.until)}` : p.minutes ? `, ${p.minutes} min` : "";
+    const verb = p.state === "due" ? "Cancel" : "End now";
+    return el("li", { class: p.state },
+      el("span", {}, `${who} ${when}${until}${p.reason ? " · " + p.reason : ""}`),
+      el("button", {
+        class: "small", onclick: () => act(`${verb}: ${who} ${when}?`, "POST", `/api/td/pauses/${p.id}/end`),
+      }, verb));
+  }));
+}
+
+function renderGrid(tables) {
+  const up = tables.filter((t) => t.connected).length;
+  $("tables-summary").textContent = tables.length ? `${up}/${tables.length} connected` : "none yet";
+  $("grid").replaceChildren(...tables.map((t) => {
+    const v = t.view;
+    const sync = t.offset === null ? "no sync yet" :
+      `${(t.offset * 1000).toFixed(0)} ms · rtt ${(t.rtt * 1000).toFixed(0)} ms`;
+    const chips = (t.powers || []).map((p) => {
+      let cls = "chip", text = p.power;
+      if (p.out) cls += " out";
+      else if (p.late !== null) { cls += " late"; text += ` +${Math.ceil(p.late)}s`; }
+      else if (p.in) cls += " in";
+      return el("span", { class: cls, title: p.heading_for || "" }, text);
+    });
+    const lateNow = (t.powers || []).filter((p) => p.late !== null && !p.out);
+    return el("div", { class: `tile ${t.connected ? "up" : "down"} ${v ? v.stage : ""}`, "data-table": t.table },
+      el("div", { class: "tile-head" },
+        el("strong", {}, `Table ${t.table}`),
+        el("span", { class: "dot", title: t.connected ? "connected" : "not connected" })),
+      el("div", { class: "muted small" }, sync),
+      v ? el("div", { class: "small" }, `${STAGES[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
+      el("div", { class: "chips" }, ...chips),
+      lateNow.length ? el("div", { class: "late-note small" }, lateSummary(lateNow)) : null);
+  }));
+}
+
+// "A F G → Red card: all units hold": one line per penalty, not one per power.
+function lateSummary(late) {
+  const by = new Map();
+  for (const p of late) by.set(p.heading_for, [...(by.get(p.heading_for) || []), p.power]);
+  return [...by].map(([label, powers]) => `${powers.join(" ")} → ${label}`).join("; ");
+}
+
+function renderPenalties(rows) {
+  if (!rows.length) {
+    $("penalties").replaceChildren(el("li", { class: "muted" }, "No late orders in this round."));
+    return;
+  }
+  $("penalties").replaceChildren(...rows.map((r) => {
+    const id = `${r.round}-${r.table}-${r.power}-${r.phase}`;
+    const key = { round: r.round, table: r.table, power: r.power, phase: r.phase };
+    const note = el("input", { placeholder: "note", maxlength: 500, value: r.note || "", "aria-label": "note" });
+    const what = `table ${r.table} ${r.power_name} ${r.phase}`;
+    const decide = (decision) => {
+      const body = { ...key, decision, note: note.value };
+      if (decision === "change") {
+        const final = window.prompt(`New penalty for ${what}:`, r.final || r.proposed.label);
+        if (!final) return;
+        body.final = final;
+      }
+      const verb = { confirm: "Confirm", waive: "Waive", change: "Change" }[decision];
+      act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body);
+    };
+    return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
+      el("div", {},
+        el("strong", {}, `T${r.table} ${r.power_name} ${r.phase}`),
+        ` ${r.started_second} s late (offence ${r.offence}) → `,
+        el("em", {}, r.proposed.label),
+        r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),
+      el("div", { class: "row tight" }, note,
+        el("button", { class: "small", onclick: () => decide("confirm") }, "Confirm"),
+        el("button", { class: "small", onclick: () => decide("waive") }, "Waive"),
+        el("button", { class: "small", onclick: () => decide("change") }, "Change")));
+  }));
+}
+
+// An "HH:MM" on the hub's clock: today, or tomorrow if that time has passed.
+function restartIso(hhmmValue) {
+  if (!hhmmValue || !last) return null;
+  const now = last.data.now;
+  let day = new Date(now.slice(0, 10) + "T00:00:00Z");
+  if (hhmmValue <= now.slice(11, 16)) day = new Date(day.getTime() + 86400000);
+  return day.toISOString().slice(0, 10) + "T" + hhmmValue + ":00";
+}
+
+function parseTables(spec) {
+  const s = spec.trim();
+  if (/^\d+$/.test(s)) return { count: Number(s) };
+  const out = [];
+  for (const part of s.split(/[,\s]+/).filter(Boolean)) {
+    const m = part.match(/^(\d+)(?:-(\d+))?$/);
+    if (!m) throw new Error(`tables: ${part} is not a number or a range like 1-12`);
+    const a = Number(m[1]), b = Number(m[2] || m[1]);
+    for (let n = a; n <= b && out.length < 1000; n++) out.push(n);
+  }
+  return { tables: out };
+}
+
+function wireDashboard() {
+  $("signin-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const data = await api("POST", "/api/login", { password: $("password").value });
+      csrf = data.csrf;
+      $("password").value = "";
+      showApp();
+    } catch (err) { toast(err.message, true); }
+  });
+  $("btn-logout").onclick = async () => {
+    if (!window.confirm("Sign out?")) return;
+    try { await api("POST", "/api/logout", {}); } catch (e) { /* signed out anyway */ }
+    csrf = null; showSignIn();
+  };
+  $("btn-pause").onclick = () => {
+    const until = restartIso($("pause-until").value);
+    const reason = $("pause-reason").value;
+    act(`Pause every clock now${until ? ", restart at " + hhmm(until) : ""}?`, "POST",
+      "/api/td/pauses", { reason, until });
+  };
+  $("btn-resume").onclick = () => act("Resume every clock now?", "POST", "/api/td/resume", {});
+  $("btn-break").onclick = () => {
+    const deadline = $("break-deadline").value, minutes = Number($("break-minutes").value);
+    if (!deadline) return toast("No deadline to come", true);
+    act(`Break of ${minutes} min at the ${deadline} deadline?`, "POST", "/api/td/pauses",
+      { deadline, minutes, reason: "Break" });
+  };
+  const adjust = (sign) => {
+    const seconds = sign * Math.abs(Number($("adj-seconds").value));
+    const table = $("adj-table").value ? Number($("adj-table").value) : null;
+    const who = table ? `table ${table}` : "every table";
+    act(`${sign > 0 ? "Add" : "Take away"} ${Math.abs(seconds)} s for ${who}?`, "POST",
+      "/api/td/adjustments", { seconds, table });
+  };
+  $("btn-add").onclick = () => adjust(1);
+  $("btn-take").onclick = () => adjust(-1);
+  $("btn-hold").onclick = () => {
+    const table = Number($("hold-table").value);
+    if (!table) return toast("No tables set up", true);
+    act(`Hold table ${table} now?`, "POST", "/api/td/pauses", { table, reason: $("hold-reason").value });
+  };
+  $("btn-unhold").onclick = () => {
+    const table = Number($("hold-table").value);
+    if (!table) return toast("No tables set up", true);
+    act(`Release table ${table}?`, "POST", "/api/td/resume", { table });
+  };
+  $("btn-call").onclick = () => act("Call the round now? Games end at the last deadline before now.",
+    "POST", "/api/td/call", {});
+  $("btn-event").onclick = () => {
+    const id = $("event-builtin").value;
+    act(`Use the event ${id}?`, "PUT", "/api/td/event", { builtin: id });
+  };
+  $("btn-event-file").onclick = async () => {
+    const file = $("event-file").files[0];
+    if (!file) return toast("Choose a .toml file first", true);
+    const text = await file.text();
+    act(`Use the event in ${file.name}?`, "PUT", "/api/td/event", { toml: text, filename: file.name });
+  };
+  $("btn-round").onclick = () => {
+    const start = $("round-start").value;
+    if (!start) return toast("Give the round's start", true);
+    const body = {
+      number: Number($("round-number").value), start: start.length === 16 ? start + ":00" : start,
+      last_year: $("round-last").value ? Number($("round-last").value) : null,
+      call: $("round-call").value ? $("round-call").value + ($("round-call").value.length === 16 ? ":00" : "") : null,
+    };
+    act(`Set up round ${body.number} starting ${start.replace("T", " ")}?`, "PUT", "/api/td/round", body);
+  };
+  $("btn-tables").onclick = () => {
+    let body;
+    try { body = parseTables($("tables-spec").value); } catch (e) { return toast(e.message, true); }
+    const n = body.count || body.tables.length;
+    act(`Set up ${n} tables?`, "PUT", "/api/td/tables", body);
+  };
+  setInterval(() => {
+    const t = hubNow();
+    if (t !== null) $("hub-now").textContent = clockText(t);
+    if (last && last.data.hall) renderClock(last.data.hall);
+  }, 250);
+  api("GET", "/api/session").then((s) => {
+    if (s.signed_in) { csrf = s.csrf; showApp(); } else showSignIn();
+  }).catch(() => showSignIn());
+}
+
+// --- hall clock --------------------------------------------------------------------------
+
+function wireHall() {
+  const poll = async () => {
+    try {
+      const data = await api("GET", "/api/hall");
+      last = { data, at: performance.now() };
+      $("hall-event").textContent = data.view ? `${data.event} · ${data.round}` : "";
+      document.body.classList.remove("offline");
+    } catch (e) {
+      document.body.classList.add("offline");
+    }
+  };
+  poll();
+  setInterval(poll, 1000);
+  setInterval(() => { if (last) renderClock(last.data.view); }, 200);
+}
+
+if (page === "dashboard") wireDashboard();
+if (page === "hall") wireHall();

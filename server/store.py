@@ -1,0 +1,364 @@
+"""The hub's state in SQLite: schema, migrations and every SQL statement, in one place.
+
+WAL with ``synchronous=FULL``, and every change is one transaction that also bumps the
+snapshot sequence number and (for the TD's actions) writes the audit log, so a hub killed
+at any instant comes back with either all of a change or none of it, and ``seq`` keeps
+rising across restarts.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from dipclock.events import EventProfile
+from dipclock.timeline import Adjustment, Pause
+
+MIGRATIONS: tuple[str, ...] = (
+    # version 1
+    """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE rounds(
+        number INTEGER PRIMARY KEY, start TEXT NOT NULL, last_year INTEGER,
+        call TEXT, title TEXT NOT NULL DEFAULT '');
+    CREATE TABLE tables(number INTEGER PRIMARY KEY);
+    CREATE TABLE pauses(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, round INTEGER NOT NULL, body TEXT NOT NULL);
+    CREATE TABLE adjustments(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, round INTEGER NOT NULL, body TEXT NOT NULL);
+    CREATE TABLE presses(
+        id TEXT PRIMARY KEY, round INTEGER NOT NULL, table_no INTEGER NOT NULL,
+        power TEXT NOT NULL, kind TEXT NOT NULL, at TEXT NOT NULL, received TEXT NOT NULL);
+    CREATE INDEX presses_by_table ON presses(round, table_no, at);
+    CREATE TABLE decisions(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, power TEXT NOT NULL,
+        phase TEXT NOT NULL, decision TEXT NOT NULL, final TEXT NOT NULL,
+        note TEXT NOT NULL, at TEXT NOT NULL,
+        PRIMARY KEY(round, table_no, power, phase));
+    CREATE TABLE audit(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, action TEXT NOT NULL,
+        summary TEXT NOT NULL);
+    CREATE TABLE sessions(
+        token_hash TEXT PRIMARY KEY, csrf TEXT NOT NULL, expires REAL NOT NULL);
+    """,
+)
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    number: int
+    start: datetime
+    last_year: int | None
+    call: datetime | None
+    title: str
+
+
+@dataclass(frozen=True)
+class PressRow:
+    id: str
+    round: int
+    table: int
+    power: str
+    kind: str
+    at: datetime
+
+    def as_json(self) -> dict[str, str]:
+        return {"id": self.id, "power": self.power, "kind": self.kind, "at": self.at.isoformat()}
+
+
+@dataclass(frozen=True)
+class Decision:
+    round: int
+    table: int
+    power: str
+    phase: str
+    decision: str  # confirm | waive | change
+    final: str
+    note: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    id: int
+    at: datetime
+    action: str
+    summary: str
+
+
+def _dt(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+class Store:
+    """One SQLite connection, used under a lock (the hub is one process, one event loop)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.RLock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for n, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {n}")
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def change(self, now: datetime, action: str | None, summary: str = "") -> Iterator[
+        sqlite3.Connection
+    ]:
+        """One transaction that also bumps ``seq`` and, for a TD action, logs it."""
+        with self._tx() as db:
+            yield db
+            db.execute(
+                "INSERT INTO meta(key, value) VALUES('seq', '1') ON CONFLICT(key) "
+                "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            )
+            if action is not None:
+                db.execute(
+                    "INSERT INTO audit(at, action, summary) VALUES(?, ?, ?)",
+                    (now.isoformat(), action, summary),
+                )
+
+    def _one(self, sql: str, args: Iterable[object] = ()) -> tuple | None:
+        with self._lock:
+            return self._db.execute(sql, tuple(args)).fetchone()
+
+    def _all(self, sql: str, args: Iterable[object] = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, tuple(args)).fetchall()
+
+    # --- meta: credentials, seq, event, current round -----------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    def set_meta_once(self, key: str, value: str) -> str:
+        """Store ``value`` unless the key already has one; returns what is stored."""
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, value))
+            return db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
+
+    def seq(self) -> int:
+        return int(self.meta("seq") or 0)
+
+    def event(self) -> EventProfile | None:
+        text = self.meta("event")
+        return EventProfile.model_validate_json(text) if text else None
+
+    def set_event(self, profile: EventProfile, now: datetime) -> None:
+        with self.change(now, "event", f"event {profile.id}: {profile.name}") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES('event', ?)",
+                (profile.model_dump_json(),),
+            )
+
+    # --- round and tables ---------------------------------------------------------------
+
+    def current_round(self) -> RoundRow | None:
+        number = self.meta("round")
+        if number is None:
+            return None
+        row = self._one(
+            "SELECT number, start, last_year, call, title FROM rounds WHERE number = ?",
+            (int(number),),
+        )
+        if row is None:
+            return None
+        return RoundRow(row[0], _dt(row[1]), row[2], _dt(row[3]), row[4])  # type: ignore[arg-type]
+
+    def set_round(self, r: RoundRow, now: datetime) -> None:
+        """Set up (or correct) a round and make it the one every table plays."""
+        summary = f"round {r.number} starts {r.start.isoformat(sep=' ')}"
+        if r.last_year:
+            summary += f", last year {r.last_year}"
+        if r.call:
+            summary += f", call {r.call.isoformat(sep=' ')}"
+        with self.change(now, "round", summary) as db:
+            db.execute(
+                "INSERT OR REPLACE INTO rounds(number, start, last_year, call, title) "
+                "VALUES(?, ?, ?, ?, ?)",
+                (
+                    r.number,
+                    r.start.isoformat(),
+                    r.last_year,
+                    r.call.isoformat() if r.call else None,
+                    r.title,
+                ),
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)", (str(r.number),)
+            )
+
+    def set_call(self, number: int, call: datetime, now: datetime) -> None:
+        with self.change(now, "call", f"round {number} called at {call:%H:%M:%S}") as db:
+            db.execute("UPDATE rounds SET call = ? WHERE number = ?", (call.isoformat(), number))
+
+    def tables(self) -> list[int]:
+        return [r[0] for r in self._all("SELECT number FROM tables ORDER BY number")]
+
+    def set_tables(self, numbers: list[int], now: datetime) -> None:
+        summary = f"{len(numbers)} tables: {_ranges(numbers)}"
+        with self.change(now, "tables", summary) as db:
+            db.execute("DELETE FROM tables")
+            db.executemany("INSERT INTO tables(number) VALUES(?)", [(n,) for n in numbers])
+
+    # --- pauses and adjustments ---------------------------------------------------------
+
+    def pauses(self, round_no: int) -> list[tuple[int, Pause]]:
+        rows = self._all("SELECT id, body FROM pauses WHERE round = ? ORDER BY id", (round_no,))
+        return [(i, Pause.model_validate_json(body)) for i, body in rows]
+
+    def add_pause(self, round_no: int, pause: Pause, now: datetime, summary: str) -> int:
+        with self.change(now, "pause", summary) as db:
+            cur = db.execute(
+                "INSERT INTO pauses(round, body) VALUES(?, ?)", (round_no, pause.model_dump_json())
+            )
+            return int(cur.lastrowid or 0)
+
+    def end_pauses(self, ended: dict[int, Pause], now: datetime, summary: str) -> None:
+        """Replace several pauses (each now with ``ended`` set) in one change."""
+        with self.change(now, "resume", summary) as db:
+            db.executemany(
+                "UPDATE pauses SET body = ? WHERE id = ?",
+                [(p.model_dump_json(), i) for i, p in ended.items()],
+            )
+
+    def adjustments(self, round_no: int) -> list[tuple[int, Adjustment]]:
+        rows = self._all(
+            "SELECT id, body FROM adjustments WHERE round = ? ORDER BY id", (round_no,)
+        )
+        return [(i, Adjustment.model_validate_json(body)) for i, body in rows]
+
+    def add_adjustment(self, round_no: int, adj: Adjustment, now: datetime, summary: str) -> None:
+        with self.change(now, "adjust", summary) as db:
+            db.execute(
+                "INSERT INTO adjustments(round, body) VALUES(?, ?)",
+                (round_no, adj.model_dump_json()),
+            )
+
+    # --- presses ------------------------------------------------------------------------
+
+    def add_presses(
+        self, round_no: int, table: int, presses: list[PressRow], now: datetime
+    ) -> tuple[int, int]:
+        """Store each press once, keyed by its id: returns (stored, duplicates)."""
+        stored = 0
+        with self.change(now, None) as db:
+            for p in presses:
+                cur = db.execute(
+                    "INSERT OR IGNORE INTO presses(id, round, table_no, power, kind, at, received)"
+                    " VALUES(?, ?, ?, ?, ?, ?, ?)",
+                    (p.id, round_no, table, p.power, p.kind, p.at.isoformat(), now.isoformat()),
+                )
+                stored += cur.rowcount
+        return stored, len(presses) - stored
+
+    def presses(self, round_no: int, table: int | None = None) -> list[PressRow]:
+        sql = "SELECT id, round, table_no, power, kind, at FROM presses WHERE round = ?"
+        args: list[object] = [round_no]
+        if table is not None:
+            sql += " AND table_no = ?"
+            args.append(table)
+        rows = self._all(sql + " ORDER BY at, id", args)
+        return [PressRow(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5])) for r in rows]
+
+    def rounds(self) -> list[RoundRow]:
+        rows = self._all("SELECT number, start, last_year, call, title FROM rounds ORDER BY number")
+        return [RoundRow(r[0], _dt(r[1]), r[2], _dt(r[3]), r[4]) for r in rows]  # type: ignore[arg-type]
+
+    # --- the TD's penalty decisions -----------------------------------------------------
+
+    def decisions(self) -> dict[tuple[int, int, str, str], Decision]:
+        rows = self._all(
+            "SELECT round, table_no, power, phase, decision, final, note, at FROM decisions"
+        )
+        return {
+            (r[0], r[1], r[2], r[3]): Decision(*r[:7], datetime.fromisoformat(r[7]))
+            for r in rows
+        }
+
+    def decide(self, d: Decision, summary: str) -> None:
+        with self.change(d.at, "penalty", summary) as db:
+            db.execute(
+                "INSERT OR REPLACE INTO decisions"
+                "(round, table_no, power, phase, decision, final, note, at)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+                (d.round, d.table, d.power, d.phase, d.decision, d.final, d.note,
+                 d.at.isoformat()),
+            )
+
+    # --- audit log ----------------------------------------------------------------------
+
+    def audit(self, limit: int = 50) -> list[AuditRow]:
+        rows = self._all(
+            "SELECT id, at, action, summary FROM audit ORDER BY id DESC LIMIT ?", (limit,)
+        )
+        return [AuditRow(r[0], datetime.fromisoformat(r[1]), r[2], r[3]) for r in rows]
+
+    # --- TD sessions --------------------------------------------------------------------
+
+    def add_session(self, token_hash: str, csrf: str, expires: float) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM sessions WHERE expires < ?", (expires - 366 * 86400,))
+            db.execute(
+                "INSERT INTO sessions(token_hash, csrf, expires) VALUES(?, ?, ?)",
+                (token_hash, csrf, expires),
+            )
+
+    def session(self, token_hash: str) -> tuple[str, float] | None:
+        row = self._one("SELECT csrf, expires FROM sessions WHERE token_hash = ?", (token_hash,))
+        return (row[0], row[1]) if row else None
+
+    def drop_session(self, token_hash: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
+
+
+def _ranges(numbers: list[int]) -> str:
+    """1-5, 8, 10-12: how a TD reads a list of tables."""
+    out: list[str] = []
+    for n in sorted(numbers):
+        if out and "-" in out[-1] and int(out[-1].split("-")[1]) == n - 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        elif out and "-" not in out[-1] and int(out[-1]) == n - 1:
+            out[-1] = f"{out[-1]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+

@@ -1,0 +1,80 @@
+"""A real hub: ``python -m dipclock hub`` as a subprocess on a free 127.0.0.1 port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.server.conftest import PASSWORD
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveHub:
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data, self.port = data, port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> LiveHub:
+        env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD, "PYTHONPATH": str(ROOT),
+                            "PYTHONUNBUFFERED": "1"}
+        self.log = self.data.with_suffix(".log")
+        self.data.parent.mkdir(parents=True, exist_ok=True)
+        with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "dipclock", "hub", "--data", str(self.data),
+                 "--host", "127.0.0.1", "--port", str(self.port)],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # poll until it answers, not a fixed wait
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"hub exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/api/time", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("hub did not answer /api/time within 20 s")
+
+    def printed(self) -> str:
+        return self.log.read_text()
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, as when the hub's power is cut."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def td(self) -> httpx.Client:
+        """A signed-in TD client, CSRF header included."""
+        c = httpx.Client(base_url=self.url, timeout=10)
+        r = c.post("/api/login", json={"password": PASSWORD})
+        r.raise_for_status()
+        c.headers["X-CSRF-Token"] = r.json()["csrf"]
+        return c
+
+    def key(self, td: httpx.Client) -> str:
+        return td.get("/api/td/state").json()["kiosk_key"]

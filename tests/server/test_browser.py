@@ -1,0 +1,122 @@
+"""The dashboard in a real headless Chromium against a real hub, as a TD's phone uses it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import timedelta
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from dipclock.sync import to_local
+from tests.server.conftest import PASSWORD
+from tests.server.live import LiveHub
+from tests.server.test_live import set_up
+
+# Debian's chromium; `make test` installs it (scripts/ensure-chromium.sh). Never skipped:
+# the dashboard is what the TD relies on.
+CHROMIUM = os.environ.get("DIPCLOCK_CHROMIUM") or shutil.which("chromium") or "chromium"
+pytestmark = [pytest.mark.browser]
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", "/tmp")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright import sync_api
+
+    assert shutil.which(CHROMIUM), "Debian's chromium is needed: sh scripts/ensure-chromium.sh"
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_td_pauses_resumes_and_waives_from_a_phone(browser, tmp_path):
+    live = LiveHub(tmp_path / "hub").start()
+    try:
+        _drive(browser, live)
+    finally:
+        live.stop()
+
+
+def _drive(browser, live: LiveHub) -> None:
+    from playwright.sync_api import expect
+
+    api = live.td()
+    now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+    start = (now - timedelta(minutes=17, seconds=40)).replace(microsecond=0)
+    set_up(api, start, tables=8)
+    key = live.key(api)
+    auth = {"Authorization": f"Bearer {key}"}
+    late = {"id": "b7d0-late", "power": "E", "kind": "press",
+            "at": (start + timedelta(minutes=17, seconds=21)).isoformat()}
+    httpx.post(f"{live.url}/api/tables/2/presses", json={"presses": [late]},
+               headers=auth).raise_for_status()
+    for n in (1, 2, 3):
+        httpx.post(f"{live.url}/api/tables/{n}/status", json={"offset": 0.004 * n, "rtt": 0.02},
+                   headers=auth).raise_for_status()
+
+    def snapshot(n: int = 2) -> dict:
+        return httpx.get(f"{live.url}/api/tables/{n}/snapshot", headers=auth).json()
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    dialogs: list[str] = []
+
+    def accept(d) -> None:
+        dialogs.append(d.message)
+        d.accept()
+
+    page.on("dialog", accept)
+    page.goto(live.url + "/dashboard")
+    page.fill("#password", PASSWORD)
+    page.click("#signin button[type=submit]")
+    expect(page.locator("#app")).to_be_visible()
+    expect(page.locator(".tile")).to_have_count(8)
+    expect(page.locator("#stage")).to_contain_text("Negotiating · Fall 1901")
+    expect(page.locator("#pen-1-2-E-S1901")).to_contain_text("21 s late")
+
+    ws_url = f"{live.url.replace('http', 'ws')}/api/tables/5/ws?key={key}"
+    with connect(ws_url, open_timeout=5) as ws:
+        first = json.loads(ws.recv(timeout=5))
+        page.fill("#pause-reason", "Lunch")
+        page.click("#btn-pause")
+        expect(page.locator("#stage")).to_contain_text("Paused")
+        assert dialogs[-1] == "Pause every clock now?"
+        pushed = json.loads(ws.recv(timeout=5))  # the kiosk on table 5 follows at once
+        assert pushed["seq"] > first["seq"]
+        assert pushed["schedule"]["pauses"][-1]["reason"] == "Lunch"
+        assert pushed["schedule"]["pauses"][-1]["ended"] is None
+        page.screenshot(path=f"{SHOTS}/dipclock-dashboard-paused.png", full_page=False)
+
+        page.click("#btn-resume")
+        expect(page.locator("#stage")).to_contain_text("Negotiating")
+        resumed = json.loads(ws.recv(timeout=5))
+        assert resumed["seq"] > pushed["seq"] and resumed["schedule"]["pauses"][-1]["ended"]
+    assert snapshot()["schedule"]["pauses"][-1]["ended"]  # the polling kiosks agree
+
+    row = page.locator("#pen-1-2-E-S1901")
+    row.locator("input").fill("kiosk button stuck")
+    row.get_by_role("button", name="Waive").click()
+    expect(row).to_contain_text("Waived")
+    pen = api.get("/api/td/penalties").json()[0]
+    assert (pen["decision"], pen["final"], pen["note"]) == ("waive", "Waived",
+                                                              "kiosk button stuck")
+    audit = [a["summary"] for a in api.get("/api/td/state").json()["audit"][:3]]
+    assert audit[0].startswith("penalty waive: table 2 E S1901") and audit[1] == "resume all tables"
+    page.screenshot(path=f"{SHOTS}/dipclock-dashboard.png", full_page=False)
+    page.screenshot(path=f"{SHOTS}/dipclock-dashboard-full.png", full_page=True)
+
+    hall = ctx.new_page()
+    hall.set_viewport_size({"width": 1280, "height": 720})
+    hall.goto(live.url + "/hall")
+    expect(hall.locator("#stage")).to_contain_text("Fall 1901")
+    expect(hall.locator("#remaining")).not_to_have_text("--:--")
+    hall.screenshot(path=f"{SHOTS}/dipclock-hall.png")
+    ctx.close()

@@ -1,0 +1,191 @@
+"""Presses stored once, the TD's actions reaching the schedule, and a restart losing nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from datetime import datetime, timedelta
+
+from tests.server.conftest import START
+
+S1901 = START + timedelta(minutes=17)  # wdc2006: Spring 1901 is 17 minutes
+
+
+def press(pid: str, power: str, at: datetime, kind: str = "press") -> dict:
+    return {"id": pid, "power": power, "kind": kind, "at": at.isoformat()}
+
+
+def post(hub, table: int, *presses: dict):
+    r = hub.client.post(f"/api/tables/{table}/presses", json={"presses": list(presses)},
+                        headers=hub.kiosk_headers())
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def snap(hub, table: int) -> dict:
+    return hub.client.get(f"/api/tables/{table}/snapshot", headers=hub.kiosk_headers()).json()
+
+
+def test_a_press_sent_three_times_is_stored_once(hub, td):
+    p = press("5b1f0c2e-0000-4000-8000-000000000001", "F", S1901 + timedelta(seconds=12))
+    assert post(hub, 2, p) == {"stored": 1, "duplicates": 0}
+    assert post(hub, 2, p) == {"stored": 0, "duplicates": 1}
+    assert post(hub, 2, p, p) == {"stored": 0, "duplicates": 2}
+    db = sqlite3.connect(hub.data_dir / "hub.sqlite3")
+    assert db.execute("SELECT count(*) FROM presses").fetchone()[0] == 1
+    db.close()
+    assert [x["id"] for x in snap(hub, 2)["presses"]] == [p["id"]]
+    assert snap(hub, 3)["presses"] == []
+
+
+def test_presses_need_a_round_and_a_known_table(hub):
+    csrf = hub.sign_in()
+    p = press("early", "A", START)
+    r = hub.client.post("/api/tables/1/presses", json={"presses": [p]},
+                        headers=hub.kiosk_headers())
+    assert r.status_code == 409 and "no round" in r.json()["detail"]
+    hub.set_up(csrf, tables=2)
+    r = hub.client.post("/api/tables/7/presses", json={"presses": [p]},
+                        headers=hub.kiosk_headers())
+    assert r.status_code == 404
+
+
+def test_a_hold_press_toggles_a_power_out_and_back(hub, td):
+    post(hub, 1, press("h1", "I", START + timedelta(minutes=3), "hold"))
+    assert snap(hub, 1)["out"] == ["I"]
+    post(hub, 1, press("h2", "I", START + timedelta(minutes=4), "hold"))
+    assert snap(hub, 1)["out"] == []
+
+
+def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
+    first = snap(hub, 1)
+    assert set(first) == {"seq", "table", "event", "schedule", "out", "presses", "hub_time"}
+    assert first["event"]["id"] == "wdc2006"
+    assert first["schedule"]["start"] == START.isoformat()
+    assert first["hub_time"] == hub.clock.now()
+    hub.client.post("/api/td/adjustments", json={"seconds": 30}, headers=td)
+    assert snap(hub, 1)["seq"] > first["seq"]
+
+
+def hall(hub) -> dict:
+    return hub.client.get("/api/hall").json()["view"]
+
+
+def test_pause_resume_and_hold(hub, td):
+    c = hub.client
+    hub.at(START + timedelta(minutes=5))
+    assert hall(hub)["stage"] == "negotiating"
+    r = c.post("/api/td/pauses", json={"reason": "Lunch", "until": "2024-05-04T10:00:00"},
+               headers=td)
+    assert r.status_code == 200
+    v = hall(hub)
+    assert v["stage"] == "paused" and v["restart_at"] == "2024-05-04T10:00:00"
+    assert c.post("/api/td/pauses", json={}, headers=td).status_code == 409  # double tap
+    hub.at(START + timedelta(minutes=35))
+    assert c.post("/api/td/resume", json={}, headers=td).status_code == 200
+    v = hall(hub)
+    assert v["stage"] == "negotiating" and v["deadline"] == "2024-05-04T09:47:00"
+    assert c.post("/api/td/resume", json={}, headers=td).status_code == 409
+    # one table held: only its clock stops
+    assert c.post("/api/td/pauses", json={"table": 3, "reason": "ruling"},
+                  headers=td).status_code == 200
+    tables = {t["table"]: t for t in c.get("/api/td/state").json()["tables"]}
+    assert tables[3]["view"]["stage"] == "held" and tables[2]["view"]["stage"] == "negotiating"
+    assert c.post("/api/td/resume", json={"table": 3}, headers=td).status_code == 200
+    audit = [a["summary"] for a in c.get("/api/td/state").json()["audit"]]
+    assert audit[:4] == [
+        "resume table 3", "hold table 3 now (ruling)", "resume all tables",
+        "pause all tables now, restart 10:00 (Lunch)",
+    ]
+
+
+def test_break_at_a_deadline_then_cancel_it(hub, td):
+    c = hub.client
+    r = c.post("/api/td/pauses", json={"deadline": "S1901", "minutes": 60}, headers=td)
+    assert r.status_code == 200
+    hub.at(S1901 + timedelta(minutes=10))
+    assert hall(hub)["stage"] == "paused"
+    hub.at(S1901 + timedelta(minutes=61))
+    v = hall(hub)
+    assert v["phase"] == "F1901" and v["deadline"] == "2024-05-04T10:32:00"
+    r = c.post("/api/td/pauses", json={"deadline": "S1902", "minutes": 30}, headers=td)
+    c.post(f"/api/td/pauses/{r.json()['id']}/end", headers=td)
+    tt = c.get("/api/td/state").json()["deadlines"]
+    assert {"phase": "S1902", "deadline": "2024-05-04T10:49:00"} in tt
+    assert c.post("/api/td/pauses", json={"deadline": "S1901"}, headers=td).status_code == 409
+
+
+def test_adjust_all_or_one_table_and_call_the_round(hub, td):
+    c = hub.client
+    hub.at(START + timedelta(minutes=5))
+    c.post("/api/td/adjustments", json={"seconds": 120}, headers=td)
+    c.post("/api/td/adjustments", json={"seconds": -60, "table": 2}, headers=td)
+    tables = {t["table"]: t["view"]["deadline"] for t in c.get("/api/td/state").json()["tables"]}
+    assert tables[1] == "2024-05-04T09:19:00" and tables[2] == "2024-05-04T09:18:00"
+    hub.at(START + timedelta(minutes=40))
+    assert c.post("/api/td/call", json={}, headers=td).status_code == 200
+    v = hall(hub)
+    assert v["stage"] == "game_over" and v["game_over_reason"] == "called"
+
+
+def test_penalties_confirm_waive_change_and_csv(hub, td):
+    c = hub.client
+    post(hub, 1, press("a", "A", S1901 + timedelta(seconds=15.2)),
+         press("e", "E", S1901 + timedelta(seconds=45)),
+         press("f", "F", S1901 - timedelta(seconds=30)))
+    post(hub, 2, press("g", "G", S1901 + timedelta(seconds=3)))
+    hub.at(S1901 + timedelta(minutes=2))
+    rows = c.get("/api/td/penalties").json()
+    assert [(r["table"], r["power"], r["started_second"], r["proposed"]["label"]) for r in rows] \
+        == [(2, "G", 3, "Yellow card"), (1, "A", 16, "Yellow card"),
+            (1, "E", 45, "Red card: all units hold (more than 30 s late)")]
+    key = {"round": 1, "phase": "S1901"}
+    for body in ({"table": 1, "power": "A", "decision": "confirm"},
+                 {"table": 2, "power": "G", "decision": "waive", "note": "kiosk fault"},
+                 {"table": 1, "power": "E", "decision": "change", "final": "Yellow card",
+                  "note": "=cmd|' /C calc'!A0"}):
+        r = c.post("/api/td/penalties", json=key | body, headers=td)
+        assert r.status_code == 200, r.text
+    r = c.post("/api/td/penalties", json=key | {"table": 1, "power": "F", "decision": "waive"},
+               headers=td)
+    assert r.status_code == 404  # France was on time
+    r = c.get("/api/penalties.csv")
+    assert r.headers["content-type"].startswith("text/csv")
+    got = list(csv.DictReader(io.StringIO(r.text)))
+    assert [(g["table"], g["power"], g["proposed"], g["decision"], g["final"], g["note"])
+            for g in got] == [
+        ("2", "G", "Yellow card", "waive", "Waived", "kiosk fault"),
+        ("1", "A", "Yellow card", "confirm", "Yellow card", ""),
+        ("1", "E", "Red card: all units hold (more than 30 s late)", "change", "Yellow card",
+         "'=cmd|' /C calc'!A0"),
+    ]
+    assert got[1]["seconds_late"] == "15.2" and got[1]["deadline"] == "2024-05-04T09:17:00"
+
+
+def test_restart_keeps_everything(hub, td):
+    c = hub.client
+    hub.at(S1901 + timedelta(seconds=40))
+    post(hub, 1, press("a", "A", S1901 + timedelta(seconds=20)), press("h", "T", START, "hold"))
+    c.post("/api/td/adjustments", json={"seconds": 90, "table": 4}, headers=td)
+    c.post("/api/td/pauses", json={"table": 2, "reason": "ruling"}, headers=td)
+    c.post("/api/td/pauses", json={"deadline": "S1903", "minutes": 45}, headers=td)
+    c.post("/api/td/penalties", headers=td, json={
+        "round": 1, "table": 1, "power": "A", "phase": "S1901", "decision": "waive", "note": "ok"})
+    before = c.get("/api/td/state").json()
+    snaps = {n: snap(hub, n) for n in (1, 2)}
+    hub.restart()
+    hub.sign_in()  # sessions survive too, but a fresh sign-in must work
+    after = hub.client.get("/api/td/state").json()
+    for key in ("event", "round", "pauses", "penalties", "audit", "hall", "deadlines",
+                "kiosk_key"):
+        assert after[key] == before[key], key
+    assert [t["view"] for t in after["tables"]] == [t["view"] for t in before["tables"]]
+    for n, old in snaps.items():
+        new = snap(hub, n)
+        assert {k: new[k] for k in ("event", "schedule", "out", "presses")} == \
+            {k: old[k] for k in ("event", "schedule", "out", "presses")}
+        assert new["seq"] == old["seq"]
+    hub.client.post("/api/td/resume", json={"table": 2},
+                    headers={"X-CSRF-Token": hub.client.get("/api/session").json()["csrf"]})
+    assert snap(hub, 1)["seq"] > snaps[1]["seq"]
