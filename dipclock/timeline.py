@@ -394,6 +394,33 @@ def _resumes(clock: _Clock, mark: float) -> datetime:
     return clock.reach(mark + _EPS.total_seconds()) - _EPS
 
 
+def break_window(
+    profile: EventProfile, schedule: Schedule, pause: Pause
+) -> tuple[datetime | None, datetime | None]:
+    """When ``pause`` (one of the schedule's) starts and ends on its table's clock.
+
+    (None, None) for a break at a deadline the round never reaches; an end of None is an
+    open-ended break still running.
+    """
+    last = effective_last_year(profile, schedule) or OPEN_HORIZON_YEAR
+    marks = [m for _, _, m in _phase_marks(profile, last)]
+    _, intervals = _build_clock(schedule, marks, pause.table)
+    for start, end, p in intervals:
+        if p is pause or p == pause:
+            return start, None if end == _INF else end
+    return None, None
+
+
+def break_state(
+    profile: EventProfile, schedule: Schedule, pause: Pause, now: datetime
+) -> Literal["due", "running", "over"]:
+    """A break not started yet, running, or over (ran its time, or the TD resumed)."""
+    start, end = break_window(profile, schedule, pause)
+    if start is None or start > now:
+        return "over" if pause.ended is not None and pause.ended <= now else "due"
+    return "over" if end is not None and end <= now else "running"
+
+
 def view(
     profile: EventProfile, schedule: Schedule, now: datetime, table: int | None = None
 ) -> PhaseView:

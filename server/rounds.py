@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from dipclock.events import EventProfile
 from dipclock.late import Press
@@ -47,42 +46,6 @@ def schedule_for(
         adjustments=tuple(a for _, a in store.adjustments(rnd.number)),
         title=rnd.title,
     )
-
-
-def pause_window(
-    profile: EventProfile, schedule: Schedule, pause: Pause
-) -> tuple[datetime | None, datetime | None]:
-    """When a pause starts and when it would end by itself (None: not known / open-ended).
-
-    A break at a deadline starts when the core's timetable says that deadline falls.
-    """
-    start = pause.at
-    if start is None and pause.at_deadline is not None:
-        phase = timetable(profile, schedule, table=pause.table).phase(pause.at_deadline)
-        start = phase.deadline if phase else None
-    if start is None:
-        return None, None
-    if pause.ended is not None:
-        return start, max(pause.ended, start)
-    if pause.minutes is not None:
-        return start, start + timedelta(minutes=pause.minutes)
-    if pause.until is not None:
-        return start, max(pause.until, start)
-    return start, None
-
-
-def running_or_due(
-    profile: EventProfile, schedule: Schedule, pause: Pause, now: datetime
-) -> str:
-    """'running', 'due' (not started yet) or 'over' (ended by the TD, or ran its time)."""
-    if pause.ended is not None and pause.ended <= now:
-        return "over"
-    start, end = pause_window(profile, schedule, pause)
-    if start is None or start > now:
-        return "due"
-    if end is not None and end <= now:
-        return "over"
-    return "running"
 
 
 def core_presses(rows: Iterable[PressRow]) -> list[Press]:

@@ -12,13 +12,13 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from dipclock.events import BUILTIN, EventError, parse_event_toml
-from dipclock.timeline import Adjustment, Pause, PhaseRef, timetable, view
+from dipclock.timeline import Adjustment, Pause, PhaseRef, break_state, timetable, view
 from server.auth import TD, TDWrite, current_session, end_session, start_session
 from server.context import Hub, HubDep
 from server.grid import grid
 from server.passwords import verify_password
 from server.review import as_csv, late_submissions
-from server.rounds import Current, current, running_or_due
+from server.rounds import Current, current
 from server.schemas import (
     AdjustRequest,
     CallRequest,
@@ -117,7 +117,7 @@ async def state(_: TD, hub: HubDep) -> dict[str, Any]:
         }
         out["hall"] = view_json(view(cur.profile, cur.schedule, now))
         out["pauses"] = [
-            pause_json(p) | {"id": i, "state": running_or_due(cur.profile, cur.schedule, p, now)}
+            pause_json(p) | {"id": i, "state": break_state(cur.profile, cur.schedule, p, now)}
             for i, p in cur.pauses
         ]
         out["deadlines"] = [
@@ -218,7 +218,7 @@ async def pause(body: PauseRequest, _: TDWrite, hub: HubDep) -> dict:
         raise HTTPException(422, "until: the restart must be in the future")
     if body.deadline is None:
         for _i, p in cur.pauses:
-            if p.table == body.table and running_or_due(cur.profile, cur.schedule, p, now) == (
+            if p.table == body.table and break_state(cur.profile, cur.schedule, p, now) == (
                 "running"
             ):
                 raise HTTPException(409, f"{_who(body.table)} already paused: resume first")
@@ -255,7 +255,7 @@ async def resume(body: ResumeRequest, _: TDWrite, hub: HubDep) -> dict:
     ending = {
         i: p.model_copy(update={"ended": now})
         for i, p in cur.pauses
-        if p.table == body.table and running_or_due(cur.profile, cur.schedule, p, now) == "running"
+        if p.table == body.table and break_state(cur.profile, cur.schedule, p, now) == "running"
     }
     if not ending:
         raise HTTPException(409, f"{_who(body.table)}: no pause is running")
@@ -272,7 +272,7 @@ async def end_pause(pause_id: int, _: TDWrite, hub: HubDep) -> dict:
     found = dict(cur.pauses).get(pause_id)
     if found is None:
         raise HTTPException(404, f"no pause {pause_id} in this round")
-    state = running_or_due(cur.profile, cur.schedule, found, now)
+    state = break_state(cur.profile, cur.schedule, found, now)
     if state == "over":
         raise HTTPException(409, f"pause {pause_id} is already over")
     verb = "cancel" if state == "due" else "end"

@@ -203,3 +203,23 @@ def test_phase_ref_parsing():
     for bad in ("X1903", "S19", "1903", "S190a"):
         with pytest.raises(ValueError):
             PhaseRef.parse(bad)
+
+
+def test_break_window_and_state_follow_the_clock():
+    from dipclock.timeline import break_state, break_window
+
+    profile = BUILTIN["wdc2003"]
+    meal = Pause(at_deadline=PhaseRef.parse("S1902"), minutes=45, reason="Meal break")
+    s = Schedule(start=D("2003-02-15T09:00"), pauses=(meal,))
+    # S1902 deadline: 37 + 20 min -> 09:57
+    assert break_window(profile, s, meal) == (D("2003-02-15T09:57"), D("2003-02-15T10:42"))
+    assert break_state(profile, s, meal, D("2003-02-15T09:50")) == "due"
+    assert break_state(profile, s, meal, D("2003-02-15T10:00")) == "running"
+    assert break_state(profile, s, meal, D("2003-02-15T10:42")) == "over"
+    cancelled = meal.model_copy(update={"ended": D("2003-02-15T09:30")})
+    s2 = Schedule(start=D("2003-02-15T09:00"), pauses=(cancelled,))
+    assert break_state(profile, s2, cancelled, D("2003-02-15T09:40")) == "over"
+    assert timetable(profile, s2).phases[2].deadline == D("2003-02-15T10:17")
+    never = Pause(at_deadline=PhaseRef.parse("S1925"), minutes=5)
+    s3 = Schedule(start=D("2003-02-15T09:00"), last_year=1905, pauses=(never,))
+    assert break_window(profile, s3, never) == (None, None)
