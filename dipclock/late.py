@@ -119,6 +119,18 @@ def board(
     return status
 
 
+def out_of_game(holds: Iterable[Press], now: datetime, base: Collection[str] = ()) -> set[str]:
+    """Powers out of the game at ``now``: each 3-second hold toggles its power out or back.
+
+    ``base`` is who was out before these holds (a kiosk starts from the hub's list).
+    """
+    out = set(base)
+    for h in sorted(holds, key=lambda p: p.at):
+        if h.at <= now:
+            out ^= {h.power}
+    return out
+
+
 def missed(
     phases: Sequence[Phase],
     now: datetime,

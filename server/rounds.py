@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from dipclock.events import EventProfile
-from dipclock.late import Press
+from dipclock.late import Press, out_of_game
 from dipclock.powers import LETTERS
 from dipclock.timeline import Pause, Phase, Schedule, timetable
 from server.store import PressRow, RoundRow, Store
@@ -54,11 +55,9 @@ def core_presses(rows: Iterable[PressRow]) -> list[Press]:
 
 
 def out_powers(rows: Iterable[PressRow]) -> list[str]:
-    """Each hold press toggles its power out of (or back into) the game."""
-    out: set[str] = set()
-    for r in sorted(rows, key=lambda r: r.at):
-        if r.kind == "hold":
-            out ^= {r.power}
+    """The powers held out of the game by their 3-second holds, in table order."""
+    holds = [Press(r.power, r.at) for r in rows if r.kind == "hold"]
+    out = out_of_game(holds, datetime.max)
     return [p for p in LETTERS if p in out]
 
 

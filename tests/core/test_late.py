@@ -60,3 +60,13 @@ def test_board_counts_lateness_up_live_with_the_penalty_heading_for():
     assert status["G"].out and status["G"].late_seconds is None
     later = board(PHASES, S1901 + LATE_WINDOW + timedelta(seconds=1), presses, PROFILE.penalty)
     assert later["I"].late_seconds is None
+
+
+def test_a_hold_toggles_a_power_out_and_back():
+    from dipclock.late import out_of_game
+
+    t = S1901
+    holds = [Press("I", t), Press("T", t + timedelta(seconds=5)), Press("I", t + LATE_WINDOW)]
+    assert out_of_game(holds, t + timedelta(seconds=10)) == {"I", "T"}
+    assert out_of_game(holds, t + LATE_WINDOW) == {"T"}
+    assert out_of_game(holds, t - timedelta(seconds=1), base={"A"}) == {"A"}
