@@ -1,0 +1,146 @@
+"""The kiosk's settings: a TOML file (``/etc/dipclock/kiosk.toml`` or ``--config``) plus options.
+
+One pydantic model with ``extra="forbid"``, so a misspelt key in a file nobody reads again
+stops the kiosk at boot with one line naming the file and the key, instead of a table
+silently running the wrong round. Options given on the command line override the file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from dipclock.events import describe_validation_error
+from dipclock.powers import LETTERS, power_letter
+
+SYSTEM_CONFIG = Path("/etc/dipclock/kiosk.toml")
+SYSTEM_OUTBOX = Path("/var/lib/dipclock/outbox.sqlite")
+
+
+class ConfigError(ValueError):
+    """A settings problem: one line, exit status 2."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Buttons(_Strict):
+    """Where the seven buttons come from; any mix of the three feeds one queue."""
+
+    gpio: dict[str, int | str] = {}
+    serial: str | None = None
+    keyboard: bool = True
+    hold_seconds: Annotated[float, Field(gt=0, le=30)] = 3.0
+
+    @field_validator("gpio")
+    @classmethod
+    def _powers(cls, value: dict[str, int | str]) -> dict[str, int | str]:
+        out = {}
+        for name, pin in value.items():
+            out[power_letter(name)] = pin  # ValueError names the choices
+        return out
+
+
+class Settings(_Strict):
+    """Everything a kiosk can be told, in the file or as options."""
+
+    event: str | None = None
+    start: str | None = None  # "10:00" (today) or "2006-08-04T10:00"
+    round: Annotated[int, Field(ge=1)] | None = None
+    end_year: Annotated[int, Field(ge=1901)] | None = None
+    call: str | None = None
+    pauses: list[str] = []  # like `dipclock plan --pause`: "S1903=60", "12:30=45"
+    table: Annotated[int, Field(ge=1)] | None = None
+    hub: str | None = None
+    key: str | None = None
+    size: str | None = None  # "1280x720"; default: the display's own size
+    fullscreen: bool = True
+    warning_minutes: Annotated[float, Field(ge=0, le=60)] = 2.0
+    sound: bool = False
+    outbox: str | None = None
+    buttons: Buttons = Buttons()
+
+    @field_validator("start", "call", mode="before")
+    @classmethod
+    def _moment_text(cls, value: Any) -> Any:
+        # TOML has native dates and times; keep the text form the options use.
+        if isinstance(value, datetime | time | date):
+            return value.isoformat()
+        return value
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_size(value)
+        return value
+
+    @property
+    def window_size(self) -> tuple[int, int] | None:
+        return parse_size(self.size) if self.size else None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``1280x720`` -> (1280, 720); the layout is designed for 800x480 up to 1920x1080."""
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit():
+        raise ValueError(f"{text!r} is not a size like 1280x720")
+    size = int(w), int(h)
+    if not (320 <= size[0] <= 7680 and 240 <= size[1] <= 4320):
+        raise ValueError(f"{text!r}: size out of range")
+    return size
+
+
+def load_file(path: Path) -> dict[str, Any]:
+    """The raw table of a config file; errors name the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    validate(data, str(path))  # report a file's own mistakes against the file
+    return data
+
+
+def validate(data: dict[str, Any], origin: str) -> Settings:
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{origin}: {describe_validation_error(exc)}") from None
+
+
+def merge(file_data: dict[str, Any], options: dict[str, Any], origin: str) -> Settings:
+    """File settings overlaid by every option that was given (None means not given)."""
+    data = dict(file_data)
+    buttons = dict(data.get("buttons") or {})
+    for key, value in options.items():
+        if value is None:
+            continue
+        if key.startswith("buttons."):
+            buttons[key.removeprefix("buttons.")] = value
+        else:
+            data[key] = value
+    if buttons:
+        data["buttons"] = buttons
+    return validate(data, origin)
+
+
+def default_outbox() -> Path:
+    """/var/lib/dipclock on a Pi where that is writable, else the user's state directory."""
+    parent = SYSTEM_OUTBOX.parent
+    if parent.is_dir() and os.access(parent, os.W_OK):
+        return SYSTEM_OUTBOX
+    state = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return state / "dipclock" / "outbox.sqlite"
+
+
+__all__ = ["LETTERS", "Buttons", "ConfigError", "Settings", "default_outbox", "merge"]

@@ -1,0 +1,310 @@
+"""Paint a ``Screen`` onto a pygame surface: layout and colour only, no rules.
+
+The layout is proportional, so the same code fills 800x480 and 1920x1080; every text is
+measured and shrunk to fit its own box, and the boxes never overlap. ``render`` returns
+what it drew and where, so tests can prove nothing is cut off or overlapping.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pygame
+
+from kiosk.state import Chip, Screen
+
+RGB = tuple[int, int, int]
+
+WHITE: RGB = (245, 246, 248)
+DIM: RGB = (150, 158, 170)
+DARK_TEXT: RGB = (18, 20, 24)
+
+
+@dataclass(frozen=True)
+class Look:
+    background: RGB
+    band: RGB  # the stage label's band
+    band_text: RGB
+    digits: RGB
+
+
+LOOKS: dict[str, Look] = {
+    "connecting": Look((20, 22, 27), (60, 64, 72), WHITE, DIM),
+    "before_start": Look((10, 24, 52), (40, 110, 200), WHITE, WHITE),
+    "negotiating": Look((14, 17, 22), (34, 150, 86), WHITE, WHITE),
+    "warning": Look((44, 30, 4), (255, 176, 0), DARK_TEXT, (255, 190, 40)),
+    "writing": Look((64, 28, 120), (245, 240, 255), (64, 28, 120), WHITE),
+    "late": Look((50, 8, 12), (214, 36, 36), WHITE, WHITE),
+    "paused": Look((6, 46, 58), (40, 170, 190), DARK_TEXT, WHITE),
+    "held": Look((56, 14, 52), (214, 96, 206), DARK_TEXT, WHITE),
+    "game_over": Look((36, 36, 38), (120, 120, 126), WHITE, (210, 210, 214)),
+}
+
+POWER_COLOURS: dict[str, tuple[RGB, RGB]] = {  # tile, text on it
+    "A": ((196, 48, 48), WHITE),
+    "E": ((44, 84, 196), WHITE),
+    "F": ((74, 168, 228), DARK_TEXT),
+    "G": ((96, 98, 104), WHITE),
+    "I": ((40, 156, 72), WHITE),
+    "R": ((232, 232, 236), DARK_TEXT),
+    "T": ((232, 188, 32), DARK_TEXT),
+}
+
+CHIP_STATES: dict[str, tuple[RGB, RGB]] = {  # body, text
+    "waiting": ((34, 38, 46), DIM),
+    "in": ((30, 150, 74), WHITE),
+    "late": ((214, 36, 36), WHITE),
+    "just_late": ((230, 120, 20), DARK_TEXT),
+    "out": ((44, 44, 46), (110, 110, 114)),
+}
+OUT_TILE: tuple[RGB, RGB] = ((70, 70, 74), (140, 140, 146))
+HUB_LOST: RGB = (255, 90, 90)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One text as drawn: what, and the rectangle it covers."""
+
+    role: str
+    text: str
+    rect: pygame.Rect
+
+
+class Painter:
+    """Keeps fonts and fitted sizes between frames: a steady countdown costs one blit each."""
+
+    MIN_SIZE = 8
+
+    def __init__(self) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._fits: dict[tuple[str, int, int], int] = {}
+        self._widest_digit: str | None = None
+
+    def font(self, size: int) -> pygame.font.Font:
+        f = self._fonts.get(size)
+        if f is None:
+            f = self._fonts[size] = pygame.font.Font(None, size)
+        return f
+
+    def _template(self, text: str) -> str:
+        """Digits replaced by the widest digit, so a countdown keeps one size as it runs."""
+        if self._widest_digit is None:
+            f = self.font(100)
+            self._widest_digit = max("0123456789", key=lambda d: f.size(d)[0])
+        return re.sub(r"\d", self._widest_digit, text)
+
+    def _ink(self, text: str, size: int) -> pygame.Rect:
+        """The inked part of the rendered text (no line spacing above and below)."""
+        return self.font(size).render(text, True, WHITE).get_bounding_rect()
+
+    def fit_tight(self, text: str, w: int, h: int) -> int:
+        """The largest size at which the *ink* of ``text`` fits: for the big digits."""
+        template = self._template(text)
+        key = ("\0tight" + template, w, h)
+        found = self._fits.get(key)
+        if found is not None:
+            return found
+        ink = self._ink(template, 100)
+        size = max(self.MIN_SIZE, int(min(w * 100 / max(1, ink.w), h * 100 / max(1, ink.h))))
+        while size > self.MIN_SIZE:
+            ink = self._ink(template, size)
+            if ink.w <= w and ink.h <= h:
+                break
+            size -= max(1, size // 50)
+        self._fits[key] = size
+        return size
+
+    def fit_size(self, text: str, w: int, h: int) -> int:
+        """The largest font size at which ``text`` fits a w x h box."""
+        key = (self._template(text), w, h)
+        found = self._fits.get(key)
+        if found is not None:
+            return found
+        lo, hi = self.MIN_SIZE, max(self.MIN_SIZE, int(h * 1.6))
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            tw, th = self.font(mid).size(key[0])
+            if tw <= w and th <= h:
+                lo = mid
+            else:
+                hi = mid - 1
+        self._fits[key] = lo
+        return lo
+
+    def text(
+        self,
+        surface: pygame.Surface,
+        drawn: list[Drawn],
+        role: str,
+        text: str,
+        box: pygame.Rect,
+        colour: RGB,
+        align: str = "center",
+        max_size: int | None = None,
+        tight: bool = False,
+    ) -> None:
+        """Draw ``text`` as large as fits ``box`` (at most ``max_size``), shortened if need be."""
+        if not text or box.w <= 0 or box.h <= 0:
+            return
+        if tight:
+            self._tight(surface, drawn, role, text, box, colour)
+            return
+        size = self.fit_size(text, box.w, box.h)
+        if max_size:
+            size = min(size, max_size)
+        font = self.font(size)
+        while font.size(text)[0] > box.w and len(text) > 1:
+            text = text[:-4].rstrip() + "..." if len(text) > 4 else text[:1]
+        img = font.render(text, True, colour)
+        rect = img.get_rect()
+        rect.centery = box.centery
+        if align == "left":
+            rect.left = box.left
+        elif align == "right":
+            rect.right = box.right
+        else:
+            rect.centerx = box.centerx
+        rect = rect.clamp(box) if rect.h <= box.h else rect
+        surface.blit(img, rect)
+        drawn.append(Drawn(role, text, rect))
+
+
+    def _tight(
+        self,
+        surface: pygame.Surface,
+        drawn: list[Drawn],
+        role: str,
+        text: str,
+        box: pygame.Rect,
+        colour: RGB,
+    ) -> None:
+        """Text cropped to its ink and centred: digits as tall as the box itself."""
+        size = self.fit_tight(text, box.w, box.h)
+        img = self.font(size).render(text, True, colour)
+        ink = img.get_bounding_rect()
+        rect = pygame.Rect(0, 0, ink.w, ink.h)
+        rect.center = box.center
+        rect = rect.clamp(box)
+        surface.blit(img, rect, area=ink)
+        drawn.append(Drawn(role, text, rect))
+
+
+def short_label(label: str) -> str:
+    """A penalty label cut to what fits a chip: 'Red card: all units hold (...)' -> 'Red card'."""
+    return label.split(":")[0].split(" (")[0]
+
+
+def layout(size: tuple[int, int]) -> dict[str, pygame.Rect]:
+    """The screen's boxes, proportional to its size and never overlapping."""
+    w, h = size
+    m = max(6, round(min(w, h) * 0.03))
+    gap = max(3, m // 2)
+    rows = [("top", 0.085), ("label", 0.10), ("big", 0.385), ("notes", 0.095),
+            ("banner", 0.075), ("strip", 0.26)]
+    usable = h - 2 * m - gap * (len(rows) - 1)
+    boxes: dict[str, pygame.Rect] = {}
+    y = m
+    for name, frac in rows:
+        rh = int(usable * frac)
+        boxes[name] = pygame.Rect(m, y, w - 2 * m, rh)
+        y += rh + gap
+    top = boxes["top"]
+    third = top.w // 3
+    boxes["heading"] = pygame.Rect(top.left, top.top, third - gap, top.h)
+    boxes["phase"] = pygame.Rect(top.left + third, top.top, top.w - 2 * third, top.h)
+    boxes["deadline"] = pygame.Rect(top.right - third + gap, top.top, third - gap, top.h)
+    return boxes
+
+
+def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Drawn]:
+    """Draw the whole frame; returns every text drawn with its rectangle."""
+    look = LOOKS[screen.look]
+    surface.fill(look.background)
+    boxes = layout(surface.get_size())
+    drawn: list[Drawn] = []
+    t = painter.text
+
+    heading = boxes["heading"]
+    if screen.hub_lost:
+        upper = pygame.Rect(heading.left, heading.top, heading.w, heading.h * 55 // 100)
+        lower = pygame.Rect(heading.left, upper.bottom, heading.w, heading.h - upper.h)
+        t(surface, drawn, "heading", screen.heading, upper, DIM, "left")
+        dot = max(2, lower.h // 4)  # drawn: the bundled font has no bullet glyph
+        pygame.draw.circle(surface, HUB_LOST, (lower.left + dot, lower.centery), dot)
+        text_box = pygame.Rect(lower.left + 3 * dot, lower.top, lower.w - 3 * dot, lower.h)
+        t(surface, drawn, "hub_lost", "hub lost", text_box, HUB_LOST, "left")
+    else:
+        t(surface, drawn, "heading", screen.heading, heading, DIM, "left")
+    t(surface, drawn, "phase", screen.phase, boxes["phase"], WHITE)
+    t(surface, drawn, "deadline", screen.deadline, boxes["deadline"], WHITE, "right")
+
+    band = boxes["label"]
+    pygame.draw.rect(surface, look.band, band, border_radius=max(2, band.h // 6))
+    inner = band.inflate(-band.h // 2, -band.h // 5)
+    t(surface, drawn, "label", screen.label, inner, look.band_text)
+
+    big = boxes["big"].inflate(-boxes["big"].w // 20, -boxes["big"].h // 10)
+    t(surface, drawn, "big", screen.big, big, look.digits, tight=True)
+
+    notes = boxes["notes"]
+    if screen.notes:
+        t(surface, drawn, "notes", "   ·   ".join(screen.notes), notes, _notes_colour(screen))
+    t(surface, drawn, "banner", screen.banner, boxes["banner"], WHITE)
+
+    _strip(surface, drawn, boxes["strip"], screen.chips, painter)
+    return drawn
+
+
+def _notes_colour(screen: Screen) -> RGB:
+    return (255, 150, 150) if screen.look == "late" else (200, 206, 216)
+
+
+def _strip(
+    surface: pygame.Surface,
+    drawn: list[Drawn],
+    strip: pygame.Rect,
+    chips: tuple[Chip, ...],
+    painter: Painter,
+) -> None:
+    """Seven chips in table order: power tile on top, its state below."""
+    if not chips:
+        return
+    gap = max(3, strip.h // 16)
+    cw = (strip.w - gap * (len(chips) - 1)) // len(chips)
+    radius = max(2, cw // 14)
+    tile_h = strip.h * 36 // 100
+    pad = max(2, cw // 20)
+    # One size per row across the strip, from reference texts, so no chip shouts louder.
+    name_box = pygame.Rect(0, 0, cw, tile_h).inflate(-2 * pad, -tile_h // 5)
+    name_size = min(painter.fit_size(c.name, name_box.w, name_box.h) for c in chips)
+    body_box = pygame.Rect(0, 0, cw, strip.h - tile_h)
+    inner_box = body_box.inflate(-2 * pad, -body_box.h // 8)
+    upper_h = inner_box.h * 60 // 100
+    note_size = painter.fit_size("IN +888 s", inner_box.w, upper_h)
+    detail_size = painter.fit_size("2-unit NMR", inner_box.w, inner_box.h - upper_h)
+    for i, chip in enumerate(chips):
+        box = pygame.Rect(strip.left + i * (cw + gap), strip.top, cw, strip.h)
+        tile = pygame.Rect(box.left, box.top, box.w, tile_h)
+        body = pygame.Rect(box.left, box.top + tile_h, box.w, box.h - tile_h)
+        tile_bg, tile_fg = OUT_TILE if chip.state == "out" else POWER_COLOURS[chip.letter]
+        body_bg, body_fg = CHIP_STATES[chip.state]
+        pygame.draw.rect(surface, body_bg, box, border_radius=radius)
+        pygame.draw.rect(surface, tile_bg, tile, border_top_left_radius=radius,
+                         border_top_right_radius=radius)
+        inner = tile.inflate(-2 * pad, -tile.h // 5)
+        painter.text(surface, drawn, f"chip-{chip.letter}-name", chip.name, inner, tile_fg,
+                     max_size=name_size)
+        inner = body.inflate(-2 * pad, -body.h // 8)
+        if chip.detail:
+            upper = pygame.Rect(inner.left, inner.top, inner.w, upper_h)
+            lower = pygame.Rect(inner.left, upper.bottom, inner.w, inner.h - upper.h)
+            painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, upper, body_fg,
+                         max_size=note_size)
+            painter.text(surface, drawn, f"chip-{chip.letter}-detail", short_label(chip.detail),
+                         lower, body_fg, max_size=detail_size)
+        else:
+            painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, inner, body_fg,
+                         max_size=int(note_size * 1.25))

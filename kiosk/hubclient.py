@@ -1,0 +1,338 @@
+"""The kiosk's side of docs/protocol.md: time sync, the schedule push, the press upload.
+
+Three daemon threads hand their results to the screen loop through this object, under
+one lock; the loop never waits on the network. What each does when the hub goes away:
+
+* time sync (``GET /api/time``): every ``FAST_SYNC`` s for the first samples, then every
+  ``SLOW_SYNC`` s; ``OffsetFilter`` keeps the fastest recent sample and ``Slew`` moves the
+  displayed clock towards it. With no sample yet (a kiosk restarted while the hub is
+  down) the wall clock plus the last known hub-to-wall offset from the outbox is used.
+* snapshots (``WS /api/tables/{n}/ws``, else ``GET .../snapshot``): kept when ``seq``
+  rises, saved in the outbox so a restart without the hub shows the last schedule.
+* upload (``POST .../presses``): every unsent outbox row, marked sent on 2xx; the hub
+  dedups by id, so resending after a lost reply is harmless.
+
+Every retry waits a jittered exponential backoff, so a hall of kiosks doesn't stampede a
+restarted hub. ``connected`` drives the small "hub lost" mark; the clock keeps running.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import httpx
+from pydantic import ValidationError
+
+from dipclock.events import EventProfile
+from dipclock.sync import OffsetFilter, Slew, from_local, sample
+from dipclock.timeline import Schedule
+from kiosk.app import Round, round_key
+from kiosk.outbox import Outbox, StoredPress
+
+log = logging.getLogger(__name__)
+
+FAST_SYNC = 2.0
+FAST_SAMPLES = 8
+SLOW_SYNC = 30.0
+POLL_SECONDS = 5.0  # snapshot polling while the WebSocket is unavailable
+TIMEOUT = 5.0
+
+
+class Backoff:
+    """Jittered exponential delays: base, 2x base, ... up to cap, each times 0.5-1."""
+
+    def __init__(self, base: float = 1.0, cap: float = 30.0, rng: random.Random | None = None):
+        self.base, self.cap = base, cap
+        self._n = 0
+        self._rng = rng or random.Random()
+
+    def next(self) -> float:
+        delay = min(self.cap, self.base * 2**self._n)
+        self._n = min(self._n + 1, 30)
+        return delay * self._rng.uniform(0.5, 1.0)
+
+    def reset(self) -> None:
+        self._n = 0
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    round: Round
+
+
+def parse_snapshot(data: dict[str, Any], table: int) -> Snapshot:
+    """A snapshot as the protocol sends it -> the Round the screen needs (ValueError if bad)."""
+    try:
+        profile = EventProfile.model_validate(data["event"])
+        schedule = Schedule.model_validate(data["schedule"])
+        key = round_key(profile, schedule, table)
+        presses = tuple(
+            StoredPress(p["id"], key, p["power"], p["kind"], datetime.fromisoformat(p["at"]),
+                        "hub", True)
+            for p in data.get("presses", ())
+        )
+        rnd = Round(profile, schedule, table, key, presses, frozenset(data.get("out", ())))
+        return Snapshot(int(data["seq"]), rnd)
+    except (KeyError, TypeError, ValueError, ValidationError) as exc:
+        raise ValueError(f"bad snapshot: {exc}") from None
+
+
+class HubClient:
+    """A ``Source`` and ``TimeBase`` for the kiosk, fed by the hub."""
+
+    def __init__(
+        self,
+        base_url: str,
+        table: int,
+        key: str,
+        outbox: Outbox,
+        wake: Callable[[], None] = lambda: None,
+        mono: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = lambda: from_local(datetime.now()),
+        transport: httpx.BaseTransport | None = None,
+        rng: random.Random | None = None,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.table = table
+        self.key = key
+        self.outbox = outbox
+        self._wake, self._mono, self._wall = wake, mono, wall
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._kick = threading.Event()
+        self._filter = OffsetFilter()
+        self._slew = Slew()
+        self._target: float | None = None
+        self._samples = 0
+        self._snapshot: Snapshot | None = None
+        self._ws_open = False
+        self._http_ok = False
+        self._wall_offset: float | None = outbox.get("hub_wall_offset")
+        self._wall_saved_at: float | None = None
+        self._rng = rng or random.Random()
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self.http = httpx.Client(base_url=self.base_url, headers=headers, timeout=TIMEOUT,
+                                 transport=transport)
+        self._threads: list[threading.Thread] = []
+        self._ws: Any = None
+        stored = outbox.get("hub_snapshot")
+        if stored is not None:
+            try:
+                self._snapshot = parse_snapshot(stored, table)
+            except ValueError:
+                log.warning("ignoring the stored snapshot: it no longer parses")
+
+    # --- what the screen loop reads -------------------------------------------------------
+
+    def current(self) -> Round | None:
+        with self._lock:
+            return self._snapshot.round if self._snapshot else None
+
+    def hub_lost(self) -> bool:
+        return not self.connected
+
+    @property
+    def connected(self) -> bool:
+        with self._lock:
+            return self._ws_open or self._http_ok
+
+    def sent(self) -> None:
+        self._kick.set()
+
+    def local(self, mono: float) -> float:
+        """Hub time at ``mono``: synced if we can, else wall clock + the last known offset."""
+        with self._lock:
+            if self._target is not None:
+                return mono + self._slew.update(self._target, mono)
+            shift = self._wall_offset or 0.0
+        return self._wall() + (mono - self._mono()) + shift
+
+    # --- one step of each job (tests call these directly) ---------------------------------
+
+    def sync_once(self) -> bool:
+        """One time exchange; True if it gave a sample."""
+        t0 = self._mono()
+        try:
+            r = self.http.get("/api/time")
+            t3 = self._mono()
+            r.raise_for_status()
+            body = r.json()
+            s = sample(t0, float(body["t1"]), float(body["t2"]), t3)
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            log.debug("time sync failed: %s", exc)
+            self._set_http(False)
+            return False
+        with self._lock:
+            self._filter.add(s)
+            best = self._filter.best(t3)
+            self._target = best.offset if best else s.offset
+            self._samples += 1
+            save = self._wall_saved_at is None or t3 - self._wall_saved_at > 600
+            if save:
+                self._wall_saved_at = t3
+                self._wall_offset = (t3 + self._target) - (self._wall() + t3 - self._mono())
+                wall_offset = self._wall_offset
+        if save:
+            self.outbox.put("hub_wall_offset", wall_offset)
+        self._set_http(True)
+        return True
+
+    def accept(self, data: dict[str, Any]) -> bool:
+        """Take a snapshot if its seq is newer; True if the screen must be redrawn."""
+        try:
+            snap = parse_snapshot(data, self.table)
+        except ValueError as exc:
+            log.warning("%s", exc)
+            return False
+        with self._lock:
+            if self._snapshot is not None and snap.seq <= self._snapshot.seq:
+                # A hub restarted from scratch counts from 1 again: a different round is news.
+                if snap.round.key == self._snapshot.round.key:
+                    return False
+            self._snapshot = snap
+        self.outbox.put("hub_snapshot", data)
+        self._wake()
+        return True
+
+    def fetch_snapshot(self) -> bool:
+        """The polling fallback: GET the snapshot once."""
+        try:
+            r = self.http.get(f"/api/tables/{self.table}/snapshot")
+            r.raise_for_status()
+            data = r.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            log.debug("snapshot poll failed: %s", exc)
+            self._set_http(False)
+            return False
+        self._set_http(True)
+        self.accept(data)
+        return True
+
+    def upload_once(self) -> bool:
+        """POST every unsent press; True when the outbox is empty afterwards."""
+        while True:
+            batch = self.outbox.unsent(limit=100)
+            if not batch:
+                return True
+            try:
+                r = self.http.post(f"/api/tables/{self.table}/presses",
+                                   json={"presses": [p.as_json() for p in batch]})
+            except httpx.HTTPError as exc:
+                log.debug("upload failed: %s", exc)
+                self._set_http(False)
+                return False
+            if not r.is_success:
+                log.warning("hub refused %d presses: HTTP %d %s", len(batch), r.status_code,
+                            r.text[:200])
+                self._set_http(r.status_code < 500)
+                return False
+            self.outbox.mark_sent([p.id for p in batch])
+            self._set_http(True)
+
+    def _set_http(self, ok: bool) -> None:
+        with self._lock:
+            before = self._ws_open or self._http_ok
+            self._http_ok = ok
+            after = self._ws_open or self._http_ok
+        if before != after:
+            self._wake()
+
+    def _set_ws(self, ok: bool) -> None:
+        with self._lock:
+            before = self._ws_open or self._http_ok
+            self._ws_open = ok
+            after = self._ws_open or self._http_ok
+        if before != after:
+            self._wake()
+
+    # --- the threads ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        for name, target in (("sync", self._sync_loop), ("push", self._push_loop),
+                             ("upload", self._upload_loop)):
+            t = threading.Thread(target=target, name=f"hub {name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._kick.set()
+        ws = self._ws
+        if ws is not None:
+            try:
+                ws.close()
+            except Exception:
+                pass
+        for t in self._threads:
+            t.join(timeout=2)
+        self.http.close()
+
+    def _sync_loop(self) -> None:
+        backoff = Backoff(1.0, SLOW_SYNC, self._rng)
+        while not self._stop.is_set():
+            if self.sync_once():
+                backoff.reset()
+                wait = FAST_SYNC if self._samples < FAST_SAMPLES else SLOW_SYNC
+            else:
+                wait = backoff.next()
+            self._stop.wait(wait)
+
+    def _upload_loop(self) -> None:
+        backoff = Backoff(1.0, 60.0, self._rng)
+        while not self._stop.is_set():
+            if self.upload_once():
+                backoff.reset()
+                self._kick.wait(SLOW_SYNC)  # woken by a new press, or a periodic check
+            else:
+                self._stop.wait(backoff.next())
+            self._kick.clear()
+
+    def ws_url(self) -> str:
+        scheme = "wss" if self.base_url.startswith("https") else "ws"
+        rest = self.base_url.split("://", 1)[-1]
+        return f"{scheme}://{rest}/api/tables/{self.table}/ws?key={self.key}"
+
+    def _push_loop(self) -> None:
+        from websockets.exceptions import WebSocketException
+        from websockets.sync.client import connect
+
+        backoff = Backoff(1.0, 30.0, self._rng)
+        while not self._stop.is_set():
+            try:
+                headers = {"Authorization": f"Bearer {self.key}"} if self.key else None
+                with connect(self.ws_url(), open_timeout=TIMEOUT,
+                             additional_headers=headers) as ws:
+                    self._ws = ws
+                    self._set_ws(True)
+                    backoff.reset()
+                    for message in ws:
+                        try:
+                            self.accept(json.loads(message))
+                        except ValueError:
+                            log.warning("hub sent a frame that is not JSON")
+                        if self._stop.is_set():
+                            break
+            except (OSError, WebSocketException, TimeoutError) as exc:
+                log.debug("hub WebSocket: %s", exc)
+            finally:
+                self._ws = None
+                self._set_ws(False)
+            if self._stop.is_set():
+                return
+            # Fall back to polling until the push channel can be opened again.
+            deadline = self._mono() + backoff.next()
+            while not self._stop.is_set():
+                ok = self.fetch_snapshot()
+                if not ok or self._mono() >= deadline:
+                    break
+                self._stop.wait(POLL_SECONDS)
+            self._stop.wait(max(0.0, deadline - self._mono()))

@@ -1,0 +1,111 @@
+"""``python -m kiosk.screenshots OUTDIR [--size 1280x720]``: a PNG of each main stage.
+
+The scenes are real rounds of the built-in events at chosen moments, drawn by the live
+screen's own code; the tests draw the same scenes at the smallest and largest sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from dipclock.events import BUILTIN  # noqa: E402
+from dipclock.timeline import Pause, PhaseRef, Schedule  # noqa: E402
+from kiosk import state  # noqa: E402
+from kiosk.config import parse_size  # noqa: E402
+from kiosk.draw import Drawn, Painter, render  # noqa: E402
+from kiosk.outbox import StoredPress  # noqa: E402
+
+DAY = "2019-09-06"
+
+
+def _t(hms: str) -> datetime:
+    return datetime.fromisoformat(f"{DAY}T{hms}")
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    event: str
+    at: datetime
+    presses: tuple[tuple[str, str], ...] = ()  # (power, HH:MM:SS)
+    holds: tuple[tuple[str, str], ...] = ()
+    pauses: tuple[Pause, ...] = ()
+    last_year: int | None = None
+    title: str = "Round 2"
+    hub_lost: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def frame(self) -> state.Frame:
+        profile = BUILTIN[self.event]
+        schedule = Schedule(start=_t("10:00:00"), last_year=self.last_year,
+                            pauses=self.pauses, title=self.title)
+        presses = [StoredPress(f"p{i}", "", p, "press", _t(w))
+                   for i, (p, w) in enumerate(self.presses)]
+        presses += [StoredPress(f"h{i}", "", p, "hold", _t(w))
+                    for i, (p, w) in enumerate(self.holds)]
+        presses.sort(key=lambda p: p.at)
+        out = state.out_powers((), presses, self.at)
+        return state.build(profile, schedule, self.at, presses, out, table=3,
+                           hub_lost=self.hub_lost)
+
+
+SCENES: tuple[Scene, ...] = (
+    Scene("before-start", "wdc2006", _t("09:52:10"), title="Round 1"),
+    Scene("negotiating", "wdc2003", _t("11:40:00"),
+          presses=tuple((p, f"11:33:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))
+          + (("A", "11:38:00"), ("F", "11:38:20"), ("R", "11:39:00"))),
+    Scene("last-minutes", "wdc2006", _t("14:31:36"),
+          presses=(("E", "14:30:00"), ("T", "14:31:00"))),
+    Scene("writing", "wdc2019", _t("10:17:30"),
+          presses=(("A", "10:17:05"), ("G", "10:17:12"), ("I", "10:17:20"))),
+    Scene("late-orders", "graduated20", _t("10:20:17"),
+          presses=(("A", "10:19:10"), ("E", "10:19:30"), ("F", "10:19:50"), ("G", "10:19:58"),
+                   ("I", "10:20:12")),
+          holds=(("T", "10:05:00"),)),
+    Scene("meal-break", "wdc2003", _t("11:05:30"),
+          pauses=(Pause(at_deadline=PhaseRef.parse("F1901"), minutes=60, reason="Meal break"),)),
+    Scene("held", "wdc2019", _t("10:09:00"),
+          pauses=(Pause(at=_t("10:06:40"), minutes=5, table=3),)),
+    Scene("game-over", "wdc2006", _t("15:20:00"), last_year=1909, title="Round 5"),
+    Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
+          presses=(("I", "10:05:00"),)),
+)
+
+
+def draw(scene: Scene, size: tuple[int, int], painter: Painter | None = None
+         ) -> tuple[pygame.Surface, list[Drawn], state.Screen]:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    surface = pygame.Surface(size)
+    screen = scene.frame().screen
+    return surface, render(surface, screen, painter or Painter()), screen
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m kiosk.screenshots", description=__doc__)
+    p.add_argument("outdir")
+    p.add_argument("--size", default="1280x720")
+    args = p.parse_args(argv)
+    out = Path(args.outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    painter = Painter()
+    for scene in SCENES:
+        surface, _, _ = draw(scene, parse_size(args.size), painter)
+        path = out / f"{scene.name}.png"
+        pygame.image.save(surface, str(path))
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""Presses from all three button sources reach the outbox and the screen."""
+
+from __future__ import annotations
+
+import queue
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pygame
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.gpio import GpioButtons
+from hardware.keyboard import KeyboardButtons
+from hardware.serialbox import SerialButtonBox
+from kiosk.app import FixedTime, run
+
+from .conftest import Table, make_table
+
+PINS = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
+
+
+def t(hms: str) -> datetime:
+    return datetime.fromisoformat(f"2019-09-06T{hms}")
+
+
+def drain(table: Table, inputs: queue.Queue, wait: float = 0.0) -> int:  # type: ignore[type-arg]
+    n = 0
+    try:
+        while True:
+            ev = inputs.get(timeout=wait) if wait and n == 0 else inputs.get_nowait()
+            table.kiosk.handle(ev)
+            n += 1
+    except queue.Empty:
+        return n
+
+
+def chip(table: Table, letter: str):  # noqa: ANN201
+    return next(c for c in table.screen().chips if c.letter == letter)
+
+
+def test_gpio_press_is_stamped_when_the_button_went_down(table: Table) -> None:
+    inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    factory = MockFactory()
+    buttons = GpioButtons(PINS, inputs, pin_factory=factory, clock=lambda: table.mono)
+    try:
+        table.at(t("10:18:09.500"))
+        factory.pin(26).drive_low()
+        table.mono += 0.3
+        factory.pin(26).drive_high()
+        factory.pin(5).drive_low()  # Austria holds 3.5 s: out of the game, not a press
+        table.mono += 3.5
+        factory.pin(5).drive_high()
+        assert drain(table, inputs, wait=1.0) == 2
+        rows = {r.power: r for r in table.outbox.presses()}
+        assert rows["I"].kind == "press" and rows["I"].at == t("10:18:09.500")
+        assert rows["A"].kind == "hold"
+        assert chip(table, "I").note == "IN +10 s"
+        assert chip(table, "A").state == "out"
+    finally:
+        buttons.close()
+
+
+def test_serial_box_on_a_loop_port(table: Table) -> None:
+    inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    box = SerialButtonBox("loop://", inputs, clock=lambda: table.mono)
+    try:
+        table.at(t("10:10:00"))
+        box.port.write(b"HELLO dipclock-box 1\nP F 250\nH T\n")  # type: ignore[union-attr]
+        deadline = time.monotonic() + 3
+        got = 0
+        while got < 2 and time.monotonic() < deadline:
+            got += drain(table, inputs, wait=0.2)
+        assert got == 2
+        assert chip(table, "F").state == "in"
+        assert chip(table, "T").state == "out"
+        rows = table.outbox.presses()
+        assert [(r.power, r.kind, r.source) for r in rows] == [
+            ("F", "press", "serial"), ("T", "hold", "serial")]
+        assert rows[0].at == t("10:09:59.750")  # 250 ms before the line arrived
+    finally:
+        box.close()
+
+
+def test_keyboard_buttons_press_and_hold(table: Table) -> None:
+    inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    keys = KeyboardButtons(inputs, clock=lambda: table.mono)
+    table.at(t("10:12:00"))
+    keys.key_down("r", table.mono)
+    keys.key_up("r", table.mono + 0.1)
+    keys.key_down("g", table.mono)
+    table.mono += 3.01
+    keys.poll(table.mono)  # the hold shows while the key is still down
+    assert drain(table, inputs) == 2
+    assert chip(table, "R").state == "in"
+    assert chip(table, "G").state == "out"
+
+
+def test_the_live_loop_takes_pygame_key_events(tmp_path: Path) -> None:
+    tb = make_table(tmp_path)
+    tb.kiosk.timebase = FixedTime(tb.kiosk.timebase.offset + (1000 - time.monotonic()) + 600)  # type: ignore[attr-defined]
+    inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    keys = KeyboardButtons(inputs)
+    surface = pygame.display.set_mode((800, 480))
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_e, mod=0, unicode="e",
+                                         scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_e, mod=0, unicode="e",
+                                         scancode=0))
+    flips: list[float] = []
+    assert run(tb.kiosk, surface, inputs, run_for=0.4, keyboard=keys,
+               flip=lambda: flips.append(time.monotonic())) == 0
+    rows = tb.outbox.presses()
+    assert [(r.power, r.kind, r.source) for r in rows] == [("E", "press", "keyboard")]
+    assert 1 <= len(flips) <= 3  # the first frame, the press; no redraw without a change
+
+
+@pytest.mark.parametrize("seconds", [1.5])
+def test_the_loop_redraws_about_once_a_second(tmp_path: Path, seconds: float) -> None:
+    tb = make_table(tmp_path)
+    inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    surface = pygame.display.set_mode((800, 480))
+    flips: list[float] = []
+    run(tb.kiosk, surface, inputs, run_for=seconds, flip=lambda: flips.append(time.monotonic()))
+    assert 1 <= len(flips) <= 3

@@ -1,0 +1,85 @@
+"""Every stage drawn at the smallest and largest screens: nothing cut off, nothing overlapping."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import pygame
+import pytest
+
+from kiosk.cli import main
+from kiosk.draw import Painter
+from kiosk.screenshots import SCENES, Scene, draw
+from kiosk.screenshots import main as screenshots_main
+
+SIZES = [(800, 480), (1920, 1080), (1024, 600)]
+painter = Painter()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", SCENES, ids=lambda s: s.name)
+def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) -> None:
+    surface, drawn, screen = draw(scene, size, painter)
+    area = surface.get_rect()
+    assert drawn, "nothing drawn"
+    for d in drawn:
+        assert area.contains(d.rect), f"{d.role} {d.text!r} {d.rect} is cut off"
+        assert not d.text.endswith("..."), f"{d.role} {d.text!r} had to be shortened"
+    for a, b in itertools.combinations(drawn, 2):
+        assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
+    big = next(d for d in drawn if d.role == "big")
+    assert big.text == screen.big
+    if any(c.isdigit() for c in screen.big):
+        assert big.rect.h >= size[1] * 0.25, "the remaining time is not large"
+    chips = [d for d in drawn if d.role.endswith("-name")]
+    assert [d.text for d in chips] == ["Austria", "England", "France", "Germany", "Italy",
+                                       "Russia", "Turkey"]
+
+
+def dominant(surface: pygame.Surface) -> tuple[int, int, int]:
+    small = pygame.transform.scale(surface, (64, 36))
+    counts = Counter(tuple(small.get_at((x, y)))[:3] for x in range(64) for y in range(36))
+    return counts.most_common(1)[0][0]
+
+
+def test_each_stage_has_its_own_look() -> None:
+    colours = {}
+    for scene in SCENES:
+        surface, _, screen = draw(scene, (800, 480), painter)
+        colours[screen.look] = dominant(surface)
+    assert set(colours) >= {"before_start", "negotiating", "warning", "writing", "late",
+                            "paused", "held", "game_over"}
+    assert len(set(colours.values())) == len(colours), colours
+
+
+def test_hub_lost_is_drawn_small() -> None:
+    scene = next(s for s in SCENES if s.hub_lost)
+    _, drawn, _ = draw(scene, (1280, 720), painter)
+    mark = next(d for d in drawn if d.role == "hub_lost")
+    big = next(d for d in drawn if d.role == "big")
+    assert mark.rect.h < big.rect.h / 5
+
+
+def test_screenshot_command_draws_the_late_stage(tmp_path: Path) -> None:
+    out = tmp_path / "late.png"
+    rc = main(["--event", "wdc2019", "--start", "2019-09-06T10:00",
+               "--at", "2019-09-06T10:18:16", "--press", "I@2019-09-06T10:18:12",
+               "--screenshot", str(out), "--size", "800x480"])
+    assert rc == 0
+    img = pygame.image.load(str(out))
+    assert img.get_size() == (800, 480)
+    assert dominant(img) == next(
+        dominant(draw(s, (800, 480), painter)[0]) for s in SCENES if s.name == "late-orders")
+
+
+def test_screenshot_needs_a_moment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["--event", "wdc2019", "--start", "10:00", "--screenshot", str(tmp_path / "x.png")])
+    assert rc == 2
+    assert "--at" in capsys.readouterr().err
+
+
+def test_screenshots_module_writes_every_stage(tmp_path: Path) -> None:
+    assert screenshots_main([str(tmp_path), "--size", "800x480"]) == 0
+    assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(s.name for s in SCENES)

@@ -1,0 +1,189 @@
+"""The kiosk driven through every stage by jumping its clock: what it shows, what it records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from dipclock.events import BUILTIN
+from dipclock.timeline import Pause, PhaseRef, timetable
+from kiosk.state import duration_text
+
+from .conftest import Table, make_table
+
+
+def t(hms: str, day: str = "2019-09-06") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hms}")
+
+
+def test_before_start_counts_down_to_the_round(table: Table) -> None:
+    s = table.screen(t("09:55:00"))
+    assert s.look == "before_start"
+    assert s.big == "5:00"
+    assert "starts at 10:00" in s.label
+    assert s.deadline == "First deadline 10:18"
+
+
+def test_negotiating_then_warning_then_writing(table: Table) -> None:
+    s = table.screen(t("10:05:00"))
+    assert (s.look, s.big, s.phase, s.deadline) == ("negotiating", "13:00", "Spring 1901",
+                                                    "Deadline 10:18")
+    assert table.screen(t("10:15:59")).look == "negotiating"
+    s = table.screen(t("10:16:00"))
+    assert (s.look, s.big, s.label) == ("warning", "2:00", "Last minutes")
+    s = table.screen(t("10:17:30"))
+    assert (s.look, s.big, s.label) == ("writing", "0:30", "WRITING, silence")
+
+
+def test_warning_threshold_is_configurable(table: Table) -> None:
+    table.kiosk.warning_seconds = 5 * 60
+    assert table.screen(t("10:13:00")).look == "warning"
+    assert table.screen(t("10:12:59")).look == "negotiating"
+
+
+def test_frame_says_how_long_it_stays_right(table: Table) -> None:
+    table.at(t("10:05:00"))
+    table.mono += 0.25
+    fr = table.kiosk.frame(table.mono)
+    assert fr.screen.big == "13:00"  # 779.75 s left shows as 13:00 for 0.75 s more
+    assert fr.valid_for == pytest.approx(0.75)
+
+
+def test_deadline_passed_counts_late_powers_live(table: Table) -> None:
+    table.press("F", t("10:17:50"))
+    s = table.screen(t("10:18:16"))
+    assert s.look == "late"
+    assert s.phase == "Fall 1901" and s.big == "15:44"
+    chips = {c.letter: c for c in s.chips}
+    assert chips["F"].state == "waiting"  # on time for Spring, not yet in for Fall
+    assert (chips["I"].state, chips["I"].note, chips["I"].detail) == (
+        "late", "+16 s", "Referee decides")
+    assert s.notes[0] == "6 powers +16 s, Referee decides"
+    for power in "AEGIR":
+        table.press(power, t("10:18:20"))
+    assert table.screen(t("10:18:21")).notes[0] == "Turkey +21 s, Referee decides"
+
+
+def test_a_late_press_stops_the_count_and_shows_the_penalty(tmp_path: Path) -> None:
+    tb = make_table(tmp_path, "graduated20", "2019-09-06T10:00")  # Spring deadline 10:20
+    stored = tb.press("I", t("10:20:17"))
+    s = tb.screen()
+    chip = next(c for c in s.chips if c.letter == "I")
+    assert (chip.state, chip.note, chip.detail) == ("just_late", "IN +17 s", "2-unit NMR")
+    assert s.banner == "Italy +17 s, 2-unit NMR"
+    assert next(c for c in s.chips if c.letter == "A").note == "+17 s"
+    # a few seconds later the banner is gone and Italy no longer counts
+    s = tb.screen(t("10:20:40"))
+    assert s.banner == ""
+    assert next(c for c in s.chips if c.letter == "I").state == "waiting"
+    assert next(c for c in s.chips if c.letter == "A").note == "+40 s"
+    # recorded, with the press's own moment, before it was shown
+    rows = tb.outbox.presses()
+    assert [(r.id, r.power, r.kind, r.at) for r in rows] == [
+        (stored.id, "I", "press", t("10:20:17"))]
+
+
+def test_the_late_window_closes_after_five_minutes(table: Table) -> None:
+    assert table.screen(t("10:23:00")).look == "late"
+    assert table.screen(t("10:23:01")).look == "negotiating"
+
+
+def test_on_time_press_shows_in(table: Table) -> None:
+    table.press("E", t("10:10:00"))
+    s = table.screen()
+    assert s.banner == "England: orders in"
+    assert [c.state for c in s.chips] == ["waiting", "in"] + ["waiting"] * 5
+    table.press("E", t("10:11:00"))
+    assert table.screen().banner == "England: already in"
+
+
+def test_hold_marks_a_power_out_and_back(table: Table) -> None:
+    table.press("G", t("10:10:00"), kind="hold")
+    s = table.screen()
+    assert s.banner == "Germany is out of the game"
+    s = table.screen(t("10:18:30"))
+    g = next(c for c in s.chips if c.letter == "G")
+    assert (g.state, g.note) == ("out", "OUT")  # greyed, never counted late
+    table.press("G", t("10:19:00"), kind="hold")
+    assert table.screen().banner == "Germany is back in the game"
+    assert next(c for c in table.screen().chips if c.letter == "G").state == "late"
+    assert [r.kind for r in table.outbox.presses()] == ["hold", "hold"]
+
+
+def test_meal_break_shows_restart_and_time_to_go(tmp_path: Path) -> None:
+    meal = Pause(at_deadline=PhaseRef.parse("S1901"), minutes=60, reason="Meal break")
+    tb = make_table(tmp_path, "wdc2003", pauses=(meal,))  # Spring 20 min: deadline 10:20
+    s = tb.screen(t("10:30:00"))
+    assert s.look == "paused"
+    assert s.label == "Meal break, clock restarts at 11:20"
+    assert s.big == "50:00"
+    assert s.notes[0] == "Then Fall 1901: 17:00 to the deadline"
+    s = tb.screen(t("11:20:00"))  # the end of the break
+    assert (s.look, s.phase, s.big) == ("negotiating", "Fall 1901", "17:00")
+    assert "18 centres to win in 1901" in s.notes
+
+
+def test_table_held_by_the_td(tmp_path: Path) -> None:
+    hold = Pause(at=t("10:05:00"), minutes=10, table=3)
+    tb = make_table(tmp_path, "wdc2019", pauses=(hold,))
+    s = tb.screen(t("10:07:00"))
+    assert s.look == "held"
+    assert s.label == "Table held by the TD, clock restarts at 10:15"
+    assert s.big == "13:00"  # frozen where it stopped
+    assert tb.screen(t("10:15:00")).look == "negotiating"
+    other = Pause(at=t("10:05:00"), minutes=10, table=4)
+    assert make_table(tmp_path / "b", pauses=(other,)).screen(t("10:07:00")).look == "negotiating"
+
+
+def test_game_over_after_the_last_year_and_when_called(tmp_path: Path) -> None:
+    tb = make_table(tmp_path, "wdc2006", last_year=1901)  # S17 F15: last deadline 10:32
+    s = tb.screen(t("10:05:00"))
+    assert "Final year" in s.notes
+    s = tb.screen(t("10:40:00"))
+    assert (s.look, s.big, s.label) == ("game_over", "Game over", "Fall 1901 was the last deadline")
+    called = make_table(tmp_path / "c", "wdc2018", call=t("10:30:00"))
+    s = called.screen(t("10:31:00"))
+    assert s.look == "game_over" and s.label.startswith("Round called")
+
+
+def test_victory_threshold_and_next_length(tmp_path: Path) -> None:
+    tb = make_table(tmp_path, "wdc2003")
+    phases = timetable(BUILTIN["wdc2003"], tb.kiosk.source.round.schedule).phases  # type: ignore[attr-defined]
+    f1905 = next(p for p in phases if p.ref.code == "F1905")
+    s = tb.screen(f1905.opens)
+    assert "18 centres to win in 1905" in s.notes
+    assert "Next: Spring 1906, 18 min" in s.notes
+    assert s.big == duration_text(17 * 60)
+
+
+def test_hub_lost_is_a_small_flag_and_the_clock_runs(table: Table) -> None:
+    class Lost:
+        round = table.kiosk.source.round  # type: ignore[attr-defined]
+
+        def current(self):  # noqa: ANN202
+            return self.round
+
+        def hub_lost(self) -> bool:
+            return True
+
+        def sent(self) -> None:
+            pass
+
+    table.kiosk.source = Lost()
+    s = table.screen(t("10:05:00"))
+    assert s.hub_lost and s.look == "negotiating" and s.big == "13:00"
+
+
+def test_presses_survive_a_restart(tmp_path: Path) -> None:
+    tb = make_table(tmp_path)
+    tb.press("A", t("10:10:00"))
+    tb.press("T", t("10:18:05"))
+    tb.outbox.close()
+    again = make_table(tmp_path)  # same outbox file, new kiosk
+    s = again.screen(t("10:18:07"))
+    chips = {c.letter: c for c in s.chips}
+    assert chips["T"].state == "just_late" and chips["T"].note == "IN +5 s"
+    assert chips["A"].state == "waiting" and chips["E"].note == "+7 s"
+    assert len(again.outbox.presses()) == 2
