@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from dipclock.events import EventProfile
-from dipclock.late import Press, Submission, board, submissions
+from dipclock.late import Press, Submission, board, out_of_game, submissions
 from dipclock.penalties import penalty, started_seconds
 from dipclock.powers import LETTERS, POWERS
 from dipclock.timeline import PhaseView, Schedule, timetable, view
@@ -96,11 +96,7 @@ def _until_tick(x: float) -> float:
 
 def out_powers(base: Collection[str], holds: Iterable[StoredPress], now: datetime) -> set[str]:
     """Powers out of the game: ``base`` (the hub's list) toggled by each hold since."""
-    out = set(base)
-    for h in sorted(holds, key=lambda p: p.at):
-        if h.kind == "hold" and h.at <= now:
-            out ^= {h.power}
-    return out
+    return out_of_game([Press(h.power, h.at) for h in holds if h.kind == "hold"], now, base)
 
 
 def connecting(heading: str, hub_lost: bool) -> Frame:
