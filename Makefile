@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m dipclock plan wdc2006 --round 1 --start 2006-08-04T10:00 --pause S1905=45
+	$(PY) -m dipclock demo
 
 browser:
 	sh scripts/ensure-chromium.sh

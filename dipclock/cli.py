@@ -103,6 +103,7 @@ def _build_parser() -> _Parser:
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
     sub.add_parser("hub", help="run the hub and the TD's dashboard", add_help=False)
+    sub.add_parser("demo", help="a hub and a kiosk window, a round under way", add_help=False)
     return p
 
 
@@ -116,6 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from server.cli import main as hub_main
 
         return hub_main(args_list[1:])
+    if args_list and args_list[0] == "demo":
+        from dipclock.demo import main as demo_main
+
+        return demo_main(args_list[1:])
     try:
         args = _build_parser().parse_args(args_list)
         if args.command == "events":

@@ -206,6 +206,7 @@ def _live(args: argparse.Namespace, settings: Settings) -> int:
     """The running kiosk: inputs, outbox, hub or standalone round, the pygame loop."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise
     outbox_path = Path(settings.outbox) if settings.outbox else default_outbox()
     try:
         outbox = Outbox(outbox_path)
