@@ -31,7 +31,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.kiosk
 
 screenshots: $(STAMP)
-	sh scripts/screenshots.sh
+	$(PY) -m kiosk.screenshots docs/screenshots
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
