@@ -29,6 +29,7 @@ test: $(STAMP) browser lint
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.kiosk
+	$(PY) -m benchmarks.hub
 
 screenshots: $(STAMP)
 	$(PY) -m kiosk.screenshots docs/screenshots
