@@ -204,12 +204,14 @@ def run(
     run_for: float | None = None,
     keyboard: object | None = None,
     flip: Callable[[], None] = pygame.display.flip,
+    on_screen: Callable[[state.Frame, float], None] | None = None,
 ) -> int:
     """The live loop; returns when the window is closed or ``run_for`` seconds have passed.
 
     No busy waiting: between screen changes it blocks on the input queue (SDL's own
     event wait polls every millisecond under the console drivers). Keyboard buttons need
     SDL's events pumped, so with a keyboard the wait is cut to ``PUMP`` seconds.
+    ``on_screen(frame, mono)`` is told of every new screen (``--status-file``).
     """
     painter = Painter()
     shown: state.Screen | None = None
@@ -224,6 +226,8 @@ def run(
             render(surface, fr.screen, painter)
             flip()
             shown = fr.screen
+            if on_screen is not None:
+                on_screen(fr, now)
         timeout = min(fr.valid_for + 0.002, pump)
         if end is not None:
             timeout = min(timeout, max(0.0, end - now))

@@ -71,6 +71,9 @@ def build_parser() -> _Parser:
     _bool_flag(p, "keyboard", "keys A E F G I R T as buttons (default on)")
     p.add_argument("--headless", action="store_true", help="no window (tests, benchmarks)")
     p.add_argument("--run-for", type=float, help="stop after this many seconds")
+    p.add_argument("--status-file", metavar="PATH",
+                   help="write what the screen shows to PATH as JSON on every change "
+                        "(debugging, tests; see kiosk/statusfile.py)")
     p.add_argument("--at", help="with --screenshot: the moment to draw")
     p.add_argument("--screenshot", help="draw the frame at --at to this PNG and exit")
     p.add_argument("--press", action="append", default=[], metavar="POWER@TIME",
@@ -257,12 +260,19 @@ def _live(args: argparse.Namespace, settings: Settings) -> int:
                   log=lambda line: print(line, flush=True),
                   sounds=Sounds(settings.sound) if settings.sound else None)
     sources, keyboard = _inputs(settings, inputs, args.headless)
+    on_screen = None
+    if args.status_file:
+        from kiosk.statusfile import StatusFile
+
+        on_screen = StatusFile(args.status_file, timebase.local,
+                               hub.sync_status if hub is not None else lambda: None)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     print(f"READY {time.monotonic():.3f}", flush=True)
     try:
         if hub is not None:
             hub.start()
-        return run(kiosk, surface, inputs, run_for=args.run_for, keyboard=keyboard)
+        return run(kiosk, surface, inputs, run_for=args.run_for, keyboard=keyboard,
+                   on_screen=on_screen)
     finally:
         for s in sources:
             s.close()

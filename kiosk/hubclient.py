@@ -7,10 +7,16 @@ one lock; the loop never waits on the network. What each does when the hub goes 
   ``SLOW_SYNC`` s; ``OffsetFilter`` keeps the fastest recent sample and ``Slew`` moves the
   displayed clock towards it. With no sample yet (a kiosk restarted while the hub is
   down) the wall clock plus the last known hub-to-wall offset from the outbox is used.
+  After each sample the kiosk reports ``POST .../status {"offset", "rtt"}`` for the TD's
+  grid: ``offset`` is hub time minus the clock the screen was showing when the sample came
+  in (about 0 for a kiosk in sync), ``rtt`` the sample's round trip. When the hub comes
+  back after an outage the samples are dropped and the fast syncs start again: a
+  restarted hub anchors its clock afresh.
 * snapshots (``WS /api/tables/{n}/ws``, else ``GET .../snapshot``): kept when ``seq``
   rises, saved in the outbox so a restart without the hub shows the last schedule.
 * upload (``POST .../presses``): every unsent outbox row, marked sent on 2xx; the hub
-  dedups by id, so resending after a lost reply is harmless.
+  dedups by id, so resending after a lost reply is harmless. A press, or the hub coming
+  back, ends the wait for the next attempt.
 
 Every retry waits a jittered exponential backoff, so a hall of kiosks doesn't stampede a
 restarted hub. ``connected`` drives the small "hub lost" mark; the clock keeps running.
@@ -66,12 +72,18 @@ class Backoff:
 @dataclass(frozen=True)
 class Snapshot:
     seq: int
-    round: Round
+    round: Round | None  # None: the TD has not set up the event and round yet
+
+    @property
+    def key(self) -> str | None:
+        return self.round.key if self.round is not None else None
 
 
 def parse_snapshot(data: dict[str, Any], table: int) -> Snapshot:
     """A snapshot as the protocol sends it -> the Round the screen needs (ValueError if bad)."""
     try:
+        if data["event"] is None or data["schedule"] is None:  # no round yet: a valid answer
+            return Snapshot(int(data["seq"]), None)
         profile = EventProfile.model_validate(data["event"])
         schedule = Schedule.model_validate(data["schedule"])
         key = round_key(profile, schedule, table)
@@ -108,7 +120,10 @@ class HubClient:
         self._wake, self._mono, self._wall = wake, mono, wall
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._kick = threading.Event()
+        self._kick = threading.Event()  # wakes the upload loop
+        self._sync_kick = threading.Event()  # wakes the sync loop
+        self._fresh_filter = False  # drop the old samples at the next sync (hub came back)
+        self._status: tuple[float, float] | None = None  # the last (offset, rtt) reported
         self._filter = OffsetFilter()
         self._slew = Slew()
         self._target: float | None = None
@@ -148,6 +163,11 @@ class HubClient:
     def sent(self) -> None:
         self._kick.set()
 
+    def sync_status(self) -> tuple[float, float] | None:
+        """The last ``(offset, rtt)`` sent to the hub (see the module docstring), or None."""
+        with self._lock:
+            return self._status
+
     def local(self, mono: float) -> float:
         """Hub time at ``mono``: synced if we can, else wall clock + the last known offset."""
         with self._lock:
@@ -171,7 +191,14 @@ class HubClient:
             log.debug("time sync failed: %s", exc)
             self._set_http(False)
             return False
+        shown = self.local(t3) - t3  # the offset the screen was using when the reply came
         with self._lock:
+            if self._fresh_filter:
+                self._fresh_filter = False
+                self._filter = OffsetFilter()
+                self._samples = 0
+            self._status = (s.offset - shown, s.delay)
+            status = self._status
             self._filter.add(s)
             best = self._filter.best(t3)
             self._target = best.offset if best else s.offset
@@ -184,7 +211,21 @@ class HubClient:
         if save:
             self.outbox.put("hub_wall_offset", wall_offset)
         self._set_http(True)
+        self.post_status(*status)
         return True
+
+    def post_status(self, offset: float, rtt: float) -> bool:
+        """Tell the TD's grid how far off this kiosk's clock was; True on 2xx."""
+        try:
+            r = self.http.post(f"/api/tables/{self.table}/status",
+                               json={"offset": round(offset, 6), "rtt": round(rtt, 6)})
+        except httpx.HTTPError as exc:
+            log.debug("status report failed: %s", exc)
+            return False
+        if not r.is_success:
+            log.warning("hub refused the status report: HTTP %d %s", r.status_code,
+                        r.text[:200])
+        return r.is_success
 
     def accept(self, data: dict[str, Any]) -> bool:
         """Take a snapshot if its seq is newer; True if the screen must be redrawn."""
@@ -196,10 +237,13 @@ class HubClient:
         with self._lock:
             if self._snapshot is not None and snap.seq <= self._snapshot.seq:
                 # A hub restarted from scratch counts from 1 again: a different round is news.
-                if snap.round.key == self._snapshot.round.key:
+                if snap.key == self._snapshot.key:
                     return False
+            new_round = self._snapshot is None or snap.key != self._snapshot.key
             self._snapshot = snap
         self.outbox.put("hub_snapshot", data)
+        if new_round and snap.round is not None:
+            self._kick.set()  # presses refused (409) before the round was set up can go now
         self._wake()
         return True
 
@@ -242,17 +286,25 @@ class HubClient:
         with self._lock:
             before = self._ws_open or self._http_ok
             self._http_ok = ok
-            after = self._ws_open or self._http_ok
-        if before != after:
-            self._wake()
+        self._changed(before)
 
     def _set_ws(self, ok: bool) -> None:
         with self._lock:
             before = self._ws_open or self._http_ok
             self._ws_open = ok
+        self._changed(before)
+
+    def _changed(self, before: bool) -> None:
+        with self._lock:
             after = self._ws_open or self._http_ok
-        if before != after:
-            self._wake()
+            if before and not after:
+                self._fresh_filter = True  # the hub may come back with a new clock
+        if before == after:
+            return
+        if after:  # the hub is back: resync and send what piled up, without waiting
+            self._sync_kick.set()
+            self._kick.set()
+        self._wake()
 
     # --- the threads ----------------------------------------------------------------------
 
@@ -266,6 +318,7 @@ class HubClient:
     def close(self) -> None:
         self._stop.set()
         self._kick.set()
+        self._sync_kick.set()
         ws = self._ws
         if ws is not None:
             try:
@@ -279,22 +332,23 @@ class HubClient:
     def _sync_loop(self) -> None:
         backoff = Backoff(1.0, SLOW_SYNC, self._rng)
         while not self._stop.is_set():
+            self._sync_kick.clear()  # before the attempt: a kick during it is not lost
             if self.sync_once():
                 backoff.reset()
                 wait = FAST_SYNC if self._samples < FAST_SAMPLES else SLOW_SYNC
             else:
                 wait = backoff.next()
-            self._stop.wait(wait)
+            self._sync_kick.wait(wait)  # woken early when the hub comes back
 
     def _upload_loop(self) -> None:
         backoff = Backoff(1.0, 60.0, self._rng)
         while not self._stop.is_set():
+            self._kick.clear()  # before the attempt: a press during it is not lost
             if self.upload_once():
                 backoff.reset()
                 self._kick.wait(SLOW_SYNC)  # woken by a new press, or a periodic check
             else:
-                self._stop.wait(backoff.next())
-            self._kick.clear()
+                self._kick.wait(backoff.next())  # or by a press, or the hub coming back
 
     def ws_url(self) -> str:
         scheme = "wss" if self.base_url.startswith("https") else "ws"

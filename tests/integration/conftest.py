@@ -1,0 +1,161 @@
+"""A real hall: ``dipclock hub`` and three ``dipclock kiosk --hub`` processes on loopback.
+
+Each kiosk runs headless with ``--status-file`` (what its screen shows, as JSON) and a
+``--serial socket://`` button box served by the test, so a test can press a button and
+read the screen. Every wait is a bounded poll; every child process is killed at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+
+from dipclock.sync import to_local
+from tests.server.live import ROOT, LiveHub
+
+TABLES = (1, 2, 3)
+T = TypeVar("T")
+
+
+def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 10.0) -> T:
+    """Poll ``probe`` every 0.05 s until it returns something truthy; fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while True:
+        try:
+            last = probe()
+        except (OSError, ValueError, httpx.HTTPError) as exc:  # not there yet
+            last = exc
+        if last:
+            return last
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what}: not within {timeout} s (last: {last!r})")
+        time.sleep(0.05)
+
+
+@dataclass
+class KioskProc:
+    table: int
+    outbox: Path
+    status: Path
+    stdout: Path
+    proc: subprocess.Popen[bytes]
+    box: socket.socket | None = None  # the kiosk's end of the button box, once connected
+    server: socket.socket | None = field(default=None, repr=False)
+
+    def screen(self) -> dict[str, Any] | None:
+        try:
+            return json.loads(self.status.read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+
+    def press(self, power: str) -> None:
+        """Press a power's button on the box (down 0 ms before the line)."""
+        assert self.box is not None
+        self.box.sendall(f"P {power} 0\n".encode())
+
+    def printed(self) -> str:
+        return self.stdout.read_text()
+
+    def log(self) -> str:
+        return self.stdout.with_suffix(".err").read_text()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+        for s in (self.box, self.server):
+            if s is not None:
+                s.close()
+
+
+@dataclass
+class Hall:
+    hub: LiveHub
+    key: str
+    kiosks: dict[int, KioskProc]
+    start: datetime
+
+    def td(self) -> httpx.Client:
+        return self.hub.td()
+
+    def snapshot(self, table: int) -> dict[str, Any]:
+        r = httpx.get(f"{self.hub.url}/api/tables/{table}/snapshot",
+                      headers={"Authorization": f"Bearer {self.key}"}, timeout=5)
+        r.raise_for_status()
+        return r.json()
+
+    def screens(self) -> dict[int, dict[str, Any] | None]:
+        return {n: k.screen() for n, k in self.kiosks.items()}
+
+
+def start_kiosk(hub: LiveHub, key: str, table: int, tmp: Path) -> KioskProc:
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(20)
+    port = server.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy",
+               SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1", PYTHONUNBUFFERED="1")
+    out = tmp / f"k{table}.out"
+    with out.open("wb") as stdout, out.with_suffix(".err").open("wb") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dipclock", "kiosk", "--hub", hub.url, "--table", str(table),
+             "--key", key, "--headless", "--no-keyboard", "--outbox", str(tmp / f"k{table}.sqlite"),
+             "--status-file", str(tmp / f"k{table}.json"), "--serial", f"socket://127.0.0.1:{port}",
+             "--run-for", "300"],  # a safety net: it ends by itself even if nobody kills it
+            cwd=ROOT, env=env, stdout=stdout, stderr=stderr,
+        )
+    return KioskProc(table, tmp / f"k{table}.sqlite", tmp / f"k{table}.json", out, proc,
+                     server=server)
+
+
+def set_up_round(td: httpx.Client, start: datetime) -> None:
+    for method, path, body in (
+        ("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+        ("PUT", "/api/td/round", {"number": 1, "start": start.isoformat(timespec="seconds")}),
+        ("PUT", "/api/td/tables", {"tables": list(TABLES)}),
+    ):
+        td.request(method, path, json=body).raise_for_status()
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    tmp = tmp_path_factory.mktemp("hall")
+    hub = LiveHub(tmp / "hub")
+    kiosks: dict[int, KioskProc] = {}
+    try:
+        hub.start()
+        td = hub.td()
+        key = hub.key(td)
+        now = to_local(httpx.get(hub.url + "/api/time").json()["t1"])
+        start = (now - timedelta(minutes=1)).replace(microsecond=0)  # S1901, 16 min to go
+        set_up_round(td, start)
+        for n in TABLES:
+            kiosks[n] = start_kiosk(hub, key, n, tmp)
+        for k in kiosks.values():
+            assert k.server is not None
+            k.box, _ = k.server.accept()  # the kiosk opened its button box
+            k.box.sendall(b"HELLO dipclock-box 1\n")
+        h = Hall(hub, key, kiosks, start)
+        for k in kiosks.values():
+            wait_for(f"table {k.table} shows the round, connected",
+                     lambda k=k: (s := k.screen()) and s["stage"] == "negotiating"
+                     and not s["hub_lost"], timeout=20)
+        yield h
+    finally:
+        for k in kiosks.values():
+            k.kill()
+        hub.stop()
+        hub.kill()

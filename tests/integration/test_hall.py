@@ -1,0 +1,173 @@
+"""The kiosk and the hub together, as processes: sync, push, outage, exactly-once presses."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from datetime import datetime
+from pathlib import Path
+
+import httpx
+import pytest
+
+from dipclock.sync import from_local, to_local
+from kiosk.hubclient import HubClient
+from kiosk.outbox import Outbox
+from tests.integration.conftest import TABLES, Hall, wait_for
+
+
+def outbox_rows(path: Path) -> list[tuple[str, str, int]]:
+    db = sqlite3.connect(path, timeout=5)
+    try:
+        return db.execute("SELECT id, power, sent FROM presses ORDER BY seq").fetchall()
+    finally:
+        db.close()
+
+
+def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
+    td = hall.td()
+    # Each kiosk reports its sync after every GET /api/time: it lands in the TD's grid.
+    tables = wait_for("every kiosk's sync report in the grid", lambda: (
+        rows := {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
+    ) and all(rows[n]["offset"] is not None for n in TABLES) and rows)
+    for n in TABLES:
+        assert abs(tables[n]["offset"]) < 0.050, tables[n]
+        assert 0 <= tables[n]["rtt"] < 0.5, tables[n]  # loopback; generous for a busy CI
+        assert tables[n]["connected"] and tables[n]["sockets"] == 1, tables[n]
+    # Independently: kiosks and hub share this machine's CLOCK_MONOTONIC, so compare the
+    # offsets from it to the hub time each uses.
+    with httpx.Client(base_url=hall.hub.url, timeout=5) as c:
+        exchanges = []
+        for _ in range(5):  # the fastest of five, as the kiosk's own filter does
+            m0 = time.monotonic()
+            t1 = c.get("/api/time").json()["t1"]
+            m1 = time.monotonic()
+            exchanges.append((m1 - m0, t1 - (m0 + m1) / 2))
+    rtt, hub_offset = min(exchanges)
+    assert rtt < 0.050
+    for n, k in hall.kiosks.items():
+        screen = wait_for(f"table {n}'s screen with its sync", lambda k=k: (
+            s := k.screen()) and s["sync"] is not None and s)
+        kiosk_offset = screen["hub_time"] - screen["mono"]
+        assert abs(kiosk_offset - hub_offset) < 0.050, (n, kiosk_offset - hub_offset)
+        assert abs(screen["sync"]["offset"]) < 0.050, screen["sync"]
+
+
+def test_a_pause_and_the_resume_reach_every_kiosk(hall: Hall) -> None:
+    td = hall.td()
+    td.post("/api/td/pauses", json={"reason": "Integration"}).raise_for_status()
+    for n, k in hall.kiosks.items():
+        screen = wait_for(f"table {n} paused", lambda k=k: (s := k.screen())
+                          and s["stage"] == "paused" and s)
+        assert screen["look"] == "paused" and not screen["hub_lost"]
+    td.post("/api/td/resume", json={}).raise_for_status()
+    for n, k in hall.kiosks.items():
+        wait_for(f"table {n} negotiating again",
+                 lambda k=k: (s := k.screen()) and s["stage"] == "negotiating")
+
+
+def test_a_press_sent_three_times_is_stored_once(hall: Hall, tmp_path: Path) -> None:
+    replies: list[dict[str, int]] = []
+
+    class Recording(httpx.HTTPTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            response = super().handle_request(request)
+            if request.url.path.endswith("/presses"):
+                response.read()
+                replies.append(response.json())
+            return response
+
+    outbox = Outbox(tmp_path / "o.sqlite")
+    client = HubClient(hall.hub.url, 2, hall.key, outbox, transport=Recording())
+    try:
+        assert client.sync_once() and client.fetch_snapshot()
+        rnd = client.current()
+        assert rnd is not None
+        at = to_local(client.local(time.monotonic()))
+        press = outbox.record("T", "press", at, rnd.key, "test")
+        for _ in range(3):
+            assert outbox.unsent() == [press]
+            assert client.upload_once()
+            assert outbox.unsent() == []
+            db = sqlite3.connect(outbox.path)  # as if the hub's reply had been lost
+            with db:
+                db.execute("UPDATE presses SET sent = 0")
+            db.close()
+    finally:
+        client.close()
+        outbox.close()
+    assert replies == [{"stored": 1, "duplicates": 0}] + [{"stored": 0, "duplicates": 1}] * 2
+    ids = [p["id"] for p in hall.snapshot(2)["presses"]]
+    assert ids.count(press.id) == 1
+
+
+def test_kiosks_count_through_a_killed_hub_and_upload_once_after(hall: Hall) -> None:
+    k1, k2 = hall.kiosks[1], hall.kiosks[2]
+    before = hall.snapshot(1)["seq"]
+    hall.hub.kill()  # SIGKILL: no goodbye to the kiosks
+    try:
+        for n, k in hall.kiosks.items():
+            wait_for(f"table {n} hub lost", lambda k=k: (s := k.screen()) and s["hub_lost"])
+        k1.press("I")
+        k2.press("R")
+        pressed = {}
+        for k, power in ((k1, "I"), (k2, "R")):
+            line = wait_for(f"table {k.table} acknowledged its press", lambda k=k: next(
+                (ln for ln in k.printed().splitlines() if ln.startswith("PRESS ")), None))
+            press_id, got_power = line.split()[1:3]
+            assert got_power == power
+            pressed[k.table] = press_id
+            assert (press_id, power, 0) in outbox_rows(k.outbox)  # waiting in the outbox
+            wait_for(f"table {k.table} shows {power} in", lambda k=k, p=power: (
+                s := k.screen()) and any(c["letter"] == p and c["state"] == "in"
+                                         for c in s["chips"]))
+        # The clock keeps running without the hub: the screen is still redrawn every second.
+        for n, k in hall.kiosks.items():
+            first = wait_for(f"table {n} screen", k.screen)
+            later = wait_for(f"table {n} still counting", lambda k=k, f=first: (
+                s := k.screen()) and s["written"] > f["written"] and s["remaining"] < f["remaining"]
+                and s)
+            assert later["hub_lost"] and later["stage"] == "negotiating", later
+            assert later["hub_time"] > first["hub_time"]
+    finally:
+        hall.hub.start()  # same --data, same port
+    for n, k in hall.kiosks.items():
+        wait_for(f"table {n} reconnected", lambda k=k: (s := k.screen()) and not s["hub_lost"],
+                 timeout=20)
+    for k in (k1, k2):
+        wait_for(f"table {k.table} uploaded its outbox",
+                 lambda k=k: all(sent for _, _, sent in outbox_rows(k.outbox)), timeout=20)
+    for n, press_id in pressed.items():
+        snap = hall.snapshot(n)
+        assert [p["id"] for p in snap["presses"]].count(press_id) == 1, snap["presses"]
+        assert snap["seq"] > before
+    # The TD sees them too, and each kiosk's screen counts its press once.
+    grid = {t["table"]: t for t in hall.td().get("/api/td/state").json()["tables"]}
+    assert [p["power"] for p in grid[1]["powers"] if p["in"]] == ["I"]
+    assert "R" in [p["power"] for p in grid[2]["powers"] if p["in"]]
+    for k in (k1, k2):
+        wait_for(f"table {k.table} back on the hub's snapshot", lambda k=k: (
+            s := k.screen()) and not s["hub_lost"] and s["stage"] == "negotiating")
+        assert len([ln for ln in k.printed().splitlines() if ln.startswith("PRESS ")]) == 1
+
+
+def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
+                                                                  tmp_path: Path) -> None:
+    """The sign of the reported offset: hub time minus what the screen was showing."""
+    outbox = Outbox(tmp_path / "o.sqlite")
+    wall = lambda: from_local(datetime.now()) + 3.0  # noqa: E731 - a wall clock 3 s fast
+    client = HubClient(hall.hub.url, 3, hall.key, outbox, wall=wall)
+    try:
+        assert client.sync_once()  # before it, the screen ran on the (wrong) wall clock
+        offset, rtt = client.sync_status() or (None, None)
+        assert offset == pytest.approx(-3.0, abs=0.05) and 0 <= rtt < 0.05
+        row = next(t for t in hall.td().get("/api/td/state").json()["tables"] if t["table"] == 3)
+        assert row["offset"] == pytest.approx(-3.0, abs=0.05)
+        assert client.sync_once()  # the screen stepped to hub time: in sync now
+        offset, _ = client.sync_status() or (None, None)
+        assert abs(offset) < 0.05
+        hub_now = httpx.get(hall.hub.url + "/api/time", timeout=5).json()["t1"]
+        assert client.local(time.monotonic()) == pytest.approx(hub_now, abs=0.05)
+    finally:
+        client.close()
+        outbox.close()
