@@ -58,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--headless", action="store_true", help="no kiosk window")
     p.add_argument("--run-for", type=float, help="stop after this many seconds")
     args = p.parse_args(argv)
+    # `kill` or systemd's stop ends the demo as Ctrl-C does: its children stop with it
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
     profile = load_event(args.event)
     data = Path(tempfile.mkdtemp(prefix="dipclock-demo-"))

@@ -3,7 +3,8 @@
 The rule, as the kiosk and the hub both apply it: after a deadline, a power that has not
 pressed for the phase just ended has ``LATE_WINDOW`` (5 minutes) to press; that press is a
 late submission for the ended phase, ``seconds_late`` after its deadline. A press outside
-the window, or by a power already in, counts for the phase now running. After the window
+the window, or by a power already in, counts for the phase now running; a press before the
+round starts counts for nothing (it may be another round's). After the window
 a power that never pressed has missed the phase (no orders: every event's NMR). Five
 minutes is far past every event's worst band (91 s under graduated20), yet short enough
 that a press for the next phase is never mistaken for a late one: boards spend longer
@@ -78,6 +79,8 @@ def submissions(
 def _target(
     phases: Sequence[Phase], press: Press, done: set[tuple[str, PhaseRef]], window: timedelta
 ) -> tuple[Phase, float] | None:
+    if not phases or press.at < phases[0].opens:
+        return None  # before the round: no orders are due yet (or another round's press)
     prev = next((p for p in reversed(phases) if p.deadline <= press.at), None)
     if prev and press.at - prev.deadline <= window and (press.power, prev.ref) not in done:
         return prev, (press.at - prev.deadline).total_seconds()

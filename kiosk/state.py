@@ -100,11 +100,13 @@ def out_powers(base: Collection[str], holds: Iterable[StoredPress], now: datetim
 
 
 def connecting(heading: str, hub_lost: bool) -> Frame:
-    """Before the first snapshot from the hub: say so rather than show a made-up clock."""
+    """No round to show yet: say why rather than show a made-up clock.
+
+    Hub lost: it has not answered yet. Hub there: the TD has not set up the round.
+    """
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
-    screen = Screen(
-        "connecting", heading, "", "", "Waiting for the hub", "--:--", (), "", chips, hub_lost
-    )
+    label = "Waiting for the hub" if hub_lost else "Waiting for the TD to set up the round"
+    screen = Screen("connecting", heading, "", "", label, "--:--", (), "", chips, hub_lost)
     return Frame(screen, 1.0, None)
 
 

@@ -70,3 +70,11 @@ def test_a_hold_toggles_a_power_out_and_back():
     assert out_of_game(holds, t + timedelta(seconds=10)) == {"I", "T"}
     assert out_of_game(holds, t + LATE_WINDOW) == {"T"}
     assert out_of_game(holds, t - timedelta(seconds=1), base={"A"}) == {"A"}
+
+
+def test_a_press_before_the_round_starts_counts_for_nothing():
+    before = PHASES[0].opens - timedelta(seconds=1)
+    assert submissions(PHASES, [Press("A", before), Press("A", PHASES[0].opens)]) == [
+        submissions(PHASES, [Press("A", PHASES[0].opens)])[0]
+    ]
+    assert submissions(PHASES, [Press("A", before - timedelta(days=1))]) == []

@@ -52,3 +52,26 @@ def test_demo_starts_a_round_under_way_and_stops_cleanly():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_demo_stopped_with_sigterm_leaves_no_hub_behind():
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dipclock", "demo", "--headless", "--port", str(port)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        ends = time.monotonic() + 60
+        while time.monotonic() < ends and "Stop with Ctrl-C" not in proc.stdout.readline():
+            pass
+        assert httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=5).status_code == 200
+        proc.terminate()
+        assert proc.wait(timeout=20) == 0
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=1)
+            raise AssertionError("the demo's hub outlived it")
+        except httpx.TransportError:
+            pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
