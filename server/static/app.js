@@ -204,7 +204,7 @@ function renderGrid(tables) {
   $("grid").replaceChildren(...tables.map((t) => {
     const v = t.view;
     const sync = t.offset === null ? "no sync yet" :
-      `${(t.offset * 1000).toFixed(0)} ms · rtt ${(t.rtt * 1000).toFixed(0)} ms`;
+      `${Math.round(t.offset * 1000) || 0} ms · rtt ${Math.round(t.rtt * 1000)} ms`;  // no "-0"
     const chips = (t.powers || []).map((p) => {
       let cls = "chip", text = p.power;
       if (p.out) cls += " out";

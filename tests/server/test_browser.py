@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from datetime import timedelta
 
 import httpx
@@ -12,28 +11,19 @@ import pytest
 from websockets.sync.client import connect
 
 from dipclock.sync import to_local
+from tests.chromium import chromium, phone
 from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub
 from tests.server.test_live import set_up
 
-# Debian's chromium; `make test` installs it (scripts/ensure-chromium.sh). Never skipped:
-# the dashboard is what the TD relies on.
-CHROMIUM = os.environ.get("DIPCLOCK_CHROMIUM") or shutil.which("chromium") or "chromium"
 pytestmark = [pytest.mark.browser]
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
 SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", "/tmp")
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright import sync_api
-
-    assert shutil.which(CHROMIUM), "Debian's chromium is needed: sh scripts/ensure-chromium.sh"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def test_td_pauses_resumes_and_waives_from_a_phone(browser, tmp_path):
@@ -64,8 +54,7 @@ def _drive(browser, live: LiveHub) -> None:
     def snapshot(n: int = 2) -> dict:
         return httpx.get(f"{live.url}/api/tables/{n}/snapshot", headers=auth).json()
 
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
+    ctx = phone(browser)
     page = ctx.new_page()
     dialogs: list[str] = []
 

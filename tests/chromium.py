@@ -1,0 +1,37 @@
+"""Debian's headless Chromium, driven by Playwright, for the dashboard tests.
+
+Never skipped: the dashboard is what the TD relies on. `make test` installs chromium
+(scripts/ensure-chromium.sh); Playwright's own browser download is not used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+CHROMIUM = os.environ.get("DIPCLOCK_CHROMIUM") or shutil.which("chromium") or "chromium"
+# The flags that keep Chromium off the network and quiet on a machine with no outside access.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    from playwright import sync_api
+
+    assert shutil.which(CHROMIUM), "Debian's chromium is needed: sh scripts/ensure-chromium.sh"
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def phone(browser: Any) -> Any:
+    """A new browser context the size of a phone (390x844, touch)."""
+    return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                               is_mobile=True, has_touch=True)
