@@ -207,18 +207,18 @@ def _stem(origin: str) -> str:
     return name.removesuffix(".toml") or "custom"
 
 
-def _rounds(*specs: tuple[str, str | None, int | None]) -> tuple[RoundInfo, ...]:
-    out = []
-    for n, (day, start, last) in enumerate(specs, start=1):
-        out.append(
-            RoundInfo(
-                number=n,
-                day=day,
-                start=time.fromisoformat(start) if start else None,
-                last_year=last,
-            )
+def _rounds(*specs: tuple[str, str, str | None, int | None]) -> tuple[RoundInfo, ...]:
+    """(name, day, start, last year) for rounds 1, 2, ..."""
+    return tuple(
+        RoundInfo(
+            number=n,
+            name=name,
+            day=day,
+            start=time.fromisoformat(start) if start else None,
+            last_year=last,
         )
-    return tuple(out)
+        for n, (name, day, start, last) in enumerate(specs, start=1)
+    )
 
 
 BUILTIN: dict[str, EventProfile] = {
@@ -233,10 +233,10 @@ BUILTIN: dict[str, EventProfile] = {
                 PhaseLengths(from_year=1906, spring=18, fall=15),
             ),
             rounds=_rounds(
-                ("Friday", "19:00", None),
-                ("Saturday", "09:00", None),
-                ("Saturday", "19:00", None),
-                ("Sunday", "09:00", None),
+                ("Round 1", "Friday", "19:00", None),
+                ("Round 2", "Saturday", "09:00", None),
+                ("Round 3", "Saturday", "19:00", None),
+                ("Round 4", "Sunday", "09:00", None),
             ),
             victory=tuple(
                 VictoryThreshold(from_year=y, centres=c)
@@ -254,11 +254,11 @@ BUILTIN: dict[str, EventProfile] = {
             phase_lengths=(PhaseLengths(spring=17, fall=15),),
             last_year=1909,
             rounds=_rounds(
-                ("Friday", "10:00", None),
-                ("Friday", "19:00", None),
-                ("Saturday", "10:00", None),
-                ("Saturday", "19:00", None),
-                ("Sunday", "09:30", None),
+                ("First Individual Round", "Friday", "10:00", None),
+                ("Second Individual Round", "Friday", "19:00", None),
+                ("Team Round and Third Individual Round", "Saturday", "10:00", None),
+                ("Fourth Individual Round", "Saturday", "19:00", None),
+                ("Top Board and Fifth Individual Round", "Sunday", "09:30", None),
             ),
             penalty=PenaltyRules(model="yellow_red", grace_seconds=30),
         ),
@@ -271,11 +271,11 @@ BUILTIN: dict[str, EventProfile] = {
                 PhaseLengths(from_year=1907, spring=17, fall=15),
             ),
             rounds=_rounds(
-                ("Friday", "09:00", None),
-                ("Friday", "17:30", None),
-                ("Saturday", "09:00", None),
-                ("Saturday", "17:30", None),
-                ("Sunday", "09:00", None),
+                ("Preliminary Round 1", "Friday", "09:00", None),
+                ("Preliminary Round 2", "Friday", "17:30", None),
+                ("Preliminary Round 3", "Saturday", "09:00", None),
+                ("Preliminary Round 4", "Saturday", "17:30", None),
+                ("Final Round and Top Board", "Sunday", "09:00", None),
             ),
             penalty=PenaltyRules(model="warning"),
         ),
@@ -287,10 +287,10 @@ BUILTIN: dict[str, EventProfile] = {
             writing_minutes=1,
             last_year=1907,
             rounds=_rounds(
-                ("Friday", None, None),
-                ("Saturday", None, None),
-                ("Saturday", None, None),
-                ("Sunday", None, None),
+                ("Qualifying Round 1", "Friday", None, None),
+                ("Qualifying Round 2 (team round)", "Saturday", None, None),
+                ("Qualifying Round 3", "Saturday", None, None),
+                ("Final Round", "Sunday", None, None),
             ),
             penalty=PenaltyRules(model="referee"),
         ),
@@ -300,9 +300,9 @@ BUILTIN: dict[str, EventProfile] = {
             source="002_c4452e372c7ca53b.txt: rules 6 and 17",
             phase_lengths=(PhaseLengths(spring=20, fall=20),),
             rounds=_rounds(
-                ("Friday", None, 1909),
-                ("Saturday", None, 1911),
-                ("Sunday", None, 1911),
+                ("Friday round", "Friday", None, 1909),
+                ("Saturday team round", "Saturday", None, 1911),
+                ("Sunday round", "Sunday", None, 1911),
             ),
             penalty=PenaltyRules(
                 model="graduated",

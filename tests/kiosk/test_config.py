@@ -75,7 +75,7 @@ def test_round_options_are_reused_from_plan() -> None:
     s = Settings(event="graduated20", start="2006-08-04T19:00", round=1, call="01:00",
                  pauses=["S1903=60"])
     profile, sched, _ = standalone_round(s, date(2006, 8, 4))
-    assert sched.last_year == 1909 and sched.title == "Round 1"
+    assert sched.last_year == 1909 and sched.title == "Friday round"
     assert sched.call == datetime(2006, 8, 5, 1, 0)
     assert sched.pauses[0].minutes == 60
     with pytest.raises(UsageError):
