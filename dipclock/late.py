@@ -122,14 +122,20 @@ def board(
     return status
 
 
-def out_of_game(holds: Iterable[Press], now: datetime, base: Collection[str] = ()) -> set[str]:
+def out_of_game(
+    holds: Iterable[Press],
+    now: datetime,
+    base: Collection[str] = (),
+    since: datetime | None = None,
+) -> set[str]:
     """Powers out of the game at ``now``: each 3-second hold toggles its power out or back.
 
-    ``base`` is who was out before these holds (a kiosk starts from the hub's list).
+    ``base`` is who was out before these holds (a kiosk starts from the hub's list). Holds
+    before ``since`` (the round's start) are button tests or another round's: ignored.
     """
     out = set(base)
     for h in sorted(holds, key=lambda p: p.at):
-        if h.at <= now:
+        if h.at <= now and (since is None or h.at >= since):
             out ^= {h.power}
     return out
 

@@ -54,7 +54,7 @@ class Scene:
         presses += [StoredPress(f"h{i}", "", p, "hold", _t(w))
                     for i, (p, w) in enumerate(self.holds)]
         presses.sort(key=lambda p: p.at)
-        out = state.out_powers((), presses, self.at)
+        out = state.out_powers((), presses, self.at, schedule.start)
         return state.build(profile, schedule, self.at, presses, out, table=3,
                            hub_lost=self.hub_lost)
 

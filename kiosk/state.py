@@ -94,9 +94,12 @@ def _until_tick(x: float) -> float:
     return frac if frac > 1e-6 else 1.0
 
 
-def out_powers(base: Collection[str], holds: Iterable[StoredPress], now: datetime) -> set[str]:
-    """Powers out of the game: ``base`` (the hub's list) toggled by each hold since."""
-    return out_of_game([Press(h.power, h.at) for h in holds if h.kind == "hold"], now, base)
+def out_powers(
+    base: Collection[str], holds: Iterable[StoredPress], now: datetime, since: datetime
+) -> set[str]:
+    """Powers out of the game: ``base`` (the hub's list) toggled by each hold of the round."""
+    holds = [Press(h.power, h.at) for h in holds if h.kind == "hold"]
+    return out_of_game(holds, now, base, since=since)
 
 
 def connecting(heading: str, hub_lost: bool) -> Frame:
@@ -163,8 +166,9 @@ def build(
         else:
             chips.append(Chip(letter, name, "waiting", "", ""))
 
-    banner = _banner(recent[-1], subs, profile, now, out) if recent else ""
-    look, label, big, notes = _stage(v, warning_seconds, bool(late_lines), schedule)
+    banner = _banner(recent[-1], subs, profile, v, out) if recent else ""
+    opens = phases[0].opens if phases else schedule.start
+    look, label, big, notes = _stage(v, warning_seconds, bool(late_lines), schedule.title, opens)
     if v.stage == "paused" and v.restart_at is not None:
         ticks.append(_until_tick((v.restart_at - now).total_seconds()))
     elif v.stage not in ("held", "paused", "game_over"):
@@ -200,14 +204,18 @@ def _banner(
     press: StoredPress,
     subs: dict[tuple[str, datetime], Submission],
     profile: EventProfile,
-    now: datetime,
+    v: PhaseView,
     out: Collection[str],
 ) -> str:
     name = POWERS[press.power]
     if press.kind == "hold":
         return f"{name} is out of the game" if press.power in out else f"{name} is back in the game"
     sub = subs.get((press.power, press.at))
-    if sub is None:
+    if sub is None:  # the core gave the press no phase: say why
+        if v.stage == "before_start":
+            return f"{name}: not counted, the round has not started"
+        if v.stage == "game_over":
+            return f"{name}: not counted, the game is over"
         return f"{name}: already in"
     if sub.late:
         cost = penalty(profile.penalty, sub.seconds_late, sub.offence)
@@ -216,7 +224,7 @@ def _banner(
 
 
 def _stage(
-    v: PhaseView, warning_seconds: float, anyone_late: bool, schedule: Schedule
+    v: PhaseView, warning_seconds: float, anyone_late: bool, title: str, opens: datetime
 ) -> tuple[Look, str, str, tuple[str, ...]]:
     """The look, the stage label, the big text and the notes for a view."""
     notes: list[str] = []
@@ -230,8 +238,7 @@ def _stage(
     big = duration_text(v.remaining)
     match v.stage:
         case "before_start":
-            title = schedule.title or "The round"
-            return "before_start", f"{title} starts at {clock_text(schedule.start)}", big, ()
+            return "before_start", f"{title or 'The round'} starts at {clock_text(opens)}", big, ()
         case "paused":
             reason = (v.pause.reason if v.pause else "") or "Break"
             if v.restart_at is None:

@@ -26,7 +26,7 @@ def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
             "table": n,
             "event": event,
             "schedule": schedule,
-            "out": out_powers(rows),
+            "out": out_powers(rows, cur.schedule) if cur else [],
             "presses": [r.as_json() for r in rows],
             "hub_time": now,
         }

@@ -78,3 +78,12 @@ def test_a_press_before_the_round_starts_counts_for_nothing():
         submissions(PHASES, [Press("A", PHASES[0].opens)])[0]
     ]
     assert submissions(PHASES, [Press("A", before - timedelta(days=1))]) == []
+
+
+def test_holds_before_the_round_start_are_ignored():
+    from dipclock.late import out_of_game
+
+    start = PHASES[0].opens
+    holds = [Press("I", start - timedelta(days=60)), Press("A", start + timedelta(minutes=1))]
+    assert out_of_game(holds, start + timedelta(minutes=2), since=start) == {"A"}
+    assert out_of_game(holds, start + timedelta(minutes=2)) == {"A", "I"}

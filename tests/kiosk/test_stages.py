@@ -26,6 +26,24 @@ def test_before_start_counts_down_to_the_round(table: Table) -> None:
     assert s.deadline == "First deadline 10:18"
 
 
+def test_the_start_shown_follows_time_added_before_the_round(tmp_path: Path) -> None:
+    from dipclock.timeline import Adjustment
+
+    late_start = make_table(tmp_path, adjustments=(Adjustment(at=t("09:50:00"), seconds=600),))
+    s = late_start.screen(t("09:55:00"))
+    assert "starts at 10:10" in s.label and s.big == "15:00"
+
+
+def test_presses_outside_the_round_say_they_do_not_count(table: Table) -> None:
+    table.press("A", t("09:58:00"))
+    assert table.screen().banner == "Austria: not counted, the round has not started"
+    table.press("T", t("09:59:00"), kind="hold")  # a button test before the round
+    s = table.screen(t("10:05:00"))
+    assert next(c for c in s.chips if c.letter == "T").state == "waiting"
+    table.press("F", t("14:10:00"))  # last deadline 13:58, and its 5-minute late window
+    assert table.screen().banner == "France: not counted, the game is over"
+
+
 def test_negotiating_then_warning_then_writing(table: Table) -> None:
     s = table.screen(t("10:05:00"))
     assert (s.look, s.big, s.phase, s.deadline) == ("negotiating", "13:00", "Spring 1901",

@@ -189,3 +189,10 @@ def test_restart_keeps_everything(hub, td):
     hub.client.post("/api/td/resume", json={"table": 2},
                     headers={"X-CSRF-Token": hub.client.get("/api/session").json()["csrf"]})
     assert snap(hub, 1)["seq"] > snaps[1]["seq"]
+
+
+def test_a_hold_from_before_the_round_takes_nobody_out(hub, td):
+    # a button test before the round, or a hold from another round uploaded late
+    post(hub, 1, press("old", "I", START - timedelta(days=60), "hold"))
+    post(hub, 1, press("test", "A", START - timedelta(minutes=5), "hold"))
+    assert snap(hub, 1)["out"] == []
