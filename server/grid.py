@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dipclock.late import board
+from dipclock.penalties import started_seconds
 from dipclock.timeline import view
 from server.context import Hub
 from server.rounds import Current, core_presses, out_powers, table_phases
@@ -49,7 +50,9 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
                     "power": s.power,
                     "out": s.out,
                     "in": s.in_now,
-                    "late": s.late_seconds,
+                    # started seconds, the core's count: 15.2 s late is "+16"
+                    "late": started_seconds(s.late_seconds) if s.late_seconds is not None
+                    else None,
                     "heading_for": s.heading_for.label if s.heading_for else None,
                     "last_late": s.last_late.seconds_late if s.last_late else None,
                 }

@@ -208,7 +208,7 @@ function renderGrid(tables) {
     const chips = (t.powers || []).map((p) => {
       let cls = "chip", text = p.power;
       if (p.out) cls += " out";
-      else if (p.late !== null) { cls += " late"; text += ` +${Math.ceil(p.late)}s`; }
+      else if (p.late !== null) { cls += " late"; text += ` +${p.late}s`; }
       else if (p.in) cls += " in";
       return el("span", { class: cls, title: p.heading_for || "" }, text);
     });
@@ -231,7 +231,13 @@ function lateSummary(late) {
   return [...by].map(([label, powers]) => `${powers.join(" ")} → ${label}`).join("; ");
 }
 
+// What the TD is typing in a note survives the 2-second refresh.
+const drafts = new Map();
+
 function renderPenalties(rows) {
+  const list = $("penalties");
+  const typing = document.activeElement;
+  if (typing && typing.tagName === "INPUT" && list.contains(typing)) return;  // not under the TD's thumb
   if (!rows.length) {
     $("penalties").replaceChildren(el("li", { class: "muted" }, "No late orders in this round."));
     return;
@@ -239,7 +245,10 @@ function renderPenalties(rows) {
   $("penalties").replaceChildren(...rows.map((r) => {
     const id = `${r.round}-${r.table}-${r.power}-${r.phase}`;
     const key = { round: r.round, table: r.table, power: r.power, phase: r.phase };
-    const note = el("input", { placeholder: "note", maxlength: 500, value: r.note || "", "aria-label": "note" });
+    const note = el("input", {
+      placeholder: "note", maxlength: 500, value: drafts.get(id) ?? (r.note || ""), "aria-label": "note",
+    });
+    note.addEventListener("input", () => drafts.set(id, note.value));
     const what = `table ${r.table} ${r.power_name} ${r.phase}`;
     const decide = (decision) => {
       const body = { ...key, decision, note: note.value };
@@ -249,7 +258,8 @@ function renderPenalties(rows) {
         body.final = final;
       }
       const verb = { confirm: "Confirm", waive: "Waive", change: "Change" }[decision];
-      act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body);
+      act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body)
+        .then((done) => { if (done) drafts.delete(id); });
     };
     return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
       el("div", {},
@@ -304,8 +314,17 @@ function wireDashboard() {
   $("btn-pause").onclick = () => {
     const until = restartIso($("pause-until").value);
     const reason = $("pause-reason").value;
-    act(`Pause every clock now${until ? ", restart at " + hhmm(until) : ""}?`, "POST",
-      "/api/td/pauses", { reason, until });
+    let restart = "";
+    if (until) {
+      // say how long the break will be, so a mistyped 1:30 for 13:30 shows at once
+      const minutes = Math.round((Date.parse(until + "Z") - Date.parse(last.data.now + "Z")) / 60000);
+      if (minutes > 12 * 60) {
+        return toast(`Restart at ${hhmm(until)} is ${Math.floor(minutes / 60)} h away: check the time`, true);
+      }
+      const span = minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+      restart = `, restart at ${hhmm(until)} (in ${span})`;
+    }
+    act(`Pause every clock now${restart}?`, "POST", "/api/td/pauses", { reason, until });
   };
   $("btn-resume").onclick = () => act("Resume every clock now?", "POST", "/api/td/resume", {});
   $("btn-break").onclick = () => {

@@ -109,3 +109,60 @@ def _drive(browser, live: LiveHub) -> None:
     expect(hall.locator("#remaining")).not_to_have_text("--:--")
     hall.screenshot(path=f"{SHOTS}/dipclock-hall.png")
     ctx.close()
+
+
+def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    live = LiveHub(tmp_path / "hub").start()
+    try:
+        api = live.td()
+        now = to_local(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
+        start = now - timedelta(minutes=17, seconds=40)  # S1901 ended 20 s ago
+        set_up(api, start, tables=4)
+        auth = {"Authorization": f"Bearer {live.key(api)}"}
+
+        def late_press(table: int, power: str) -> None:
+            body = {"id": f"late-{table}-{power}", "power": power, "kind": "press",
+                    "at": (start + timedelta(minutes=17, seconds=5)).isoformat()}
+            httpx.post(f"{live.url}/api/tables/{table}/presses", json={"presses": [body]},
+                       headers=auth).raise_for_status()
+
+        late_press(3, "F")
+        ctx = phone(browser)
+        page = ctx.new_page()
+        asked: list[str] = []
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+        page.goto(live.url + "/dashboard")
+        page.fill("#password", PASSWORD)
+        page.click("#signin button[type=submit]")
+        note = page.locator("#pen-1-3-F-S1901 input")
+        note.type("player was in the toilet, TD saw")  # focus stays in the box
+        late_chip = page.locator('[data-table="4"] .chip.late', has_text="G")
+        expect(late_chip).to_have_count(1)
+        late_press(4, "G")
+        expect(late_chip).to_have_count(0)  # a refresh has come and gone while typing...
+        expect(note).to_have_value("player was in the toilet, TD saw")  # ...and left the note
+        expect(note).to_be_focused()
+        page.locator("#stage").click()  # done typing: the list may refresh again
+        expect(page.locator("#pen-1-4-G-S1901")).to_be_visible()
+        expect(page.locator("#pen-1-3-F-S1901 input")).to_have_value(
+            "player was in the toilet, TD saw")
+
+        hub_now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+        soon = (hub_now + timedelta(minutes=75)).strftime("%H:%M")
+        page.fill("#pause-until", soon)
+        page.click("#btn-pause")
+        expect(page.locator("#stage")).to_contain_text("Paused")
+        assert asked[-1].startswith(f"Pause every clock now, restart at {soon} (in 1 h 1")
+        page.click("#btn-resume")
+        expect(page.locator("#stage")).to_contain_text("Negotiating")
+        typo = (hub_now - timedelta(minutes=30)).strftime("%H:%M")  # i.e. tomorrow: refused
+        page.fill("#pause-until", typo)
+        n = len(asked)
+        page.click("#btn-pause")
+        expect(page.locator("#toast")).to_contain_text("h away: check the time")
+        assert len(asked) == n  # nothing was asked, nothing paused
+        ctx.close()
+    finally:
+        live.stop()
