@@ -51,6 +51,14 @@ fi
 
 mkdir -p "$etc" "$units" "$prefix"
 if [ "$role" = kiosk ]; then
+    # The console must never blank the clock: the kernel blanks an idle console after 10 min.
+    for cmdline in "$root/boot/firmware/cmdline.txt" "$root/boot/cmdline.txt"; do
+        if [ -f "$cmdline" ] && ! grep -q 'consoleblank=0' "$cmdline"; then
+            sed -i '1s/$/ consoleblank=0/' "$cmdline"
+            say "added consoleblank=0 to $cmdline (takes effect at the next boot)"
+            break
+        fi
+    done
     if [ ! -e "$etc/kiosk.toml" ]; then
         cp "$src/kiosk/kiosk.example.toml" "$etc/kiosk.toml"
         say "wrote $etc/kiosk.toml: set the event (or the hub), the table and the buttons"

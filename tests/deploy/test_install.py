@@ -69,3 +69,12 @@ def test_the_example_kiosk_config_is_valid():
 
     data = load_file(ROOT / "kiosk/kiosk.example.toml")  # validates; raises on a bad key
     assert data["table"] == 3 and data["buttons"]["hold_seconds"] == 3.0
+
+
+def test_kiosk_install_stops_the_console_blanking_the_clock_once(tmp_path):
+    cmdline = tmp_path / "boot/firmware/cmdline.txt"
+    cmdline.parent.mkdir(parents=True)
+    cmdline.write_text("console=tty1 root=PARTUUID=abc rootwait\n")
+    assert install("kiosk", tmp_path).returncode == 0
+    assert install("kiosk", tmp_path).returncode == 0
+    assert cmdline.read_text() == "console=tty1 root=PARTUUID=abc rootwait consoleblank=0\n"
