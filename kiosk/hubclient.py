@@ -13,10 +13,12 @@ one lock; the loop never waits on the network. What each does when the hub goes 
   back after an outage the samples are dropped and the fast syncs start again: a
   restarted hub anchors its clock afresh.
 * snapshots (``WS /api/tables/{n}/ws``, else ``GET .../snapshot``): kept when ``seq``
-  rises, saved in the outbox so a restart without the hub shows the last schedule.
+  rises (or the hub's id changed: a hub started afresh), saved in the outbox so a restart
+  without the hub shows the last schedule.
 * upload (``POST .../presses``): every unsent outbox row, marked sent on 2xx; the hub
-  dedups by id, so resending after a lost reply is harmless. A press, or the hub coming
-  back, ends the wait for the next attempt.
+  dedups by id, so resending after a lost reply is harmless. A press the reply names in
+  ``rejected`` is logged once and flagged in the outbox, never resent. A press, or the hub
+  coming back, ends the wait for the next attempt.
 
 Every retry waits a jittered exponential backoff, so a hall of kiosks doesn't stampede a
 restarted hub. ``connected`` drives the small "hub lost" mark; the clock keeps running.
@@ -73,6 +75,7 @@ class Backoff:
 class Snapshot:
     seq: int
     round: Round | None  # None: the TD has not set up the event and round yet
+    hub: str | None = None  # the hub's id: seq counts afresh on a hub with a new one
 
     @property
     def key(self) -> str | None:
@@ -82,8 +85,10 @@ class Snapshot:
 def parse_snapshot(data: dict[str, Any], table: int) -> Snapshot:
     """A snapshot as the protocol sends it -> the Round the screen needs (ValueError if bad)."""
     try:
+        hub = data.get("hub")
+        hub = str(hub) if hub is not None else None
         if data["event"] is None or data["schedule"] is None:  # no round yet: a valid answer
-            return Snapshot(int(data["seq"]), None)
+            return Snapshot(int(data["seq"]), None, hub)
         profile = EventProfile.model_validate(data["event"])
         schedule = Schedule.model_validate(data["schedule"])
         key = round_key(profile, schedule, table)
@@ -93,7 +98,7 @@ def parse_snapshot(data: dict[str, Any], table: int) -> Snapshot:
             for p in data.get("presses", ())
         )
         rnd = Round(profile, schedule, table, key, presses, frozenset(data.get("out", ())))
-        return Snapshot(int(data["seq"]), rnd)
+        return Snapshot(int(data["seq"]), rnd, hub)
     except (KeyError, TypeError, ValueError, ValidationError) as exc:
         raise ValueError(f"bad snapshot: {exc}") from None
 
@@ -228,20 +233,35 @@ class HubClient:
         return r.is_success
 
     def accept(self, data: dict[str, Any]) -> bool:
-        """Take a snapshot if its seq is newer; True if the screen must be redrawn."""
+        """Take a snapshot if its seq is newer; True if the screen must be redrawn.
+
+        ``seq`` is compared only between snapshots of the same hub (its ``hub`` id): a hub
+        started on an empty data dir has a new id and counts from 1 again, so its first
+        snapshot is taken whatever its seq, and the time samples are dropped (its clock is
+        anchored afresh), as after a reconnect.
+        """
         try:
             snap = parse_snapshot(data, self.table)
         except ValueError as exc:
             log.warning("%s", exc)
             return False
         with self._lock:
-            if self._snapshot is not None and snap.seq <= self._snapshot.seq:
-                # A hub restarted from scratch counts from 1 again: a different round is news.
-                if snap.key == self._snapshot.key:
+            old = self._snapshot
+            if old is not None and snap.hub == old.hub and snap.seq <= old.seq:
+                # Without hub ids (an older hub) a restart from scratch is told apart
+                # only by a different round.
+                if snap.hub is not None or snap.key == old.key:
                     return False
-            new_round = self._snapshot is None or snap.key != self._snapshot.key
+            new_hub = old is not None and snap.hub != old.hub
+            new_round = old is None or snap.key != old.key
             self._snapshot = snap
+            if new_hub:
+                self._fresh_filter = True
         self.outbox.put("hub_snapshot", data)
+        if new_hub:
+            log.info("a different hub (id %s): taking its snapshot, syncing afresh", snap.hub)
+            self._sync_kick.set()
+            self._kick.set()
         if new_round and snap.round is not None:
             self._kick.set()  # presses refused (409) before the round was set up can go now
         self._wake()
@@ -279,8 +299,30 @@ class HubClient:
                             r.text[:200])
                 self._set_http(r.status_code < 500)
                 return False
-            self.outbox.mark_sent([p.id for p in batch])
+            refused = self._refused(batch, r)
+            self.outbox.mark_sent([p.id for p in batch if p.id not in refused], list(refused))
             self._set_http(True)
+
+    @staticmethod
+    def _refused(batch: list[StoredPress], reply: httpx.Response) -> dict[str, str]:
+        """The presses of ``batch`` the hub named in ``rejected``, each logged once.
+
+        They are kept in the outbox, flagged, and never resent: resending would be refused
+        again and hold up every later press of the table.
+        """
+        try:
+            rejected = reply.json().get("rejected") or []
+            reasons = {str(x["id"]): str(x.get("reason", "")) for x in rejected
+                       if isinstance(x, dict) and x.get("id") is not None}
+        except (ValueError, AttributeError, TypeError, KeyError):
+            return {}
+        out: dict[str, str] = {}
+        for p in batch:
+            if p.id in reasons:
+                out[p.id] = reasons[p.id]
+                log.warning("hub refused press %s %s %s %s: %s", p.id, p.power, p.kind,
+                            p.at.isoformat(), reasons[p.id])
+        return out
 
     def _set_http(self, ok: bool) -> None:
         with self._lock:

@@ -4,7 +4,8 @@ SQLite in WAL mode with ``synchronous=FULL``: a press is committed (fsynced) bef
 ``record`` returns, so a Pi that loses power mid-round comes back with every press it
 ever acknowledged, exactly once (the id is the primary key). The hub upload reads the
 unsent rows and marks them sent after a 2xx; the hub dedups by id, so a row sent twice
-(sent, then power lost before it was marked) costs nothing.
+(sent, then power lost before it was marked) costs nothing. A press the hub refuses (its
+reply names it in ``rejected``) is marked ``REJECTED`` and never resent, nor deleted.
 
 The same file keeps a few settings (the standalone round, the last hub snapshot, the
 hub-to-wall-clock offset) so a restarted kiosk resumes the same round at the right second.
@@ -16,6 +17,7 @@ import json
 import sqlite3
 import threading
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -30,7 +32,8 @@ CREATE TABLE IF NOT EXISTS presses (
     kind     TEXT NOT NULL CHECK (kind IN ('press', 'hold')),
     at       TEXT NOT NULL,                      -- naive local ISO time (hub time)
     source   TEXT NOT NULL DEFAULT '',
-    sent     INTEGER NOT NULL DEFAULT 0          -- 1 once the hub answered 2xx
+    sent     INTEGER NOT NULL DEFAULT 0          -- 1 once the hub stored it (or had it),
+                                                 -- 2 if the hub refused it: kept, not resent
 );
 CREATE INDEX IF NOT EXISTS presses_unsent ON presses (sent) WHERE sent = 0;
 CREATE TABLE IF NOT EXISTS settings (
@@ -38,6 +41,9 @@ CREATE TABLE IF NOT EXISTS settings (
     value TEXT NOT NULL                          -- JSON
 );
 """
+
+SENT = 1  # ``presses.sent``: the hub stored it (or already had it)
+REJECTED = 2  # the hub refused it (e.g. stamped by a clock set to 1970): never resent
 
 
 @dataclass(frozen=True)
@@ -117,11 +123,21 @@ class Outbox:
             ).fetchall()
         return [_row(r) for r in rows]
 
-    def mark_sent(self, ids: list[str]) -> None:
+    def mark_sent(self, ids: Iterable[str], rejected: Iterable[str] = ()) -> None:
+        """``ids`` reached the hub; ``rejected`` were refused by it (kept, flagged)."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("UPDATE presses SET sent = 1 WHERE id = ?", [(i,) for i in ids])
+            self._db.executemany("UPDATE presses SET sent = ? WHERE id = ?",
+                                 [(SENT, i) for i in ids] + [(REJECTED, i) for i in rejected])
             self._db.execute("COMMIT")
+
+    def rejected(self) -> list[str]:
+        """The ids of the presses the hub refused, in the order they were recorded."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM presses WHERE sent = ? ORDER BY seq", (REJECTED,)
+            ).fetchall()
+        return [r[0] for r in rows]
 
     def get(self, key: str) -> Any:
         with self._lock:

@@ -31,6 +31,9 @@ def open_hub(settings: Settings, clock: Clock, store: Store) -> Hub:
             raise SetupError("no TD password is set for this data dir")
         stored = store.set_meta_once("td_password_hash", settings.td_password_hash)
     key = store.set_meta_once("kiosk_key", secrets.token_urlsafe(18))
+    # A hub started on an empty data dir counts seq from 1 again; kiosks see the new id
+    # and take its snapshots instead of waiting for seq to pass the old hub's.
+    hub_id = store.set_meta_once("hub_id", secrets.token_hex(8))
     return Hub(
         settings=settings,
         store=store,
@@ -39,6 +42,7 @@ def open_hub(settings: Settings, clock: Clock, store: Store) -> Hub:
         logins=FailureLimit(settings.login_failures, settings.login_window),
         kiosk_key=key,
         password_hash=stored,
+        hub_id=hub_id,
     )
 
 

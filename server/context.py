@@ -33,6 +33,8 @@ class Hub:
     logins: FailureLimit
     kiosk_key: str
     password_hash: str
+    #: random, stored once per data dir: kiosks tell a hub started afresh from this one
+    hub_id: str = ""
     status: dict[int, TableStatus] = field(default_factory=dict)
 
     def seen(self, table: int) -> TableStatus:

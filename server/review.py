@@ -14,7 +14,7 @@ from dipclock.late import submissions
 from dipclock.penalties import penalty, started_seconds
 from dipclock.powers import POWERS
 from server.context import Hub
-from server.rounds import core_presses, schedule_for, table_phases
+from server.rounds import core_presses, round_profile, schedule_for, table_phases
 from server.views import iso
 
 COLUMNS = (
@@ -24,14 +24,17 @@ COLUMNS = (
 
 
 def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, Any]]:
-    """Every late submission of every round (or of ``round_no``), oldest first."""
-    profile = hub.store.event()
-    if profile is None:
-        return []
+    """Every late submission of every round (or of ``round_no``), oldest first.
+
+    Each round is judged by the event profile stored with it (``Store.set_round``).
+    """
     decisions = hub.store.decisions()
     out: list[dict[str, Any]] = []
     for rnd in hub.store.rounds():
         if round_no is not None and rnd.number != round_no:
+            continue
+        profile = round_profile(hub.store, rnd)  # the round's own rules, not today's event
+        if profile is None:
             continue
         schedule = schedule_for(hub.store, rnd)
         presses = hub.store.presses(rnd.number)

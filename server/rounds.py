@@ -28,11 +28,37 @@ class Current:
 
 
 def current(store: Store) -> Current | None:
-    profile, rnd = store.event(), store.current_round()
-    if profile is None or rnd is None:
+    rnd = store.current_round()
+    if rnd is None:
+        return None
+    profile = round_profile(store, rnd)
+    if profile is None:
         return None
     pauses = store.pauses(rnd.number)
     return Current(profile, rnd, schedule_for(store, rnd, pauses), pauses)
+
+
+def round_profile(store: Store, rnd: RoundRow) -> EventProfile | None:
+    """The rules ``rnd`` is played and judged under: the profile stored with the round."""
+    return rnd.profile if rnd.profile is not None else store.event()
+
+
+def round_for(rounds: Iterable[RoundRow], at: datetime, fallback: RoundRow) -> RoundRow:
+    """The round a press stamped ``at`` belongs to: the latest start at or before ``at``.
+
+    A kiosk offline across a round change uploads the old round's presses late; they
+    belong to the round they were made in, not to the one set up since. With no round
+    started by ``at`` (a button test before the first round), ``fallback`` (the current).
+    """
+    best: RoundRow | None = None
+    for r in rounds:
+        if r.start <= at and (
+            best is None
+            or r.start > best.start
+            or (r.start == best.start and r.number == fallback.number)
+        ):
+            best = r
+    return best or fallback
 
 
 def schedule_for(

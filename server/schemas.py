@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -133,7 +133,9 @@ class PressIn(Body):
 
 
 class PressBatch(Body):
-    presses: Annotated[list[PressIn], Field(max_length=500)]
+    """A list of objects; each is checked against ``PressIn`` on its own by the route."""
+
+    presses: Annotated[list[dict[str, Any]], Field(max_length=500)]
 
 
 class StatusIn(Body):

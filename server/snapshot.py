@@ -23,6 +23,7 @@ def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
     return {
         n: {
             "seq": seq,
+            "hub": hub.hub_id,
             "table": n,
             "event": event,
             "schedule": schedule,

@@ -46,6 +46,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE sessions(
         token_hash TEXT PRIMARY KEY, csrf TEXT NOT NULL, expires REAL NOT NULL);
     """,
+    # version 2: each round keeps the event profile it was set up under (review and the
+    # CSV judge a round by its own rules after the TD replaces the event); rounds set up
+    # before this version get the event stored now.
+    """
+    ALTER TABLE rounds ADD COLUMN profile TEXT;
+    UPDATE rounds SET profile = (SELECT value FROM meta WHERE key = 'event');
+    """,
 )
 
 
@@ -56,6 +63,17 @@ class RoundRow:
     last_year: int | None
     call: datetime | None
     title: str
+    #: the event's rules for this round: the event set when the round was set up, or set
+    #: while it was the current round (None only for a row not yet stored)
+    profile: EventProfile | None = None
+
+
+_ROUND_COLUMNS = "number, start, last_year, call, title, profile"
+
+
+def _round_row(r: tuple) -> RoundRow:
+    profile = EventProfile.model_validate_json(r[5]) if r[5] else None
+    return RoundRow(r[0], _dt(r[1]), r[2], _dt(r[3]), r[4], profile)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -182,10 +200,14 @@ class Store:
         return EventProfile.model_validate_json(text) if text else None
 
     def set_event(self, profile: EventProfile, now: datetime) -> None:
+        """Set the event; the current round (if any) plays it too, earlier rounds keep theirs."""
+        text = profile.model_dump_json()
         with self.change(now, "event", f"event {profile.id}: {profile.name}") as db:
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('event', ?)", (text,))
             db.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES('event', ?)",
-                (profile.model_dump_json(),),
+                "UPDATE rounds SET profile = ? WHERE number = "
+                "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'round')",
+                (text,),
             )
 
     # --- round and tables ---------------------------------------------------------------
@@ -194,16 +216,14 @@ class Store:
         number = self.meta("round")
         if number is None:
             return None
-        row = self._one(
-            "SELECT number, start, last_year, call, title FROM rounds WHERE number = ?",
-            (int(number),),
-        )
-        if row is None:
-            return None
-        return RoundRow(row[0], _dt(row[1]), row[2], _dt(row[3]), row[4])  # type: ignore[arg-type]
+        row = self._one(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?", (int(number),))
+        return _round_row(row) if row is not None else None
 
     def set_round(self, r: RoundRow, now: datetime) -> None:
-        """Set up (or correct) a round and make it the one every table plays."""
+        """Set up (or correct) a round and make it the one every table plays.
+
+        The round keeps ``r.profile`` (the event's rules as they are now) for good.
+        """
         summary = f"round {r.number} starts {r.start.isoformat(sep=' ')}"
         if r.last_year:
             summary += f", last year {r.last_year}"
@@ -211,14 +231,15 @@ class Store:
             summary += f", call {r.call.isoformat(sep=' ')}"
         with self.change(now, "round", summary) as db:
             db.execute(
-                "INSERT OR REPLACE INTO rounds(number, start, last_year, call, title) "
-                "VALUES(?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO rounds(number, start, last_year, call, title, profile) "
+                "VALUES(?, ?, ?, ?, ?, ?)",
                 (
                     r.number,
                     r.start.isoformat(),
                     r.last_year,
                     r.call.isoformat() if r.call else None,
                     r.title,
+                    r.profile.model_dump_json() if r.profile else None,
                 ),
             )
             db.execute(
@@ -274,17 +295,18 @@ class Store:
 
     # --- presses ------------------------------------------------------------------------
 
-    def add_presses(
-        self, round_no: int, table: int, presses: list[PressRow], now: datetime
-    ) -> tuple[int, int]:
-        """Store each press once, keyed by its id: returns (stored, duplicates)."""
+    def add_presses(self, presses: list[PressRow], now: datetime) -> tuple[int, int]:
+        """Store each press once (under its own round and table), keyed by its id.
+
+        Returns (stored, duplicates).
+        """
         stored = 0
         with self.change(now, None) as db:
             for p in presses:
                 cur = db.execute(
                     "INSERT OR IGNORE INTO presses(id, round, table_no, power, kind, at, received)"
                     " VALUES(?, ?, ?, ?, ?, ?, ?)",
-                    (p.id, round_no, table, p.power, p.kind, p.at.isoformat(), now.isoformat()),
+                    (p.id, p.round, p.table, p.power, p.kind, p.at.isoformat(), now.isoformat()),
                 )
                 stored += cur.rowcount
         return stored, len(presses) - stored
@@ -299,8 +321,8 @@ class Store:
         return [PressRow(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5])) for r in rows]
 
     def rounds(self) -> list[RoundRow]:
-        rows = self._all("SELECT number, start, last_year, call, title FROM rounds ORDER BY number")
-        return [RoundRow(r[0], _dt(r[1]), r[2], _dt(r[3]), r[4]) for r in rows]  # type: ignore[arg-type]
+        rows = self._all(f"SELECT {_ROUND_COLUMNS} FROM rounds ORDER BY number")
+        return [_round_row(r) for r in rows]
 
     # --- the TD's penalty decisions -----------------------------------------------------
 
@@ -335,7 +357,6 @@ class Store:
 
     def add_session(self, token_hash: str, csrf: str, expires: float) -> None:
         with self._tx() as db:
-            db.execute("DELETE FROM sessions WHERE expires < ?", (expires - 366 * 86400,))
             db.execute(
                 "INSERT INTO sessions(token_hash, csrf, expires) VALUES(?, ?, ?)",
                 (token_hash, csrf, expires),
@@ -344,6 +365,11 @@ class Store:
     def session(self, token_hash: str) -> tuple[str, float] | None:
         row = self._one("SELECT csrf, expires FROM sessions WHERE token_hash = ?", (token_hash,))
         return (row[0], row[1]) if row else None
+
+    def drop_expired_sessions(self, now: float) -> int:
+        """Forget every session that expired before ``now`` (hub time); returns how many."""
+        with self._tx() as db:
+            return db.execute("DELETE FROM sessions WHERE expires < ?", (now,)).rowcount
 
     def drop_session(self, token_hash: str) -> None:
         with self._tx() as db:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Response, WebSocket
+from pydantic import ValidationError
 
 from server.auth import Kiosk, key_ok, websocket_key
 from server.context import HubDep
-from server.rounds import current
-from server.schemas import PressBatch, StatusIn
+from server.errors import describe
+from server.rounds import current, round_for
+from server.schemas import PressBatch, PressIn, StatusIn
 from server.snapshot import publish, snapshot
 from server.store import PressRow
 
@@ -18,8 +20,12 @@ TablePath = Annotated[int, Path(ge=1, le=999, description="the table's number")]
 
 
 @router.get("/time")
-def hub_time(hub: HubDep) -> dict[str, float]:
-    """t1/t2 for the kiosk's four-timestamp sync. Open to all: it reveals only the time."""
+async def hub_time(hub: HubDep) -> dict[str, float]:
+    """t1/t2 for the kiosk's four-timestamp sync. Open to all: it reveals only the time.
+
+    ``async`` on purpose: a plain ``def`` would run in the threadpool, and the hop there
+    (before t1) would lengthen only the request's leg and bias every kiosk's offset.
+    """
     t1 = hub.clock.now()
     return {"t1": t1, "t2": hub.clock.now()}
 
@@ -31,18 +37,38 @@ async def table_snapshot(n: TablePath, hub: HubDep, _: Kiosk) -> dict[str, Any]:
 
 
 @router.post("/tables/{n}/presses")
-async def post_presses(n: TablePath, body: PressBatch, hub: HubDep, _: Kiosk) -> dict[str, int]:
+async def post_presses(n: TablePath, body: PressBatch, hub: HubDep, _: Kiosk) -> dict[str, Any]:
+    """Each press is checked on its own: the good ones are stored, the others named in
+    ``rejected`` with the reason, so one bad press never holds up the rest of the table's.
+
+    A press is filed under the round it was made in (``rounds.round_for``), so a backlog
+    uploaded after the TD set up the next round still counts for the round before.
+    """
     hub.seen(n)
     cur = current(hub.store)
     if cur is None:
         raise HTTPException(409, "no round is set up yet: keep the presses and send them later")
     if n not in hub.store.tables():
         raise HTTPException(404, f"table {n} is not in this round")
-    rows = [PressRow(p.id, cur.round.number, n, p.power, p.kind, p.at) for p in body.presses]
-    stored, duplicates = hub.store.add_presses(cur.round.number, n, rows, hub.clock.moment())
+    rounds = hub.store.rounds()
+    rows: list[PressRow] = []
+    rejected: list[dict[str, Any]] = []
+    for item in body.presses:
+        try:
+            p = PressIn.model_validate(item)
+        except ValidationError as exc:
+            press_id = item.get("id")
+            rejected.append({"id": press_id if isinstance(press_id, str) else None,
+                             "reason": describe(list(exc.errors()))})
+            continue
+        rnd = round_for(rounds, p.at, cur.round)
+        rows.append(PressRow(p.id, rnd.number, n, p.power, p.kind, p.at))
+    stored = duplicates = 0
+    if rows:
+        stored, duplicates = hub.store.add_presses(rows, hub.clock.moment())
     if stored:
         publish(hub, {n})
-    return {"stored": stored, "duplicates": duplicates}
+    return {"stored": stored, "duplicates": duplicates, "rejected": rejected}
 
 
 @router.post("/tables/{n}/status", status_code=204)

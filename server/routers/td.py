@@ -54,6 +54,7 @@ async def login(body: Login, request: Request, response: Response, hub: HubDep) 
         hub.logins.fail(ip, hub.clock.mono())
         raise HTTPException(401, "wrong password")
     hub.logins.clear(ip)
+    hub.store.drop_expired_sessions(hub.clock.now())
     return {"csrf": start_session(hub, response)}
 
 
@@ -148,6 +149,8 @@ async def penalties_csv(_: TD, hub: HubDep) -> Response:
 
 @router.put("/td/event")
 async def set_event(body: EventChoice, _: TDWrite, hub: HubDep) -> dict:
+    """Choose the event. The round set up now (if any) and every later one play it;
+    rounds set up before keep the rules they were played under (review, CSV)."""
     if body.builtin is not None:
         if body.builtin not in BUILTIN:
             known = ", ".join(BUILTIN)
@@ -175,7 +178,8 @@ async def set_round(body: RoundSetup, _: TDWrite, hub: HubDep) -> dict:
     if body.call is not None and body.call <= body.start:
         raise HTTPException(422, "call: must be after the start")
     hub.store.set_round(
-        RoundRow(body.number, body.start, last_year, body.call, title), hub.clock.moment()
+        RoundRow(body.number, body.start, last_year, body.call, title, profile),
+        hub.clock.moment(),
     )
     publish(hub)
     return {"round": body.number, "seq": hub.store.seq()}

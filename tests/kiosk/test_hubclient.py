@@ -43,22 +43,31 @@ class FakeHub:
         self.stored: dict[str, dict[str, str]] = {}
         self.auth: list[str | None] = []
         self.mono = 1000.0
+        self.shift = HUB_SHIFT
+        self.lag = 0.0  # extra time a /api/time request takes to reach the hub
+        self.posts = 0
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.auth.append(request.headers.get("authorization"))
         if not self.up:
             raise httpx.ConnectError("hub down", request=request)
         if request.url.path == "/api/time":
-            t = self.mono + HUB_SHIFT + 0.010  # the request took 10 ms to arrive
+            self.mono += self.lag
+            t = self.mono + self.shift + 0.010  # the request took 10 ms to arrive
             return httpx.Response(200, json={"t1": t, "t2": t + 0.001})
         if request.url.path == "/api/tables/3/snapshot":
             return httpx.Response(200, json=self.snap)
         if request.url.path == "/api/tables/3/presses":
+            self.posts += 1
             body = json.loads(request.content)
-            new = [p for p in body["presses"] if p["id"] not in self.stored]
-            self.stored.update({p["id"]: p for p in body["presses"]})
-            return httpx.Response(200, json={"stored": len(new),
-                                             "duplicates": len(body["presses"]) - len(new)})
+            bad = [p for p in body["presses"] if not p["at"].startswith("20")]
+            good = [p for p in body["presses"] if p not in bad]
+            new = [p for p in good if p["id"] not in self.stored]
+            self.stored.update({p["id"]: p for p in good})
+            return httpx.Response(200, json={
+                "stored": len(new), "duplicates": len(good) - len(new),
+                "rejected": [{"id": p["id"], "reason": "at: the year must be between 2000 "
+                              "and 2100"} for p in bad]})
         return httpx.Response(404)
 
 
@@ -139,6 +148,44 @@ def test_presses_upload_once_and_hub_lost_when_down(hub: Any) -> None:
     client.fetch_snapshot()
     frame = kiosk.frame(fake.mono)
     assert frame.screen.banner == "Italy: orders in"
+
+
+def test_a_refused_press_is_kept_flagged_and_does_not_block_the_rest(
+        hub: Any, caplog: pytest.LogCaptureFixture) -> None:
+    fake, client, outbox = hub
+    key = "wdc2019/3/2019-09-06T10:00:00"
+    bad = outbox.record("I", "press", datetime(1970, 1, 1, 0, 3), key)  # clock not yet synced
+    good = outbox.record("E", "press", START, key)
+    with caplog.at_level("WARNING", logger="kiosk.hubclient"):
+        assert client.upload_once()
+        assert fake.posts == 1 and list(fake.stored) == [good.id]
+        later = outbox.record("F", "press", START, key)
+        assert client.upload_once()
+        assert fake.posts == 2 and list(fake.stored) == [good.id, later.id]
+        assert client.upload_once() and fake.posts == 2  # nothing left to send
+    assert outbox.unsent() == []
+    assert outbox.rejected() == [bad.id]
+    assert [p.id for p in outbox.presses()] == [bad.id, good.id, later.id]  # nothing deleted
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refusals) == 1 and bad.id in refusals[0] and "year" in refusals[0]
+
+
+def test_a_hub_started_afresh_is_followed_despite_a_lower_seq(hub: Any) -> None:
+    fake, client, outbox = hub
+    for _ in range(3):
+        assert client.sync_once()
+    assert client.accept(snapshot(50) | {"hub": "old"})
+    assert not client.accept(snapshot(49) | {"hub": "old"})  # the same hub: stale
+    # the hub restarted on an empty data dir: same round, seq from 1, its own clock
+    fake.shift += 100.0
+    fake.lag = 0.2  # its samples are slower than the old hub's: they'd lose in the filter
+    assert client.accept(snapshot(3, out=["T"]) | {"hub": "new"})
+    assert client.current().hub_out == {"T"}
+    assert outbox.get("hub_snapshot")["hub"] == "new"
+    assert client.sync_once()
+    assert client.local(fake.mono) == pytest.approx(fake.mono + fake.shift, abs=0.2)
+    assert client.accept(snapshot(4) | {"hub": "new"})
+    assert not client.accept(snapshot(4) | {"hub": "new"})
 
 
 def test_backoff_is_jittered_and_capped() -> None:

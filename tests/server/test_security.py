@@ -126,3 +126,12 @@ def test_the_password_is_stored_only_as_a_salted_hash(hub, td):
 def test_an_expired_session_is_refused(hub, td):
     hub.at(START + timedelta(hours=25))
     assert hub.client.get("/api/td/state").status_code == 401
+
+
+def test_expired_sessions_are_forgotten_at_the_next_sign_in(hub, td):
+    hub.at(START + timedelta(hours=25))  # the first session has expired
+    hub.sign_in()
+    db = sqlite3.connect(hub.data_dir / "hub.sqlite3")
+    expires = [e for (e,) in db.execute("SELECT expires FROM sessions")]
+    db.close()
+    assert len(expires) == 1 and expires[0] > hub.clock.now()

@@ -29,9 +29,9 @@ def snap(hub, table: int) -> dict:
 
 def test_a_press_sent_three_times_is_stored_once(hub, td):
     p = press("5b1f0c2e-0000-4000-8000-000000000001", "F", S1901 + timedelta(seconds=12))
-    assert post(hub, 2, p) == {"stored": 1, "duplicates": 0}
-    assert post(hub, 2, p) == {"stored": 0, "duplicates": 1}
-    assert post(hub, 2, p, p) == {"stored": 0, "duplicates": 2}
+    assert post(hub, 2, p) == {"stored": 1, "duplicates": 0, "rejected": []}
+    assert post(hub, 2, p) == {"stored": 0, "duplicates": 1, "rejected": []}
+    assert post(hub, 2, p, p) == {"stored": 0, "duplicates": 2, "rejected": []}
     db = sqlite3.connect(hub.data_dir / "hub.sqlite3")
     assert db.execute("SELECT count(*) FROM presses").fetchone()[0] == 1
     db.close()
@@ -60,7 +60,8 @@ def test_a_hold_press_toggles_a_power_out_and_back(hub, td):
 
 def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
     first = snap(hub, 1)
-    assert set(first) == {"seq", "table", "event", "schedule", "out", "presses", "hub_time"}
+    assert set(first) == {"seq", "hub", "table", "event", "schedule", "out", "presses",
+                          "hub_time"}
     assert first["event"]["id"] == "wdc2006"
     assert first["schedule"]["start"] == START.isoformat()
     assert first["hub_time"] == hub.clock.now()
@@ -196,3 +197,107 @@ def test_a_hold_from_before_the_round_takes_nobody_out(hub, td):
     post(hub, 1, press("old", "I", START - timedelta(days=60), "hold"))
     post(hub, 1, press("test", "A", START - timedelta(minutes=5), "hold"))
     assert snap(hub, 1)["out"] == []
+
+
+def test_the_hub_id_is_kept_with_the_data_dir(hub, td, tmp_path, password_hash, clock):
+    from tests.server.conftest import Hub
+
+    first = snap(hub, 1)["hub"]
+    assert isinstance(first, str) and len(first) >= 16
+    hub.restart()
+    assert snap(hub, 1)["hub"] == first
+    other = Hub(tmp_path / "empty", password_hash, clock)  # a hub started from scratch
+    try:
+        assert other.client.get("/api/tables/1/snapshot",
+                                headers=other.kiosk_headers()).json()["hub"] != first
+    finally:
+        other.close()
+
+
+def test_time_is_stamped_on_the_event_loop_not_in_a_worker_thread(hub):
+    """A threadpool hop before t1 would lengthen only the request's leg (a biased offset)."""
+    import asyncio
+
+    state = hub.client.app.state.hub
+    real, on_loop = state.clock, []
+
+    class Spy:
+        def now(self) -> float:
+            try:
+                asyncio.get_running_loop()
+                on_loop.append(True)
+            except RuntimeError:
+                on_loop.append(False)
+            return real.now()
+
+        def moment(self):
+            return real.moment()
+
+        def mono(self) -> float:
+            return real.mono()
+
+    state.clock = Spy()
+    try:
+        assert hub.client.get("/api/time").status_code == 200
+    finally:
+        state.clock = real
+    assert on_loop == [True, True]
+
+
+def kiosk_on(hub, outbox, table: int = 1):
+    """The real kiosk hub client, talking to this app in-process (the TestClient's transport)."""
+    from kiosk.hubclient import HubClient
+
+    return HubClient("http://testserver", table, hub.kiosk_key, outbox,
+                     transport=hub.client._transport)
+
+
+def test_a_kiosk_whose_clock_said_1970_still_gets_its_other_presses_in(hub, td, tmp_path):
+    from kiosk.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    kiosk = kiosk_on(hub, outbox)
+    try:
+        assert kiosk.fetch_snapshot()
+        key = kiosk.current().key
+        bad = outbox.record("I", "press", datetime(1970, 1, 1, 0, 0, 40), key)
+        good = outbox.record("A", "press", S1901 + timedelta(seconds=15), key)
+        assert kiosk.upload_once()
+        later = outbox.record("E", "press", S1901 + timedelta(seconds=50), key)
+        assert kiosk.upload_once()
+        assert outbox.unsent() == [] and outbox.rejected() == [bad.id]
+        assert [p["id"] for p in snap(hub, 1)["presses"]] == [good.id, later.id]
+    finally:
+        kiosk.close()
+        outbox.close()
+
+
+def test_a_kiosk_follows_a_hub_restarted_from_an_empty_data_dir(hub, td, tmp_path,
+                                                                 password_hash, clock):
+    from kiosk.outbox import Outbox
+    from tests.server.conftest import Hub
+
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    kiosk = kiosk_on(hub, outbox)
+    for _ in range(5):  # seq well past what the new hub will start from
+        hub.client.post("/api/td/adjustments", json={"seconds": 10}, headers=td)
+    assert kiosk.fetch_snapshot()
+    old_seq = snap(hub, 1)["seq"]
+    kiosk.close()  # the kiosk restarts too, from its outbox's last snapshot
+    fresh = Hub(tmp_path / "empty", password_hash, clock)
+    try:
+        fresh.set_up(fresh.sign_in())  # the same round again
+        assert fresh.client.get("/api/tables/1/snapshot",
+                                headers=fresh.kiosk_headers()).json()["seq"] < old_seq
+        kiosk = kiosk_on(fresh, outbox)
+        assert kiosk.current().schedule.adjustments != ()  # the old hub's, until it hears
+        assert kiosk.fetch_snapshot()
+        assert kiosk.current().schedule.adjustments == ()  # the new hub's schedule is shown
+        csrf = fresh.sign_in()
+        fresh.client.post("/api/td/adjustments", json={"seconds": 30}, headers=csrf)
+        assert kiosk.fetch_snapshot()
+        assert [a.seconds for a in kiosk.current().schedule.adjustments] == [30]
+    finally:
+        kiosk.close()
+        outbox.close()
+        fresh.close()

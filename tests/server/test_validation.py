@@ -56,13 +56,32 @@ def test_broken_json_and_missing_bodies(hub, td):
     assert r.status_code == 422 and r.json()["detail"].startswith("n: ")
 
 
-def test_bad_presses_are_refused_whole(hub, td):
-    press = {"id": "x1", "power": "A", "kind": "press", "at": "2024-05-04T09:10:00"}
+def test_a_bad_press_is_refused_alone(hub, td):
+    """One refused press (here a Pi clock never synced: 1970) must not block the rest."""
+    good = {"id": "x1", "power": "A", "kind": "press", "at": "2024-05-04T09:10:00"}
+    r = hub.client.post("/api/tables/1/presses", headers=hub.kiosk_headers(), json={"presses": [
+        good | {"id": "x0", "at": "1970-01-01T00:03:12"},
+        good,
+        good | {"id": "x2", "kind": "slap"},
+        {"power": "E"},
+    ]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (body["stored"], body["duplicates"]) == (1, 0)
+    assert [x["id"] for x in body["rejected"]] == ["x0", "x2", None]
+    reasons = [x["reason"] for x in body["rejected"]]
+    assert reasons[0].startswith("at: ") and "2000" in reasons[0]
+    assert reasons[1].startswith("kind: ")
+    assert reasons[2].startswith("id: required")
+    assert [p["id"] for p in hub.client.get(
+        "/api/tables/1/snapshot", headers=hub.kiosk_headers()).json()["presses"]] == ["x1"]
+
+
+@pytest.mark.parametrize("presses", [[1, 2], "x", [["id", "x1"]], None])
+def test_presses_that_are_not_objects_refuse_the_whole_body(hub, td, presses):
     r = hub.client.post("/api/tables/1/presses", headers=hub.kiosk_headers(),
-                        json={"presses": [press, press | {"id": "x2", "kind": "slap"}]})
-    assert r.status_code == 422 and r.json()["detail"].startswith("presses.1.kind:")
-    assert hub.client.get("/api/tables/1/snapshot", headers=hub.kiosk_headers()).json()[
-        "presses"] == []
+                        json={"presses": presses})
+    assert r.status_code == 422 and r.json()["detail"].startswith("presses")
 
 
 JSON = st.recursive(
