@@ -237,8 +237,8 @@ class HubClient:
 
         ``seq`` is compared only between snapshots of the same hub (its ``hub`` id): a hub
         started on an empty data dir has a new id and counts from 1 again, so its first
-        snapshot is taken whatever its seq, and the time samples are dropped (its clock is
-        anchored afresh), as after a reconnect.
+        snapshot is taken whatever its seq, the time samples are dropped (its clock is
+        anchored afresh), as after a reconnect, and the round's presses are sent again.
         """
         try:
             snap = parse_snapshot(data, self.table)
@@ -260,6 +260,11 @@ class HubClient:
         self.outbox.put("hub_snapshot", data)
         if new_hub:
             log.info("a different hub (id %s): taking its snapshot, syncing afresh", snap.hub)
+            if snap.key is not None:
+                # it may have lost its data: give it this round's presses again
+                again = self.outbox.resend(snap.key)
+                if again:
+                    log.info("sending this round's %d presses to the new hub", again)
             self._sync_kick.set()
             self._kick.set()
         if new_round and snap.round is not None:

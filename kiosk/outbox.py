@@ -131,6 +131,14 @@ class Outbox:
                                  [(SENT, i) for i in ids] + [(REJECTED, i) for i in rejected])
             self._db.execute("COMMIT")
 
+    def resend(self, round_key: str) -> int:
+        """Send a round's presses again (a hub that lost its data); the hub dedups by id."""
+        with self._lock:
+            cur = self._db.execute(
+                "UPDATE presses SET sent = 0 WHERE round = ? AND sent = ?", (round_key, SENT)
+            )
+        return cur.rowcount
+
     def rejected(self) -> list[str]:
         """The ids of the presses the hub refused, in the order they were recorded."""
         with self._lock:

@@ -188,6 +188,19 @@ def test_a_hub_started_afresh_is_followed_despite_a_lower_seq(hub: Any) -> None:
     assert not client.accept(snapshot(4) | {"hub": "new"})
 
 
+def test_a_hub_that_lost_its_data_gets_the_rounds_presses_again(hub: Any) -> None:
+    fake, client, outbox = hub
+    assert client.accept(snapshot(7) | {"hub": "old"})
+    key = client.current().key
+    mine = [outbox.record(p, "press", START, key) for p in "AE"]
+    other = outbox.record("F", "press", START, "another-round-key")
+    assert client.upload_once() and set(fake.stored) == {p.id for p in [*mine, other]}
+    fake.stored.clear()  # the hub's disk was lost; it starts again on an empty folder
+    assert client.accept(snapshot(1) | {"hub": "new"})
+    assert [p.id for p in outbox.unsent()] == [p.id for p in mine]  # this round only
+    assert client.upload_once() and set(fake.stored) == {p.id for p in mine}
+
+
 def test_backoff_is_jittered_and_capped() -> None:
     b = Backoff(1.0, 30.0, random.Random(7))
     delays = [b.next() for _ in range(10)]
