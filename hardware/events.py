@@ -20,9 +20,10 @@ import queue
 from dataclasses import dataclass
 from typing import Literal
 
-#: The seven powers in table order. Kept here (not imported from ``dipclock``) so the hardware
-#: layer stands alone; a test checks it agrees with ``dipclock.powers.LETTERS``.
-POWERS = "AEFGIRT"
+from dipclock.powers import LETTERS
+
+#: The seven powers in table order, as one string ("AEFGIRT"): the core's list.
+POWERS = "".join(LETTERS)
 
 EventKind = Literal["press", "hold"]
 _KINDS = ("press", "hold")

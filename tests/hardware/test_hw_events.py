@@ -11,10 +11,8 @@ from hardware import POWERS, ButtonEvent
 from hardware.events import post
 
 
-def test_powers_agree_with_the_core_package() -> None:
-    from dipclock.powers import LETTERS
-
-    assert tuple(POWERS) == LETTERS
+def test_powers_are_in_table_order() -> None:
+    assert POWERS == "AEFGIRT"
 
 
 def test_event_is_frozen_and_compares_by_value() -> None:
