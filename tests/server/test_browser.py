@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from datetime import timedelta
 
 import httpx
@@ -17,7 +18,7 @@ from tests.server.live import LiveHub
 from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
-SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", "/tmp")
+SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", tempfile.gettempdir())
 
 
 @pytest.fixture(scope="module")
