@@ -242,6 +242,8 @@ def run(
         for ev in pygame.event.get():
             if ev.type == pygame.QUIT:
                 return 0
+            if keyboard is not None and ev.type == pygame.WINDOWFOCUSLOST:
+                keyboard.cancel()  # type: ignore[attr-defined]  # a key up we'd never see
             if keyboard is not None and ev.type in (pygame.KEYDOWN, pygame.KEYUP):
                 letter = KEYS.get(ev.key)
                 if letter is not None:

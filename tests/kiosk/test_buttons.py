@@ -116,6 +116,20 @@ def test_the_live_loop_takes_pygame_key_events(tmp_path: Path) -> None:
     assert 1 <= len(flips) <= 3  # the first frame, the press; no redraw without a change
 
 
+def test_a_key_held_when_the_window_loses_focus_is_not_a_hold(tmp_path: Path) -> None:
+    tb = make_table(tmp_path)
+    inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    keys = KeyboardButtons(inputs)
+    surface = pygame.display.set_mode((800, 480))
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_i, mod=0, unicode="i",
+                                         scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))  # its key up goes elsewhere
+    run(tb.kiosk, surface, inputs, run_for=0.2, keyboard=keys, flip=lambda: None)
+    keys.poll(time.monotonic() + 10)  # long past the 3 s a hold takes
+    assert inputs.empty() and tb.outbox.presses() == []
+
+
 @pytest.mark.parametrize("seconds", [1.5])
 def test_the_loop_redraws_about_once_a_second(tmp_path: Path, seconds: float) -> None:
     tb = make_table(tmp_path)
