@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -106,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print("  Kiosk window:  table 1; keys A E F G I R T are the powers' buttons,")
             print("                 hold one for 3 s to take that power out of the game")
+        print(f"  Demo data:     {data} (removed when the demo stops)")
         print("  Stop with Ctrl-C.", flush=True)
         ends = time.monotonic() + args.run_for if args.run_for else None
         while ends is None or time.monotonic() < ends:
@@ -125,3 +127,5 @@ def main(argv: Sequence[str] | None = None) -> int:
                 c.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 c.kill()
+                c.wait()
+        shutil.rmtree(data, ignore_errors=True)  # a demo leaves nothing behind

@@ -57,9 +57,12 @@ def test_demo_starts_a_round_under_way_and_stops_cleanly(demo):
     assert hall["stage"] == "negotiating" and hall["phase"] == "S1901"
     assert 30 < hall["remaining"] <= 90
     assert httpx.post(url + "/api/login", json={"password": password}).status_code == 200
+    data = Path(text.split("Demo data:")[1].split()[0])
+    assert (data / "hub").is_dir()
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=20) == 0
     assert hub_is_gone(url)
+    assert not data.exists()
 
 
 def test_demo_stopped_with_sigterm_leaves_no_hub_behind(demo):
