@@ -210,6 +210,40 @@ class _Clock:
                     return s.t + timedelta(seconds=mark - s.g)
         return _INF
 
+    def last_reach(self, mark: float, until: datetime) -> datetime:
+        """The moment from which the clock stays at or past ``mark`` up to ``until``.
+
+        Unlike ``reach``, time given back after a first crossing counts: the writing
+        minute starts when the clock last enters it, not when it first did.
+        """
+        segs = self.segments
+        cross = segs[0].t - timedelta(seconds=segs[0].g - mark) if segs[0].g >= mark else None
+        for i, s in enumerate(segs):
+            if s.t > until:
+                break
+            if s.g >= mark:
+                cross = cross or s.t
+                continue
+            cross = None
+            end = min(segs[i + 1].t, until) if i + 1 < len(segs) else until
+            if s.running and s.g + (end - s.t).total_seconds() >= mark:
+                cross = s.t + timedelta(seconds=mark - s.g)
+        return cross if cross is not None else until
+
+    def running_from(self, t: datetime) -> datetime:
+        """The first moment at or after ``t`` when the clock runs (after a break there)."""
+        current = None
+        for s in self.segments:
+            if s.t <= t:
+                current = s
+            elif current is not None and not current.running:
+                if s.running:
+                    return s.t
+                current = s
+        if current is None or current.running:
+            return t
+        return _INF
+
     def paused_at(self, t: datetime) -> bool:
         seg = None
         for s in self.segments:
@@ -364,34 +398,23 @@ def _phases(
 ) -> tuple[tuple[Phase, ...], _Clock]:
     marks = _phase_marks(profile, last_year)
     clock, _ = _build_clock(schedule, [m for _, _, m in marks], table)
-    return _phases_on(profile, clock, marks, schedule.start), clock
+    return _phases_on(profile, clock, marks), clock
 
 
 def _phases_on(
-    profile: EventProfile,
-    clock: _Clock,
-    marks: list[tuple[PhaseRef, float, float]],
-    start: datetime,
+    profile: EventProfile, clock: _Clock, marks: list[tuple[PhaseRef, float, float]]
 ) -> tuple[Phase, ...]:
     writing = profile.writing_minutes * 60
     out: list[Phase] = []
-    prev_mark = 0.0
+    previous = clock.reach(0.0)  # the round's start
     for ref, minutes, mark in marks:
         deadline = clock.reach(mark)
         if deadline == _INF:
             break
-        writing_from = clock.reach(mark - writing) if writing else None
-        out.append(Phase(ref, minutes, _resumes(clock, prev_mark), writing_from, deadline))
-        prev_mark = mark
+        writing_from = clock.last_reach(mark - writing, deadline) if writing else None
+        out.append(Phase(ref, minutes, clock.running_from(previous), writing_from, deadline))
+        previous = deadline
     return tuple(out)
-
-
-_EPS = timedelta(milliseconds=1)
-
-
-def _resumes(clock: _Clock, mark: float) -> datetime:
-    """When the game clock runs on past ``mark``: after any break that starts there."""
-    return clock.reach(mark + _EPS.total_seconds()) - _EPS
 
 
 def break_window(
@@ -428,7 +451,7 @@ def view(
     last = effective_last_year(profile, schedule)
     marks = _phase_marks(profile, last or OPEN_HORIZON_YEAR)
     clock, intervals = _build_clock(schedule, [m for _, _, m in marks], table)
-    all_phases = _phases_on(profile, clock, marks, schedule.start)
+    all_phases = _phases_on(profile, clock, marks)
     phases = all_phases
     if schedule.call is not None:
         phases = tuple(p for p in all_phases if p.deadline <= schedule.call)

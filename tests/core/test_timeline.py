@@ -223,3 +223,25 @@ def test_break_window_and_state_follow_the_clock():
     never = Pause(at_deadline=PhaseRef.parse("S1925"), minutes=5)
     s3 = Schedule(start=D("2003-02-15T09:00"), last_year=1905, pauses=(never,))
     assert break_window(profile, s3, never) == (None, None)
+
+
+def test_a_phase_opens_when_its_clock_runs_after_time_taken_away_and_a_break():
+    profile = BUILTIN["wdc2006"]
+    s1901 = D("2006-08-04T10:17")
+    cut = Adjustment(at=s1901, seconds=-60)
+    plain = timetable(profile, Schedule(start=D("2006-08-04T10:00"), adjustments=(cut,)))
+    assert plain.phases[1].opens == s1901  # not a millisecond before the deadline
+    meal = Pause(at_deadline=PhaseRef.parse("S1901"), minutes=30)
+    s = Schedule(start=D("2006-08-04T10:00"), adjustments=(cut,), pauses=(meal,))
+    assert timetable(profile, s).phases[1].opens == s1901 + timedelta(minutes=30)
+
+
+def test_time_given_during_the_writing_minute_moves_its_start():
+    profile = BUILTIN["wdc2019"]
+    extra = Adjustment(at=D("2019-09-06T10:17:30"), seconds=120)
+    s = Schedule(start=D("2019-09-06T10:00"), adjustments=(extra,))
+    first = timetable(profile, s).phases[0]
+    assert first.deadline == D("2019-09-06T10:20")
+    assert first.writing_from == D("2019-09-06T10:19")  # when the clock last entered it
+    assert view(profile, s, D("2019-09-06T10:18")).stage == "negotiating"
+    assert view(profile, s, D("2019-09-06T10:19:30")).stage == "writing"
