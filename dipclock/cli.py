@@ -9,22 +9,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from typing import NoReturn
 
 from dipclock.eventfiles import load_event
-from dipclock.events import BUILTIN, EventError, EventProfile
+from dipclock.events import BUILTIN, FIRST_YEAR, LAST_YEAR, EventError, EventProfile
 from dipclock.penalties import penalty
 from dipclock.timeline import (
+    OPEN_HORIZON_YEAR,
     PLAN_HORIZON_YEAR,
     Pause,
     PhaseRef,
     Schedule,
     Timetable,
+    break_window,
     timetable,
 )
+
+MAX_BREAK_MINUTES = 24 * 60
 
 
 class UsageError(Exception):
@@ -37,17 +43,26 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_moment(text: str, on: date | None = None) -> datetime:
-    """``2003-02-14T19:00`` or, with ``on`` given, a bare ``19:00`` on that day."""
+    """``2003-02-14T19:00`` or, with ``on`` given, a bare ``19:00`` on that day.
+
+    Times are the venue's local wall clock, so a time zone is refused rather than guessed.
+    """
+    moment = None
     try:
-        return datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text)
     except ValueError:
-        pass
-    if on is not None:
-        try:
-            return datetime.combine(on, time.fromisoformat(text))
-        except ValueError:
-            pass
-    raise UsageError(f"{text!r} is not a time like 2003-02-14T19:00 or 19:00")
+        if on is not None:
+            try:
+                moment = datetime.combine(on, time.fromisoformat(text))
+            except ValueError:
+                pass
+    if moment is None:
+        raise UsageError(f"{text!r} is not a time like 2003-02-14T19:00 or 19:00")
+    if moment.tzinfo is not None:
+        raise UsageError(f"{text!r}: give the venue's local time, without a time zone")
+    if not 1970 <= moment.year <= 2999:
+        raise UsageError(f"{text!r}: the year must be between 1970 and 2999")
+    return moment
 
 
 def parse_pause(text: str, start: datetime) -> Pause:
@@ -59,18 +74,50 @@ def parse_pause(text: str, start: datetime) -> Pause:
         minutes = float(minutes_text)
     except ValueError:
         raise UsageError(f"--pause {text!r}: {minutes_text!r} is not a number of minutes") from None
-    if minutes <= 0:
-        raise UsageError(f"--pause {text!r}: minutes must be more than 0")
-    try:
-        return Pause(at_deadline=PhaseRef.parse(where), minutes=minutes, reason="Break")
-    except ValueError:
-        at = _moment_after(parse_moment(where, start.date()), start)
-        return Pause(at=at, minutes=minutes, reason="Break")
+    if not 0 < minutes <= MAX_BREAK_MINUTES:  # also refuses nan and inf
+        raise UsageError(
+            f"--pause {text!r}: minutes must be more than 0 and at most {MAX_BREAK_MINUTES}"
+        )
+    if re.fullmatch(r"[SFAsfa]\d{4}", where.strip()):
+        try:
+            return Pause(at_deadline=PhaseRef.parse(where), minutes=minutes, reason="Break")
+        except ValueError:
+            raise UsageError(f"--pause {text!r}: no such deadline (games start in 1901)") from None
+    at = moment_in_round(where, start)
+    return Pause(at=at, minutes=minutes, reason="Break")
 
 
-def _moment_after(moment: datetime, start: datetime) -> datetime:
-    """A bare clock time earlier than the start means the next day (an evening round)."""
-    return moment + timedelta(days=1) if moment < start else moment
+def moment_in_round(text: str, start: datetime) -> datetime:
+    """A time in the round: a bare clock time earlier than the start means the next day
+    (an evening round past midnight); a full date and time is taken as it is."""
+    moment = parse_moment(text, start.date())
+    bare = "T" not in text and " " not in text.strip()
+    return moment + timedelta(days=1) if bare and moment < start else moment
+
+
+def round_schedule(
+    profile: EventProfile,
+    start: datetime,
+    round_number: int | None = None,
+    end_year: int | None = None,
+    call: str | None = None,
+    pauses: Sequence[str] = (),
+) -> Schedule:
+    """A round from the command line (``plan``, a standalone kiosk): the same options, the
+    same checks. ``--round`` gives the round's name and, where it differs, its last year."""
+    title, last_year = "", end_year
+    if round_number is not None:
+        rnd = profile.round(round_number)
+        title, last_year = rnd.title, end_year or rnd.last_year
+    if last_year is not None and not FIRST_YEAR <= last_year <= LAST_YEAR:
+        raise UsageError(f"--end-year {last_year}: a game year from {FIRST_YEAR} to {LAST_YEAR}")
+    return Schedule(
+        start=start,
+        last_year=last_year,
+        call=moment_in_round(call, start) if call else None,
+        pauses=tuple(parse_pause(p, start) for p in pauses),
+        title=title,
+    )
 
 
 def _build_parser() -> _Parser:
@@ -138,25 +185,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _plan(args: argparse.Namespace) -> int:
     profile = load_event(args.event)
     start = parse_moment(args.start, date.today())
-    last_year = args.end_year
-    title = ""
-    if args.round is not None:
-        rnd = profile.round(args.round)
-        title = rnd.title + (f" ({rnd.day})" if rnd.day else "")
-        last_year = last_year or rnd.last_year
-    if last_year is not None and last_year < 1901:
-        raise UsageError(f"--end-year {last_year}: the game starts in 1901")
-    call = _moment_after(parse_moment(args.call, start.date()), start) if args.call else None
-    pauses = tuple(parse_pause(p, start) for p in args.pause)
-    schedule = Schedule(start=start, last_year=last_year, call=call, pauses=pauses, title=title)
-    table = timetable(profile, schedule, horizon_year=PLAN_HORIZON_YEAR)
-    known = {p.ref for p in table.phases}
-    for pause in pauses:
-        if pause.at_deadline is not None and pause.at_deadline not in known:
+    schedule = round_schedule(profile, start, args.round, args.end_year, args.call, args.pause)
+    # with a call, the timetable runs to the call, however long that is
+    horizon = OPEN_HORIZON_YEAR if schedule.call is not None else PLAN_HORIZON_YEAR
+    table = timetable(profile, schedule, horizon_year=horizon)
+    if not table.phases:
+        raise UsageError(f"--call {args.call}: no deadline of the round falls before it")
+    known = [p.ref for p in table.phases]
+    for pause in schedule.pauses:
+        if pause.at_deadline is None:
+            continue
+        if pause.at_deadline not in known:
             raise UsageError(
                 f"--pause {pause.at_deadline.code}: no such deadline in this round "
-                f"({table.phases[0].ref.code} to {table.phases[-1].ref.code})"
-                if table.phases else f"--pause {pause.at_deadline.code}: the round has no deadlines"
+                f"({known[0].code} to {known[-1].code})"
+            )
+        if pause.at_deadline == known[-1]:
+            raise UsageError(
+                f"--pause {pause.at_deadline.code}: the game ends at that deadline, "
+                "no clock runs after it"
             )
     if args.json:
         print(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
@@ -200,9 +247,14 @@ def plan_text(
     profile: EventProfile, schedule: Schedule, table: Timetable, round_number: int | None
 ) -> str:
     lines = [f"{profile.name} ({profile.id})"]
-    head = schedule.title or (f"Round {round_number}" if round_number else "Round")
+    head = schedule.title or "Round"
+    if round_number is not None:
+        rnd = profile.round(round_number)
+        head += f" ({rnd.day})" if rnd.day else ""
+        if rnd.start is not None and rnd.start != schedule.start.time():
+            head += f", published start {rnd.start:%H:%M}"
     lines.append(f"{head}: starts {schedule.start:%a %Y-%m-%d %H:%M}")
-    breaks = {p.at_deadline: p for p in schedule.pauses if p.at_deadline is not None}
+    windows = [break_window(profile, schedule, b) for b in schedule.pauses]
     has_writing = any(p.writing_from for p in table.phases)
     lines.append("")
     lines.append(
@@ -216,9 +268,10 @@ def plan_text(
             row += f"{_clock(p.writing_from, schedule.start) if p.writing_from else '':>9}  "
         row += f"{_clock(p.deadline, schedule.start):>9}"
         lines.append(row)
-        if p.ref in breaks:
-            b = breaks[p.ref]
-            lines.append(f"{'':<12} -- break, {b.minutes:g} min; the next phase starts after it --")
+        for begins, ends in windows:  # each break under the phase it falls in
+            if begins is not None and p.opens <= begins <= p.deadline:
+                span = f"{_clock(begins, schedule.start)} to {_clock(ends, schedule.start)}"
+                lines.append(f"{'':<12} -- break {span} --" if ends else f"{'':<12} -- break --")
     lines.append("")
     if not table.phases:
         lines.append("No deadline falls in this round.")
@@ -241,9 +294,12 @@ def _penalty(args: argparse.Namespace) -> int:
     profile = load_event(args.event)
     if args.offence < 1:
         raise UsageError("--offence counts this late submission too, so it is at least 1")
+    if not math.isfinite(args.late):
+        raise UsageError(f"--late {args.late}: give a number of seconds")
     units = None
     if args.units is not None:
-        units = [u.strip() for u in args.units.split(",") if u.strip()]
+        # each unit once, in the order given
+        units = list(dict.fromkeys(u.strip() for u in args.units.split(",") if u.strip()))
     result = penalty(profile.penalty, args.late, args.offence, units)
     if args.json:
         print(json.dumps(result.as_json()))

@@ -17,6 +17,8 @@ def load_event(ref: str) -> EventProfile:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise EventError(f"{ref}: cannot read event file: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise EventError(f"{ref}: not a text file (TOML is UTF-8)") from None
         return parse_event_toml(text, str(path))
     known = ", ".join(BUILTIN)
     raise EventError(f"unknown event {ref!r}: use one of {known} or a .toml file")

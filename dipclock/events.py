@@ -10,6 +10,7 @@ Pure: no file is read here. ``parse_event_toml`` takes the text; the shell reads
 
 from __future__ import annotations
 
+import re
 import tomllib
 from datetime import time
 from typing import Annotated, Literal
@@ -17,6 +18,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 FIRST_YEAR = 1901
+LAST_YEAR = 2100  # far past any game; keeps every date arithmetic in range
+Year = Annotated[int, Field(ge=FIRST_YEAR, le=LAST_YEAR)]
 
 PenaltyModel = Literal["yellow_red", "graduated", "leniency", "warning", "referee"]
 
@@ -30,7 +33,7 @@ class _Strict(BaseModel):
 class PhaseLengths(_Strict):
     """Spring and Fall lengths in minutes, from ``from_year`` until the next rule."""
 
-    from_year: Annotated[int, Field(ge=FIRST_YEAR)] = FIRST_YEAR
+    from_year: Year = FIRST_YEAR
     spring: Annotated[float, Field(gt=0, le=240)]
     fall: Annotated[float, Field(gt=0, le=240)]
 
@@ -38,7 +41,7 @@ class PhaseLengths(_Strict):
 class VictoryThreshold(_Strict):
     """Centres needed to win, from ``from_year`` until the next threshold."""
 
-    from_year: Annotated[int, Field(ge=FIRST_YEAR)]
+    from_year: Year
     centres: Annotated[int, Field(ge=1, le=34)]
 
 
@@ -49,7 +52,7 @@ class RoundInfo(_Strict):
     name: str = ""
     day: str = ""
     start: time | None = None
-    last_year: Annotated[int, Field(ge=FIRST_YEAR)] | None = None
+    last_year: Year | None = None
 
     @property
     def title(self) -> str:
@@ -90,8 +93,10 @@ class EventProfile(_Strict):
     central_clock: bool = True
     phase_lengths: Annotated[tuple[PhaseLengths, ...], Field(min_length=1)]
     writing_minutes: Annotated[float, Field(ge=0, le=10)] = 0
-    last_year: Annotated[int, Field(ge=FIRST_YEAR)] | None = None
+    last_year: Year | None = None
     rounds: tuple[RoundInfo, ...] = ()
+    # Only where the event changes the target by year (wdc2003); the usual 18 goes unsaid,
+    # as on every board, rather than clutter every screen.
     victory: tuple[VictoryThreshold, ...] = ()
     penalty: PenaltyRules
 
@@ -203,8 +208,9 @@ def describe_validation_error(exc: ValidationError) -> str:
 
 
 def _stem(origin: str) -> str:
-    name = origin.replace("\\", "/").rsplit("/", 1)[-1]
-    return name.removesuffix(".toml") or "custom"
+    """The id a file gets when it names none: its name, in the characters an id allows."""
+    name = origin.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".toml")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "custom"
 
 
 def _rounds(*specs: tuple[str, str, str | None, int | None]) -> tuple[RoundInfo, ...]:

@@ -23,6 +23,8 @@ from dipclock.powers import LETTERS
 from dipclock.timeline import Phase, PhaseRef
 
 LATE_WINDOW = timedelta(minutes=5)
+#: A power's second press this soon after its last one is a double tap, never new orders.
+REPEAT = timedelta(seconds=30)
 
 
 @dataclass(frozen=True)
@@ -59,11 +61,21 @@ class PowerStatus:
 def submissions(
     phases: Sequence[Phase], presses: Iterable[Press], window: timedelta = LATE_WINDOW
 ) -> list[Submission]:
-    """Turn presses (in any order) into submissions; repeat presses in a phase are dropped."""
+    """Turn presses (in any order) into submissions.
+
+    Dropped: a repeat press in a phase the power is already in for, and a double tap (a
+    press within ``REPEAT`` of the power's previous one), which would otherwise count a
+    nervous second press just after a deadline as the next phase's orders.
+    """
     done: set[tuple[str, PhaseRef]] = set()
     offences: dict[str, int] = {}
+    last: dict[str, datetime] = {}
     out = []
     for press in sorted(presses, key=lambda p: p.at):
+        previous = last.get(press.power)
+        last[press.power] = press.at
+        if previous is not None and press.at - previous < REPEAT:
+            continue
         target = _target(phases, press, done, window)
         if target is None:
             continue

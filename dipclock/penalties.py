@@ -48,6 +48,8 @@ class Penalty:
 
 def started_seconds(seconds_late: float) -> int:
     """Any fraction counts as a started second: 15.2 s late is in the 16th second."""
+    if not math.isfinite(seconds_late):
+        raise ValueError(f"seconds late must be a number, not {seconds_late}")
     if seconds_late <= 0:
         return 0
     return math.ceil(round(seconds_late, 6))
@@ -67,7 +69,7 @@ def penalty(
     if offence < 1:
         raise ValueError("offence counts this late submission too, so it is at least 1")
     late = started_seconds(seconds_late)
-    ordered = sorted(units, key=str.casefold) if units is not None else None
+    ordered = sorted(dict.fromkeys(units), key=str.casefold) if units is not None else None
     if late == 0:
         return _with_units(Penalty("none", False, 0, "On time"), ordered, 0)
     grace = rules.grace_seconds
@@ -85,11 +87,10 @@ def penalty(
                 return _with_units(
                     Penalty("grace", False, 0, f"{grace}-second leniency used"), ordered, 0
                 )
-            return _with_units(
-                Penalty("board_may_allow", True, 0, "All units hold unless the board allows it"),
-                ordered,
-                0,
-            )
+            # "tolerated only as determined by the other players": one objection and
+            # all units hold, so that is the proposal until the board has said yes
+            label = "All units hold unless the board allows it"
+            return _with_units(Penalty("board_may_allow", True, 0, label), ordered, 0)
         case "warning":
             if offence == 1:
                 return _with_units(Penalty("warning", False, 0, "Warning"), ordered, 0)
@@ -109,9 +110,12 @@ def penalty(
 
 
 def _with_units(p: Penalty, ordered: list[str] | None, n: int) -> Penalty:
+    """Name the deleted orders; deleting every unit's order is all units holding."""
     if ordered is None:
         return p
-    return Penalty(p.kind, p.all_units_hold, p.units_deleted, p.label, tuple(ordered[:n]))
+    every = n > 0 and n >= len(ordered)
+    return Penalty(p.kind, p.all_units_hold or every, p.units_deleted, p.label,
+                   tuple(ordered[:n]))
 
 
 def _nmr(p: Penalty, ordered: list[str] | None) -> Penalty:

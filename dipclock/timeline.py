@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from dipclock.events import FIRST_YEAR, EventProfile
+from dipclock.events import FIRST_YEAR, EventProfile, Year
 
 Season = Literal["spring", "fall"]
 Stage = Literal["before_start", "negotiating", "writing", "paused", "held", "game_over"]
@@ -41,7 +41,7 @@ class _Strict(BaseModel):
 class PhaseRef(_Strict):
     """A movement phase: ``S1903`` is the Spring 1903 phase."""
 
-    year: Annotated[int, Field(ge=FIRST_YEAR, le=2100)]
+    year: Year
     season: Season
 
     @classmethod
@@ -76,7 +76,7 @@ class Pause(_Strict):
 
     at: datetime | None = None
     at_deadline: PhaseRef | None = None
-    minutes: Annotated[float, Field(ge=0)] | None = None
+    minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60)] | None = None  # at most a week
     until: datetime | None = None
     ended: datetime | None = None
     table: int | None = None
@@ -101,7 +101,7 @@ class Schedule(_Strict):
     """One round as the hub knows it: the input of every function here."""
 
     start: datetime
-    last_year: Annotated[int, Field(ge=FIRST_YEAR)] | None = None
+    last_year: Year | None = None
     call: datetime | None = None
     pauses: tuple[Pause, ...] = ()
     adjustments: tuple[Adjustment, ...] = ()

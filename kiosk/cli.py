@@ -23,7 +23,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
-from dipclock.cli import UsageError, parse_moment, parse_pause
+from dipclock.cli import UsageError, parse_moment, round_schedule
 from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.powers import power_letter
@@ -133,20 +133,8 @@ def standalone_round(
                 and stored.get("table") == settings.table
                 and old.time() == start.time() and timedelta(0) <= now - old < RESUME_WITHIN):
             start = old
-    last_year, title = settings.end_year, ""
-    if settings.round is not None:
-        rnd = profile.round(settings.round)
-        title = rnd.title
-        last_year = last_year or rnd.last_year
-    if last_year is not None and last_year < 1901:
-        raise UsageError(f"--end-year {last_year}: the game starts in 1901")
-    call = None
-    if settings.call:
-        call = parse_moment(settings.call, start.date())
-        if call < start:
-            call += timedelta(days=1)
-    pauses = tuple(parse_pause(p, start) for p in settings.pauses)
-    schedule = Schedule(start=start, last_year=last_year, call=call, pauses=pauses, title=title)
+    schedule = round_schedule(profile, start, settings.round, settings.end_year, settings.call,
+                              settings.pauses)
     record = {
         "profile": profile.model_dump(mode="json"),
         "schedule": schedule.model_dump(mode="json"),

@@ -59,6 +59,31 @@ def test_plan_text_says_the_horizon_for_an_open_event(capsys):
     assert "Fall 1910" in out and "Spring 1911" not in out
 
 
+def test_plan_with_a_call_runs_to_the_call_past_the_usual_horizon(capsys):
+    _, out, _ = run(capsys, "plan", "wdc2018", "--start", "2018-10-07T09:00", "--call", "15:00",
+                    "--json")
+    data = json.loads(out)
+    # 1901-06 204 min, then 32 min a year: F1910 at 14:32, S1911 at 14:49, F1911 15:04
+    assert data["phases"][-1]["year"] == 1911 and data["phases"][-1]["season"] == "spring"
+    assert data["phases"][-1]["deadline"] == "2018-10-07T14:49:00"
+
+
+def test_plan_text_shows_every_break_where_it_falls(capsys):
+    _, out, _ = run(capsys, "plan", "wdc2006", "--start", "2006-08-04T10:00",
+                    "--pause", "S1901=10", "--pause", "11:00=30")
+    lines = out.splitlines()
+    s1901 = next(i for i, line in enumerate(lines) if line.startswith("Spring 1901"))
+    assert lines[s1901 + 1].strip() == "-- break 10:17 to 10:27 --"
+    f1902 = next(i for i, line in enumerate(lines) if line.startswith("Fall 1902"))
+    assert lines[f1902].split()[-2:] == ["10:59", "11:44"]  # 15 min + the 30-min break
+    assert lines[f1902 + 1].strip() == "-- break 11:00 to 11:30 --"
+
+
+def test_plan_round_says_when_the_start_differs_from_the_published_one(capsys):
+    _, out, _ = run(capsys, "plan", "wdc2006", "--round", "2", "--start", "2006-08-04T19:30")
+    assert "Second Individual Round (Friday), published start 19:00" in out
+
+
 def test_plan_call_time(capsys):
     _, out, _ = run(capsys, "plan", "wdc2018", "--start", "2018-10-07T09:00", "--call", "14:30",
                     "--json")
@@ -79,6 +104,19 @@ def test_plan_call_time(capsys):
         (["penalty", "wdc2006", "--late", "soon"], "invalid float value"),
         (["penalty", "wdc2006", "--late", "3", "--offence", "0"], "at least 1"),
         (["bake"], "invalid choice"),
+        (["plan", "wdc2003", "--start", "10:00", "--end-year", "3000"], "from 1901 to 2100"),
+        (["plan", "wdc2003", "--start", "10:00", "--end-year", "1900"], "from 1901 to 2100"),
+        (["plan", "wdc2006", "--start", "10:00", "--pause", "S1901=inf"], "at most 1440"),
+        (["plan", "wdc2006", "--start", "10:00", "--pause", "S1901=nan"], "at most 1440"),
+        (["plan", "wdc2006", "--start", "10:00", "--pause", "11:00=1e300"], "at most 1440"),
+        (["plan", "wdc2006", "--start", "10:00", "--pause", "S1900=10"], "no such deadline"),
+        (["plan", "wdc2006", "--start", "10:00", "--pause", "F1909=10"], "game ends at that"),
+        (["plan", "wdc2006", "--start", "2006-08-04T10:00+02:00"], "without a time zone"),
+        (["plan", "wdc2006", "--start", "9999-12-31T23:00"], "between 1970 and 2999"),
+        (["plan", "wdc2006", "--start", "2006-08-04T10:00", "--call", "2006-08-04T09:00"],
+         "no deadline of the round falls before it"),
+        (["penalty", "wdc2006", "--late", "nan"], "give a number of seconds"),
+        (["penalty", "wdc2006", "--late", "inf"], "give a number of seconds"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, words):

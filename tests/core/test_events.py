@@ -120,3 +120,23 @@ def test_unknown_event_names_the_choices():
 def test_parse_event_toml_keeps_an_explicit_id():
     profile = parse_event_toml('id = "x1"\n' + GOOD, "somewhere/else.toml")
     assert profile.id == "x1"
+
+
+def test_a_file_that_is_not_text_gets_one_line(tmp_path):
+    f = tmp_path / "binary.toml"
+    f.write_bytes(b"\xff\xfe\x00name")
+    with pytest.raises(EventError, match="not a text file"):
+        load_event(str(f))
+
+
+def test_a_file_name_outside_the_id_alphabet_still_gives_an_id(tmp_path):
+    f = tmp_path / "Coupe d'été.toml"
+    f.write_text(GOOD, encoding="utf-8")
+    assert load_event(str(f)).id == "Coupe-d-t"
+
+
+def test_years_past_2100_are_refused_in_a_file(tmp_path):
+    f = tmp_path / "far.toml"
+    f.write_text("last_year = 3000\n" + GOOD.replace("last_year = 1905\n", ""))
+    with pytest.raises(EventError, match="last_year: Input should be less than or equal to 2100"):
+        load_event(str(f))

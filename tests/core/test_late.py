@@ -73,7 +73,7 @@ def test_a_hold_toggles_a_power_out_and_back():
 
 
 def test_a_press_before_the_round_starts_counts_for_nothing():
-    before = PHASES[0].opens - timedelta(seconds=1)
+    before = PHASES[0].opens - timedelta(minutes=1)
     assert submissions(PHASES, [Press("A", before), Press("A", PHASES[0].opens)]) == [
         submissions(PHASES, [Press("A", PHASES[0].opens)])[0]
     ]
@@ -87,3 +87,11 @@ def test_holds_before_the_round_start_are_ignored():
     holds = [Press("I", start - timedelta(days=60)), Press("A", start + timedelta(minutes=1))]
     assert out_of_game(holds, start + timedelta(minutes=2), since=start) == {"A"}
     assert out_of_game(holds, start + timedelta(minutes=2)) == {"A", "I"}
+
+
+def test_a_double_tap_across_the_deadline_is_one_submission():
+    presses = [Press("E", S1901 - timedelta(seconds=1)), Press("E", S1901 + timedelta(seconds=2))]
+    subs = submissions(PHASES, presses)
+    assert [(s.phase.code, s.late) for s in subs] == [("S1901", False)]
+    later = board(PHASES, PHASES[1].deadline + timedelta(seconds=5), presses, PROFILE.penalty)
+    assert later["E"].late_seconds == 5  # still owes Fall 1901's orders

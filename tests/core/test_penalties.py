@@ -107,3 +107,19 @@ def test_json_shape():
         "label": "2-unit NMR", "deleted_orders": ["Bud", "Tri"],
     }
     assert "deleted_orders" not in pen("wdc2006", 3).as_json()
+
+
+def test_deleting_every_units_order_is_all_units_holding():
+    p = pen("graduated20", 80, units=["Vie", "Bud"])  # a 10-unit NMR for two units
+    assert p.kind == "unit_nmr" and p.all_units_hold and p.deleted_orders == ("Bud", "Vie")
+    assert not pen("graduated20", 80, units=["A"] * 1 + [f"P{i}" for i in range(12)]).all_units_hold
+
+
+def test_a_unit_named_twice_counts_once():
+    assert pen("graduated20", 20, units=["Vie", "Vie", "Bud"]).deleted_orders == ("Bud", "Vie")
+
+
+@pytest.mark.parametrize("late", [float("nan"), float("inf"), float("-inf")])
+def test_lateness_must_be_a_number(late):
+    with pytest.raises(ValueError):
+        pen("wdc2006", late)
