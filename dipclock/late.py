@@ -9,6 +9,10 @@ a power that never pressed has missed the phase (no orders: every event's NMR). 
 minutes is far past every event's worst band (91 s under graduated20), yet short enough
 that a press for the next phase is never mistaken for a late one: boards spend longer
 than that adjudicating.
+
+Offences count late presses only. A phase with no press at all is not counted as an
+offence: a forgotten button is likelier than orders over five minutes late, and ``missed``
+lists those phases for the TD to judge.
 """
 
 from __future__ import annotations

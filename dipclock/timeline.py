@@ -71,7 +71,8 @@ class Pause(_Strict):
 
     It starts at a moment (``at``) or at a phase's deadline (``at_deadline``, the wdc2003
     meal-break rule). It ends when the TD resumes (``ended``), else after ``minutes``, else
-    at the announced restart (``until``); with none of these it is open-ended.
+    at the announced restart (``until``); with none of these it is open-ended. A break
+    before the round stops the countdown to the start as well: the round starts later.
     """
 
     at: datetime | None = None
