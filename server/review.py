@@ -1,5 +1,10 @@
 """Late submissions for the TD to rule on: ``late.submissions`` + ``penalties.penalty``.
 
+Phases a power never pressed for (``late.missed``: the late window closed with no press)
+are listed too, on tables whose buttons are in use: either the orders never went in or
+the button was forgotten, and only the TD can tell which. Their proposal is the event's
+penalty for orders later than the window.
+
 The proposal is always the event's model applied by the core; the TD's decision (confirm,
 waive, change with a note) is stored beside it, never instead of it, so the CSV shows both.
 """
@@ -10,7 +15,7 @@ import csv
 import io
 from typing import Any
 
-from dipclock.late import submissions
+from dipclock.late import LATE_WINDOW, Press, missed, out_of_game, submissions
 from dipclock.penalties import penalty, started_seconds
 from dipclock.powers import POWERS
 from server.context import Hub
@@ -18,17 +23,18 @@ from server.rounds import core_presses, round_profile, schedule_for, table_phase
 from server.views import iso
 
 COLUMNS = (
-    "round", "table", "power", "phase", "deadline", "pressed_at", "seconds_late",
+    "round", "table", "power", "phase", "kind", "deadline", "pressed_at", "seconds_late",
     "started_second", "offence", "proposed", "decision", "final", "note", "decided_at",
 )
 
 
 def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, Any]]:
-    """Every late submission of every round (or of ``round_no``), oldest first.
+    """Every late submission and missed phase of every round (or of ``round_no``).
 
     Each round is judged by the event profile stored with it (``Store.set_round``).
     """
     decisions = hub.store.decisions()
+    now = hub.clock.moment()
     out: list[dict[str, Any]] = []
     for rnd in hub.store.rounds():
         if round_no is not None and rnd.number != round_no:
@@ -42,30 +48,46 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
         phases = table_phases(profile, schedule, tables)
         for n in tables:
             mine = [p for p in presses if p.table == n]
+            orders = core_presses(mine)
+            holds = [Press(p.power, p.at) for p in mine if p.kind == "hold"]
             deadlines = {ph.ref: ph.deadline for ph in phases[n]}
-            for s in submissions(phases[n], core_presses(mine)):
-                if not s.late:
-                    continue
-                proposed = penalty(profile.penalty, s.seconds_late, s.offence)
-                d = decisions.get((rnd.number, n, s.power, s.phase.code))
-                out.append({
+            subs = submissions(phases[n], orders)
+            items: list[dict[str, Any]] = []
+            for s in subs:
+                if s.late:
+                    items.append({
+                        "power": s.power, "phase": s.phase, "kind": "late",
+                        "pressed_at": iso(s.at), "seconds_late": round(s.seconds_late, 3),
+                        "started_second": started_seconds(s.seconds_late), "offence": s.offence,
+                        "proposed": penalty(profile.penalty, s.seconds_late, s.offence).as_json(),
+                    })
+            in_use = {s.phase for s in subs}  # phases this table's buttons were used in
+            for power, ref in missed(phases[n], now, orders):
+                deadline = deadlines[ref]
+                if ref not in in_use or power in out_of_game(holds, deadline, since=schedule.start):
+                    continue  # a kiosk not in use then, or a power out of the game
+                offence = 1 + sum(1 for s in subs if s.power == power and s.late
+                                  and s.at < deadline)
+                proposed = penalty(profile.penalty, LATE_WINDOW.total_seconds() + 1, offence)
+                items.append({
+                    "power": power, "phase": ref, "kind": "missed", "pressed_at": None,
+                    "seconds_late": None, "started_second": None, "offence": offence,
+                    "proposed": proposed.as_json() | {"label": "No press: " + proposed.label},
+                })
+            for item in items:
+                d = decisions.get((rnd.number, n, item["power"], item["phase"].code))
+                out.append(item | {
                     "round": rnd.number,
                     "table": n,
-                    "power": s.power,
-                    "power_name": POWERS[s.power],
-                    "phase": s.phase.code,
-                    "deadline": iso(deadlines.get(s.phase)),
-                    "pressed_at": iso(s.at),
-                    "seconds_late": round(s.seconds_late, 3),
-                    "started_second": started_seconds(s.seconds_late),
-                    "offence": s.offence,
-                    "proposed": proposed.as_json(),
+                    "power_name": POWERS[item["power"]],
+                    "phase": item["phase"].code,
+                    "deadline": iso(deadlines.get(item["phase"])),
                     "decision": d.decision if d else None,
                     "final": d.final if d else None,
                     "note": d.note if d else "",
                     "decided_at": iso(d.at) if d else None,
                 })
-    out.sort(key=lambda r: (r["round"], r["pressed_at"], r["table"]))
+    out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))
     return out
 
 

@@ -239,7 +239,7 @@ function renderPenalties(rows) {
   const typing = document.activeElement;
   if (typing && typing.tagName === "INPUT" && list.contains(typing)) return;  // not under the TD's thumb
   if (!rows.length) {
-    $("penalties").replaceChildren(el("li", { class: "muted" }, "No late orders in this round."));
+    $("penalties").replaceChildren(el("li", { class: "muted" }, "No late or missing orders in this round."));
     return;
   }
   $("penalties").replaceChildren(...rows.map((r) => {
@@ -264,7 +264,7 @@ function renderPenalties(rows) {
     return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
       el("div", {},
         el("strong", {}, `T${r.table} ${r.power_name} ${r.phase}`),
-        ` ${r.started_second} s late (offence ${r.offence}) → `,
+        r.kind === "missed" ? " no press recorded → " : ` ${r.started_second} s late (offence ${r.offence}) → `,
         el("em", {}, r.proposed.label),
         r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),
       el("div", { class: "row tight" }, note,

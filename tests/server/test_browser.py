@@ -167,3 +167,28 @@ def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(bro
         ctx.close()
     finally:
         live.stop()
+
+
+def test_the_dashboard_lists_a_power_that_never_pressed(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    live = LiveHub(tmp_path / "hub").start()
+    try:
+        api = live.td()
+        now = to_local(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
+        start = now - timedelta(minutes=17 + 6)  # S1901 ended 6 min ago: its window is shut
+        set_up(api, start, tables=3)
+        on_time = [{"id": f"ok-{p}", "power": p, "kind": "press",
+                    "at": (start + timedelta(minutes=16)).isoformat()} for p in "AFGIRT"]
+        httpx.post(f"{live.url}/api/tables/3/presses", json={"presses": on_time},
+                   headers={"Authorization": f"Bearer {live.key(api)}"}).raise_for_status()
+        page = phone(browser).new_page()
+        page.goto(live.url + "/dashboard")
+        page.fill("#password", PASSWORD)
+        page.click("#signin button[type=submit]")
+        row = page.locator("#pen-1-3-E-S1901")
+        expect(row).to_contain_text("no press recorded")
+        expect(row).to_contain_text("No press: Red card")
+        expect(page.locator("#penalties li")).to_have_count(1)  # tables 1-2 never used buttons
+    finally:
+        live.stop()

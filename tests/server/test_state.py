@@ -301,3 +301,22 @@ def test_a_kiosk_follows_a_hub_restarted_from_an_empty_data_dir(hub, td, tmp_pat
         kiosk.close()
         outbox.close()
         fresh.close()
+
+
+def test_a_power_that_never_pressed_is_listed_for_the_td_once_the_window_closes(hub, td):
+    c = hub.client
+    on_time = [press(f"p{p}", p, S1901 - timedelta(seconds=20)) for p in "AEFGR"]
+    post(hub, 1, *on_time, press("t", "T", START + timedelta(minutes=3), "hold"))  # T is out
+    hub.at(S1901 + timedelta(minutes=4))
+    assert [r["kind"] for r in c.get("/api/td/penalties").json()] == []  # window still open
+    hub.at(S1901 + timedelta(minutes=6))
+    [row] = c.get("/api/td/penalties").json()  # Italy; Turkey is out; table 2 never pressed
+    assert (row["table"], row["power"], row["phase"], row["kind"]) == (1, "I", "S1901", "missed")
+    assert row["proposed"]["label"] == "No press: Red card: all units hold (more than 30 s late)"
+    r = c.post("/api/td/penalties", headers=td, json={
+        "round": 1, "table": 1, "power": "I", "phase": "S1901", "decision": "waive",
+        "note": "orders were in the box, button forgotten"})
+    assert r.status_code == 200
+    got = list(csv.DictReader(io.StringIO(c.get("/api/penalties.csv").text)))
+    assert [(g["power"], g["kind"], g["pressed_at"], g["final"]) for g in got] == [
+        ("I", "missed", "", "Waived")]
