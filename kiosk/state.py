@@ -168,11 +168,15 @@ def build(
 
     banner = _banner(recent[-1], subs, profile, v, out) if recent else ""
     opens = phases[0].opens if phases else schedule.start
-    look, label, big, notes = _stage(v, warning_seconds, bool(late_lines), schedule.title, opens)
+    look, label, big, notes = _stage(
+        v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call
+    )
     if v.stage == "paused" and v.restart_at is not None:
         ticks.append(_until_tick((v.restart_at - now).total_seconds()))
     elif v.stage not in ("held", "paused", "game_over"):
         ticks.append(_until_tick(v.remaining))
+    elif v.stage == "game_over" and schedule.call is not None and now < schedule.call:
+        ticks.append(_until_tick((schedule.call - now).total_seconds()))  # counting to the call
     if look == "late":
         notes = _late_notes(late_lines) + notes
     heading = " · ".join(
@@ -224,7 +228,12 @@ def _banner(
 
 
 def _stage(
-    v: PhaseView, warning_seconds: float, anyone_late: bool, title: str, opens: datetime
+    v: PhaseView,
+    warning_seconds: float,
+    anyone_late: bool,
+    title: str,
+    opens: datetime,
+    call: datetime | None,
 ) -> tuple[Look, str, str, tuple[str, ...]]:
     """The look, the stage label, the big text and the notes for a view."""
     notes: list[str] = []
@@ -256,6 +265,10 @@ def _stage(
                 label += f", clock restarts at {clock_text(v.restart_at)}"
             return "held", label, big, tuple(notes)
         case "game_over":
+            if v.game_over_reason == "called" and call is not None and v.now < call:
+                # no deadline is left before the call: boards finish, the call ends them
+                label = f"No more deadlines: the round ends at {clock_text(call)}"
+                return "game_over", label, duration_text((call - v.now).total_seconds()), ()
             if v.game_over_reason == "called":
                 label = "Round called: the game ends here"
             elif v.previous is not None:

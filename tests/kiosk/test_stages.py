@@ -162,6 +162,10 @@ def test_game_over_after_the_last_year_and_when_called(tmp_path: Path) -> None:
     s = tb.screen(t("10:40:00"))
     assert (s.look, s.big, s.label) == ("game_over", "Game over", "Fall 1901 was the last deadline")
     called = make_table(tmp_path / "c", "wdc2018", call=t("10:30:00"))
+    # S1901 10:18, F1901 would end at 10:34, after the call: the boards play on to it
+    s = called.screen(t("10:20:00"))
+    assert s.look == "game_over" and s.big == "10:00"
+    assert s.label == "No more deadlines: the round ends at 10:30"
     s = called.screen(t("10:31:00"))
     assert s.look == "game_over" and s.label.startswith("Round called")
 
