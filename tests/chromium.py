@@ -35,3 +35,16 @@ def phone(browser: Any) -> Any:
     """A new browser context the size of a phone (390x844, touch)."""
     return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                is_mobile=True, has_touch=True)
+
+
+def signed_in(browser: Any, url: str, password: str) -> tuple[Any, list[str]]:
+    """The dashboard on a phone, signed in. Every confirmation is accepted and its question
+    kept in the list returned beside the page."""
+    page = phone(browser).new_page()
+    asked: list[str] = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.goto(url + "/dashboard")
+    page.fill("#password", password)
+    page.click("#signin button[type=submit]")
+    page.wait_for_selector("#app:not([hidden])")
+    return page, asked

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chromium import chromium, phone
+from tests.chromium import chromium, signed_in
 from tests.integration.conftest import TABLES, Hall, wait_for
 from tests.server.conftest import PASSWORD
 
@@ -23,14 +23,7 @@ def every_table(hall: Hall, what: str, check) -> None:
 def test_td_phone_drives_every_kiosk_and_judges_a_late_press(hall: Hall, tmp_path: Path):
     shots = Path(os.environ.get("DIPCLOCK_SCREENSHOTS", tmp_path))
     with chromium() as browser:
-        ctx = phone(browser)
-        page = ctx.new_page()
-        asked: list[str] = []
-        page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
-        page.goto(hall.hub.url + "/dashboard")
-        page.fill("#password", PASSWORD)
-        page.click("#signin button[type=submit]")
-        page.wait_for_selector("#app:not([hidden])")
+        page, asked = signed_in(browser, hall.hub.url, PASSWORD)
 
         # Take away the rest of Spring 1901: its deadline is now, on every table.
         page.get_by_text("Add or take away time").click()
@@ -60,7 +53,7 @@ def test_td_phone_drives_every_kiosk_and_judges_a_late_press(hall: Hall, tmp_pat
         page.screenshot(path=str(shots / "dashboard-phone.png"))
         page.click("#btn-resume")
         every_table(hall, "running again", lambda s: s["stage"] == "negotiating")
-        ctx.close()
+        page.context.close()
 
     assert asked[0].startswith("Take away"), asked
     assert any(q.startswith("Pause every clock") for q in asked)

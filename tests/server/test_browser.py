@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
 from dipclock.sync import to_local
-from tests.chromium import chromium, phone
+from tests.chromium import chromium, phone, signed_in
 from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub
 from tests.server.test_live import set_up
@@ -112,16 +112,21 @@ def _drive(browser, live: LiveHub) -> None:
     ctx.close()
 
 
+def round_under_way(live: LiveHub, ago: timedelta, tables: int) -> tuple[datetime, dict]:
+    """A wdc2006 round that started ``ago`` before the hub's now; its start and kiosk auth."""
+    api = live.td()
+    now = to_local(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
+    set_up(api, now - ago, tables=tables)
+    return now - ago, {"Authorization": f"Bearer {live.key(api)}"}
+
+
 def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(browser, tmp_path):
     from playwright.sync_api import expect
 
     live = LiveHub(tmp_path / "hub").start()
     try:
-        api = live.td()
-        now = to_local(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
-        start = now - timedelta(minutes=17, seconds=40)  # S1901 ended 20 s ago
-        set_up(api, start, tables=4)
-        auth = {"Authorization": f"Bearer {live.key(api)}"}
+        # S1901 ended 20 s ago
+        start, auth = round_under_way(live, timedelta(minutes=17, seconds=40), tables=4)
 
         def late_press(table: int, power: str) -> None:
             body = {"id": f"late-{table}-{power}", "power": power, "kind": "press",
@@ -130,13 +135,7 @@ def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(bro
                        headers=auth).raise_for_status()
 
         late_press(3, "F")
-        ctx = phone(browser)
-        page = ctx.new_page()
-        asked: list[str] = []
-        page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
-        page.goto(live.url + "/dashboard")
-        page.fill("#password", PASSWORD)
-        page.click("#signin button[type=submit]")
+        page, asked = signed_in(browser, live.url, PASSWORD)
         note = page.locator("#pen-1-3-F-S1901 input")
         note.type("player was in the toilet, TD saw")  # focus stays in the box
         late_chip = page.locator('[data-table="4"] .chip.late', has_text="G")
@@ -164,7 +163,7 @@ def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(bro
         page.click("#btn-pause")
         expect(page.locator("#toast")).to_contain_text("h away: check the time")
         assert len(asked) == n  # nothing was asked, nothing paused
-        ctx.close()
+        page.context.close()
     finally:
         live.stop()
 
@@ -174,18 +173,13 @@ def test_the_dashboard_lists_a_power_that_never_pressed(browser, tmp_path):
 
     live = LiveHub(tmp_path / "hub").start()
     try:
-        api = live.td()
-        now = to_local(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
-        start = now - timedelta(minutes=17 + 6)  # S1901 ended 6 min ago: its window is shut
-        set_up(api, start, tables=3)
+        # S1901 ended 6 min ago: its late window is shut
+        start, auth = round_under_way(live, timedelta(minutes=17 + 6), tables=3)
         on_time = [{"id": f"ok-{p}", "power": p, "kind": "press",
                     "at": (start + timedelta(minutes=16)).isoformat()} for p in "AFGIRT"]
         httpx.post(f"{live.url}/api/tables/3/presses", json={"presses": on_time},
-                   headers={"Authorization": f"Bearer {live.key(api)}"}).raise_for_status()
-        page = phone(browser).new_page()
-        page.goto(live.url + "/dashboard")
-        page.fill("#password", PASSWORD)
-        page.click("#signin button[type=submit]")
+                   headers=auth).raise_for_status()
+        page, _ = signed_in(browser, live.url, PASSWORD)
         row = page.locator("#pen-1-3-E-S1901")
         expect(row).to_contain_text("no press recorded")
         expect(row).to_contain_text("No press: Red card")
