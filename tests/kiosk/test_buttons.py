@@ -97,6 +97,12 @@ def test_keyboard_buttons_press_and_hold(table: Table) -> None:
     assert chip(table, "G").state == "out"
 
 
+def post_key(kind: int, letter: str) -> None:
+    """A key event as SDL would queue it for the window."""
+    pygame.event.post(pygame.event.Event(kind, key=pygame.key.key_code(letter), mod=0,
+                                         unicode=letter, scancode=0))
+
+
 def test_the_live_loop_takes_pygame_key_events(tmp_path: Path) -> None:
     tb = make_table(tmp_path)
     tb.kiosk.timebase = FixedTime(tb.kiosk.timebase.offset + (1000 - time.monotonic()) + 600)  # type: ignore[attr-defined]
@@ -104,10 +110,8 @@ def test_the_live_loop_takes_pygame_key_events(tmp_path: Path) -> None:
     keys = KeyboardButtons(inputs)
     surface = pygame.display.set_mode((800, 480))
     pygame.event.clear()
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_e, mod=0, unicode="e",
-                                         scancode=0))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_e, mod=0, unicode="e",
-                                         scancode=0))
+    post_key(pygame.KEYDOWN, "e")
+    post_key(pygame.KEYUP, "e")
     flips: list[float] = []
     assert run(tb.kiosk, surface, inputs, run_for=0.4, keyboard=keys,
                flip=lambda: flips.append(time.monotonic())) == 0
@@ -122,8 +126,7 @@ def test_a_key_held_when_the_window_loses_focus_is_not_a_hold(tmp_path: Path) ->
     keys = KeyboardButtons(inputs)
     surface = pygame.display.set_mode((800, 480))
     pygame.event.clear()
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_i, mod=0, unicode="i",
-                                         scancode=0))
+    post_key(pygame.KEYDOWN, "i")
     pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))  # its key up goes elsewhere
     run(tb.kiosk, surface, inputs, run_for=0.2, keyboard=keys, flip=lambda: None)
     keys.poll(time.monotonic() + 10)  # long past the 3 s a hold takes
