@@ -126,8 +126,10 @@ class Painter:
         lo, hi = self.MIN_SIZE, max(self.MIN_SIZE, int(h * 1.6))
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            tw, th = self.font(mid).size(key[0])
-            if tw <= w and th <= h:
+            font = self.font(mid)
+            tw, th = font.size(key[0])
+            # pygame-ce renders a line taller than size() reports (its line skip): fit that
+            if tw <= w and max(th, font.get_linesize()) <= h:
                 lo = mid
             else:
                 hi = mid - 1
