@@ -4,4 +4,4 @@ The pure core (events, timeline, penalties, late, sync, powers) takes the time a
 argument and does no I/O; ``cli`` and ``eventfiles`` are the thin shell around it.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
