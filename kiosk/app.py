@@ -5,11 +5,18 @@ reading and a ``TimeBase`` that turns it into hub time, so tests jump straight t
 deadline. ``run`` is the live loop: it blocks on the input queue until the next second
 boundary (or a button, or news from the hub), redraws only when the ``Screen`` changed,
 and so sits near idle on a Pi.
+
+A time base may not be trusted yet (a Pi boots on an old saved time; the hub may be out of
+reach): the screen then says so, and presses are stored as guesses with their monotonic
+reading, re-stamped the moment the time base is trusted, and only then uploaded (see
+``Kiosk`` and ``kiosk.outbox``). Both modes, hub and standalone, share that one path.
 """
 
 from __future__ import annotations
 
+import logging
 import queue
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +34,14 @@ from kiosk import state
 from kiosk.draw import Painter, render
 from kiosk.outbox import Outbox, StoredPress
 from kiosk.sound import Sounds
+from machine.timesync import boot_id, clock_synchronised
+
+log = logging.getLogger(__name__)
+
+#: The screen's alert while presses can only be stamped with a guess.
+CLOCK_ALERT = "Clock not verified: no hub and no network time"
+#: Seconds between two attempts to settle the guesses when the outbox refused it.
+SETTLE_RETRY = 10.0
 
 _EPS = timedelta(microseconds=500)
 
@@ -82,12 +97,24 @@ class TimeBase(Protocol):
         """Hub time (local seconds, see dipclock.sync) at monotonic reading ``mono``."""
         ...
 
+    def trusted(self) -> bool:
+        """Whether ``local`` is known to be right, not a guess from an unverified clock."""
+        ...
+
+    def stamp(self, mono: float) -> float:
+        """Hub time at ``mono`` by the current estimate, unslewed: to re-stamp a guess."""
+        ...
+
 
 class WallTime:
     """Standalone: the machine's wall clock, followed gently so NTP steps don't jolt it.
 
     Small differences are slewed (dipclock.sync.Slew); a step of a second or more (NTP
     setting the clock after boot) is taken at once, since a wrong minute is worse.
+    The clock is trusted while the system says it is synchronised (``synchronised``, asked
+    at most every ``recheck`` s: cheap, but the screen loop asks many times a second). A
+    machine that cannot tell (None: not Linux, so not a Pi on fake-hwclock but a computer
+    with a battery clock) counts as synchronised, so it never shows a false alarm.
     """
 
     def __init__(
@@ -95,13 +122,28 @@ class WallTime:
         wall: Callable[[], float] = lambda: from_local(datetime.now()),
         mono: Callable[[], float] = time.monotonic,
         shift: float = 0.0,
+        synchronised: Callable[[], bool | None] = clock_synchronised,
+        recheck: float = 10.0,
     ):
         self._wall, self._mono, self.shift = wall, mono, shift
         self._slew = Slew()
+        self._synchronised, self._recheck = synchronised, recheck
+        self._checked_at: float | None = None
+        self._trusted = False
 
     def local(self, mono: float) -> float:
         target = self._wall() - self._mono() + self.shift
         return mono + self._slew.update(target, mono)
+
+    def trusted(self) -> bool:
+        now = self._mono()
+        if self._checked_at is None or not 0 <= now - self._checked_at < self._recheck:
+            self._checked_at = now
+            self._trusted = self._synchronised() is not False
+        return self._trusted
+
+    def stamp(self, mono: float) -> float:
+        return mono + self._wall() - self._mono() + self.shift
 
 
 @dataclass
@@ -109,14 +151,31 @@ class FixedTime:
     """Hub time = monotonic + offset: tests, and screenshots."""
 
     offset: float = 0.0
+    verified: bool = True  # what ``trusted`` says
 
     def local(self, mono: float) -> float:
+        return mono + self.offset
+
+    def trusted(self) -> bool:
+        return self.verified
+
+    def stamp(self, mono: float) -> float:
         return mono + self.offset
 
 
 @dataclass
 class Kiosk:
-    """One table's kiosk without the window: record presses, say what the screen shows."""
+    """One table's kiosk without the window: record presses, say what the screen shows.
+
+    While the time base is not trusted, each press is stored as a guess with its monotonic
+    reading and ``boot`` id, and the screen carries ``CLOCK_ALERT``. At the first frame
+    with a trusted time base every guess of this boot is re-stamped from its monotonic
+    reading (``TimeBase.stamp``: hub time = mono + the sync's offset), durably, before the
+    upload is told; so a press made offline, even after a reboot, lands at the right
+    second. A guess of an earlier boot cannot be converted (the monotonic clock restarted):
+    it is uploaded with its guessed stamp, flagged ``uncorrected`` in the outbox and logged.
+    ``alerts`` gives the shell's own alert lines (box unplugged, another kiosk).
+    """
 
     source: Source
     outbox: Outbox
@@ -124,9 +183,13 @@ class Kiosk:
     warning_seconds: float = 120.0
     log: Callable[[str], None] = print
     sounds: Sounds | None = None
+    alerts: Callable[[], tuple[str, ...]] = lambda: ()
+    boot: str = field(default_factory=boot_id)
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
     _last: state.Frame | None = None
     _cache: tuple[object, datetime, datetime, state.Frame] | None = None
+    _unsettled: bool = True  # guesses may wait in the outbox (a press, or an earlier run)
+    _settle_after: float = float("-inf")
 
     def now(self, mono: float) -> datetime:
         return to_local(self.timebase.local(mono))
@@ -141,24 +204,65 @@ class Kiosk:
         """Record a button event durably, then acknowledge it (stdout line, upload)."""
         rnd = self.source.current()
         key = rnd.key if rnd is not None else "unknown"
+        trusted = self.timebase.trusted()
         at = self.now(event.at)
         known = self.presses(key)  # loaded before the new row, so it is not counted twice
-        stored = self.outbox.record(event.power, event.kind, at, key, event.source)
+        stored = self.outbox.record(event.power, event.kind, at, key, event.source,
+                                    mono=event.at, boot=self.boot, trusted=trusted)
         known.append(stored)
-        self.log(f"PRESS {stored.id} {stored.power} {stored.kind} {at.isoformat()}")
+        guess = "" if trusted else " unverified"
+        self.log(f"PRESS {stored.id} {stored.power} {stored.kind} {at.isoformat()}{guess}")
+        if not trusted:
+            self._unsettled = True
         self.source.sent()
         return stored
 
+    def settle(self, mono: float) -> int:
+        """Re-stamp this boot's guesses (and release older boots') once the time is trusted.
+
+        Returns how many presses changed. Called by ``frame``; the outbox does it in one
+        transaction, so a power cut leaves every guess either untouched or re-stamped.
+        """
+        if not self._unsettled or mono < self._settle_after or not self.timebase.trusted():
+            return 0
+        try:
+            restamped, released = self.outbox.correct(
+                self.boot, lambda m: to_local(self.timebase.stamp(m)))
+        except sqlite3.Error as exc:  # a full or failing card: keep the guesses, try again
+            log.warning("cannot re-stamp the presses made on an unverified clock: %s", exc)
+            self._settle_after = mono + SETTLE_RETRY
+            return 0
+        self._unsettled = False
+        if not restamped and not released:
+            return 0
+        self._presses.clear()  # read the new stamps back from the outbox
+        self._cache = None
+        for p in restamped:
+            self.log(f"RESTAMP {p.id} {p.power} {p.kind} {p.at.isoformat()}")
+        for p in released:
+            log.warning("press %s %s %s was made on an unverified clock in an earlier boot: "
+                        "it cannot be corrected and goes to the hub stamped %s", p.id,
+                        p.power, p.kind, p.at.isoformat())
+        self.source.sent()
+        return len(restamped) + len(released)
+
+    def screen_alerts(self) -> tuple[str, ...]:
+        """The alert lines: the clock's own while untrusted, then the shell's."""
+        own = () if self.timebase.trusted() else (CLOCK_ALERT,)
+        return own + tuple(self.alerts())
+
     def frame(self, mono: float) -> state.Frame:
         """What the screen shows at ``mono``; plays a cue when a stage begins."""
+        self.settle(mono)
+        alerts = self.screen_alerts()
         rnd = self.source.current()
         lost = self.source.hub_lost()
         if rnd is None:
-            return state.connecting("", lost)
+            return state.connecting("", lost, alerts=alerts)
         now = self.now(mono)
         local = self.presses(rnd.key)
         # The keyboard wakes the loop 20 times a second: reuse the frame while it is right.
-        key = (id(rnd), len(local), lost, self.warning_seconds)
+        key = (id(rnd), len(local), lost, self.warning_seconds, alerts)
         if self._cache is not None:
             cached_key, since, until, cached = self._cache
             if cached_key == key and since <= now <= until:
@@ -169,7 +273,7 @@ class Kiosk:
         presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
         fr = state.build(
             rnd.profile, rnd.schedule, now, presses, out, rnd.table,
-            self.warning_seconds, lost,
+            self.warning_seconds, lost, alerts=alerts,
         )
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)

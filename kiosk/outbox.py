@@ -7,6 +7,15 @@ unsent rows and marks them sent after a 2xx; the hub dedups by id, so a row sent
 (sent, then power lost before it was marked) costs nothing. A press the hub refuses (its
 reply names it in ``rejected``) is marked ``REJECTED`` and never resent, nor deleted.
 
+A press is stamped by the kiosk's time base, which may not be trusted yet (a Pi boots on
+the time fake-hwclock saved, possibly hours old, and the hub may be out of reach). So each
+row also keeps the monotonic reading ``mono`` of the press, the kernel's ``boot`` id (the
+monotonic clock restarts at boot) and whether ``at`` was ``trusted``. An untrusted row is a
+guess: shown on the screen at once, but never uploaded until ``correct`` has re-stamped it
+from its ``mono`` once the time base is trusted (the guess is kept in ``guess``). A guess
+from an earlier boot can never be converted (its monotonic clock is gone): ``correct``
+releases it with its guessed stamp and flags it ``uncorrected``.
+
 The same file keeps a few settings (the standalone round, the last hub snapshot, the
 hub-to-wall-clock offset) so a restarted kiosk resumes the same round at the right second.
 """
@@ -17,8 +26,8 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -42,6 +51,17 @@ CREATE TABLE IF NOT EXISTS settings (
 );
 """
 
+#: Columns added in 0.2 (time you can trust); ``_migrate`` adds them to an older file, where
+#: every row was stamped as trusted (the defaults say so).
+STAMP_COLUMNS = {
+    "mono": "REAL",                                 # monotonic reading of the press
+    "boot": "TEXT",                                 # kernel boot id: whose monotonic clock
+    "trusted": "INTEGER NOT NULL DEFAULT 1",        # 0: ``at`` is a guess, held back
+    "guess": "TEXT",                                # the guessed ``at`` a re-stamp replaced
+    "uncorrected": "INTEGER NOT NULL DEFAULT 0",    # 1: a guess of an earlier boot, sent as is
+}
+_COLUMNS = "id, round, power, kind, at, source, sent, mono, boot, trusted, uncorrected"
+
 SENT = 1  # ``presses.sent``: the hub stored it (or already had it)
 REJECTED = 2  # the hub refused it (e.g. stamped by a clock set to 1970): never resent
 
@@ -55,6 +75,10 @@ class StoredPress:
     at: datetime
     source: str = ""
     sent: bool = False
+    mono: float | None = None  # the monotonic reading of the press, in boot ``boot``
+    boot: str | None = None
+    trusted: bool = True  # False: ``at`` is a guess until ``Outbox.correct`` re-stamps it
+    uncorrected: bool = False  # a guess of an earlier boot, released as it was
 
     def as_json(self) -> dict[str, str]:
         """The press as the hub protocol carries it."""
@@ -73,6 +97,26 @@ class Outbox:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the stamp columns to a file written by an older kiosk (its rows: trusted)."""
+        with self._lock:
+            if not self._missing_columns():
+                return  # the usual case: no write lock taken just to look
+            self._db.execute("BEGIN IMMEDIATE")  # two processes opening one file add them once
+            try:
+                for name in self._missing_columns():
+                    self._db.execute(f"ALTER TABLE presses ADD COLUMN {name} "
+                                     f"{STAMP_COLUMNS[name]}")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _missing_columns(self) -> list[str]:
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(presses)")}
+        return [name for name in STAMP_COLUMNS if name not in have]
 
     def close(self) -> None:
         with self._lock:
@@ -86,16 +130,27 @@ class Outbox:
         round_key: str,
         source: str = "",
         press_id: str | None = None,
+        mono: float | None = None,
+        boot: str | None = None,
+        trusted: bool = True,
     ) -> StoredPress:
-        """Store one press durably; only then may the caller show or send it."""
-        press = StoredPress(press_id or str(uuid.uuid4()), round_key, power, kind, at, source)
+        """Store one press durably; only then may the caller show or send it.
+
+        ``trusted=False``: ``at`` is a guess; the row is not uploaded until ``correct``
+        re-stamps it from ``mono`` (which then must be given, with ``boot``).
+        """
+        if not trusted and (mono is None or boot is None):
+            raise ValueError("an untrusted stamp needs the press's mono reading and boot id")
+        press = StoredPress(press_id or str(uuid.uuid4()), round_key, power, kind, at, source,
+                            False, mono, boot, trusted)
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute(
-                    "INSERT INTO presses (id, round, power, kind, at, source) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (press.id, round_key, power, kind, at.isoformat(), source),
+                    "INSERT INTO presses (id, round, power, kind, at, source, mono, boot, "
+                    "trusted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (press.id, round_key, power, kind, at.isoformat(), source, mono, boot,
+                     int(trusted)),
                 )
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -105,7 +160,7 @@ class Outbox:
 
     def presses(self, round_key: str | None = None) -> list[StoredPress]:
         """The presses of one round (all rounds: None), in the order they were recorded."""
-        sql = "SELECT id, round, power, kind, at, source, sent FROM presses"
+        sql = f"SELECT {_COLUMNS} FROM presses"
         args: tuple[Any, ...] = ()
         if round_key is not None:
             sql += " WHERE round = ?"
@@ -115,13 +170,67 @@ class Outbox:
         return [_row(r) for r in rows]
 
     def unsent(self, limit: int = 200) -> list[StoredPress]:
+        """The rows to upload: never a guess a re-stamp may still correct."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, round, power, kind, at, source, sent FROM presses "
-                "WHERE sent = 0 ORDER BY seq LIMIT ?",
+                f"SELECT {_COLUMNS} FROM presses "
+                "WHERE sent = 0 AND (trusted = 1 OR uncorrected = 1) ORDER BY seq LIMIT ?",
                 (limit,),
             ).fetchall()
         return [_row(r) for r in rows]
+
+    def guesses(self) -> list[StoredPress]:
+        """The presses stamped by an untrusted clock and not yet corrected or released."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM presses WHERE trusted = 0 AND uncorrected = 0 "
+                "ORDER BY seq"
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def correct(
+        self, boot: str, at_of: Callable[[float], datetime]
+    ) -> tuple[list[StoredPress], list[StoredPress]]:
+        """Settle every guess, now that the time base is trusted; one durable transaction.
+
+        A guess of boot ``boot`` (this one) is re-stamped ``at_of(mono)`` and becomes trusted,
+        its guess kept in ``guess``. A guess of an earlier boot cannot be converted (that
+        boot's monotonic clock is gone): it is released with its guessed stamp and flagged
+        ``uncorrected``, so it is uploaded as it is rather than held back forever.
+        Returns ``(restamped, released)``, as they now stand.
+        """
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                rows = self._db.execute(
+                    f"SELECT {_COLUMNS} FROM presses WHERE trusted = 0 AND uncorrected = 0 "
+                    "ORDER BY seq"
+                ).fetchall()
+                restamped, released = [], []
+                for r in rows:
+                    p = _row(r)
+                    if p.boot == boot and p.mono is not None:
+                        at = at_of(p.mono)
+                        self._db.execute(
+                            "UPDATE presses SET at = ?, guess = at, trusted = 1 WHERE id = ?",
+                            (at.isoformat(), p.id))
+                        restamped.append(replace(p, at=at, trusted=True))
+                    else:
+                        self._db.execute("UPDATE presses SET uncorrected = 1 WHERE id = ?",
+                                         (p.id,))
+                        released.append(replace(p, uncorrected=True))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return restamped, released
+
+    def guessed_at(self, press_id: str) -> datetime | None:
+        """The guess a re-stamp replaced (None: the press was never re-stamped)."""
+        with self._lock:
+            row = self._db.execute("SELECT guess FROM presses WHERE id = ?",
+                                   (press_id,)).fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
 
     def mark_sent(self, ids: Iterable[str], rejected: Iterable[str] = ()) -> None:
         """``ids`` reached the hub; ``rejected`` were refused by it (kept, flagged)."""
@@ -163,4 +272,5 @@ class Outbox:
 
 
 def _row(r: tuple[Any, ...]) -> StoredPress:
-    return StoredPress(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4]), r[5], bool(r[6]))
+    return StoredPress(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4]), r[5], bool(r[6]),
+                       r[7], r[8], bool(r[9]), bool(r[10]))

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import queue
 import random
+import socket
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from hardware.events import ButtonEvent
 from kiosk.app import Kiosk
 from kiosk.hubclient import Backoff, HubClient
 from kiosk.outbox import Outbox
+from tests.integration.conftest import wait_for
 
 START = datetime(2019, 9, 6, 10, 0)
 HUB_SHIFT = from_local(START) - 1000.0  # hub time = monotonic + this
@@ -46,15 +49,27 @@ class FakeHub:
         self.shift = HUB_SHIFT
         self.lag = 0.0  # extra time a /api/time request takes to reach the hub
         self.posts = 0
+        self.statuses: list[dict[str, Any]] = []  # the status reports, as sent
+        self.strict = False  # refuse unknown status keys with 422, as a 0.1 hub does
+        self.times = 0  # /api/time requests answered
+        self.while_answering: Callable[[], None] = lambda: None  # runs as a sync is out
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.auth.append(request.headers.get("authorization"))
         if not self.up:
             raise httpx.ConnectError("hub down", request=request)
         if request.url.path == "/api/time":
+            self.times += 1
             self.mono += self.lag
             t = self.mono + self.shift + 0.010  # the request took 10 ms to arrive
+            self.while_answering()
             return httpx.Response(200, json={"t1": t, "t2": t + 0.001})
+        if request.url.path == "/api/tables/3/status":
+            body = json.loads(request.content)
+            self.statuses.append(body)
+            if self.strict and set(body) - {"offset", "rtt"}:
+                return httpx.Response(422, json={"detail": "extra fields not permitted"})
+            return httpx.Response(204)
         if request.url.path == "/api/tables/3/snapshot":
             return httpx.Response(200, json=self.snap)
         if request.url.path == "/api/tables/3/presses":
@@ -243,3 +258,140 @@ def test_the_websocket_pushes_snapshots(tmp_path: Path) -> None:
 
 def test_hub_time_is_local_time() -> None:
     assert to_local(HUB_SHIFT + 1000.0) == START
+
+
+ABOUT = {"id": "card-7f3a", "version": "0.2.0", "uptime": 12.5, "buttons": ["serial"],
+         "pin_factory": None, "box": "connected", "power": "ok", "clock": "hub"}
+CLAIMS = [{"id": "card-7f3a", "address": "10.0.0.12"}, {"id": "card-99c1", "address": "10.0.0.31"}]
+
+
+def client_on(fake: FakeHub, outbox: Outbox, about: Callable[[], dict[str, Any]] = dict,
+              base_url: str = "http://hub:8000") -> HubClient:
+    def mono() -> float:
+        fake.mono += 0.010
+        return fake.mono
+
+    return HubClient(base_url, 3, "KEY", outbox, mono=mono, transport=httpx.MockTransport(fake),
+                     rng=random.Random(1), about=about)
+
+
+def test_each_status_report_says_what_the_kiosk_is(tmp_path: Path) -> None:
+    fake, outbox = FakeHub(), Outbox(tmp_path / "o.sqlite")
+    asked = []
+    client = client_on(fake, outbox, lambda: asked.append(1) or dict(ABOUT))
+    bare = client_on(fake, outbox)  # an older shell: no details
+    try:
+        assert client.sync_once() and client.sync_once()
+        assert [set(s) for s in fake.statuses] == [{"offset", "rtt", "kiosk"}] * 2
+        assert fake.statuses[-1]["kiosk"] == ABOUT and len(asked) == 2  # read afresh each time
+        assert bare.sync_once()
+        assert set(fake.statuses[-1]) == {"offset", "rtt"}
+    finally:
+        client.close()
+        bare.close()
+        outbox.close()
+
+
+def test_a_failing_probe_or_an_older_hub_still_gets_the_offset(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    fake, outbox = FakeHub(), Outbox(tmp_path / "o.sqlite")
+
+    def broken() -> dict[str, Any]:
+        raise OSError("vcgencmd: not found")
+
+    flaky = client_on(fake, outbox, broken)
+    client = client_on(fake, outbox, lambda: dict(ABOUT))
+    try:
+        with caplog.at_level("WARNING", logger="kiosk.hubclient"):
+            assert flaky.sync_once()
+        assert set(fake.statuses[-1]) == {"offset", "rtt"}
+        assert any("vcgencmd" in r.getMessage() for r in caplog.records)
+        fake.strict = True  # a hub that does not know the kiosk block
+        fake.statuses.clear()
+        assert client.sync_once() and client.sync_once()
+        assert [set(s) for s in fake.statuses] == [{"offset", "rtt", "kiosk"},
+                                                   {"offset", "rtt"}, {"offset", "rtt"}]
+    finally:
+        flaky.close()
+        client.close()
+        outbox.close()
+
+
+def test_claims_name_the_other_kiosks_on_this_table(tmp_path: Path) -> None:
+    fake, outbox = FakeHub(), Outbox(tmp_path / "o.sqlite")
+    client = client_on(fake, outbox, lambda: dict(ABOUT))
+    anonymous = client_on(fake, outbox)
+    try:
+        assert client.accept(snapshot(1) | {"claims": []}) and client.others() == ()
+        assert client.accept(snapshot(2) | {"claims": CLAIMS})
+        assert client.others() == ("10.0.0.31",)
+        two_others = [{"id": "a", "address": "10.0.0.5"}, {"id": "b", "address": "10.0.0.6"}]
+        assert client.accept(snapshot(3) | {"claims": two_others})  # our report not in yet
+        assert client.others() == ("10.0.0.5", "10.0.0.6")
+        assert not client.accept(snapshot(4) | {"claims": [{"id": 7}]})  # malformed: refused
+        assert client.others() == ("10.0.0.5", "10.0.0.6")
+        assert anonymous.accept(snapshot(5) | {"claims": CLAIMS})
+        assert anonymous.others() == ()  # no id of its own: it cannot tell itself apart
+        restarted = client_on(fake, outbox, lambda: dict(ABOUT))
+        assert restarted.current() is not None and restarted.others() == ()  # stored: old news
+        restarted.close()
+    finally:
+        client.close()
+        anonymous.close()
+        outbox.close()
+
+
+def test_a_new_hub_clock_epoch_drops_the_samples_and_the_trust(hub: Any) -> None:
+    fake, client, outbox = hub
+    assert not client.trusted()
+    for _ in range(3):
+        assert client.sync_once()
+    assert client.trusted()
+    assert client.accept(snapshot(1))  # no "clock" key: an older hub, epoch 0
+    assert client.accept(snapshot(2) | {"clock": 0})
+    assert client.trusted()
+    fake.shift += 120.0  # the TD set the hub's time two minutes on
+    fake.lag = 0.2  # its samples are slower than the old ones: they'd lose in the filter
+    assert client.accept(snapshot(3) | {"clock": 1})
+    assert not client.trusted()
+    assert client.local(fake.mono) == pytest.approx(fake.mono + HUB_SHIFT, abs=0.05)  # no jump
+    assert client.sync_once() and client.trusted()
+    assert client.local(fake.mono) == pytest.approx(fake.mono + fake.shift, abs=0.2)
+    assert not client.accept(snapshot(2) | {"clock": 2})  # stale seq: nothing changes
+    assert client.trusted()
+
+
+def test_a_sample_taken_while_the_hub_clock_changed_is_thrown_away(hub: Any) -> None:
+    fake, client, outbox = hub
+    assert client.sync_once() and client.accept(snapshot(1))
+
+    def td_sets_the_time() -> None:  # the new epoch's snapshot arrives as the reply is out
+        fake.shift += 120.0
+        client.accept(snapshot(2) | {"clock": 1})
+
+    fake.while_answering = td_sets_the_time
+    assert client.sync_once()  # the hub answered, with a time of its old clock
+    assert not client.trusted()
+    fake.while_answering = lambda: None
+    assert client.sync_once() and client.trusted()
+    assert client.local(fake.mono) == pytest.approx(fake.mono + fake.shift, abs=0.05)
+
+
+def test_a_new_clock_epoch_wakes_the_sync_loop_at_once(tmp_path: Path) -> None:
+    fake, outbox = FakeHub(), Outbox(tmp_path / "o.sqlite")
+    with socket.socket() as s:  # a port with nothing behind it: no push channel, polling only
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}"
+    client = client_on(fake, outbox, base_url=url)
+    try:
+        for _ in range(8):  # past the fast syncs: the loop's next wait is SLOW_SYNC (30 s)
+            assert client.sync_once()
+        client.accept(snapshot(10 ** 6))  # far ahead of the polled snapshot: ours stays
+        client.start()
+        wait_for("the loop's first sync", lambda: fake.times >= 9)
+        assert client.accept(snapshot(10 ** 6 + 1) | {"clock": 1})
+        wait_for("a sync at once, not in 30 s", lambda: fake.times >= 10, timeout=10)
+        wait_for("trusted again", client.trusted, timeout=10)
+    finally:
+        client.close()
+        outbox.close()

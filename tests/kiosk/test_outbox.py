@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -45,3 +45,73 @@ def test_settings_round_trip(tmp_path: Path) -> None:
     box.put("standalone", {"a": 1})
     box.put("standalone", {"a": 2})
     assert box.get("standalone") == {"a": 2}
+
+
+# The presses table as kiosks before 0.2 wrote it: no stamp columns.
+OLD_SCHEMA = """
+CREATE TABLE presses (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    id       TEXT NOT NULL UNIQUE,
+    round    TEXT NOT NULL,
+    power    TEXT NOT NULL CHECK (length(power) = 1),
+    kind     TEXT NOT NULL CHECK (kind IN ('press', 'hold')),
+    at       TEXT NOT NULL,
+    source   TEXT NOT NULL DEFAULT '',
+    sent     INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX presses_unsent ON presses (sent) WHERE sent = 0;
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO presses (id, round, power, kind, at, source, sent) VALUES
+    ('old-sent', 'r', 'A', 'press', '2019-09-06T10:05:00', 'gpio', 1),
+    ('old-unsent', 'r', 'E', 'press', '2019-09-06T10:06:00', 'gpio', 0);
+INSERT INTO settings VALUES ('hub_wall_offset', '0.25');
+"""
+
+
+def test_an_outbox_written_by_an_older_kiosk_is_migrated_and_its_rows_trusted(
+        tmp_path: Path) -> None:
+    path = tmp_path / "o.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    db.close()
+    box = Outbox(path)
+    again = Outbox(path)  # a second process opening it adds nothing twice
+    assert [(p.id, p.trusted, p.sent, p.mono) for p in box.presses()] == [
+        ("old-sent", True, True, None), ("old-unsent", True, False, None)]
+    assert [p.id for p in again.unsent()] == ["old-unsent"]  # still goes to the hub
+    assert box.get("hub_wall_offset") == 0.25
+    guess = box.record("F", "press", AT, "r", mono=12.5, boot="b1", trusted=False)
+    assert [p.id for p in box.unsent()] == ["old-unsent"]
+    assert box.correct("b1", lambda m: AT)[0][0].id == guess.id
+    box.close()
+    again.close()
+    columns = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(presses)")]
+    assert columns[-5:] == ["mono", "boot", "trusted", "guess", "uncorrected"]
+
+
+def test_guesses_wait_until_corrected_then_go_restamped_or_flagged(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.sqlite")
+    sure = box.record("A", "press", AT, "r", mono=5.0, boot="now")
+    mine = box.record("E", "press", AT, "r", mono=100.0, boot="now", trusted=False)
+    older = box.record("F", "hold", AT, "r", mono=100.0, boot="before", trusted=False)
+    assert [p.id for p in box.unsent()] == [sure.id]
+    assert [p.id for p in box.guesses()] == [mine.id, older.id]
+    restamped, released = box.correct("now", lambda m: datetime(2019, 9, 6, 10, 0) +
+                                      timedelta(seconds=m))
+    assert [(p.id, p.at, p.trusted) for p in restamped] == [
+        (mine.id, datetime(2019, 9, 6, 10, 1, 40), True)]
+    assert [(p.id, p.at, p.uncorrected) for p in released] == [(older.id, AT, True)]
+    box.close()
+    box = Outbox(tmp_path / "o.sqlite")  # durably so
+    assert box.guesses() == []
+    assert [p.id for p in box.unsent()] == [sure.id, mine.id, older.id]
+    assert box.presses()[1:] == [*restamped, *released]
+    assert box.guessed_at(mine.id) == AT and box.guessed_at(sure.id) is None
+    assert box.correct("now", lambda m: AT) == ([], [])  # nothing left to settle
+
+
+def test_a_guess_needs_its_monotonic_reading(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.sqlite")
+    with pytest.raises(ValueError, match="mono"):
+        box.record("A", "press", AT, "r", trusted=False)
+    assert box.presses() == []

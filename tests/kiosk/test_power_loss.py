@@ -1,4 +1,4 @@
-"""SIGKILL in the middle of a burst of presses: every acknowledged press survives, once."""
+"""SIGKILL mid-burst, or between a re-stamp and its upload: every acknowledged press survives."""
 
 from __future__ import annotations
 
@@ -12,6 +12,17 @@ import threading
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from dipclock.events import BUILTIN
+from dipclock.sync import from_local
+from dipclock.timeline import Schedule
+from hardware.events import ButtonEvent
+from kiosk.app import FixedRound, FixedTime, Kiosk, Round, round_key
+from kiosk.hubclient import HubClient
+from kiosk.outbox import Outbox
+from server.clock import FakeClock
+from server.passwords import hash_password
+from tests.server.conftest import PASSWORD, START, Hub
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,3 +94,66 @@ def test_sigkill_mid_burst_loses_and_doubles_nothing(tmp_path: Path) -> None:
     assert sorted(after) == sorted(rows)
     stored = db.execute("SELECT value FROM settings WHERE key = 'standalone'").fetchone()[0]
     assert start.isoformat() in stored
+
+
+SETTLE_THEN_HANG = """
+import sys
+from datetime import datetime
+from dipclock.events import BUILTIN
+from dipclock.timeline import Schedule
+from kiosk.app import FixedRound, FixedTime, Kiosk, Round, round_key
+from kiosk.outbox import Outbox
+
+path, boot, offset, mono = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+profile, schedule = BUILTIN["wdc2006"], Schedule(start=datetime(2024, 5, 4, 9, 0))
+rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+kiosk = Kiosk(FixedRound(rnd), Outbox(path), FixedTime(offset), log=print, boot=boot)
+kiosk.frame(mono)  # the time base is trusted: the guesses are re-stamped here
+print("SETTLED", flush=True)
+sys.stdin.read()  # the upload would come next; the power goes first
+"""
+
+
+def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> None:
+    """A kiosk process re-stamps its offline press, then dies (SIGKILL) before uploading."""
+    pressed = START + timedelta(minutes=16, seconds=50)
+    offset = from_local(START) - 1000.0  # hub time = mono + offset in this boot
+    mono = from_local(pressed) - offset
+    path = tmp_path / "outbox.sqlite"
+    outbox = Outbox(path)  # the press, made while the clock was an hour back and unverified
+    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
+    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+    offline = Kiosk(FixedRound(rnd), outbox, FixedTime(offset - 3600, verified=False),
+                    log=lambda line: None, boot="b1")
+    guess = offline.handle(ButtonEvent("I", "press", mono, "gpio"))
+    outbox.close()
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy",
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+    proc = subprocess.Popen([sys.executable, "-c", SETTLE_THEN_HANG, str(path), "b1",
+                             repr(offset), repr(mono + 20)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                            cwd=ROOT)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(2)]
+        assert lines[0].startswith(f"RESTAMP {guess.id} ") and lines[1] == "SETTLED\n"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    hub = Hub(tmp_path / "hub", hash_password(PASSWORD), FakeClock(from_local(pressed) + 20))
+    outbox = Outbox(path)  # the kiosk starts again, the hub in reach
+    client = HubClient("http://testserver", 1, hub.kiosk_key, outbox,
+                       transport=hub.client._transport)
+    try:
+        hub.set_up(hub.sign_in())
+        [row] = outbox.presses()
+        assert (row.id, row.at, row.trusted, row.sent) == (guess.id, pressed, True, False)
+        assert client.upload_once()
+        snap = client.http.get("/api/tables/1/snapshot").json()
+        assert [(p["id"], p["at"]) for p in snap["presses"]] == [(guess.id, pressed.isoformat())]
+    finally:
+        client.close()
+        outbox.close()
+        hub.close()
