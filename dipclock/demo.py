@@ -68,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": password, "PYTHONUNBUFFERED": "1"}
     py = [sys.executable, "-m", "dipclock"]
     hub = subprocess.Popen(
-        [*py, "hub", "--data", str(data / "hub"), "--host", args.host, "--port", str(args.port)],
+        # a demo starts at once on any laptop's clock and announces nothing on the network
+        [*py, "hub", "--data", str(data / "hub"), "--host", args.host, "--port", str(args.port),
+         "--wait-for-sync", "0", "--no-mdns"],
         env=env,
     )
     children = [hub]

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from machine.timesync import clock_synchronised
 from server import errors
-from server.clock import Clock, HubClock
+from server.clock import Clock, HubClock, boot_id, standing_of
 from server.context import Hub
+from server.hubtime import restore
+from server.mdns import Announcement
 from server.push import Fanout
 from server.ratelimit import FailureLimit
+from server.routers import clock as clock_routes
 from server.routers import kiosk, pages, td
 from server.settings import Settings
 from server.store import Store
@@ -23,8 +27,18 @@ class SetupError(RuntimeError):
     """The data dir cannot serve yet (no TD password): one line for the operator."""
 
 
-def open_hub(settings: Settings, clock: Clock, store: Store) -> Hub:
-    """Credentials come from the store; the first start stores the settings' password hash."""
+def open_hub(
+    settings: Settings,
+    clock: Clock,
+    store: Store,
+    synced: Callable[[], bool | None] = clock_synchronised,
+    boot: str | None = None,
+) -> Hub:
+    """Credentials come from the store; the first start stores the settings' password hash.
+
+    The clock was just anchored on the wall clock: its standing is what the kernel says of
+    that clock now, unless the TD set the hub's time earlier in this boot (``hubtime``).
+    """
     stored = store.meta("td_password_hash")
     if stored is None:
         if settings.td_password_hash is None:
@@ -34,7 +48,7 @@ def open_hub(settings: Settings, clock: Clock, store: Store) -> Hub:
     # A hub started on an empty data dir counts seq from 1 again; kiosks see the new id
     # and take its snapshots instead of waiting for seq to pass the old hub's.
     hub_id = store.set_meta_once("hub_id", secrets.token_hex(8))
-    return Hub(
+    hub = Hub(
         settings=settings,
         store=store,
         clock=clock,
@@ -43,25 +57,46 @@ def open_hub(settings: Settings, clock: Clock, store: Store) -> Hub:
         kiosk_key=key,
         password_hash=stored,
         hub_id=hub_id,
+        synced=synced,
+        clock_standing=standing_of(synced()),
+        boot=boot,
     )
+    restore(hub)
+    return hub
 
 
-def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
-    """The hub. ``clock`` defaults to the monotonic hub clock; tests pass a fake one."""
+def create_app(
+    settings: Settings,
+    clock: Clock | None = None,
+    synced: Callable[[], bool | None] = clock_synchronised,
+    boot: Callable[[], str | None] = boot_id,
+) -> FastAPI:
+    """The hub. ``clock`` defaults to the monotonic hub clock, ``synced`` to the kernel's
+    word on the system clock, ``boot`` to this boot's id; tests pass fakes."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_path)
+        announcement = None
         try:
-            app.state.hub = open_hub(settings, clock or HubClock(), store)
+            hub = open_hub(settings, clock or HubClock(), store, synced, boot())
+            app.state.hub = hub
+            if settings.mdns:
+                announcement = Announcement(hub.hub_id, hub.kiosk_key, settings.host,
+                                            settings.port)
+                await announcement.start()
+            app.state.mdns = announcement
             yield
         finally:
+            if announcement is not None:
+                await announcement.stop()
             store.close()
 
     app = FastAPI(title="dipclock hub", lifespan=lifespan, docs_url=None, redoc_url=None)
     errors.install(app)
     app.include_router(kiosk.router)
     app.include_router(td.router)
+    app.include_router(clock_routes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

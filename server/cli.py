@@ -2,6 +2,11 @@
 
 The password is never defaulted: on first start it comes from ``DIPCLOCK_TD_PASSWORD``,
 ``--td-password-file``, or a terminal prompt; with none of these the hub exits 2.
+
+Hub time is anchored on the wall clock once, at start, so the hub first waits (up to
+``--wait-for-sync`` seconds) for NTP to synchronise the system clock: a Pi boots on
+fake-hwclock's guess, possibly hours old. With no time server in the hall it starts anyway
+and the TD sets the time from the dashboard.
 """
 
 from __future__ import annotations
@@ -12,10 +17,13 @@ import os
 import secrets
 import socket
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from machine.timesync import clock_synchronised
+from server.clock import SET_BY_TD, boot_id, standing_of
 from server.passwords import check_new_password, hash_password
 from server.settings import Settings
 from server.store import Store
@@ -38,7 +46,50 @@ def _parser() -> _Parser:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--td-password-file", type=Path, help="first start: read the TD password here")
+    p.add_argument("--wait-for-sync", type=float, default=90.0, metavar="SECONDS",
+                   help="wait this long for NTP to set the system clock (default 90; 0: no wait)")
+    p.add_argument("--no-mdns", action="store_true",
+                   help="do not announce the hub on the LAN (kiosks then need its address)")
     return p
+
+
+def wait_for_sync(
+    limit: float,
+    synced: Callable[[], bool | None] = clock_synchronised,
+    mono: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    say: Callable[[str], None] = print,
+    every: float = 1.0,
+) -> bool | None:
+    """Wait up to ``limit`` s for the system clock to be synchronised; say so once, and how
+    it ended. Returns what the kernel said last (None: this machine cannot tell)."""
+    state = synced()
+    if state is not False or limit <= 0:
+        return state
+    say(f"Waiting up to {limit:g} s for the system clock to synchronise (NTP) ...")
+    start = mono()
+    while state is False and mono() - start < limit:
+        sleep(min(every, max(0.0, limit - (mono() - start))))
+        state = synced()
+    waited = mono() - start
+    if state:
+        say(f"System clock synchronised after {round(waited, 1):g} s.")
+    else:
+        say(f"The system clock is still not synchronised after {round(waited, 1):g} s: "
+            "starting anyway."
+            " Compare the hub's time with your phone's on the dashboard.")
+    return state
+
+
+def td_set_this_boot(data: Path, boot: str | None) -> bool:
+    """Whether the TD set the hub's time earlier in this boot (the hub restores it)."""
+    from server.hubtime import correction_for
+
+    store = Store(Settings(data_dir=data).db_path)
+    try:
+        return correction_for(store, boot) is not None
+    finally:
+        store.close()
 
 
 def _new_password(args: argparse.Namespace) -> str:
@@ -94,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
         if not 1 <= args.port <= 65535:
             raise HubError(f"--port {args.port}: must be 1-65535")
+        if not 0 <= args.wait_for_sync <= 24 * 3600:
+            raise HubError(f"--wait-for-sync {args.wait_for_sync:g}: give 0 to 86400 seconds")
         key = prepare(args)
     except HubError as exc:
         print(f"dipclock hub: error: {exc}", file=sys.stderr)
@@ -102,11 +155,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from server.app import create_app
 
-    settings = Settings(data_dir=args.data, host=args.host, port=args.port)
+    kept = td_set_this_boot(args.data, boot_id())
+    try:  # a restart after the TD set the time keeps that time: nothing to wait for
+        synced = wait_for_sync(0 if kept else args.wait_for_sync,
+                               say=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        return 130
+    standing = SET_BY_TD if kept and not synced else standing_of(synced)
+    settings = Settings(data_dir=args.data, host=args.host, port=args.port,
+                        mdns=not args.no_mdns)
     where = f"http://{lan_address(args.host)}:{args.port}"
     print(f"Dashboard:  {where}/dashboard", flush=True)
     print(f"Hall clock: {where}/hall", flush=True)
     print(f"Kiosk key:  {key}", flush=True)
+    print(f"Hub clock:  {standing}", flush=True)
+    if settings.mdns:
+        print("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop",
+              flush=True)
     config = uvicorn.Config(
         create_app(settings), host=args.host, port=args.port, log_level="warning",
         ws_ping_interval=10, ws_ping_timeout=10,

@@ -2,7 +2,9 @@
 
 The wall clock is read once, at start-up, to anchor ``time.monotonic()``; after that only
 the monotonic clock moves hub time. NTP stepping the hub machine's clock mid-round would
-otherwise move every deadline in the hall at once.
+otherwise move every deadline in the hall at once. The one way to move hub time while the
+hub runs is the TD's: ``set_to`` (from the phone, or the system's clock once NTP has set it),
+logged and announced to every kiosk.
 """
 
 from __future__ import annotations
@@ -10,9 +12,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Protocol
 
 from dipclock.sync import from_local, to_local
+
+#: How far the hub can trust its own time; the dashboard shows it beside the phone's.
+SYNCHRONISED = "synchronised"  # anchored on a wall clock NTP had set
+NOT_SYNCHRONISED = "not synchronised"  # anchored on a wall clock nobody had set
+SET_BY_TD = "set by the TD"  # the TD set it from a phone
+UNKNOWN = "unknown"  # this machine cannot say whether its clock is synchronised
+
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
 
 class Clock(Protocol):
@@ -30,14 +41,38 @@ class Clock(Protocol):
         """Seconds on a clock that only runs forwards (rate limits, liveness)."""
         ...
 
+    def wall(self) -> float:
+        """The machine's wall clock now, as local seconds: what a restart would anchor on."""
+        ...
+
+    def set_to(self, seconds: float) -> None:
+        """Hub time is ``seconds`` now, and runs on monotonically from there."""
+        ...
+
 
 def local_wall() -> float:
     """The wall clock as local seconds, read through ``time.time`` (patchable in tests)."""
     return from_local(datetime.fromtimestamp(time.time()))
 
 
+def standing_of(synchronised: bool | None) -> str:
+    """The standing of a clock anchored on the wall clock, given what the kernel says."""
+    if synchronised is None:
+        return UNKNOWN
+    return SYNCHRONISED if synchronised else NOT_SYNCHRONISED
+
+
+def boot_id(path: Path = BOOT_ID) -> str | None:
+    """This boot's random id: a TD's correction of the wall clock holds until the next boot
+    (the wall clock is then back to fake-hwclock's guess), so the hub stores it with this."""
+    try:
+        return path.read_text().strip() or None
+    except OSError:
+        return None
+
+
 class HubClock:
-    """``monotonic() + offset``, the offset fixed when the hub starts."""
+    """``monotonic() + offset``: the offset fixed when the hub starts, moved only by ``set_to``."""
 
     def __init__(
         self,
@@ -45,7 +80,8 @@ class HubClock:
         wall: Callable[[], float] | None = None,
     ) -> None:
         self._mono = mono or (lambda: time.monotonic())
-        self._offset = (wall or local_wall)() - self._mono()
+        self._wall = wall or local_wall
+        self._offset = self._wall() - self._mono()
 
     def now(self) -> float:
         return self._mono() + self._offset
@@ -56,18 +92,36 @@ class HubClock:
     def mono(self) -> float:
         return self._mono()
 
+    def wall(self) -> float:
+        return self._wall()
+
+    def set_to(self, seconds: float) -> None:
+        self._offset = seconds - self._mono()
+
 
 class FakeClock:
-    """A clock a test sets by hand: ``clock.t = from_local(deadline) + 20``."""
+    """A clock a test sets by hand: ``clock.t = from_local(deadline) + 20``.
+
+    ``set_to`` moves hub time but not ``mono`` (as on the real clock); ``wall_offset`` is how
+    far the machine's wall clock is from ``t``.
+    """
 
     def __init__(self, t: float) -> None:
         self.t = t
+        self.offset = 0.0
+        self.wall_offset = 0.0
 
     def now(self) -> float:
-        return self.t
+        return self.t + self.offset
 
     def moment(self) -> datetime:
-        return to_local(self.t)
+        return to_local(self.now())
 
     def mono(self) -> float:
         return self.t
+
+    def wall(self) -> float:
+        return self.t + self.wall_offset
+
+    def set_to(self, seconds: float) -> None:
+        self.offset = seconds - self.t

@@ -1,4 +1,5 @@
-"""The TD's live grid: one row per table, from ``dipclock.timeline.view`` and ``late.board``."""
+"""The TD's live grid: one row per table, from ``dipclock.timeline.view`` and ``late.board``,
+with what the table's kiosk says about itself (the hall of Pis: ``server.kiosks``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,23 @@ from dipclock.late import board
 from dipclock.penalties import started_seconds
 from dipclock.timeline import view
 from server.context import Hub
+from server.kiosks import REPORT_SECONDS, TableStatus
 from server.rounds import Current, core_presses, out_powers, table_phases
 from server.views import iso
+
+
+def kiosk_json(status: TableStatus | None, mono: float) -> dict[str, Any] | None:
+    """The table's kiosk as it last described itself; uptime counted on to now while it
+    still reports (a kiosk gone quiet may have restarted since)."""
+    k = status.latest() if status else None
+    if k is None:
+        return None
+    age = mono - k.reported
+    return k.info.model_dump() | {
+        "address": k.address,
+        "uptime": round(k.info.uptime + (age if age <= REPORT_SECONDS else 0)),
+        "reported_ago": round(age, 1),
+    }
 
 
 def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
@@ -33,6 +49,8 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
             "offset": status.offset if status else None,
             "rtt": status.rtt if status else None,
             "seen_ago": None if seen is None else round(mono - seen, 1),
+            "kiosk": kiosk_json(status, mono),
+            "claims": hub.claims(n),
         }
         if cur is not None:
             presses = rows.get(n, [])

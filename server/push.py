@@ -22,10 +22,12 @@ class Socket(Protocol):
 
 
 class Client:
-    """One connected kiosk: its table and a queue that keeps only the latest snapshot."""
+    """One connected kiosk: its table, its address and a queue that keeps only the latest
+    snapshot."""
 
-    def __init__(self, table: int) -> None:
+    def __init__(self, table: int, address: str = "") -> None:
         self.table = table
+        self.address = address
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
 
     def offer(self, snapshot: dict[str, Any]) -> None:
@@ -42,6 +44,10 @@ class Fanout:
     def count(self, table: int) -> int:
         return sum(1 for c in self.clients if c.table == table)
 
+    def addresses(self, table: int) -> set[str]:
+        """Where the kiosks with a WebSocket open for ``table`` are."""
+        return {c.address for c in self.clients if c.table == table and c.address}
+
     def publish(
         self,
         build: Callable[[set[int]], dict[int, dict[str, Any]]],
@@ -56,9 +62,11 @@ class Fanout:
         for c in targets:
             c.offer(snaps[c.table])
 
-    async def serve(self, ws: Socket, table: int, first: dict[str, Any]) -> None:
+    async def serve(
+        self, ws: Socket, table: int, first: dict[str, Any], address: str = ""
+    ) -> None:
         """Send ``first`` then every published snapshot until the kiosk goes or lags."""
-        client = Client(table)
+        client = Client(table, address)
         client.offer(first)
         self.clients.add(client)
         sender = asyncio.create_task(self._send(ws, client))

@@ -138,6 +138,48 @@ class PressBatch(Body):
     presses: Annotated[list[dict[str, Any]], Field(max_length=500)]
 
 
+#: What ``machine.power.Throttling.summary`` says, word for word.
+PowerState = Literal[
+    "ok", "under-voltage now", "under-voltage since boot", "throttled now (too hot?)",
+    "throttled since boot",
+]
+Printable = r"^[\x21-\x7e][\x20-\x7e]*$"  # shown on the TD's grid: no control characters
+
+
+class KioskInfo(Body):
+    """What a kiosk says about itself with each status report (docs/protocol.md)."""
+
+    id: Annotated[str, Field(min_length=1, max_length=64, pattern=Printable)]
+    version: Annotated[str, Field(min_length=1, max_length=32, pattern=Printable)]
+    uptime: Annotated[float, Field(ge=0, le=10 * 365 * 86400)]
+    buttons: Annotated[list[Literal["gpio", "serial", "keyboard"]], Field(max_length=3)]
+    pin_factory: Annotated[str, Field(max_length=32, pattern=Printable)] | None = None
+    box: Literal["connected", "disconnected"] | None = None  # None: no box configured
+    power: PowerState | None = None  # None: this machine does not report it
+    clock: Literal["hub", "system", "unverified"]
+
+    @model_validator(mode="after")
+    def _once_each(self) -> KioskInfo:
+        if len(set(self.buttons)) != len(self.buttons):
+            raise ValueError("buttons: name each input once")
+        return self
+
+
 class StatusIn(Body):
     offset: Annotated[float, Field(ge=-1e10, le=1e10)]
     rtt: Annotated[float, Field(ge=0, le=600)]
+    kiosk: KioskInfo | None = None  # older kiosks send no block
+
+
+class ClockSet(Body):
+    """Set the hub's time: ``{"time": the phone's local wall time}`` or
+    ``{"source": "system"}`` (the machine's clock, once NTP has synchronised it)."""
+
+    time: LocalTime | None = None
+    source: Literal["system"] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> ClockSet:
+        if (self.time is None) == (self.source is None):
+            raise ValueError('give either time (the phone\'s local time) or source "system"')
+        return self

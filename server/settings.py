@@ -22,6 +22,8 @@ class Settings(BaseModel):
     login_window: float = 60.0  # ... within this many seconds, then 429
     send_timeout: float = 5.0  # a kiosk that takes longer to take a snapshot is dropped
     online_seconds: float = 20.0  # a polling kiosk seen this recently counts as connected
+    #: announce the hub on the LAN (server.mdns); the CLI turns it on unless --no-mdns
+    mdns: bool = False
 
     @property
     def db_path(self) -> Path:

@@ -30,6 +30,8 @@ def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
             "out": out_powers(rows, cur.schedule) if cur else [],
             "presses": [r.as_json() for r in rows],
             "hub_time": now,
+            "claims": hub.claims(n),
+            "clock": hub.clock_epoch,
         }
         for n, rows in by_table.items()
     }
@@ -42,3 +44,19 @@ def snapshot(hub: Hub, table: int) -> dict[str, Any]:
 def publish(hub: Hub, tables: set[int] | None = None) -> None:
     """Push the new state to every kiosk (or those of ``tables``) after a change."""
     hub.fanout.publish(lambda wanted: snapshots(hub, wanted), tables)
+
+
+def check_claims(hub: Hub, table: int) -> None:
+    """Tell the table's kiosks when the kiosks claiming it change (one more, one gone).
+
+    The claims live in memory, not the store, so ``seq`` is bumped on its own: kiosks
+    take only a snapshot whose ``seq`` has risen.
+    """
+    status = hub.status.get(table)
+    if status is None:
+        return
+    now = tuple((c["id"], c["address"]) for c in hub.claims(table))
+    if now != status.claims:
+        status.claims = now
+        hub.store.touch(hub.clock.moment())
+        publish(hub, {table})

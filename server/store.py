@@ -195,6 +195,28 @@ class Store:
     def seq(self) -> int:
         return int(self.meta("seq") or 0)
 
+    def touch(self, now: datetime) -> None:
+        """Bump ``seq`` alone: a change kiosks must take that the store does not hold
+        (two kiosks claiming one table)."""
+        with self.change(now, None):
+            pass
+
+    def set_clock(
+        self, shift: float, now: datetime, summary: str, correction: str | None
+    ) -> None:
+        """The TD moved hub time by ``shift`` seconds: log it, keep every TD session as long
+        as it was (their expiry is in hub time), and store ``correction`` (JSON: the boot and
+        hub time minus wall time) for a restart on this boot, or forget it (None)."""
+        with self.change(now, "clock", summary) as db:
+            db.execute("UPDATE sessions SET expires = expires + ?", (shift,))
+            if correction is None:
+                db.execute("DELETE FROM meta WHERE key = 'clock_correction'")
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES('clock_correction', ?)",
+                    (correction,),
+                )
+
     def event(self) -> EventProfile | None:
         text = self.meta("event")
         return EventProfile.model_validate_json(text) if text else None

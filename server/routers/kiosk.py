@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Response, WebSocket
+from fastapi import APIRouter, HTTPException, Path, Request, Response, WebSocket
 from pydantic import ValidationError
 
 from server.auth import Kiosk, key_ok, websocket_key
-from server.context import HubDep
+from server.context import HubDep, client_address
 from server.errors import describe
 from server.rounds import current, round_for
 from server.schemas import PressBatch, PressIn, StatusIn
-from server.snapshot import publish, snapshot
+from server.snapshot import check_claims, publish, snapshot
 from server.store import PressRow
 
 router = APIRouter(prefix="/api", tags=["kiosk"])
@@ -31,20 +31,25 @@ async def hub_time(hub: HubDep) -> dict[str, float]:
 
 
 @router.get("/tables/{n}/snapshot")
-async def table_snapshot(n: TablePath, hub: HubDep, _: Kiosk) -> dict[str, Any]:
-    hub.seen(n)
+async def table_snapshot(
+    n: TablePath, request: Request, hub: HubDep, _: Kiosk
+) -> dict[str, Any]:
+    hub.seen(n, client_address(request))
+    check_claims(hub, n)
     return snapshot(hub, n)
 
 
 @router.post("/tables/{n}/presses")
-async def post_presses(n: TablePath, body: PressBatch, hub: HubDep, _: Kiosk) -> dict[str, Any]:
+async def post_presses(
+    n: TablePath, body: PressBatch, request: Request, hub: HubDep, _: Kiosk
+) -> dict[str, Any]:
     """Each press is checked on its own: the good ones are stored, the others named in
     ``rejected`` with the reason, so one bad press never holds up the rest of the table's.
 
     A press is filed under the round it was made in (``rounds.round_for``), so a backlog
     uploaded after the TD set up the next round still counts for the round before.
     """
-    hub.seen(n)
+    hub.seen(n, client_address(request))
     cur = current(hub.store)
     if cur is None:
         raise HTTPException(409, "no round is set up yet: keep the presses and send them later")
@@ -72,10 +77,18 @@ async def post_presses(n: TablePath, body: PressBatch, hub: HubDep, _: Kiosk) ->
 
 
 @router.post("/tables/{n}/status", status_code=204)
-async def post_status(n: TablePath, body: StatusIn, hub: HubDep, _: Kiosk) -> Response:
-    """The kiosk's measured offset and round trip, for the TD's grid (kept in memory)."""
-    s = hub.seen(n)
+async def post_status(
+    n: TablePath, body: StatusIn, request: Request, hub: HubDep, _: Kiosk
+) -> Response:
+    """The kiosk's measured offset and round trip, and what it says about itself, for the
+    TD's grid (kept in memory). A second kiosk saying it is this table is a claim
+    conflict: both kiosks get a snapshot that lists the claims."""
+    address = client_address(request)
+    s = hub.seen(n, address)
     s.offset, s.rtt = body.offset, body.rtt
+    if body.kiosk is not None:
+        s.report(body.kiosk, address, hub.clock.mono())
+    check_claims(hub, n)
     return Response(status_code=204)
 
 
@@ -85,6 +98,8 @@ async def table_ws(ws: WebSocket, n: int, hub: HubDep) -> None:
         await ws.close(code=1008)  # before accept: the handshake is refused with 403
         return
     await ws.accept()
-    hub.seen(n)
-    await hub.fanout.serve(ws, n, snapshot(hub, n))
-    hub.seen(n)
+    address = client_address(ws)
+    hub.seen(n, address)
+    await hub.fanout.serve(ws, n, snapshot(hub, n), address)
+    hub.seen(n, address)
+    check_claims(hub, n)  # a kiosk gone may end a claim conflict

@@ -16,6 +16,7 @@ from dipclock.timeline import Adjustment, Pause, PhaseRef, break_state, timetabl
 from server.auth import TD, TDWrite, current_session, end_session, start_session
 from server.context import Hub, HubDep
 from server.grid import grid
+from server.hubtime import status as clock_status
 from server.passwords import verify_password
 from server.review import as_csv, late_submissions
 from server.rounds import Current, current
@@ -82,6 +83,7 @@ async def state(_: TD, hub: HubDep) -> dict[str, Any]:
     out: dict[str, Any] = {
         "hub_time": hub.clock.now(),
         "now": iso(now),
+        "clock": clock_status(hub),
         "seq": hub.store.seq(),
         "kiosk_key": hub.kiosk_key,
         "events": [{"id": p.id, "name": p.name} for p in BUILTIN.values()],

@@ -16,6 +16,33 @@ function hubNow() {
   return last.data.hub_time + (performance.now() - last.at) / 1000;
 }
 
+// The phone's own clock in the same "local seconds" as hub time.
+function phoneNow() {
+  const d = new Date();
+  return d.getTime() / 1000 - d.getTimezoneOffset() * 60;
+}
+
+// Local seconds as the naive ISO time the hub takes: 2024-05-04T10:04:05.250
+function localIso(localSeconds) {
+  return new Date(localSeconds * 1000).toISOString().slice(0, 23);
+}
+
+// 0.4 s, 2 min 3 s, 1 h 0 min: how far apart two clocks are.
+function span(seconds) {
+  const s = Math.abs(seconds);
+  if (s < 10) return `${s.toFixed(1)} s`;
+  const r = Math.round(s), h = Math.floor(r / 3600), m = Math.floor((r % 3600) / 60);
+  if (h) return `${h} h ${m} min`;
+  return m ? `${m} min ${r % 60} s` : `${r} s`;
+}
+
+const STANDING = {
+  "synchronised": "Hub clock synchronised with a time server (NTP).",
+  "not synchronised": "Hub clock not synchronised: no time server has set it.",
+  "set by the TD": "Hub clock set from a TD's phone.",
+  "unknown": "The hub cannot tell whether its clock is synchronised.",
+};
+
 function clockText(localSeconds) {
   // Hub time is seconds since 1970-01-01 00:00 *local*: read it back with UTC getters.
   const d = new Date(localSeconds * 1000);
@@ -109,11 +136,12 @@ function toast(text, bad) {
   toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 3000);
 }
 
-// Every TD action: ask, send, say what happened, refresh.
+// Every TD action: ask, send, say what happened, refresh. ``body`` may be a function,
+// called once the TD has said yes (the phone's time must be read then, not before).
 async function act(question, method, path, body) {
   if (!window.confirm(question)) return false;
   try {
-    await api(method, path, body);
+    await api(method, path, typeof body === "function" ? body() : body);
     toast("Done: " + question.replace(/\?$/, ""));
     await refresh();
     return true;
@@ -140,8 +168,10 @@ function showApp() {
 
 async function refresh() {
   try {
+    const sent = performance.now();
     const data = await api("GET", "/api/td/state");
-    last = { data, at: performance.now() };
+    // hub_time was read about halfway between asking and hearing back
+    last = { data, at: (sent + performance.now()) / 2 };
     render(data);
   } catch (e) {
     if (!$("app").hidden) $("hub-now").textContent = "offline";
@@ -177,6 +207,9 @@ function render(d) {
   fillSelect($("adj-table"), tables, true);
   fillSelect($("hold-table"), tables);
   renderPauses(d.pauses);
+  $("time-standing").textContent = STANDING[d.clock.standing] || d.clock.standing;
+  $("btn-time-system").hidden = !d.clock.offer_system;
+  renderTime();
   renderGrid(d.tables);
   renderPenalties(d.penalties);
   $("audit").replaceChildren(...d.audit.map((a) =>
@@ -198,6 +231,69 @@ function renderPauses(pauses) {
   }));
 }
 
+// The hub's time beside this phone's, and a warning when they disagree or the hub's clock
+// has not been checked against anything.
+function renderTime() {
+  const hub = hubNow();
+  if (hub === null) return;
+  const phone = phoneNow(), diff = hub - phone;
+  $("time-hub").textContent = clockText(hub);
+  $("time-phone").textContent = clockText(phone);
+  $("time-diff").textContent = Math.abs(diff) < 0.05 ? "0.0 s" : `${diff > 0 ? "+" : "−"}${span(diff)}`;
+  const warn = [];
+  if (Math.abs(diff) > 2) {
+    warn.push(`The hub's clock is ${span(diff)} ${diff > 0 ? "ahead of" : "behind"} this phone's.`);
+    const quarters = Math.abs(diff) / 900;
+    if (quarters >= 1 && Math.abs(quarters - Math.round(quarters)) * 900 < 5) {
+      warn.push("That looks like a time zone: are the hub and this phone set to the same one?");
+    }
+  }
+  const standing = last.data.clock.standing;
+  const untrusted = standing === "not synchronised" || standing === "unknown";
+  if (untrusted) warn.push(STANDING[standing]);
+  $("time-standing").hidden = untrusted;  // said in the warning already
+  if (warn.length) warn.push("If this phone's time is right, set the hub's time to it.");
+  const box = $("time-warning");
+  box.hidden = !warn.length;
+  box.textContent = warn.join(" ");
+}
+
+// 45 s, 12 min, 3 h 12 min, 2 d 3 h: how long a kiosk has been running.
+function uptime(seconds) {
+  const s = Math.floor(seconds), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${m} min`;
+  return m ? `${m} min` : `${s} s`;
+}
+
+const CLOCK_MARK = {
+  hub: ["ok", "clock: hub"], system: ["warn", "clock: system"], unverified: ["bad", "clock not verified"],
+};
+
+// What the table's kiosk says about itself: version, address, uptime, buttons, box, clock,
+// power; and, in red across the grid, two kiosks claiming the table.
+function kioskLines(t) {
+  const out = [];
+  if (t.claims.length) {
+    const where = t.claims.map((c) => c.address).join(", ");
+    out.push(el("div", { class: "claim" }, `${t.claims.length} kiosks say they are table ${t.table}: ${where}`));
+  }
+  const k = t.kiosk;
+  if (!k) return out;
+  out.push(el("div", { class: "small muted pi" }, `v${k.version} · ${k.address}`));
+  const inputs = k.buttons.map((b) => (b === "gpio" && k.pin_factory ? `gpio\u00a0(${k.pin_factory})` : b));
+  const heard = t.connected ? `up ${uptime(k.uptime)}` : `last report ${uptime(k.reported_ago)} ago`;
+  out.push(el("div", { class: "small muted" }, `${heard} · ${inputs.join(" + ") || "no buttons"}`));
+  const marks = [];
+  if (k.box === "connected") marks.push(["ok", "box ok"]);
+  if (k.box === "disconnected") marks.push(["bad", "box unplugged"]);
+  marks.push(CLOCK_MARK[k.clock] || ["", `clock: ${k.clock}`]);
+  if (k.power && k.power !== "ok") marks.push([k.power.includes("now") ? "bad" : "warn", k.power]);
+  out.push(el("div", { class: "marks" }, ...marks.map(([cls, text]) => el("span", { class: `mark ${cls}` }, text))));
+  return out;
+}
+
 function renderGrid(tables) {
   const up = tables.filter((t) => t.connected).length;
   $("tables-summary").textContent = tables.length ? `${up}/${tables.length} connected` : "none yet";
@@ -213,10 +309,12 @@ function renderGrid(tables) {
       return el("span", { class: cls, title: p.heading_for || "" }, text);
     });
     const lateNow = (t.powers || []).filter((p) => p.late !== null && !p.out);
-    return el("div", { class: `tile ${t.connected ? "up" : "down"} ${v ? v.stage : ""}`, "data-table": t.table },
+    const claimed = t.claims.length ? " claimed" : "";
+    return el("div", { class: `tile ${t.connected ? "up" : "down"} ${v ? v.stage : ""}${claimed}`, "data-table": t.table },
       el("div", { class: "tile-head" },
         el("strong", {}, `Table ${t.table}`),
         el("span", { class: "dot", title: t.connected ? "connected" : "not connected" })),
+      ...kioskLines(t),
       el("div", { class: "muted small" }, sync),
       v ? el("div", { class: "small" }, `${STAGES[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
       el("div", { class: "chips" }, ...chips),
@@ -352,6 +450,20 @@ function wireDashboard() {
     if (!table) return toast("No tables set up", true);
     act(`Release table ${table}?`, "POST", "/api/td/resume", { table });
   };
+  $("btn-time-phone").onclick = () => {
+    const phone = phoneNow(), hub = hubNow();
+    if (hub === null) return toast("The hub's time is not known yet", true);
+    const change = phone - hub;
+    act(`Set the hub's time from ${clockText(hub)} to this phone's ${clockText(phone)} ` +
+      `(${change >= 0 ? "+" : "−"}${span(change)})? Every table resyncs to it.`,
+      "POST", "/api/clock", () => ({ time: localIso(phoneNow()) }));
+  };
+  $("btn-time-system").onclick = () => {
+    const change = last ? last.data.clock.system_change : 0;
+    act(`Use the system's synchronised time? The hub's clock moves ` +
+      `${change >= 0 ? "+" : "−"}${span(change || 0)}; every table resyncs to it.`,
+      "POST", "/api/clock", { source: "system" });
+  };
   $("btn-call").onclick = () => act("Call the round now? Games end at the last deadline before now.",
     "POST", "/api/td/call", {});
   $("btn-event").onclick = () => {
@@ -383,6 +495,7 @@ function wireDashboard() {
   setInterval(() => {
     const t = hubNow();
     if (t !== null) $("hub-now").textContent = clockText(t);
+    if (t !== null && !$("app").hidden) renderTime();
     if (last && last.data.hall) renderClock(last.data.hall);
   }, 250);
   api("GET", "/api/session").then((s) => {

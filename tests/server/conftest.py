@@ -34,11 +34,16 @@ class Hub:
 
     def __init__(self, data_dir: Path, password_hash: str, clock: FakeClock) -> None:
         self.data_dir, self.password_hash, self.clock = data_dir, password_hash, clock
+        #: what the kernel says of the system clock, and this boot's id: a test changes them
+        self.synced: bool | None = False
+        self.boot: str | None = "boot-1"
         self.client = self._open()
 
     def _open(self) -> TestClient:
         settings = Settings(data_dir=self.data_dir, td_password_hash=self.password_hash)
-        client = TestClient(create_app(settings, clock=self.clock))
+        app = create_app(settings, clock=self.clock, synced=lambda: self.synced,
+                         boot=lambda: self.boot)
+        client = TestClient(app)
         client.__enter__()
         return client
 

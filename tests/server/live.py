@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,8 +25,13 @@ def free_port() -> int:
 
 
 class LiveHub:
-    def __init__(self, data: Path, port: int | None = None) -> None:
+    """``extra``: more ``dipclock hub`` options. The hub neither waits for NTP nor announces
+    itself by mDNS unless ``quiet=False`` (then the CLI's defaults hold)."""
+
+    def __init__(self, data: Path, port: int | None = None, extra: tuple[str, ...] = (),
+                 quiet: bool = True) -> None:
         self.data, self.port = data, port or free_port()
+        self.extra = (("--no-mdns", "--wait-for-sync", "0") if quiet else ()) + tuple(extra)
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
 
@@ -37,7 +43,7 @@ class LiveHub:
         with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "dipclock", "hub", "--data", str(self.data),
-                 "--host", "127.0.0.1", "--port", str(self.port)],
+                 "--host", "127.0.0.1", "--port", str(self.port), *self.extra],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
             )
         deadline = time.monotonic() + 20
@@ -78,3 +84,40 @@ class LiveHub:
 
     def key(self, td: httpx.Client) -> str:
         return td.get("/api/td/state").json()["kiosk_key"]
+
+
+class ThreadHub:
+    """A real uvicorn serving ``create_app`` in this process, on a free 127.0.0.1 port, so a
+    test can hand the hub a wall clock and a time-sync probe of its choosing."""
+
+    def __init__(self, data: Path, synced=lambda: False, wall=None) -> None:
+        import uvicorn
+
+        from server.app import create_app
+        from server.clock import HubClock
+        from server.passwords import hash_password
+        from server.settings import Settings
+
+        settings = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD))
+        app = create_app(settings, clock=HubClock(wall=wall), synced=synced, boot=lambda: "b")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadHub:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:  # poll until it serves, not a fixed wait
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the hub did not start within 20 s")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+    td = LiveHub.td
+    key = LiveHub.key

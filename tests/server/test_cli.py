@@ -38,3 +38,67 @@ def test_the_password_file_is_hashed_once_and_the_env_is_ignored_later(tmp_path,
 def test_a_bad_port_exits_2(tmp_path, capsys):
     assert main(["--data", str(tmp_path), "--port", "0"]) == 2
     assert "--port 0" in capsys.readouterr().err
+
+
+class Waiting:
+    """The wait for NTP with a fake kernel and a fake clock: no test sleeps."""
+
+    def __init__(self, answers: list[bool | None]) -> None:
+        self.answers, self.t, self.slept, self.said = answers, 0.0, [], []
+
+    def synced(self) -> bool | None:
+        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.t += seconds
+
+    def run(self, limit: float) -> bool | None:
+        from server.cli import wait_for_sync
+
+        return wait_for_sync(limit, synced=self.synced, mono=lambda: self.t, sleep=self.sleep,
+                             say=self.said.append)
+
+
+def test_the_hub_waits_for_ntp_says_so_once_and_how_it_ended():
+    w = Waiting([False, False, False, True])
+    assert w.run(90) is True
+    assert w.slept == [1.0, 1.0, 1.0]
+    assert w.said == ["Waiting up to 90 s for the system clock to synchronise (NTP) ...",
+                      "System clock synchronised after 3 s."]
+
+
+def test_with_no_time_server_the_hub_starts_anyway_after_the_wait():
+    w = Waiting([False])
+    assert w.run(2.5) is False
+    assert sum(w.slept) == 2.5 and len(w.said) == 2
+    assert w.said[1].startswith("The system clock is still not synchronised after 2.5 s: "
+                                "starting anyway.")
+
+
+def test_no_wait_when_told_or_synchronised_or_nobody_can_tell():
+    for answers, limit in (([False], 0), ([True], 90), ([None], 90)):
+        w = Waiting(answers)
+        assert w.run(limit) is answers[0]
+        assert w.slept == [] and w.said == []
+
+
+def test_a_bad_wait_exits_2(tmp_path, capsys):
+    assert main(["--data", str(tmp_path), "--wait-for-sync", "-1"]) == 2
+    assert "--wait-for-sync -1: give 0 to 86400 seconds" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path), "--wait-for-sync", "soon"]) == 2
+    assert "argument --wait-for-sync: invalid float value: 'soon'" in capsys.readouterr().err
+
+
+def test_a_restart_after_the_td_set_the_time_does_not_wait_again(tmp_path):
+    import json
+
+    from server.cli import td_set_this_boot
+    from server.store import Store
+
+    store = Store(tmp_path / "hub.sqlite3")
+    assert not td_set_this_boot(tmp_path, "boot-1")
+    store.set_meta_once("clock_correction", json.dumps({"boot": "boot-1", "correction": 60}))
+    store.close()
+    assert td_set_this_boot(tmp_path, "boot-1")
+    assert not td_set_this_boot(tmp_path, "boot-2") and not td_set_this_boot(tmp_path, None)

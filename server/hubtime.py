@@ -1,0 +1,111 @@
+"""How far the hub's time can be trusted, and the TD setting it.
+
+A hub on a Pi boots on fake-hwclock's guess and may start before NTP has set the clock, or
+in a hall with no time server at all. The hub says where its time came from (its
+*standing*), the dashboard puts it beside the phone's clock, and the TD can set it from the
+phone or, once NTP has caught up, from the system's clock. Every setting is logged, raises
+the clock's *epoch* (kiosks then drop their time samples and resync), and is kept for a
+restart on the same boot, since the wall clock it corrects is still wrong until a reboot.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from typing import Any
+
+from dipclock.sync import from_local, to_local
+from server.clock import SET_BY_TD, SYNCHRONISED
+from server.context import Hub
+from server.store import Store
+
+log = logging.getLogger("uvicorn.error")
+CORRECTION = "clock_correction"
+
+
+class ClockRefused(Exception):
+    """The hub's time cannot be set that way now: the reason, for a 409."""
+
+
+def correction_for(store: Store, boot: str | None) -> float | None:
+    """Hub time minus wall time as the TD set it in boot ``boot``; None if not this boot."""
+    text = store.meta(CORRECTION)
+    if boot is None or not text:
+        return None
+    try:
+        stored = json.loads(text)
+        return float(stored["correction"]) if stored["boot"] == boot else None
+    except (ValueError, TypeError, KeyError):
+        return None  # unreadable: start on the wall clock as ever
+
+
+def restore(hub: Hub) -> None:
+    """At start: re-apply the TD's correction of this boot's wall clock, unless the system
+    clock is synchronised now (then it is right by itself)."""
+    if hub.clock_standing == SYNCHRONISED:
+        return
+    correction = correction_for(hub.store, hub.boot)
+    if correction is None:
+        return
+    hub.clock.set_to(hub.clock.wall() + correction)
+    hub.clock_standing = SET_BY_TD
+    log.warning("hub time: the TD's setting of this boot kept (%+.1f s from the system clock)",
+                correction)
+
+
+def status(hub: Hub) -> dict[str, Any]:
+    """The hub clock's standing for the dashboard (``/api/td/state``'s ``clock``).
+
+    ``offer_system``: "Use the system's synchronised time" makes sense, since NTP has set
+    the system clock after the hub anchored its time on an unsynchronised one.
+    """
+    synced = hub.synced()
+    offer = hub.clock_standing != SYNCHRONISED and synced is True
+    return {
+        "standing": hub.clock_standing,
+        "epoch": hub.clock_epoch,
+        "system_synchronised": synced,
+        "offer_system": offer,
+        # what "Use the system's synchronised time" would change, for its confirmation
+        "system_change": round(hub.clock.wall() - hub.clock.now(), 3) if offer else None,
+    }
+
+
+def _when(moment: datetime, other: datetime) -> str:
+    return f"{moment:%H:%M:%S}" if moment.date() == other.date() else f"{moment:%Y-%m-%d %H:%M:%S}"
+
+
+def change_text(seconds: float) -> str:
+    """+122 s, -0.4 s: how far the hub's time moved."""
+    return f"{seconds:+.1f} s" if abs(seconds) < 10 else f"{seconds:+.0f} s"
+
+
+def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
+    """Set hub time to ``target`` (the phone's local time), or to the system's synchronised
+    clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk."""
+    before = hub.clock.now()
+    if target is None:
+        if hub.synced() is not True:
+            raise ClockRefused(
+                "the system clock is not synchronised: set the hub's time from your phone"
+            )
+        after, standing = hub.clock.wall(), SYNCHRONISED
+    else:
+        after, standing = from_local(target), SET_BY_TD  # naive local time (schemas.LocalTime)
+    shift = after - before
+    old, new = to_local(before), to_local(after)
+    summary = (
+        "hub time set" + (" to the system's synchronised time," if target is None else "")
+        + f" from {_when(old, new)} to {_when(new, old)}, {change_text(shift)}"
+    )
+    kept = None
+    if standing == SET_BY_TD and hub.boot is not None:
+        kept = json.dumps({"boot": hub.boot, "correction": after - hub.clock.wall()})
+    hub.store.set_clock(shift, new, summary, kept)  # first: if it fails, nothing moved
+    hub.clock.set_to(after)
+    hub.clock_standing = standing
+    hub.clock_epoch += 1
+    return {"hub_time": after, "from": old.isoformat(), "to": new.isoformat(),
+            "change": shift, "standing": standing, "epoch": hub.clock_epoch,
+            "summary": summary}

@@ -1,0 +1,99 @@
+"""The hub announces itself on the LAN (mDNS/DNS-SD), so a kiosk needs no typed address.
+
+Service ``_dipclock._tcp.local.``, instance ``dipclock hub <hub_id>``, on the hub's port, with
+TXT ``id`` (the hub's id), ``k`` (the first 8 hex digits of the SHA-256 of the kiosk key) and
+``v`` (dipclock's version). A kiosk takes the hub whose ``k`` matches its own key, so two hubs
+on one network (a second room, a TD's test laptop) never mix; ``k`` names the key without
+giving it away. The announcement goes out on the interfaces the hub listens on: all of them
+for 0.0.0.0, only loopback for 127.0.0.1 (a hub nobody else can reach announces nothing
+beyond this machine). mDNS is a convenience: if it cannot start (no multicast, a firewall),
+the hub says so once and serves as ever; kiosks fall back on a typed address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import ipaddress
+import logging
+import socket
+
+from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, get_all_addresses
+from zeroconf.asyncio import AsyncZeroconf
+
+from dipclock import __version__
+
+SERVICE = "_dipclock._tcp.local."
+log = logging.getLogger("uvicorn.error")
+
+
+def key_tag(kiosk_key: str) -> str:
+    """The TXT ``k``: enough of the key's hash to tell two halls apart, useless to guess it."""
+    return hashlib.sha256(kiosk_key.encode()).hexdigest()[:8]
+
+
+def instance(hub_id: str) -> str:
+    return f"dipclock hub {hub_id}.{SERVICE}"
+
+
+def where(host: str) -> tuple[list[str], list[str] | InterfaceChoice]:
+    """The addresses to announce and the interfaces to announce them on, for ``host``."""
+    if host in ("", "0.0.0.0", "::"):
+        found = [a for a in get_all_addresses() if not ipaddress.ip_address(a).is_loopback]
+        return found or ["127.0.0.1"], InterfaceChoice.All
+    try:
+        address = str(ipaddress.ip_address(host))
+    except ValueError:  # a host name: announce what it resolves to
+        address = socket.gethostbyname(host)
+    return [address], [address]
+
+
+def service_info(hub_id: str, kiosk_key: str, port: int, addresses: list[str]) -> ServiceInfo:
+    return ServiceInfo(
+        SERVICE,
+        instance(hub_id),
+        port=port,
+        properties={"id": hub_id, "k": key_tag(kiosk_key), "v": __version__},
+        server=f"dipclock-hub-{hub_id}.local.",
+        parsed_addresses=addresses,
+    )
+
+
+class Announcement:
+    """The hub's mDNS announcement, from ``start`` until ``stop``."""
+
+    def __init__(self, hub_id: str, kiosk_key: str, host: str, port: int) -> None:
+        self.hub_id, self.kiosk_key, self.host, self.port = hub_id, kiosk_key, host, port
+        self.zc: AsyncZeroconf | None = None
+        self.info: ServiceInfo | None = None
+
+    async def start(self) -> bool:
+        """Announce; False (and one warning) if this machine cannot."""
+        try:
+            addresses, interfaces = where(self.host)
+            self.info = service_info(self.hub_id, self.kiosk_key, self.port, addresses)
+            self.zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+            done = await self.zc.async_register_service(self.info)
+        except (OSError, ValueError, RuntimeError) as exc:
+            log.warning("mDNS: cannot announce the hub (%s); kiosks need its address typed",
+                        exc)
+            await self.stop()
+            return False
+        done.add_done_callback(self._registered)  # probing takes a second or two: no wait
+        return True
+
+    def _registered(self, task: asyncio.Future) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("mDNS: the announcement failed (%s); kiosks need its address typed",
+                        task.exception())
+
+    async def stop(self) -> None:
+        """Say goodbye on the network (kiosks forget the hub at once) and close."""
+        if self.zc is None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.zc.async_unregister_all_services(), timeout=3)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.zc.async_close(), timeout=3)
+        self.zc = None

@@ -1,0 +1,104 @@
+"""``python -m tests.server.mdns_probe DATA HOST``: start a real hub with mDNS on, browse for
+``_dipclock._tcp`` as a kiosk would, stop the hub, and print what was seen as JSON.
+
+Run by ``test_mdns`` inside a private network namespace (``unshare -n``), where the only
+interface is a loopback with multicast on, so nothing reaches any real network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from zeroconf import IPVersion, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from server.mdns import SERVICE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_hub(data: Path, host: str, port: int) -> subprocess.Popen[bytes]:
+    env = os.environ | {"DIPCLOCK_TD_PASSWORD": "mdns probe password", "PYTHONPATH": str(ROOT)}
+    log = data.with_suffix(".log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dipclock", "hub", "--data", str(data), "--host", host,
+         "--port", str(port), "--wait-for-sync", "0"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(data.with_suffix(".log").read_text())
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=0.5).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the hub did not answer within 20 s")
+
+
+async def browse(proc: subprocess.Popen[bytes], interfaces: list[str] | None) -> dict:
+    zc = AsyncZeroconf(ip_version=IPVersion.V4Only,
+                       **({"interfaces": interfaces} if interfaces else {}))
+    seen: dict[str, list[str]] = {}
+    added, removed = asyncio.Event(), asyncio.Event()
+
+    def on_change(zeroconf, service_type, name, state_change) -> None:
+        seen.setdefault(name, []).append(state_change.name)
+        (removed if state_change is ServiceStateChange.Removed else added).set()
+
+    browser = AsyncServiceBrowser(zc.zeroconf, SERVICE, handlers=[on_change])
+    out: dict = {"seen": seen, "services": []}
+    try:
+        await asyncio.wait_for(added.wait(), 15)
+        for name in list(seen):
+            info = AsyncServiceInfo(SERVICE, name)
+            if await info.async_request(zc.zeroconf, 3000):
+                out["services"].append({
+                    "name": name, "port": info.port, "addresses": info.parsed_addresses(),
+                    "txt": {k.decode(): (v or b"").decode() for k, v in info.properties.items()},
+                })
+        proc.terminate()  # the hub says goodbye: a kiosk forgets it at once
+        await asyncio.wait_for(removed.wait(), 10)
+    except TimeoutError:
+        out["timeout"] = True
+    finally:
+        await browser.async_cancel()
+        await zc.async_close()
+    return out
+
+
+def main() -> int:
+    data, host = Path(sys.argv[1]), sys.argv[2]
+    port = free_port()
+    proc = start_hub(data, host, port)
+    try:
+        found = asyncio.run(browse(proc, None if host == "0.0.0.0" else [host]))
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        proc.wait(timeout=15)
+    db = sqlite3.connect(data / "hub.sqlite3")
+    found |= dict(db.execute("SELECT key, value FROM meta WHERE key IN ('kiosk_key', 'hub_id')"))
+    db.close()
+    print(json.dumps(found | {"port": port}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""The dashboard's hub-time card and the hall of Pis on the grid, in a real headless Chromium
+at phone sizes, against a real uvicorn whose wall clock and time-sync probe the test sets."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from datetime import timedelta
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from dipclock.sync import to_local
+from server.clock import local_wall
+from tests.chromium import chromium, signed_in
+from tests.server.conftest import PASSWORD
+from tests.server.live import ThreadHub
+from tests.server.test_live import set_up
+
+pytestmark = [pytest.mark.browser]
+SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", tempfile.gettempdir())
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def test_the_td_sees_the_hub_is_behind_and_sets_its_time_from_the_phone(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    shift, synced = [-125.0], [False]  # a Pi that booted on an old time, no time server
+    hub = ThreadHub(tmp_path / "hub", synced=lambda: synced[0],
+                    wall=lambda: local_wall() + shift[0])
+    with hub:
+        api = hub.td()
+        key = hub.key(api)
+        page, asked = signed_in(browser, hub.url, PASSWORD)
+        warning = page.locator("#time-warning")
+        # 125 s, give or take the poll's round trip on a busy machine
+        expect(page.locator("#time-diff")).to_have_text(re.compile(r"−2 min [4-6] s"))
+        expect(warning).to_contain_text(
+            re.compile(r"The hub's clock is 2 min [4-6] s behind this phone's\."))
+        expect(warning).to_contain_text("not synchronised")
+        for width in (360, 412):
+            page.set_viewport_size({"width": width, "height": 740})
+            assert page.locator("#time .time-row").evaluate(
+                "r => r.scrollWidth <= r.clientWidth"), f"the clocks overflow at {width} px"
+            page.locator("#time").screenshot(path=f"{SHOTS}/dipclock-hub-time-{width}.png")
+
+        with connect(f"{hub.url.replace('http', 'ws')}/api/tables/1/ws?key={key}",
+                     open_timeout=5) as ws:
+            assert json.loads(ws.recv(timeout=5))["clock"] == 0
+            page.get_by_text("Set the hub's time", exact=True).click()
+            page.click("#btn-time-phone")
+            expect(warning).to_be_hidden()
+            assert re.fullmatch(r"Set the hub's time from \d\d:\d\d:\d\d to this phone's "
+                                r"\d\d:\d\d:\d\d \(\+2 min [4-6] s\)\? Every table resyncs to it\.",
+                                asked[-1]), asked[-1]
+            assert json.loads(ws.recv(timeout=5))["clock"] == 1  # the kiosk resyncs
+        expect(page.locator("#time-standing")).to_have_text("Hub clock set from a TD's phone.")
+        logged = api.get("/api/td/state").json()["audit"][0]["summary"]
+        assert re.fullmatch(r"hub time set from \d\d:\d\d:\d\d to \d\d:\d\d:\d\d, \+12[4-6] s",
+                            logged), logged
+
+        shift[0], synced[0] = 0.0, True  # NTP reaches a time server and steps the clock
+        use_system = page.locator("#btn-time-system")
+        expect(use_system).to_be_visible()
+        use_system.click()
+        expect(use_system).to_be_hidden()
+        assert asked[-1].startswith("Use the system's synchronised time? The hub's clock moves ")
+        expect(page.locator("#time-standing")).to_have_text(
+            "Hub clock synchronised with a time server (NTP).")
+        expect(warning).to_be_hidden()
+        assert api.get("/api/td/state").json()["clock"]["epoch"] == 2
+        page.context.close()
+
+
+def about(kiosk_id: str, **changes) -> dict:
+    return {"id": kiosk_id, "version": "0.2.0", "uptime": 4 * 3600 + 754.0,
+            "buttons": ["gpio"], "pin_factory": "lgpio", "box": None, "power": "ok",
+            "clock": "hub"} | changes
+
+
+def test_the_grid_shows_the_hall_of_pis_readably_on_a_phone(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    with ThreadHub(tmp_path / "hub") as hub:
+        api = hub.td()
+        now = to_local(httpx.get(hub.url + "/api/time").json()["t1"]).replace(microsecond=0)
+        set_up(api, now - timedelta(minutes=5), tables=6)
+        key = hub.key(api)
+        reports = {  # table: [(the kiosk's address, what it says), ...]
+            1: [("127.0.0.11", about("card-11"))],
+            2: [("127.0.0.22", about("card-22", buttons=["serial"], pin_factory=None,
+                                     box="disconnected", power="under-voltage now",
+                                     clock="unverified", uptime=95.0))],
+            3: [("127.0.0.12", about("card-12")), ("127.0.0.31", about("card-31"))],
+            4: [("127.0.0.44", None)],  # an older kiosk: no block
+            5: [("127.0.0.55", about("card-55", buttons=["keyboard"], pin_factory=None,
+                                     power="throttled since boot", clock="system",
+                                     box="connected", version="0.2.0-dev+g1a2b3c4"))],
+        }
+        for table, kiosks in reports.items():
+            for address, info in kiosks:
+                with httpx.Client(transport=httpx.HTTPTransport(local_address=address)) as c:
+                    body = {"offset": 0.003, "rtt": 0.018} | ({"kiosk": info} if info else {})
+                    c.post(f"{hub.url}/api/tables/{table}/status", json=body,
+                           headers={"Authorization": f"Bearer {key}"}).raise_for_status()
+
+        page, _ = signed_in(browser, hub.url, PASSWORD)
+        tile = lambda n: page.locator(f'.tile[data-table="{n}"]')  # noqa: E731
+        expect(tile(3)).to_have_class(re.compile(r"\bclaimed\b"))
+        expect(tile(3).locator(".claim")).to_have_text(
+            "2 kiosks say they are table 3: 127.0.0.12, 127.0.0.31")
+        expect(tile(1)).to_contain_text("v0.2.0 · 127.0.0.11")
+        expect(tile(1)).to_contain_text("up 4 h 12 min · gpio\u00a0(lgpio)")
+        expect(tile(1).locator(".mark")).to_have_text(["clock: hub"])  # power ok: no mark
+        expect(tile(2).locator(".mark.bad")).to_have_text(
+            ["box unplugged", "clock not verified", "under-voltage now"])
+        expect(tile(2)).to_contain_text("up 1 min · serial")
+        expect(tile(4)).to_contain_text("3 ms · rtt 18 ms")
+        expect(tile(4).locator(".pi")).to_have_count(0)
+        expect(tile(5).locator(".mark.warn")).to_have_text(["clock: system",
+                                                            "throttled since boot"])
+        expect(tile(5).locator(".mark.ok")).to_have_text(["box ok"])
+        expect(tile(6).locator(".pi")).to_have_count(0)
+        for width in (360, 412):
+            page.set_viewport_size({"width": width, "height": 900})
+            # nothing sticks out sideways, and no tile's text runs over another's
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            boxes = [tile(n).bounding_box() for n in range(1, 7)]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                            or a["y"] + a["height"] <= b["y"]
+                            or b["y"] + b["height"] <= a["y"]), (a, b)
+            for n in range(1, 7):
+                inner = tile(n).evaluate("t => t.scrollWidth <= t.clientWidth")
+                assert inner, f"table {n}'s tile overflows at {width} px"
+            page.locator("#grid").screenshot(path=f"{SHOTS}/dipclock-hall-of-pis-{width}.png")
+        page.context.close()
