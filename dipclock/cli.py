@@ -151,6 +151,8 @@ def _build_parser() -> _Parser:
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
     sub.add_parser("hub", help="run the hub and the TD's dashboard", add_help=False)
     sub.add_parser("demo", help="a hub and a kiosk window, a round under way", add_help=False)
+    sub.add_parser("doctor", help="check this machine for a table's kiosk, with the fixes",
+                   add_help=False)
     return p
 
 
@@ -168,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from dipclock.demo import main as demo_main
 
         return demo_main(args_list[1:])
+    if args_list and args_list[0] == "doctor":
+        from machine.doctor import main as doctor_main
+
+        return doctor_main(args_list[1:])
     try:
         args = _build_parser().parse_args(args_list)
         if args.command == "events":

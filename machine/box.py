@@ -1,0 +1,84 @@
+"""The USB button box: configured, found, and talking (its hello line or a heartbeat).
+
+A box on the wrong port, at the wrong baud rate or with other firmware opens fine and then
+says nothing the kiosk understands; only a line of the box's protocol proves it is ours.
+Run the doctor with the kiosk stopped: two readers on one port would split its lines.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+from collections.abc import Callable
+
+import serial
+
+from dipclock.powers import POWERS
+from hardware import boxfinder
+from hardware.events import ButtonEvent
+from hardware.serialbox import SerialButtonBox
+from machine.check import Check, fail, ok
+
+AUTO = "auto"
+WAIT = boxfinder.WAIT  # seconds: the box sends a heartbeat every second
+
+
+def check_box(setting: str | None, wait: float = WAIT,
+              probe: Callable[[str, float], bool] = boxfinder.probe,
+              find: Callable[[float], str | None] = boxfinder.find_box
+              ) -> tuple[Check, str | None]:
+    """``setting`` is ``buttons.serial``: a port, a pyserial URL, "auto" or None. Returns the
+    verdict and the port where the box answers (None when it does not)."""
+    name = "button box"
+    if not setting:
+        return ok(name, "none configured (buttons.serial)"), None
+    firmware = "check that it runs the dipclock firmware (hardware/buttonbox), 115200 baud"
+    if setting == AUTO:
+        url = find(wait)
+        if url is None:
+            return fail(name, "buttons.serial = \"auto\": no box answers on any USB serial port",
+                        "plug the box in with a data USB cable; " + firmware), None
+        return ok(name, f"found at {url} (it answers)"), url
+    replug = ("plug the box in, or set buttons.serial to its port (ls /dev/serial/by-id) "
+              "or to \"auto\"")
+    if "://" not in setting and not os.path.exists(setting):
+        return fail(name, f"{setting} does not exist: the box is unplugged or elsewhere",
+                    replug), None
+    try:
+        answers = probe(setting, wait)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        return fail(name, f"cannot open {setting}: {exc}", replug), None
+    if not answers:
+        return fail(name, f"{setting} opens but says nothing of the box's protocol in "
+                          f"{wait:g} s", firmware), None
+    return ok(name, f"{setting} answers"), setting
+
+
+def watch_presses(url: str, seconds: float, on_press: Callable[[str], None] = lambda p: None,
+                  ready: Callable[[], None] = lambda: None,
+                  clock: Callable[[], float] = time.monotonic) -> Check:
+    """A person presses each of the box's buttons within ``seconds`` (less once all seven are
+    seen), read by the kiosk's own reader; ``ready`` is called once the port is open (the
+    prompt: a line sent before would be flushed by the open)."""
+    events: queue.Queue[ButtonEvent] = queue.Queue()
+    reader = SerialButtonBox(url, events)
+    seen: list[str] = []
+    try:
+        ready()
+        deadline = clock() + seconds
+        while len(seen) < len(POWERS) and (left := deadline - clock()) > 0:
+            try:
+                event = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if event.power not in seen:
+                seen.append(event.power)
+                on_press(event.power)
+    finally:
+        reader.close()
+    missing = [POWERS[p] for p in POWERS if p not in seen]
+    if not missing:
+        return ok("box buttons", "a press of each of the seven seen")
+    return fail("box buttons", f"no press of {', '.join(missing)} in {seconds:g} s",
+                "check those buttons' wires to the box's board (hardware/buttonbox)")

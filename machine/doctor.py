@@ -1,0 +1,267 @@
+"""``dipclock doctor``: checks the machine a kiosk runs on, one line per check with the fix.
+
+    dipclock doctor                      # as the kiosk would start: /etc/dipclock/kiosk.toml
+    dipclock doctor --config FILE --json # for the dashboard
+    dipclock doctor --buttons 30         # and press each button within 30 s
+
+A table that stays black tells a TD nothing; this says what is wrong and what to type. It
+reads the kiosk's settings exactly as the kiosk does (a settings error is a failed check),
+then the display, the buttons, the box, the hub, the clock, the data folder and the power.
+Exit status 0 only when no check fails (warnings pass); 2 for a mistake in its own options.
+It is also what a systemd unit writes on the Pi's console when the kiosk gives up, so the
+text fits an 80-column console. Stop the kiosk first: the buttons and the box are opened
+here too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+import httpx
+
+from dipclock import __version__
+from dipclock.powers import POWERS
+from hardware import boxfinder
+from hardware.gpio import load_pin_factory
+from kiosk.config import Settings, default_outbox
+from machine import box, buttons, display, hub, power, sdl, storage, system, timesync
+from machine.check import Check, fail, ok
+from machine.devices import Opener, user_name
+from machine.identity import AUTO
+
+MAX_BUTTON_SECONDS = 600.0
+NAME_WIDTH = 17
+HTTP_TIMEOUT = 5.0
+
+
+class UsageError(Exception):
+    """A mistake in the doctor's own options: one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> _Parser:
+    p = _Parser(prog="dipclock doctor",
+                description="Check this machine for a table's kiosk: one line per check, "
+                            "with the fix. Exit status 0 when nothing fails.")
+    p.add_argument("--config", metavar="FILE",
+                   help="the kiosk's settings file (default: as the kiosk does)")
+    p.add_argument("--json", action="store_true", help="print JSON (for the dashboard)")
+    p.add_argument("--buttons", type=float, metavar="SECONDS",
+                   help="ask for each button to be pressed within SECONDS")
+    return p
+
+
+def _find_hub(key: str, wait: float) -> str | None:
+    """The hub on this network whose mDNS ``k`` matches our key, as the kiosk finds it."""
+    from kiosk.discovery import find_hub
+
+    return find_hub(key, wait)
+
+
+@dataclass
+class Machine:
+    """Where the doctor looks. The defaults are this machine; tests hand it a fake ``/dev``,
+    ``/sys``, ``/proc`` and ``/etc`` under tmp_path, and the probes that are not files."""
+
+    dev: Path = Path("/dev")
+    sys: Path = Path("/sys")
+    proc: Path = Path("/proc")
+    etc: Path = Path("/etc")
+    opener: Opener = os.open
+    sdl_drivers: Callable[[], list[str]] = sdl.video_drivers
+    synchronised: Callable[[], bool | None] = timesync.clock_synchronised
+    free_bytes: Callable[[Path], int] = field(default=lambda p: shutil.disk_usage(p).free)
+    load_factory: buttons.Loader = load_pin_factory
+    probe_box: Callable[[str, float], bool] = boxfinder.probe
+    find_box: Callable[[float], str | None] = boxfinder.find_box
+    find_hub: Callable[[str, float], str | None] = _find_hub
+    http: Callable[[str], httpx.Client] = field(
+        default=lambda url: httpx.Client(base_url=url, timeout=HTTP_TIMEOUT))
+    wall: Callable[[], float] = hub.local_wall
+    box_wait: float = box.WAIT
+    discovery_wait: float = 5.0  # seconds of mDNS browsing
+
+    def throttling(self) -> power.Throttling | None:
+        return power.throttling(
+            self.sys / power.GET_THROTTLED.relative_to("/sys"),
+            self.sys / power.HWMON.relative_to("/sys"))
+
+
+def read_settings(config: str | None) -> tuple[Settings | None, Check]:
+    """The kiosk's settings, read by the kiosk's own code; (None, failed check) if they
+    cannot be read."""
+    from kiosk.cli import build_parser as kiosk_parser
+    from kiosk.cli import settings_from
+
+    name = "kiosk settings"
+    try:
+        settings = settings_from(kiosk_parser().parse_args(
+            ["--config", config] if config else []))
+    except Exception as exc:  # ConfigError, UsageError, the boot file's: each is one line
+        return None, fail(name, str(exc), "correct the file named above, then run the "
+                                          "doctor again")
+    said = [f"table {settings.table}" if settings.table else "no table number",
+            "hub found on the network (auto)" if settings.finds_hub else
+            f"hub {settings.hub}" if settings.hub else "standalone (no hub)"]
+    inputs = [f"{len(settings.buttons.gpio)} GPIO buttons" if settings.buttons.gpio else "",
+              f"box {settings.buttons.serial}" if settings.buttons.serial else "",
+              "keyboard" if settings.buttons.keyboard else ""]
+    said.append(", ".join(i for i in inputs if i) or "no buttons")
+    return settings, ok(name, "; ".join(said))
+
+
+def _guarded(name: str, run: Callable[[], list[Check]]) -> list[Check]:
+    """A probe that breaks in a way nobody foresaw is a failed check, never a traceback."""
+    try:
+        return run()
+    except Exception as exc:
+        return [fail(name, f"the check itself failed: {type(exc).__name__}: {exc}",
+                     "send this output to whoever looks after the kiosks")]
+
+
+def _gpio(settings: Settings, m: Machine, seconds: float | None,
+          say: Callable[[str], None]) -> list[Check]:
+    pins = dict(settings.buttons.gpio)
+    setting = settings.buttons.pin_factory
+    if not pins and not setting:
+        return [ok("gpio buttons", "none configured (buttons.gpio)")]
+    verdict, factory = buttons.check_pin_factory(setting, m.load_factory)
+    found = [verdict]
+    if setting != "mock":
+        found.append(buttons.check_gpiochips(m.dev, m.opener))
+    if factory is None or not pins:
+        return found
+    test = buttons.ButtonTest(pins, factory)
+    try:
+        if seconds is None:
+            return found + test.at_rest()
+        watch = test.watch(seconds, lambda p: say(f"  pressed: {POWERS.get(p, p)}"))
+        say(f"Press each button now, within {seconds:g} s: "
+            f"{', '.join(POWERS.get(p, p) for p in test.pins)}")
+        return found + watch.wait()
+    finally:
+        test.close()
+        factory.close()
+
+
+def _box(settings: Settings, m: Machine, seconds: float | None,
+         say: Callable[[str], None]) -> list[Check]:
+    verdict, url = box.check_box(settings.buttons.serial, m.box_wait, m.probe_box, m.find_box)
+    if url is None or seconds is None:
+        return [verdict]
+    return [verdict, box.watch_presses(
+        url, seconds, lambda p: say(f"  pressed: {POWERS.get(p, p)}"),
+        ready=lambda: say(f"Press each button on the box now, within {seconds:g} s"))]
+
+
+def _hub(settings: Settings, m: Machine) -> list[Check]:
+    url, found_by = settings.hub, ""
+    if not url and not settings.key:
+        return [ok("hub", "none: a standalone kiosk")]
+    if not url or url == AUTO:
+        if not settings.key:
+            return [fail("hub", "hub = auto needs the kiosk key to find the hub",
+                         "set key = ... in dipclock.txt on the card's boot partition")]
+        url, found_by = m.find_hub(settings.key, m.discovery_wait), " (found on the network)"
+        if url is None:
+            return [fail("hub", f"no hub with this key announces itself on the network "
+                                f"(mDNS, {m.discovery_wait:g} s)",
+                         "start the hub on the same network, or set hub = "
+                         "http://ADDRESS:8000 in dipclock.txt on the boot partition")]
+    with m.http(url) as client:
+        return hub.check_hub(client, settings.table, settings.key, m.wall, found_by)
+
+
+def _data_folder(settings: Settings | None) -> Path:
+    outbox = Path(settings.outbox) if settings is not None and settings.outbox \
+        else default_outbox()
+    return outbox.parent
+
+
+def run(config: str | None = None, machine: Machine | None = None,
+        button_seconds: float | None = None,
+        say: Callable[[str], None] = lambda line: None) -> list[Check]:
+    """Every check, in the order a TD would fix them. ``say`` shows prompts (``--buttons``)."""
+    m = machine or Machine()
+    settings, read = read_settings(config)
+    found = [read]
+    found += _guarded("display driver", lambda: [display.check_driver(m.sdl_drivers)])
+    found += _guarded("display device", lambda: [display.check_device(m.dev / "dri", m.opener)])
+    found += _guarded("screen", lambda: [display.check_connector(m.sys / "class" / "drm")])
+    found += _guarded("desktop session", lambda: [display.check_desktop(
+        m.proc, m.etc / "systemd" / "system")])
+    if settings is not None:
+        found += _guarded("gpio buttons", lambda: _gpio(settings, m, button_seconds, say))
+        found += _guarded("button box", lambda: _box(settings, m, button_seconds, say))
+        found += _guarded("hub", lambda: _hub(settings, m))
+    with_hub = settings is not None and bool(settings.hub or settings.key)
+    found += _guarded("time sync", lambda: [system.check_time_sync(with_hub, m.synchronised)])
+    folder = _data_folder(settings)
+    found += _guarded("data filesystem", lambda: [storage.check_filesystem(
+        folder, m.proc / "self" / "mountinfo")])
+    found += _guarded("data folder", lambda: [storage.check_writable(folder)])
+    found += _guarded("free space", lambda: [storage.check_free(folder, m.free_bytes)])
+    found += _guarded("power", lambda: [system.check_power(m.throttling)])
+    return found
+
+
+def render(checks: Sequence[Check], width: int = 80) -> str:
+    """One line per check (``verdict name detail``), the fix below it; long text wraps with
+    an indent, so every line that starts at the margin starts with a verdict."""
+    indent = " " * (5 + NAME_WIDTH)
+    lines = [f"dipclock doctor {__version__} on {socket.gethostname()}, as {user_name()}"]
+    wrap = dict(width=width, subsequent_indent=indent, break_long_words=True,
+                break_on_hyphens=False)
+    for c in checks:
+        lines.append(textwrap.fill(f"{c.verdict:<5}{c.name:<{NAME_WIDTH}}{c.detail}", **wrap))
+        if c.fix:
+            lines.append(textwrap.fill(f"fix: {c.fix}", initial_indent=indent, **wrap))
+    counts = {v: sum(c.verdict == v for c in checks) for v in ("fail", "warn", "ok")}
+    summary = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+    if counts["fail"]:
+        lines.append(f"{summary}: fix the failures above, then run dipclock doctor again")
+    else:
+        lines.append(f"{summary}: nothing fails")
+    return "\n".join(lines)
+
+
+def as_json(checks: Sequence[Check]) -> dict[str, Any]:
+    return {"checks": [c.as_json() for c in checks],
+            "ok": not any(c.verdict == "fail" for c in checks)}
+
+
+def main(argv: Sequence[str] | None = None, machine: Machine | None = None) -> int:
+    try:
+        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.buttons is not None and not 0 < args.buttons <= MAX_BUTTON_SECONDS:
+            raise UsageError(f"--buttons: give the seconds to wait, more than 0 and at most "
+                             f"{MAX_BUTTON_SECONDS:g}")
+    except UsageError as exc:
+        print(f"dipclock doctor: error: {exc}", file=sys.stderr)
+        return 2
+    prompts = sys.stderr if args.json else sys.stdout
+    try:
+        checks = run(args.config, machine, args.buttons,
+                     say=lambda line: print(line, file=prompts, flush=True))
+    except KeyboardInterrupt:  # Ctrl-C while it waits for the buttons
+        print("dipclock doctor: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(as_json(checks), indent=2))
+    else:
+        print(render(checks, min(shutil.get_terminal_size((80, 24)).columns, 100)))
+    return 0 if as_json(checks)["ok"] else 1

@@ -1,0 +1,160 @@
+"""Which table this card is, and which hub it talks to: a hall of cloned SD cards.
+
+Every card is cloned from one image, so ``/etc/dipclock/kiosk.toml`` is the same on all of
+them. What differs lives in one small file on the boot partition, FAT, which any laptop can
+edit after cloning: ``/boot/firmware/dipclock.txt`` (``/boot/dipclock.txt`` before
+Bookworm)::
+
+    # table 7, hall B
+    table = 7
+    hub = http://10.0.0.1:8000     # or: auto (find it on the network)
+    key = the kiosk key printed by `dipclock hub`
+
+The grammar forgives what a laptop's editor does (a byte-order mark, CRLF, quotes, spaces,
+``:`` instead of ``=``, upper case keys) and refuses what would make a table silently wrong:
+an unknown or repeated key, a table that is not a number. Each refusal is one line naming the
+file, the line and the key. Without a file, the hostname can say it: ``table-07`` or
+``dipclock-table-7`` is table 7.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
+BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
+KEYS = ("table", "hub", "key")
+AUTO = "auto"
+MAX_TABLE = 999
+
+_HOSTNAME = re.compile(r"^(?:dipclock-)?table-?0*(\d{1,3})$", re.IGNORECASE)
+_URL = re.compile(r"^https?://[^\s/:@]+(?::\d{1,5})?$")
+
+
+class IdentityError(ValueError):
+    """The boot file says something we will not guess at: one line, file and line named."""
+
+
+@dataclass(frozen=True)
+class BootFile:
+    """What ``dipclock.txt`` says; None where it says nothing."""
+
+    path: Path
+    table: int | None = None
+    hub: str | None = None  # a URL, or "auto"
+    key: str | None = None
+
+    def settings(self) -> dict[str, object]:
+        """The kiosk settings it gives (``hub = auto`` means: no address, find it)."""
+        out: dict[str, object] = {}
+        if self.table is not None:
+            out["table"] = self.table
+        if self.hub is not None:
+            out["hub"] = self.hub
+        if self.key is not None:
+            out["key"] = self.key
+        return out
+
+
+def hub_url(text: str) -> str:
+    """``10.0.0.1:8000`` or ``http://10.0.0.1:8000/`` -> ``http://10.0.0.1:8000``; "auto" stays.
+
+    Raises ValueError saying what a hub address looks like.
+    """
+    value = text.strip().rstrip("/")
+    if value.lower() == AUTO:
+        return AUTO
+    if "://" not in value:
+        value = f"http://{value}"
+    if not _URL.match(value):
+        raise ValueError(f"{text!r} is not a hub address like http://10.0.0.1:8000 (or auto)")
+    return value
+
+
+def _value(raw: str) -> str:
+    """The value with an inline ``# comment`` and matching quotes removed."""
+    text = raw.strip()
+    if len(text) >= 2 and text[0] in "\"'" and text[0] in text[1:]:
+        return text[1:text.index(text[0], 1)].strip()
+    text = re.split(r"\s#", text, maxsplit=1)[0]
+    return text.strip()
+
+
+def parse_boot_file(text: str, path: Path) -> BootFile:
+    """``dipclock.txt``'s text -> what it says. Raises IdentityError (one line) on a mistake."""
+    found: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        where = f"{path} line {number}"
+        match = re.match(r"^([A-Za-z_][\w.-]*)\s*[=:]\s*(.*)$", stripped)
+        if match is None:
+            raise IdentityError(f"{where}: expected 'name = value', like table = 7, "
+                                f"not {stripped[:40]!r}")
+        key, value = match.group(1).lower(), _value(match.group(2))
+        if key not in KEYS:
+            raise IdentityError(f"{where}: unknown key {match.group(1)!r} (the keys are "
+                                f"table, hub and key)")
+        if key in found:
+            raise IdentityError(f"{where}: {key} is given twice (first on line {lines[key]})")
+        if not value:
+            raise IdentityError(f"{where}: {key} has no value")
+        found[key], lines[key] = value, number
+    table = None
+    if "table" in found:
+        where = f"{path} line {lines['table']}"
+        raw = found["table"]
+        if not raw.isdigit() or not 1 <= int(raw) <= MAX_TABLE:
+            raise IdentityError(f"{where}: table must be a number from 1 to {MAX_TABLE}, "
+                                f"not {raw!r}")
+        table = int(raw)
+    hub = found.get("hub")
+    if hub is not None:
+        try:
+            hub = hub_url(hub)
+        except ValueError as exc:
+            raise IdentityError(f"{path} line {lines['hub']}: {exc}") from None
+    return BootFile(path, table, hub, found.get("key"))
+
+
+def read_boot_file(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
+    """The first of ``paths`` that exists, parsed; None when the card has none."""
+    for path in paths:
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise IdentityError(f"{path}: cannot read it: {exc.strerror}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:  # an editor that saved in Windows-1252: keys are ASCII
+            text = raw.decode("latin-1")
+        return parse_boot_file(text, path)
+    return None
+
+
+def table_from_hostname(hostname: str) -> int | None:
+    """``table-07`` or ``dipclock-table-7`` -> 7; any other name -> None."""
+    match = _HOSTNAME.match(hostname.strip().split(".")[0])
+    if match is None or not 1 <= int(match.group(1)) <= MAX_TABLE:
+        return None
+    return int(match.group(1))
+
+
+def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int | None:
+    """This machine's table number by its hostname, if it is named for one."""
+    try:
+        return table_from_hostname(gethostname())
+    except OSError:
+        return None
+
+
+__all__ = ["AUTO", "BOOT_FILES", "BootFile", "IdentityError", "hostname_table", "hub_url",
+           "parse_boot_file", "read_boot_file", "table_from_hostname"]

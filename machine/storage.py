@@ -1,0 +1,157 @@
+"""The data folder (where the outbox keeps every press): persistent, writable, with room.
+
+A press is safe once it is in the outbox file. On tmpfs or ramfs (or Raspberry Pi OS's
+read-only "overlay file system", whose writes go to RAM) the file looks fine all day and is
+gone after a power cut, with every press not yet at the hub. The kernel's own mount table
+(``/proc/self/mountinfo``) says which filesystem holds a folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from machine.check import Check, fail, ok, warn
+from machine.devices import user_name
+
+MOUNTINFO = Path("/proc/self/mountinfo")
+VOLATILE = frozenset({"tmpfs", "ramfs"})
+MB = 1_000_000
+WARN_FREE = 100 * MB
+FAIL_FREE = 10 * MB
+
+
+@dataclass(frozen=True)
+class Mount:
+    point: str
+    fstype: str
+    source: str
+    options: frozenset[str]  # per-mount and superblock options: "ro", "upperdir=/x", ...
+
+    def option(self, key: str) -> str | None:
+        for item in self.options:
+            if item.startswith(key + "="):
+                return item.split("=", 1)[1]
+        return None
+
+
+def _unescape(field: str) -> str:
+    """The kernel writes a space in a path as ``\\040`` (and tab, newline, backslash alike)."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), field)
+
+
+def mounts(mountinfo: Path = MOUNTINFO) -> list[Mount]:
+    """The mount table in mount order; lines the kernel would never write are skipped."""
+    found = []
+    for line in mountinfo.read_text().splitlines():
+        fields = line.split(" ")
+        if "-" not in fields[6:]:
+            continue
+        dash = fields.index("-", 6)
+        if len(fields) < dash + 4 or len(fields) < 6:
+            continue
+        options = set(fields[5].split(",")) | set(fields[dash + 3].split(","))
+        found.append(Mount(_unescape(fields[4]), fields[dash + 1], _unescape(fields[dash + 2]),
+                           frozenset(options)))
+    return found
+
+
+def _within(path: str, point: str) -> bool:
+    return point == "/" or path == point or path.startswith(point.rstrip("/") + "/")
+
+
+def mount_of(path: str, table: list[Mount]) -> Mount | None:
+    """The mount holding ``path`` (already resolved): the deepest mount point, the last one
+    mounted where two share a point (it hides the earlier)."""
+    best = None
+    for m in table:
+        if _within(path, m.point) and (best is None or len(m.point) >= len(best.point)):
+            best = m
+    return best
+
+
+def existing(folder: Path) -> Path:
+    """``folder`` or its nearest existing parent: the outbox creates the missing part."""
+    here = folder.absolute()
+    while not here.exists() and here != here.parent:
+        here = here.parent
+    return here.resolve()
+
+
+def check_filesystem(folder: Path, mountinfo: Path = MOUNTINFO) -> Check:
+    name = "data filesystem"
+    try:
+        table = mounts(mountinfo)
+    except OSError as exc:
+        return warn(name, f"cannot read the mount table {mountinfo}: {exc.strerror}",
+                    "run the doctor on the machine itself, where /proc is mounted")
+    where = existing(folder)
+    m = mount_of(str(where), table)
+    if m is None:
+        return warn(name, f"{folder} is on no mount the kernel lists",
+                    "run the doctor on the machine itself, not in a container")
+    on = f"{folder} is on {m.fstype} ({m.point})"
+    lost = "presses not yet sent to the hub vanish at a reboot"
+    move = "set outbox = /var/lib/dipclock/outbox.sqlite on the SD card"
+    if m.fstype in VOLATILE:
+        return fail(name, f"{on}, in memory: {lost}", move)
+    if m.fstype == "overlay":
+        upper = m.option("upperdir")
+        under = mount_of(upper, table) if upper else None
+        if under is not None and under.fstype in VOLATILE:
+            return fail(name, f"{on}, writing to {under.fstype}: {lost}",
+                        "turn off the overlay file system: sudo raspi-config, Performance "
+                        "Options, Overlay File System")
+        return warn(name, f"{on}: persistent only if its upper layer is",
+                    "if this is Raspberry Pi OS's overlay file system, turn it off in "
+                    "sudo raspi-config")
+    if "ro" in m.options:
+        return fail(name, f"{on}, mounted read-only", move)
+    return ok(name, f"{folder} is on {m.fstype} {m.source}, mounted at {m.point}")
+
+
+def check_writable(folder: Path) -> Check:
+    """Writes and removes a scratch file, as this user: the kiosk's user must do the same."""
+    name = "data folder"
+    where = existing(folder)
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=".dipclock-doctor-", dir=where)
+    except OSError as exc:
+        return fail(name, f"{user_name()} cannot write to {where}: {exc.strerror}",
+                    f"give the kiosk's user the folder: sudo chown -R dipclock {where}")
+    try:
+        os.write(fd, b"x")
+        os.fsync(fd)
+    except OSError as exc:
+        return fail(name, f"writing in {where} fails: {exc.strerror}",
+                    "check the SD card: sudo dmesg | grep -i mmc; replace it if errors show")
+    finally:
+        os.close(fd)
+        os.unlink(scratch)
+    if where != folder.absolute():
+        return ok(name, f"{user_name()} can create {folder} (in {where})")
+    return ok(name, f"{user_name()} can write to {folder}")
+
+
+def check_free(folder: Path,
+               free_bytes: Callable[[Path], int] = lambda p: shutil.disk_usage(p).free) -> Check:
+    name = "free space"
+    where = existing(folder)
+    try:
+        free = free_bytes(where)
+    except OSError as exc:
+        return warn(name, f"cannot measure the free space in {where}: {exc.strerror}",
+                    "check the SD card: df -h")
+    said = f"{free / MB:,.0f} MB free in {where}"
+    if free < FAIL_FREE:
+        return fail(name, f"only {said}: the outbox cannot store presses",
+                    "free space on the SD card: sudo apt clean; sudo journalctl --vacuum-size=50M")
+    if free < WARN_FREE:
+        return warn(name, f"only {said}",
+                    "free space on the SD card: sudo apt clean; sudo journalctl --vacuum-size=50M")
+    return ok(name, said)

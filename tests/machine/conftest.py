@@ -1,0 +1,110 @@
+"""Fake ``/dev``, ``/sys``, ``/proc`` and ``/etc`` trees: real files under tmp_path, laid out
+as a Raspberry Pi 5 running Bookworm Lite lays them out."""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import START
+from tests.server.live import LiveHub
+
+#: /proc/self/mountinfo of a Pi booted from its SD card (Bookworm), trimmed.
+PI_MOUNTINFO = """\
+22 1 179:2 / / rw,noatime shared:1 - ext4 /dev/mmcblk0p2 rw
+23 22 0:5 / /dev rw,relatime shared:2 - devtmpfs udev rw,size=3922308k
+24 22 0:21 / /proc rw,relatime shared:12 - proc proc rw
+25 22 0:22 / /sys rw,relatime shared:7 - sysfs sysfs rw
+26 22 0:25 / /run rw,nosuid,nodev,noexec,relatime shared:5 - tmpfs tmpfs rw,size=808048k
+27 22 179:1 / /boot/firmware rw,relatime shared:30 - vfat /dev/mmcblk0p1 rw,fmask=0022
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+class FakePi:
+    """A machine tree under ``root``: add the parts a test needs, then point probes at it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.dev, self.sys, self.proc, self.etc = (root / n for n in ("dev", "sys", "proc", "etc"))
+        for d in (self.dev, self.sys, self.proc, self.etc):
+            d.mkdir(parents=True)
+        write(self.proc / "self" / "mountinfo", PI_MOUNTINFO)
+        write(self.proc / "1" / "comm", "systemd\n")
+
+    @property
+    def drm(self) -> Path:
+        return self.sys / "class" / "drm"
+
+    def card(self, n: int, *connectors: tuple[str, str]) -> Path:
+        """``/dev/dri/cardN`` and its connectors' status files, ("HDMI-A-1", "connected")."""
+        node = write(self.dev / "dri" / f"card{n}", "")
+        write(self.drm / f"card{n}" / "dev", f"226:{n}\n")
+        for name, status in connectors:
+            write(self.drm / f"card{n}-{name}" / "status", status + "\n")
+        return node
+
+    def process(self, pid: int, comm: str) -> None:
+        write(self.proc / str(pid) / "comm", comm + "\n")
+
+    def gpiochip(self, n: int) -> Path:
+        return write(self.dev / f"gpiochip{n}", "")
+
+    def mountinfo(self, text: str) -> Path:
+        return write(self.proc / "self" / "mountinfo", text)
+
+    def throttled(self, bits: int) -> None:
+        write(self.sys / "devices/platform/soc/soc:firmware/get_throttled", f"{bits:x}\n")
+
+
+@pytest.fixture
+def pi(tmp_path: Path) -> FakePi:
+    return FakePi(tmp_path / "root")
+
+
+def refuse(*denied: Path):
+    """An ``os.open`` that refuses these paths as the kernel refuses a user outside the
+    device's group (the tests run as root, whom permissions never stop)."""
+    names = {str(p) for p in denied}
+
+    def opener(path: str, flags: int) -> int:
+        if path in names:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        return os.open(path, flags)
+
+    return opener
+
+
+def set_up_round(hub: LiveHub) -> str:
+    """wdc2006's round 1 on four tables, as the TD sets it up; returns the kiosk key."""
+    td = hub.td()
+    try:
+        for method, path, body in (
+            ("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+            ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
+            ("PUT", "/api/td/tables", {"count": 4}),
+        ):
+            td.request(method, path, json=body).raise_for_status()
+        return hub.key(td)
+    finally:
+        td.close()
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory) -> Iterator[tuple[LiveHub, str]]:
+    """A real hub (``dipclock hub`` under uvicorn, a free 127.0.0.1 port) with wdc2006's
+    round 1 on four tables; (hub, its kiosk key)."""
+    h = LiveHub(tmp_path_factory.mktemp("hub") / "data").start()
+    try:
+        yield h, set_up_round(h)
+    finally:
+        h.stop()
