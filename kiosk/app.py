@@ -18,6 +18,7 @@ import logging
 import queue
 import sqlite3
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -44,6 +45,12 @@ CLOCK_ALERT = "Clock not verified: no hub and no network time"
 SETTLE_RETRY = 10.0
 
 _EPS = timedelta(microseconds=500)
+
+
+def this_boot() -> str:
+    """The kernel's boot id; where it does not say, one per kiosk process, so a reading of an
+    earlier process counts as another boot's and is never converted on a guess."""
+    return boot_id() or f"process-{uuid.uuid4()}"
 
 #: Put on the input queue by other threads (the hub client) to make the loop redraw now.
 WAKE = object()
@@ -184,7 +191,7 @@ class Kiosk:
     log: Callable[[str], None] = print
     sounds: Sounds | None = None
     alerts: Callable[[], tuple[str, ...]] = lambda: ()
-    boot: str = field(default_factory=boot_id)
+    boot: str = field(default_factory=lambda: this_boot())
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
     _last: state.Frame | None = None
     _cache: tuple[object, datetime, datetime, state.Frame] | None = None

@@ -12,7 +12,6 @@ guess can be re-stamped when a trusted time arrives later in the same boot.
 from __future__ import annotations
 
 import ctypes
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,16 +48,15 @@ def clock_synchronised(
     return state != TIME_ERROR
 
 
-def boot_id(path: Path = BOOT_ID) -> str:
-    """Which run of the monotonic clock a reading belongs to: it restarts at every boot.
+def boot_id(path: Path = BOOT_ID) -> str | None:
+    """Which run of the monotonic clock a reading belongs to (it restarts at every boot), or
+    None where the kernel does not say (not Linux).
 
-    A press stamped ``mono`` can be turned into hub time by a sync made later only within
-    the same boot. Where the kernel does not say (not Linux), a fresh id per call (per kiosk
-    process): a reading of an earlier process then counts as another boot's, never converted
-    on a guess.
+    A kiosk's press stamped ``mono`` can be turned into hub time by a sync made later only
+    within the same boot; a hub's time set by the TD holds until the next boot, when the
+    wall clock is back to fake-hwclock's guess.
     """
     try:
-        text = path.read_text().strip()
+        return path.read_text().strip() or None
     except OSError:
-        text = ""
-    return text or f"process-{uuid.uuid4()}"
+        return None

@@ -9,9 +9,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from machine.timesync import clock_synchronised
+from machine.timesync import boot_id, clock_synchronised
 from server import errors
-from server.clock import Clock, HubClock, boot_id, standing_of
+from server.clock import Clock, HubClock, standing_of
 from server.context import Hub
 from server.hubtime import restore
 from server.mdns import Announcement

@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from machine.timesync import clock_synchronised
-from server.clock import SET_BY_TD, boot_id, standing_of
+from machine.timesync import boot_id, clock_synchronised
+from server.clock import SET_BY_TD, standing_of
 from server.passwords import check_new_password, hash_password
 from server.settings import Settings
 from server.store import Store

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 from typing import Protocol
 
 from dipclock.sync import from_local, to_local
@@ -22,8 +21,6 @@ SYNCHRONISED = "synchronised"  # anchored on a wall clock NTP had set
 NOT_SYNCHRONISED = "not synchronised"  # anchored on a wall clock nobody had set
 SET_BY_TD = "set by the TD"  # the TD set it from a phone
 UNKNOWN = "unknown"  # this machine cannot say whether its clock is synchronised
-
-BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
 
 class Clock(Protocol):
@@ -60,15 +57,6 @@ def standing_of(synchronised: bool | None) -> str:
     if synchronised is None:
         return UNKNOWN
     return SYNCHRONISED if synchronised else NOT_SYNCHRONISED
-
-
-def boot_id(path: Path = BOOT_ID) -> str | None:
-    """This boot's random id: a TD's correction of the wall clock holds until the next boot
-    (the wall clock is then back to fake-hwclock's guess), so the hub stores it with this."""
-    try:
-        return path.read_text().strip() or None
-    except OSError:
-        return None
 
 
 class HubClock:

@@ -18,7 +18,7 @@ import pytest
 
 from dipclock.sync import from_local
 from hardware.events import ButtonEvent
-from kiosk.app import CLOCK_ALERT, FixedRound, FixedTime, Kiosk, WallTime
+from kiosk.app import CLOCK_ALERT, FixedRound, FixedTime, Kiosk, WallTime, this_boot
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from machine.timesync import TIME_ERROR, _adjtimex, boot_id, clock_synchronised
@@ -330,7 +330,7 @@ def test_clock_synchronised_reads_timesyncd_then_the_kernel(tmp_path: Path) -> N
     assert _adjtimex() in range(6)  # this machine's kernel answers with a clock state
 
 
-def test_the_boot_id_is_the_kernels_and_a_stand_in_differs_per_process(tmp_path: Path) -> None:
-    assert uuid.UUID(boot_id()) and boot_id() == boot_id()
+def test_the_boot_id_is_the_kernels_and_none_where_it_does_not_say(tmp_path: Path) -> None:
+    assert uuid.UUID(boot_id()) and boot_id() == boot_id() == this_boot()
     missing = tmp_path / "boot_id"
-    assert boot_id(missing).startswith("process-") and boot_id(missing) != boot_id(missing)
+    assert boot_id(missing) is None
