@@ -5,21 +5,36 @@
 #   sudo ./systemd/install.sh kiosk     # a table: the clock fullscreen on the Pi's display
 #   sudo ./systemd/install.sh hub       # the hall's hub and the TD's dashboard
 #
-# Run it from a checkout of dipclock. It is safe to run again (to upgrade): it never
-# overwrites /etc/dipclock/kiosk.toml or the TD password.
+# Run it from a checkout of dipclock. Run it again to upgrade: it upgrades in place, restarts
+# the service, and never overwrites /etc/dipclock/kiosk.toml or the TD password.
 #
-# --root DIR writes every file under DIR and touches no user, package or service: for
-# trying it out and for the tests.
+#   --wheelhouse DIR  install from DIR (`make wheelhouse`) with no network at all
+#   --dry-run         print every action it would take and change nothing
+#   --console         a desktop holds the display: boot to the console instead, no question
+#   --root DIR        write the files under DIR and touch no user, package or service
+#                     (for trying it out, and for the tests)
+#
+# DIPCLOCK_INSTALL_ARCH=armhf (with --dry-run): the plan for another Debian architecture.
 set -eu
 
-usage() { echo "usage: $0 kiosk|hub [--root DIR]" >&2; exit 2; }
+usage() {
+    echo "usage: $0 kiosk|hub [--root DIR] [--dry-run] [--wheelhouse DIR] [--console]" >&2
+    exit 2
+}
+say() { echo "dipclock install: $*"; }
+# One line saying what went wrong and what to do; never a half-finished silence.
+fail() { echo "dipclock install: $1" >&2; exit "${2:-1}"; }
+
 [ $# -ge 1 ] || usage
 role=$1; shift
 case "$role" in kiosk|hub) ;; *) usage ;; esac
-root=""
+root="" dry=0 wheelhouse="" console=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) [ $# -ge 2 ] || usage; root=$2; shift 2 ;;
+        --wheelhouse) [ $# -ge 2 ] || usage; wheelhouse=$2; shift 2 ;;
+        --dry-run) dry=1; shift ;;
+        --console) console=1; shift ;;
         *) usage ;;
     esac
 done
@@ -27,64 +42,294 @@ done
 src=$(cd "$(dirname "$0")/.." && pwd)
 etc="$root/etc/dipclock"
 units="$root/etc/systemd/system"
-prefix="$root/opt/dipclock"
+venv=/opt/dipclock/venv
+service="dipclock-$role.service"
+# Raspberry Pi OS 32-bit runs armhf programs, often on a 64-bit kernel: ask dpkg, not uname.
+arch=${DIPCLOCK_INSTALL_ARCH:-$(dpkg --print-architecture 2>/dev/null || uname -m)}
+if [ -z "$root" ] && [ -d /run/systemd/system ]; then systemd_runs=1; else systemd_runs=0; fi
 
-say() { echo "dipclock install: $*"; }
+# Every change goes through these two, so --dry-run prints exactly what a real run does.
+act() {
+    if [ "$dry" = 1 ]; then echo "  would run: $*"; else "$@"; fi
+}
+wrote() {
+    if [ "$dry" = 1 ]; then echo "  would write $1${2:+ ($2)}"; else say "wrote $1${2:+ ($2)}"; fi
+}
 
-if [ -z "$root" ]; then
-    [ "$(id -u)" = 0 ] || { echo "run it with sudo" >&2; exit 2; }
-    say "system packages"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv python3-pip >/dev/null
-    if ! id dipclock >/dev/null 2>&1; then
-        say "user dipclock"
-        useradd --system --home-dir /var/lib/dipclock --shell /usr/sbin/nologin dipclock
+check_inputs() {
+    if [ -n "$wheelhouse" ]; then
+        [ -d "$wheelhouse" ] || fail "--wheelhouse $wheelhouse: no such folder (make one with \`make wheelhouse\`)" 2
+        wheelhouse=$(cd "$wheelhouse" && pwd)
+        ls "$wheelhouse"/dipclock-*.whl >/dev/null 2>&1 \
+            || fail "--wheelhouse $wheelhouse holds no dipclock wheel: build it with \`make wheelhouse\`" 2
+    elif [ -z "$root" ] && [ ! -f "$src/pyproject.toml" ]; then
+        fail "$src is not a dipclock checkout: run this script from one, or give --wheelhouse DIR" 2
     fi
-    for g in video render input gpio dialout audio; do
-        getent group "$g" >/dev/null && usermod -a -G "$g" dipclock
-    done
-    say "python environment in /opt/dipclock/venv"
-    python3 -m venv /opt/dipclock/venv
-    /opt/dipclock/venv/bin/pip install -q --upgrade pip
-    /opt/dipclock/venv/bin/pip install -q "$src"
-fi
+    if [ -z "$root" ] && [ "$dry" = 0 ] && [ "$(id -u)" != 0 ]; then
+        fail "run it with sudo (or try --dry-run to see what it would do)" 2
+    fi
+}
 
-mkdir -p "$etc" "$units" "$prefix"
-if [ "$role" = kiosk ]; then
+# --- System packages -------------------------------------------------------------------
+# pygame-ce's bundled SDL draws through KMS/DRM without a desktop; its libSDL2 dlopens
+# libgbm.so.1, libdrm.so.2, libEGL.so.1 and libGLESv2.so.2 (tests/deploy/test_sdl.py checks
+# this list against the wheel), and Mesa's DRI drivers do the drawing on the Pi's GPU.
+apt_packages() {  # sets $pkgs
+    pkgs="python3 python3-venv python3-pip"
+    if [ "$role" = kiosk ]; then
+        pkgs="$pkgs libgbm1 libdrm2 libegl1 libgles2 libgl1-mesa-dri"
+        # gpiozero on Bookworm needs lgpio: Raspberry Pi OS packages it (PyPI's aarch64 wheel
+        # is empty); the venv sees it through --system-site-packages. Debian proper lacks it.
+        # libasound2: the sound cues. Only where apt knows them.
+        for optional in python3-lgpio libasound2; do
+            if apt-cache show "$optional" >/dev/null 2>&1; then
+                pkgs="$pkgs $optional"
+            else
+                say "note: apt does not know $optional here (Raspberry Pi OS has it)"
+            fi
+        done
+    fi
+    case "$arch" in
+        armhf|armel|armv6l|armv7l)
+            if [ -z "$wheelhouse" ]; then
+                # PyPI has no 32-bit ARM wheels for pygame-ce (kiosk) nor uvloop, httptools,
+                # PyYAML (hub): pip builds them here (or takes piwheels' build, which links
+                # Debian's SDL2, built with KMS/DRM).
+                pkgs="$pkgs build-essential python3-dev pkg-config"
+                if [ "$role" = kiosk ]; then
+                    pkgs="$pkgs libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev"
+                    pkgs="$pkgs libsdl2-ttf-dev libfreetype-dev libportmidi-dev libjpeg-dev libpng-dev"
+                else
+                    pkgs="$pkgs libyaml-dev"
+                fi
+            fi ;;
+    esac
+}
+
+system_packages() {
+    apt_packages
+    say "apt packages ($arch): $pkgs"
+    if [ -n "$root" ]; then
+        say "system packages: left alone (--root)"; return
+    fi
+    missing=""
+    for p in $pkgs; do
+        status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+        [ "$status" = installed ] || missing="$missing $p"
+    done
+    if [ -z "$missing" ]; then
+        say "system packages: all installed already"; return
+    fi
+    say "system packages to install:$missing"
+    if [ "$dry" = 1 ]; then
+        echo "  would run: apt-get update"
+        echo "  would run: apt-get install -y$missing"
+        return
+    fi
+    # shellcheck disable=SC2086  # the package list is meant to split into words
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; }; then
+        fail "could not install$missing: connect this machine to the internet once (or install them with apt-get), then run this again"
+    fi
+}
+
+# --- The user the services run as -------------------------------------------------------
+# Each group gives one kind of device: video/render the display (/dev/dri, /dev/vchiq),
+# input the keyboard (/dev/input), gpio the buttons (/dev/gpiochip*), dialout the button box
+# (/dev/ttyACM*), audio the sound, tty the console. A group this machine lacks is skipped:
+# the units name none (a unit with a missing SupplementaryGroups= fails to start); systemd's
+# User= gives the service every group the user is in.
+user_and_groups() {
+    if [ -n "$root" ]; then
+        say "user dipclock: left alone (--root)"; return
+    fi
+    if ! id dipclock >/dev/null 2>&1; then
+        act useradd --system --user-group --home-dir /var/lib/dipclock --no-create-home \
+            --shell /usr/sbin/nologin dipclock
+    fi
+    [ "$role" = kiosk ] || return 0
+    have="" lack=""
+    for g in video render input gpio dialout audio tty; do
+        if getent group "$g" >/dev/null; then have="$have,$g"; else lack="$lack $g"; fi
+    done
+    have=${have#,}
+    say "groups for dipclock: $have${lack:+ (not on this machine:$lack)}"
+    [ -z "$have" ] || act usermod -a -G "$have" dipclock
+}
+
+# --- Python ----------------------------------------------------------------------------
+# Debian's own python3 (not one from PATH): its system site-packages hold apt's python3-lgpio.
+python_env() {
+    if [ -n "$root" ]; then
+        say "python environment: left alone (--root)"; return
+    fi
+    # Re-running on an existing venv keeps its packages and turns system site-packages on
+    # (venvs made by older installers lacked it).
+    act /usr/bin/python3 -m venv --system-site-packages "$venv" \
+        || fail "could not make $venv (is python3-venv installed?)"
+    if [ -n "$wheelhouse" ]; then
+        if ls "$wheelhouse"/pip-*.whl >/dev/null 2>&1; then
+            act "$venv/bin/pip" install -q --upgrade --no-index --find-links "$wheelhouse" pip
+        fi
+        pip_install "$venv/bin/pip" install -q --upgrade --no-index --find-links "$wheelhouse" \
+            "dipclock[$role]"
+    else
+        act "$venv/bin/pip" install -q --upgrade pip \
+            || fail "pip could not upgrade itself: is this machine online? (or use --wheelhouse DIR)"
+        pip_install "$venv/bin/pip" install -q --upgrade "${src}[$role]"
+    fi
+}
+
+pip_install() {
+    act "$@" || fail "pip could not install dipclock[$role] (its message is above): online? or use --wheelhouse DIR"
+}
+
+# --- Files -----------------------------------------------------------------------------
+install_file() {  # SOURCE DEST [why]
+    if [ "$dry" = 0 ]; then
+        mkdir -p "$(dirname "$2")"
+        cp "$1" "$2.new" && chmod 644 "$2.new" && mv "$2.new" "$2"
+    fi
+    wrote "$2" "${3:-}"
+}
+
+kiosk_files() {
+    if [ -e "$etc/kiosk.toml" ]; then
+        say "kept $etc/kiosk.toml (yours; never overwritten)"
+    else
+        install_file "$src/kiosk/kiosk.example.toml" "$etc/kiosk.toml" \
+            "set the table, the hub (or the event) and the buttons"
+    fi
     # The console must never blank the clock: the kernel blanks an idle console after 10 min.
     for cmdline in "$root/boot/firmware/cmdline.txt" "$root/boot/cmdline.txt"; do
-        if [ -f "$cmdline" ] && ! grep -q 'consoleblank=0' "$cmdline"; then
+        [ -f "$cmdline" ] || continue
+        if grep -q 'consoleblank=0' "$cmdline"; then
+            say "$cmdline has consoleblank=0 already"
+        elif [ "$dry" = 1 ]; then
+            echo "  would add consoleblank=0 to $cmdline"
+        else
             sed -i '1s/$/ consoleblank=0/' "$cmdline"
             say "added consoleblank=0 to $cmdline (takes effect at the next boot)"
-            break
         fi
+        break
     done
-    if [ ! -e "$etc/kiosk.toml" ]; then
-        cp "$src/kiosk/kiosk.example.toml" "$etc/kiosk.toml"
-        say "wrote $etc/kiosk.toml: set the event (or the hub), the table and the buttons"
-    fi
-else
-    if [ ! -e "$etc/td-password" ]; then
+    install_file "$src/systemd/dipclock-kiosk.service" "$units/dipclock-kiosk.service"
+    install_file "$src/systemd/dipclock-kiosk-failed.service" "$units/dipclock-kiosk-failed.service" \
+        "writes \`dipclock doctor\` on the screen once the kiosk has stopped retrying"
+}
+
+hub_files() {
+    if [ -e "$etc/td-password" ]; then
+        say "kept $etc/td-password (never overwritten)"
+    elif [ "$dry" = 1 ]; then
         if [ -n "${DIPCLOCK_TD_PASSWORD:-}" ]; then
-            printf '%s\n' "$DIPCLOCK_TD_PASSWORD" > "$etc/td-password"
+            wrote "$etc/td-password" "from DIPCLOCK_TD_PASSWORD, mode 600"
+        else
+            wrote "$etc/td-password" "asked on the terminal, mode 600"
+        fi
+    else
+        mkdir -p "$etc"
+        if [ -n "${DIPCLOCK_TD_PASSWORD:-}" ]; then
+            pw=$DIPCLOCK_TD_PASSWORD
         elif [ -t 0 ]; then
             stty -echo; printf 'TD password for the dashboard: '; read -r pw; stty echo; echo
-            [ -n "$pw" ] || { echo "an empty password is not allowed" >&2; exit 2; }
-            printf '%s\n' "$pw" > "$etc/td-password"
+            [ -n "$pw" ] || fail "an empty password is not allowed" 2
         else
-            echo "set DIPCLOCK_TD_PASSWORD or run this on a terminal: there is no default" >&2
-            exit 2
+            fail "set DIPCLOCK_TD_PASSWORD or run this on a terminal: there is no default" 2
         fi
-        chmod 600 "$etc/td-password"
+        (umask 077 && printf '%s\n' "$pw" > "$etc/td-password")
         [ -n "$root" ] || chown dipclock:dipclock "$etc/td-password"
+        wrote "$etc/td-password" "mode 600"
     fi
-fi
-cp "$src/systemd/dipclock-$role.service" "$units/"
+    install_file "$src/systemd/dipclock-hub.service" "$units/dipclock-hub.service"
+}
 
-if [ -z "$root" ]; then
-    systemctl daemon-reload
-    systemctl enable --now "dipclock-$role.service"
-    say "dipclock-$role is running; logs: journalctl -u dipclock-$role -f"
-else
-    say "files written under $root"
-fi
+# --- A desktop holding the display -----------------------------------------------------
+# The clock draws straight onto the display (KMS/DRM); a desktop session's display manager
+# owns it first. What counts is an enabled display-manager.service: graphical.target with
+# none (Debian's default) holds no display.
+desktop() {
+    dm="$units/display-manager.service"
+    [ -L "$dm" ] || [ -e "$dm" ] || return 0
+    name=$(basename "$(readlink "$dm" 2>/dev/null || echo "$dm")")
+    default=$(basename "$(readlink "$units/default.target" 2>/dev/null || echo graphical.target)")
+    if [ "$default" = multi-user.target ]; then
+        say "a desktop ($name) is installed, but the machine boots to the console: fine"
+        return
+    fi
+    say "a desktop ($name) holds the display: the clock cannot draw while it runs"
+    answer=n
+    if [ "$console" = 1 ]; then
+        answer=y
+    elif [ "$dry" = 0 ] && [ -t 0 ]; then
+        printf 'Boot to the console instead, so the clock owns the screen? [y/N] '
+        read -r answer || answer=n
+    fi
+    case "$answer" in
+        y|Y|yes|YES)
+            if [ "$systemd_runs" = 1 ]; then
+                act systemctl set-default multi-user.target
+            else
+                act ln -sfn /lib/systemd/system/multi-user.target "$units/default.target"
+            fi
+            say "the console from the next boot on (the desktop stays installed)" ;;
+        *)
+            say "to boot to the console (then reboot): sudo systemctl set-default multi-user.target"
+            say "(or run this installer again with --console)" ;;
+    esac
+}
+
+# --- The service -----------------------------------------------------------------------
+service_state() {
+    if [ "$systemd_runs" = 1 ]; then
+        act systemctl daemon-reload
+        if systemctl is-active --quiet "$service"; then
+            act systemctl restart "$service"
+            outcome="restarted $service"
+        else
+            # a kiosk that gave up earlier is still over its start limit: clear that first
+            act systemctl reset-failed "$service" 2>/dev/null || true
+            act systemctl enable --now "$service"
+            outcome="enabled and started $service"
+        fi
+    else
+        # What `systemctl enable` does for WantedBy=multi-user.target, without a systemd
+        # to ask: a container, a chroot, a card being prepared, or --root.
+        wants="$units/multi-user.target.wants"
+        if [ "$dry" = 0 ]; then
+            mkdir -p "$wants"
+            ln -sfn "/etc/systemd/system/$service" "$wants/$service"
+        fi
+        wrote "$wants/$service" "enabled: starts at the next boot"
+        say "systemd is not running here: systemctl skipped, $service not started"
+        outcome="enabled $service for the next boot"
+    fi
+}
+
+summary() {
+    if [ "$dry" = 1 ]; then
+        say "dry run: nothing was changed"; return
+    fi
+    if [ -n "$root" ]; then
+        say "files written under $root (no user, package or service touched)"; return
+    fi
+    say "done: $outcome (python: $venv)"
+    if [ "$role" = kiosk ]; then
+        # from the kiosk's own folder: lgpio writes its pipes into the working directory
+        say "check the table: cd /var/lib/dipclock && sudo -u dipclock $venv/bin/dipclock doctor"
+        say "  (one line per check, with the fix; to try each button: stop the kiosk, add --buttons 30)"
+        say "settings: $etc/kiosk.toml, or dipclock.txt on the boot partition"
+    else
+        say "check it: open http://$(hostname 2>/dev/null || echo HUB):8000/dashboard on the TD's phone"
+    fi
+    say "logs: journalctl -u $service -b"
+}
+
+check_inputs
+[ "$dry" = 0 ] || say "dry run: printing what it would do, changing nothing"
+system_packages
+user_and_groups
+python_env
+if [ "$role" = kiosk ]; then kiosk_files; else hub_files; fi
+[ "$role" = hub ] || desktop
+service_state
+summary

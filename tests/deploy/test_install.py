@@ -1,7 +1,9 @@
-"""The Pi installer and the systemd units, tried out under a scratch root."""
+"""The Pi installer: its plan in --dry-run on this machine's real paths (nothing changed), and
+its files under a throwaway --root."""
+
+from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -9,59 +11,162 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "systemd" / "install.sh"
+#: Where a real run writes; a dry run must leave every one as it found it.
+REAL_PATHS = [Path(p) for p in (
+    "/etc/dipclock", "/etc/dipclock/kiosk.toml", "/etc/dipclock/td-password", "/opt/dipclock",
+    "/etc/systemd/system/dipclock-kiosk.service", "/etc/systemd/system/dipclock-hub.service",
+    "/etc/systemd/system/dipclock-kiosk-failed.service",
+    "/etc/systemd/system/multi-user.target.wants/dipclock-kiosk.service",
+    "/etc/systemd/system/multi-user.target.wants/dipclock-hub.service",
+    "/etc/systemd/system/default.target", "/boot/firmware/cmdline.txt", "/boot/cmdline.txt",
+)]
 
 
-def install(role: str, root: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k != "DIPCLOCK_TD_PASSWORD"}
-    return subprocess.run(["sh", str(INSTALL), role, "--root", str(root)], env=clean | env,
+def run(role: str, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("DIPCLOCK_TD_PASSWORD", "DIPCLOCK_INSTALL_ARCH")}
+    return subprocess.run(["sh", str(INSTALL), role, *options], env=clean | env,
                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
 
 
-def test_kiosk_install_writes_the_unit_and_a_config_it_never_overwrites(tmp_path):
+def install(role: str, root: Path, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return run(role, "--root", str(root), *options, **env)
+
+
+def snapshot() -> dict[object, object]:
+    """The real paths a run writes, and the dipclock user (or its absence)."""
+    user = subprocess.run(["getent", "passwd", "dipclock"], capture_output=True, text=True)
+    groups = subprocess.run(["id", "-Gn", "dipclock"], capture_output=True, text=True)
+    out: dict[object, object] = {"user": user.stdout, "groups": groups.stdout}
+    for path in REAL_PATHS:
+        try:
+            st = path.lstat()
+            out[path] = (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            out[path] = None
+    return out
+
+
+def apt_line(plan: str) -> list[str]:
+    line = next(x for x in plan.splitlines() if "apt packages" in x)
+    return line.split(":", 2)[2].split()
+
+
+def wheelhouse(tmp_path: Path) -> Path:
+    """A folder shaped like `make wheelhouse`'s; a dry run only lists it."""
+    house = tmp_path / "wheelhouse"
+    house.mkdir()
+    (house / "dipclock-0.2.0-py3-none-any.whl").touch()
+    return house
+
+
+# --- --dry-run: the real machine's paths, nothing changed ------------------------------------
+
+def test_kiosk_dry_run_prints_the_whole_plan_and_changes_nothing():
+    before = snapshot()
+    done = run("kiosk", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    plan = done.stdout
+    assert snapshot() == before
+    assert "nothing was changed" in plan
+    # the extras of its role, from this checkout, into a venv that sees apt's python3-lgpio
+    assert f"pip install -q --upgrade {ROOT}[kiosk]" in plan
+    assert "python3 -m venv --system-site-packages /opt/dipclock/venv" in plan
+    # the libraries pygame-ce's SDL opens for KMS/DRM (tests/deploy/test_sdl.py checks them)
+    assert {"python3-venv", "libgbm1", "libdrm2", "libegl1", "libgles2"} <= set(apt_line(plan))
+    # lgpio where apt knows it, and a word where it does not (Debian proper)
+    assert "python3-lgpio" in apt_line(plan) or "apt does not know python3-lgpio" in plan
+    # the device groups this machine has, one usermod; never a unit naming them
+    groups = [x for x in plan.splitlines() if x.startswith("dipclock install: groups")][0]
+    assert "video" in groups and "input" in groups and "dialout" in groups
+    assert "/etc/systemd/system/dipclock-kiosk.service" in plan
+    assert "/etc/systemd/system/dipclock-kiosk-failed.service" in plan
+
+
+def test_hub_dry_run_installs_the_hub_extra_and_no_screen_libraries():
+    before = snapshot()
+    done = run("hub", "--dry-run", DIPCLOCK_TD_PASSWORD="a long TD secret")
+    assert done.returncode == 0, done.stderr
+    assert snapshot() == before
+    assert f"{ROOT}[hub]" in done.stdout and "[kiosk]" not in done.stdout
+    assert "libgbm1" not in apt_line(done.stdout)
+    assert "usermod" not in done.stdout
+
+
+def test_a_wheelhouse_installs_with_no_network(tmp_path):
+    house = wheelhouse(tmp_path)
+    done = run("kiosk", "--dry-run", "--wheelhouse", str(house))
+    assert done.returncode == 0, done.stderr
+    assert f"--no-index --find-links {house} dipclock[kiosk]" in done.stdout
+    # no index anywhere: not even to upgrade pip
+    assert "install -q --upgrade pip" not in done.stdout
+
+
+def test_32_bit_pi_os_without_a_wheelhouse_gets_what_builds_need(tmp_path):
+    """PyPI has no armv7l wheel for pygame-ce: pip builds it against Debian's SDL2."""
+    built = apt_line(run("kiosk", "--dry-run", DIPCLOCK_INSTALL_ARCH="armhf").stdout)
+    assert {"build-essential", "python3-dev", "libsdl2-dev", "libsdl2-ttf-dev",
+            "libfreetype-dev"} <= set(built)
+    house = wheelhouse(tmp_path)
+    from_house = run("kiosk", "--dry-run", "--wheelhouse", str(house),
+                     DIPCLOCK_INSTALL_ARCH="armhf")
+    assert "build-essential" not in apt_line(from_house.stdout)
+    assert "build-essential" not in apt_line(run("kiosk", "--dry-run").stdout)  # 64-bit: wheels
+
+
+@pytest.mark.parametrize("house", ["missing", "empty"])
+def test_a_wheelhouse_without_dipclock_is_refused_in_one_line(tmp_path, house):
+    folder = tmp_path / "house"
+    if house == "empty":
+        folder.mkdir()
+    done = run("kiosk", "--dry-run", "--wheelhouse", str(folder))
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1 and "make wheelhouse" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["toaster"], ["kiosk", "--bogus"], ["kiosk", "--root"]])
+def test_bad_arguments_get_the_usage(args):
+    done = subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.startswith("usage:")
+
+
+# --- --root: the files, under a throwaway root ----------------------------------------------
+
+def test_kiosk_install_writes_the_units_and_a_config_it_never_overwrites(tmp_path):
     assert install("kiosk", tmp_path).returncode == 0
     config = tmp_path / "etc/dipclock/kiosk.toml"
-    unit = tmp_path / "etc/systemd/system/dipclock-kiosk.service"
+    units = tmp_path / "etc/systemd/system"
     assert config.read_text() == (ROOT / "kiosk/kiosk.example.toml").read_text()
-    assert "dipclock kiosk --config /etc/dipclock/kiosk.toml" in unit.read_text()
+    for name in ("dipclock-kiosk.service", "dipclock-kiosk-failed.service"):
+        assert (units / name).read_text() == (ROOT / "systemd" / name).read_text()
+    assert not (units / "dipclock-hub.service").exists()
     config.write_text('table = 12\n')
-    assert install("kiosk", tmp_path).returncode == 0
+    again = install("kiosk", tmp_path)
+    assert again.returncode == 0 and "never overwritten" in again.stdout
     assert config.read_text() == "table = 12\n"
+
+
+def test_install_enables_the_service_for_the_next_boot_where_systemd_is_not_running(tmp_path):
+    """A card prepared in a chroot (or --root) boots into the clock: the link `systemctl
+    enable` would make, made by hand."""
+    done = install("kiosk", tmp_path)
+    link = tmp_path / "etc/systemd/system/multi-user.target.wants/dipclock-kiosk.service"
+    assert os.readlink(link) == "/etc/systemd/system/dipclock-kiosk.service"
+    assert "systemd is not running here" in done.stdout
 
 
 def test_hub_install_needs_a_password_and_keeps_it_private(tmp_path):
     refused = install("hub", tmp_path)
     assert refused.returncode == 2 and "no default" in refused.stderr
-    assert install("hub", tmp_path, DIPCLOCK_TD_PASSWORD="a long TD secret").returncode == 0
+    done = install("hub", tmp_path, DIPCLOCK_TD_PASSWORD="a long TD secret")
+    assert done.returncode == 0
     secret = tmp_path / "etc/dipclock/td-password"
     assert secret.read_text() == "a long TD secret\n"
     assert secret.stat().st_mode & 0o777 == 0o600
-
-
-def test_unknown_role_is_refused(tmp_path):
-    assert install("toaster", tmp_path).returncode == 2
-
-
-@pytest.mark.parametrize("unit", ["dipclock-kiosk.service", "dipclock-hub.service"])
-def test_units_are_valid_for_systemd(unit, tmp_path):
-    analyze = shutil.which("systemd-analyze")
-    assert analyze, "systemd-analyze (Debian's systemd package) checks the units"
-    out = subprocess.run([analyze, "verify", str(ROOT / "systemd" / unit)],
-                         capture_output=True, text=True)
-    problems = [line for line in (out.stdout + out.stderr).splitlines()
-                if line.strip() and "/opt/dipclock/venv/bin/dipclock" not in line]
-    assert problems == []
-
-
-def test_the_units_commands_are_ones_dipclock_accepts():
-    from kiosk.cli import build_parser
-    from server.cli import _parser as hub_parser
-
-    for unit, parser in (("dipclock-kiosk.service", build_parser()),
-                         ("dipclock-hub.service", hub_parser())):
-        text = (ROOT / "systemd" / unit).read_text()
-        line = next(x for x in text.splitlines() if x.startswith("ExecStart="))
-        argv = line.split()[2:]  # after ".../dipclock kiosk|hub"
-        parser.parse_args(argv)
+    assert (tmp_path / "etc/systemd/system/dipclock-hub.service").is_file()
+    assert not (tmp_path / "etc/systemd/system/dipclock-kiosk.service").exists()
+    install("hub", tmp_path, DIPCLOCK_TD_PASSWORD="another one")
+    assert secret.read_text() == "a long TD secret\n"
 
 
 def test_the_example_kiosk_config_is_valid():
@@ -78,3 +183,35 @@ def test_kiosk_install_stops_the_console_blanking_the_clock_once(tmp_path):
     assert install("kiosk", tmp_path).returncode == 0
     assert install("kiosk", tmp_path).returncode == 0
     assert cmdline.read_text() == "console=tty1 root=PARTUUID=abc rootwait consoleblank=0\n"
+
+
+def desktop_root(tmp_path: Path) -> Path:
+    """A Raspberry Pi OS with desktop: lightdm enabled as the display manager."""
+    units = tmp_path / "etc/systemd/system"
+    units.mkdir(parents=True)
+    (units / "display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")
+    (units / "default.target").symlink_to("/lib/systemd/system/graphical.target")
+    return units
+
+
+def test_a_desktop_holding_the_display_is_named_with_the_command_to_leave_it(tmp_path):
+    units = desktop_root(tmp_path)
+    done = install("kiosk", tmp_path)
+    assert done.returncode == 0
+    assert "a desktop (lightdm.service) holds the display" in done.stdout
+    assert "sudo systemctl set-default multi-user.target" in done.stdout
+    assert os.readlink(units / "default.target").endswith("graphical.target")
+
+
+def test_console_flag_boots_to_the_console(tmp_path):
+    units = desktop_root(tmp_path)
+    assert install("kiosk", tmp_path, "--console").returncode == 0
+    assert os.readlink(units / "default.target").endswith("/multi-user.target")
+    again = install("kiosk", tmp_path)
+    assert "boots to the console: fine" in again.stdout
+
+
+def test_no_desktop_no_word_about_it(tmp_path):
+    done = install("kiosk", tmp_path)
+    assert done.returncode == 0 and "holds the display" not in done.stdout
+    assert not (tmp_path / "etc/systemd/system/default.target").exists()
