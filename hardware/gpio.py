@@ -5,6 +5,11 @@ it as a real glitch filter) and the hold timer (``hold_time`` / ``when_held``), 
 while the button is still down without a thread of ours. Deciding press vs hold and stamping
 times is :class:`PressHoldTracker`'s, with the injected clock, under one lock because gpiozero
 calls back from its edge thread and from each button's hold thread.
+
+Which library drives the pins is gpiozero's "pin factory", chosen by name
+(``buttons.pin_factory``; :func:`load_pin_factory`): lgpio on Bookworm (Pi 4 and Pi 5), mock
+in tests. gpiozero registers its factories as entry points, so the names and the choices in
+an error come from the installed gpiozero, not from a list of ours.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 
 from gpiozero import Button
 from gpiozero.pins import Factory
@@ -27,6 +33,53 @@ log = logging.getLogger(__name__)
 #: and 39) and clear of I2C (2, 3), SPI0 (7-11), UART (14, 15) and the PiTFT-style display pins
 #: (17, 18, 22-25, 27). 13/19 are PWM1 and 19/20 are I2S: move them if you add an audio HAT.
 DEFAULT_PINS: dict[str, int] = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
+
+
+#: gpiozero's entry-point group for its pin factories.
+FACTORY_GROUP = "gpiozero_pin_factories"
+
+
+class PinFactoryError(ValueError):
+    """The pin factory named in the settings cannot be had: one line saying why."""
+
+
+def pin_factory_names() -> list[str]:
+    """The pin factories the installed gpiozero offers, by the names the settings use."""
+    return sorted(ep.name for ep in entry_points(group=FACTORY_GROUP))
+
+
+def load_pin_factory(name: str | None) -> Factory | None:
+    """The pin factory ``name`` (``"lgpio"``, ``"mock"``, ...), opened; None for None, which
+    leaves gpiozero to try its own order at the first button.
+
+    Raises PinFactoryError naming the choices for an unknown name, and the library and its
+    complaint when the factory does not load or open (lgpio not reachable from the venv, no
+    gpiochip, no pigpio daemon).
+    """
+    if name is None:
+        return None
+    found = [ep for ep in entry_points(group=FACTORY_GROUP) if ep.name == name]
+    if not found:
+        raise PinFactoryError(f"no GPIO pin factory {name!r}; choose one of "
+                              f"{', '.join(pin_factory_names())}")
+    try:
+        factory_class = found[0].load()
+    except ImportError as exc:
+        raise PinFactoryError(f"pin factory {name!r} cannot load its library: {exc}") from None
+    try:
+        return factory_class()  # type: ignore[no-any-return]
+    except Exception as exc:  # each library has its own error class: lgpio.error, OSError, ...
+        raise PinFactoryError(f"pin factory {name!r} cannot open the GPIO: "
+                              f"{type(exc).__name__}: {exc}") from None
+
+
+def factory_name(factory: Factory) -> str:
+    """The settings' name for an open factory (``LGPIOFactory`` -> ``"lgpio"``)."""
+    cls = type(factory)
+    for ep in entry_points(group=FACTORY_GROUP):
+        if ep.value == f"{cls.__module__}:{cls.__qualname__}":
+            return ep.name
+    return cls.__name__
 
 
 class GpioButtons:

@@ -187,6 +187,9 @@ class SerialButtonBox:
     The port is opened by URL (``/dev/serial/by-id/...``, ``loop://`` in tests). If it cannot be
     opened or disappears (USB unplugged), that is logged once and reopening is retried with
     backoff (``retry_seconds`` doubling up to ``max_retry_seconds``) until :meth:`close`.
+    With ``locate`` (``buttons.serial = "auto"``: ``hardware.boxfinder.find_box``) the port is
+    searched for afresh at every (re)connection, so a box plugged back into another USB socket
+    is found again; ``url`` is then the port last found.
     """
 
     source = "serial"
@@ -201,10 +204,13 @@ class SerialButtonBox:
         retry_seconds: float = 0.5,
         max_retry_seconds: float = 5.0,
         silence_seconds: float = 5.0,
+        locate: Callable[[], str | None] | None = None,
     ) -> None:
         """Tries the port once now (a malformed URL raises ValueError here, not in a thread);
-        a missing device is only logged, and the reader keeps trying."""
+        a missing device is only logged, and the reader keeps trying. With ``locate`` the
+        search runs in the reader thread, never here (it listens for seconds)."""
         self.url = url
+        self._locate = locate
         self._queue = queue
         self._baudrate = baudrate
         self._clock = clock
@@ -220,11 +226,12 @@ class SerialButtonBox:
         self._failing = False
         self.last_heard: float | None = None  # clock time of the last good line
         self.version: int | None = None  # from the box's HELLO
-        try:
-            self._open()
-        except (serial.SerialException, OSError) as exc:
-            log.warning("button box %s not available (%s); will keep trying", url, exc)
-            self._failing = True
+        if locate is None:
+            try:
+                self._open()
+            except (serial.SerialException, OSError) as exc:
+                log.warning("button box %s not available (%s); will keep trying", url, exc)
+                self._failing = True
         self._thread = threading.Thread(target=self._run, name=f"serialbox {url}", daemon=True)
         self._thread.start()
 
@@ -238,6 +245,11 @@ class SerialButtonBox:
         return self._port is not None
 
     def _open(self) -> None:
+        if self._locate is not None:
+            found = self._locate()
+            if found is None:
+                raise serial.SerialException("no button box answers on any USB serial port")
+            self.url = found
         self._port = serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=READ_TIMEOUT)
         self._assembler = LineAssembler()
         self._garbled = 0

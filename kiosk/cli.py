@@ -5,20 +5,20 @@
     dipclock kiosk --event wdc2019 --start 2019-09-06T10:00 \\
         --at 2019-09-06T10:17:30 --screenshot out.png               # one frame to a PNG
 
-Settings come from ``/etc/dipclock/kiosk.toml`` (if it exists) or ``--config FILE``, and
-options override them. Every mistake ends with exit status 2 and one line on stderr.
+Settings come from, strongest first: the options; the card's boot partition file
+``dipclock.txt`` (table, hub, key: what differs between cloned cards, see
+``machine.identity``); ``/etc/dipclock/kiosk.toml`` (if it exists) or ``--config FILE``; the
+hostname (``table-07`` is table 7). A mistake on the command line ends with exit status 2
+and one line on stderr; any other start-up problem is drawn on the table's screen with its
+fix, and the kiosk starts over when the file is corrected (``kiosk.startup``).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
-import queue
-import signal
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NoReturn
@@ -28,8 +28,9 @@ from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.powers import power_letter
 from dipclock.timeline import Schedule
-from kiosk.config import SYSTEM_CONFIG, ConfigError, Settings, default_outbox, load_file, merge
-from kiosk.outbox import Outbox, StoredPress
+from kiosk.config import SYSTEM_CONFIG, ConfigError, Loaded, Settings, load_file, merge
+from kiosk.outbox import StoredPress
+from machine.identity import BOOT_FILES, IdentityError, hostname_table, read_boot_file
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -58,8 +59,11 @@ def build_parser() -> _Parser:
     p.add_argument("--pause", action="append", dest="pauses", metavar="PHASE=MIN",
                    help="a break, S1903=60 or 12:30=45 (repeatable)")
     p.add_argument("--table", type=int, help="this table's number")
-    p.add_argument("--hub", help="the hub's URL, http://HOST:PORT")
+    p.add_argument("--hub", help="the hub's URL, http://HOST:PORT, or auto (find it by mDNS)")
     p.add_argument("--key", help="the hall's kiosk key (printed by `dipclock hub`)")
+    p.add_argument("--boot-file", metavar="PATH",
+                   help="the card's identity file (default /boot/firmware/dipclock.txt or "
+                        "/boot/dipclock.txt)")
     p.add_argument("--size", help="window size, 1280x720 (default: the whole display)")
     _bool_flag(p, "fullscreen", "fullscreen (default) or a window")
     p.add_argument("--warning-minutes", type=float, help="amber from this many minutes left (2)")
@@ -67,7 +71,10 @@ def build_parser() -> _Parser:
     p.add_argument("--outbox", help="the presses' SQLite file")
     p.add_argument("--gpio", action="append", metavar="POWER=PIN",
                    help="a power's GPIO pin, A=5 (repeatable)")
-    p.add_argument("--serial", help="button box URL, /dev/ttyACM0 or socket://host:port")
+    p.add_argument("--pin-factory", help="gpiozero's pin library: lgpio, rpigpio, pigpio, "
+                                         "native or mock (default: gpiozero's own order)")
+    p.add_argument("--serial", help="button box URL, /dev/ttyACM0 or socket://host:port, or "
+                                    "auto (find the box by its hello line)")
     _bool_flag(p, "keyboard", "keys A E F G I R T as buttons (default on)")
     p.add_argument("--headless", action="store_true", help="no window (tests, benchmarks)")
     p.add_argument("--run-for", type=float, help="stop after this many seconds")
@@ -83,10 +90,35 @@ def build_parser() -> _Parser:
     return p
 
 
-def settings_from(args: argparse.Namespace) -> Settings:
-    """The config file (if any) overlaid by the options."""
-    path = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
-    file_data = load_file(path) if path else {}
+def config_path(args: argparse.Namespace) -> Path | None:
+    """The kiosk.toml to read: ``--config``, else the system's if it exists."""
+    return Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
+
+
+def boot_files(args: argparse.Namespace) -> tuple[Path, ...]:
+    return (Path(args.boot_file),) if args.boot_file else BOOT_FILES
+
+
+def watched_files(args: argparse.Namespace) -> list[Path]:
+    """Every settings file the kiosk reads or looks for: editing, adding or removing one
+    makes a kiosk showing a problem start over."""
+    return [Path(args.config) if args.config else SYSTEM_CONFIG, *boot_files(args)]
+
+
+def read_settings(
+    args: argparse.Namespace,
+    hostname: Callable[[], int | None] = hostname_table,
+) -> Loaded:
+    """Options > boot file > kiosk.toml > hostname; each file's mistakes name the file."""
+    path = config_path(args)
+    data = load_file(path) if path else {}
+    boot = read_boot_file(boot_files(args))  # IdentityError: one line naming file and line
+    if boot is not None:
+        data |= boot.settings()
+    if data.get("table") is None and args.table is None:
+        table = hostname()
+        if table is not None:
+            data["table"] = table
     gpio = None
     if args.gpio:
         gpio = {}
@@ -101,9 +133,18 @@ def settings_from(args: argparse.Namespace) -> Settings:
         "table": args.table, "hub": args.hub, "key": args.key, "size": args.size,
         "fullscreen": args.fullscreen, "warning_minutes": args.warning_minutes,
         "sound": args.sound, "outbox": args.outbox, "buttons.gpio": gpio,
+        "buttons.pin_factory": args.pin_factory,
         "buttons.serial": args.serial, "buttons.keyboard": args.keyboard,
     }
-    return merge(file_data, options, str(path) if path else "options")
+    given = any(v is not None for v in options.values())
+    origin = "options" if given or path is None else str(path)
+    settings = merge(data, options, origin)
+    return Loaded(settings, path)
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The kiosk's settings as it starts with ``args`` (also what ``dipclock doctor`` reads)."""
+    return read_settings(args).settings
 
 
 def standalone_round(
@@ -158,17 +199,20 @@ def _presses(items: list[str], kind: str, on: date) -> list[StoredPress]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit status 2 for a mistake on the command line (someone is at a terminal to read it),
+    78 when no display opens; anything else is drawn on the screen (``kiosk.startup``)."""
     try:
         args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-        settings = settings_from(args)
         if args.screenshot:
-            return _screenshot(args, settings)
+            return _screenshot(args, settings_from(args))
         if args.at or args.press or args.hold:
             raise UsageError("--at, --press and --hold go with --screenshot")
-        return _live(args, settings)
-    except (UsageError, EventError, ConfigError) as exc:
+    except (UsageError, EventError, ConfigError, IdentityError) as exc:
         print(f"dipclock kiosk: error: {exc}", file=sys.stderr)
         return 2
+    from kiosk import startup
+
+    return startup.run(args, read_settings)
 
 
 def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
@@ -193,107 +237,4 @@ def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _live(args: argparse.Namespace, settings: Settings) -> int:
-    """The running kiosk: inputs, outbox, hub or standalone round, the pygame loop."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise
-    outbox_path = Path(settings.outbox) if settings.outbox else default_outbox()
-    try:
-        outbox = Outbox(outbox_path)
-    except Exception as exc:  # sqlite3.Error, OSError: a path the TD must fix
-        raise UsageError(f"outbox {outbox_path}: {exc}") from None
-
-    from kiosk.app import FixedRound, Kiosk, Round, WallTime, round_key, run
-    from kiosk.sound import Sounds
-
-    inputs: queue.Queue[object] = queue.Queue()
-    hub = None
-    if settings.hub:
-        from kiosk.hubclient import HubClient
-
-        if settings.table is None:
-            raise UsageError("--hub needs --table")
-        hub = HubClient(settings.hub, settings.table, settings.key or "", outbox,
-                        wake=lambda: inputs.put(object()))
-        source: Any = hub
-        timebase: Any = hub
-    else:
-        stored = outbox.get("standalone")
-        profile, schedule, record = standalone_round(
-            settings, date.today(), stored, datetime.now())
-        outbox.put("standalone", record)
-        table = record.get("table")
-        source = FixedRound(Round(profile, schedule, table, round_key(profile, schedule, table)))
-        timebase = WallTime()
-
-    if args.headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-    import pygame
-
-    pygame.display.init()
-    pygame.font.init()
-    size = settings.window_size
-    if args.headless:
-        surface = pygame.display.set_mode(size or (800, 480))
-    elif settings.fullscreen and size is None:
-        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-    else:
-        surface = pygame.display.set_mode(size or (1280, 720),
-                                          pygame.FULLSCREEN if settings.fullscreen else 0)
-    pygame.display.set_caption("dipclock")
-    pygame.mouse.set_visible(False)
-
-    kiosk = Kiosk(source, outbox, timebase, settings.warning_minutes * 60,
-                  log=lambda line: print(line, flush=True),
-                  sounds=Sounds(settings.sound) if settings.sound else None)
-    sources, keyboard = _inputs(settings, inputs, args.headless)
-    on_screen = None
-    if args.status_file:
-        from kiosk.statusfile import StatusFile
-
-        on_screen = StatusFile(args.status_file, timebase.local,
-                               hub.sync_status if hub is not None else lambda: None)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    print(f"READY {time.monotonic():.3f}", flush=True)
-    try:
-        if hub is not None:
-            hub.start()
-        return run(kiosk, surface, inputs, run_for=args.run_for, keyboard=keyboard,
-                   on_screen=on_screen)
-    finally:
-        for s in sources:
-            s.close()
-        if hub is not None:
-            hub.close()
-        outbox.close()
-        pygame.quit()
-
-
-def _inputs(settings: Settings, inputs: queue.Queue[Any], headless: bool) -> tuple[list[Any], Any]:
-    """Start every configured button source on the one queue."""
-    sources: list[Any] = []
-    keyboard = None
-    hold = settings.buttons.hold_seconds
-    try:
-        if settings.buttons.gpio:
-            from hardware.gpio import GpioButtons
-
-            sources.append(GpioButtons(settings.buttons.gpio, inputs, hold_seconds=hold))
-        if settings.buttons.serial:
-            from hardware.serialbox import SerialButtonBox
-
-            sources.append(SerialButtonBox(settings.buttons.serial, inputs))
-    except Exception as exc:  # gpiozero's BadPinFactory, a malformed URL: fix the settings
-        for s in sources:
-            s.close()
-        raise UsageError(f"buttons: {exc}") from None
-    if settings.buttons.keyboard and not headless:
-        from hardware.keyboard import KeyboardButtons
-
-        keyboard = KeyboardButtons(inputs, hold_seconds=hold)
-        sources.append(keyboard)
-    return sources, keyboard
-
-
-__all__ = ["main", "standalone_round"]
+__all__ = ["build_parser", "main", "read_settings", "settings_from", "standalone_round"]

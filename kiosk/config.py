@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import os
 import tomllib
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from dipclock.events import describe_validation_error
 from dipclock.powers import LETTERS, power_letter
+from machine.identity import AUTO, hub_url
 
 SYSTEM_CONFIG = Path("/etc/dipclock/kiosk.toml")
 SYSTEM_OUTBOX = Path("/var/lib/dipclock/outbox.sqlite")
@@ -30,11 +32,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: gpiozero's pin factories (its ``gpiozero_pin_factories`` entry points): lgpio on Bookworm.
+PinFactoryName = Literal["lgpio", "rpigpio", "pigpio", "native", "mock"]
+
+
 class Buttons(_Strict):
     """Where the seven buttons come from; any mix of the three feeds one queue."""
 
     gpio: dict[str, int | str] = {}
-    serial: str | None = None
+    pin_factory: PinFactoryName | None = None  # None: gpiozero's own order (lgpio first)
+    serial: str | None = None  # a port, a pyserial URL, or "auto"
     keyboard: bool = True
     hold_seconds: Annotated[float, Field(gt=0, le=30)] = 3.0
 
@@ -57,7 +64,7 @@ class Settings(_Strict):
     call: str | None = None
     pauses: list[str] = []  # like `dipclock plan --pause`: "S1903=60", "12:30=45"
     table: Annotated[int, Field(ge=1)] | None = None
-    hub: str | None = None
+    hub: str | None = None  # http://HOST:PORT, or "auto": find it on the network (mDNS)
     key: str | None = None
     size: str | None = None  # "1280x720"; default: the display's own size
     fullscreen: bool = True
@@ -81,9 +88,27 @@ class Settings(_Strict):
             parse_size(value)
         return value
 
+    @field_validator("hub")
+    @classmethod
+    def _hub(cls, value: str | None) -> str | None:
+        return None if value is None else hub_url(value)
+
     @property
     def window_size(self) -> tuple[int, int] | None:
         return parse_size(self.size) if self.size else None
+
+    @property
+    def finds_hub(self) -> bool:
+        """No typed address but a key (or ``hub = "auto"``): browse the network for the hub."""
+        return self.hub == AUTO or (self.hub is None and bool(self.key))
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Settings and the kiosk.toml they were read from (None: no file)."""
+
+    settings: Settings
+    config: Path | None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -143,4 +168,5 @@ def default_outbox() -> Path:
     return state / "dipclock" / "outbox.sqlite"
 
 
-__all__ = ["LETTERS", "Buttons", "ConfigError", "Settings", "default_outbox", "merge"]
+__all__ = ["AUTO", "LETTERS", "Buttons", "ConfigError", "Loaded", "Settings", "default_outbox",
+           "merge"]

@@ -39,6 +39,7 @@ LOOKS: dict[str, Look] = {
     "paused": Look((6, 46, 58), (40, 170, 190), DARK_TEXT, WHITE),
     "held": Look((56, 14, 52), (214, 96, 206), DARK_TEXT, WHITE),
     "game_over": Look((36, 36, 38), (120, 120, 126), WHITE, (210, 210, 214)),
+    "problem": Look((38, 20, 16), (196, 60, 40), WHITE, WHITE),
 }
 
 POWER_COLOURS: dict[str, tuple[RGB, RGB]] = {  # tile, text on it
@@ -60,6 +61,13 @@ CHIP_STATES: dict[str, tuple[RGB, RGB]] = {  # body, text
 }
 OUT_TILE: tuple[RGB, RGB] = ((70, 70, 74), (140, 140, 146))
 HUB_LOST: RGB = (255, 90, 90)
+ALERT: RGB = (255, 190, 40)
+FIX: RGB = (255, 214, 120)
+
+#: Share of the screen's height per row of alerts (two alerts side by side in a row), taken
+#: from the big digits and the chips.
+ALERT_ROW = 0.05
+ALERT_FROM_BIG = 0.025
 
 
 @dataclass(frozen=True)
@@ -194,18 +202,74 @@ class Painter:
         drawn.append(Drawn(role, text, rect))
 
 
+def wrap_lines(font: pygame.font.Font, text: str, width: int) -> list[str] | None:
+    """Greedy word wrap; None when one word alone is wider than ``width``."""
+    lines: list[str] = []
+    for word in text.split():
+        if font.size(word)[0] > width:
+            return None
+        if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def paragraph(
+    surface: pygame.Surface,
+    drawn: list[Drawn],
+    painter: Painter,
+    role: str,
+    text: str,
+    box: pygame.Rect,
+    colour: RGB,
+    max_size: int,
+) -> int:
+    """``text`` wrapped onto as many lines as it needs, as large as fits ``box``: the
+    start-up problems are long (a file, a line, a key) and must be read at arm's length.
+    Returns the bottom of the last line drawn."""
+    size = max_size
+    while True:
+        font = painter.font(size)
+        lines = wrap_lines(font, text, box.w)
+        line_h = font.get_linesize()
+        if size <= painter.MIN_SIZE or (lines is not None and len(lines) * line_h <= box.h):
+            break
+        size -= max(1, size // 20)
+    bottom = box.top
+    for i, line in enumerate(lines or [text]):
+        row = pygame.Rect(box.left, box.top + i * line_h, box.w, line_h)
+        if row.bottom > box.bottom:
+            break
+        painter.text(surface, drawn, role, line, row, colour, "left", max_size=size)
+        bottom = row.bottom
+    return bottom
+
+
 def short_label(label: str) -> str:
     """A penalty label cut to what fits a chip: 'Red card: all units hold (...)' -> 'Red card'."""
     return label.split(":")[0].split(" (")[0]
 
 
-def layout(size: tuple[int, int]) -> dict[str, pygame.Rect]:
-    """The screen's boxes, proportional to its size and never overlapping."""
+def alert_rows(alerts: tuple[str, ...]) -> int:
+    return (len(alerts) + 1) // 2
+
+
+def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]:
+    """The screen's boxes, proportional to its size and never overlapping.
+
+    Alerts take rows above the chips, paid for by the big digits, so a screen without
+    alerts is laid out exactly as before.
+    """
     w, h = size
     m = max(6, round(min(w, h) * 0.03))
     gap = max(3, m // 2)
-    rows = [("top", 0.085), ("label", 0.10), ("big", 0.385), ("notes", 0.095),
-            ("banner", 0.075), ("strip", 0.26)]
+    alerts = ALERT_ROW * alert_rows
+    from_big = ALERT_FROM_BIG * alert_rows
+    rows = [("top", 0.085), ("label", 0.10), ("big", 0.385 - from_big), ("notes", 0.095),
+            ("banner", 0.075), ("alerts", alerts), ("strip", 0.26 - (alerts - from_big))]
+    if not alert_rows:
+        rows.remove(("alerts", alerts))
     usable = h - 2 * m - gap * (len(rows) - 1)
     boxes: dict[str, pygame.Rect] = {}
     y = m
@@ -225,9 +289,12 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     """Draw the whole frame; returns every text drawn with its rectangle."""
     look = LOOKS[screen.look]
     surface.fill(look.background)
-    boxes = layout(surface.get_size())
+    boxes = layout(surface.get_size(), alert_rows(screen.alerts))
     drawn: list[Drawn] = []
     t = painter.text
+    if screen.look == "problem":
+        _problem(surface, drawn, boxes, screen, painter)
+        return drawn
 
     heading = boxes["heading"]
     if screen.hub_lost:
@@ -249,15 +316,69 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     t(surface, drawn, "label", screen.label, inner, look.band_text)
 
     big = boxes["big"].inflate(-boxes["big"].w // 20, -boxes["big"].h // 10)
-    t(surface, drawn, "big", screen.big, big, look.digits, tight=True)
+    # "--:--" (no clock yet) cropped to its ink would be scaled into blocks: set it as text
+    t(surface, drawn, "big", screen.big, big, look.digits,
+      tight=any(c.isalnum() for c in screen.big))
 
     notes = boxes["notes"]
     if screen.notes:
         t(surface, drawn, "notes", "   ·   ".join(screen.notes), notes, _notes_colour(screen))
     t(surface, drawn, "banner", screen.banner, boxes["banner"], WHITE)
+    if screen.alerts:
+        _alerts(surface, drawn, boxes["alerts"], screen.alerts, painter)
 
     _strip(surface, drawn, boxes["strip"], screen.chips, painter)
     return drawn
+
+
+def _alerts(
+    surface: pygame.Surface,
+    drawn: list[Drawn],
+    area: pygame.Rect,
+    alerts: tuple[str, ...],
+    painter: Painter,
+) -> None:
+    """Each alert a dot and a short line, two to a row, all at one size: noticed by the TD,
+    never louder than the clock."""
+    rows = alert_rows(alerts)
+    gap = max(3, area.h // (4 * rows))
+    row_h = (area.h - gap * (rows - 1)) // rows
+    cols = 1 if len(alerts) == 1 else 2
+    cell_w = (area.w - gap * 2 * (cols - 1)) // cols
+    dot = max(2, row_h // 6)
+    text_w = cell_w - 3 * dot
+    size = min(painter.fit_size(a, text_w, row_h) for a in alerts)
+    for i, alert in enumerate(alerts):
+        r, c = divmod(i, cols)
+        cell = pygame.Rect(area.left + c * (cell_w + 2 * gap), area.top + r * (row_h + gap),
+                           cell_w, row_h)
+        pygame.draw.circle(surface, ALERT, (cell.left + dot, cell.centery), dot)
+        box = pygame.Rect(cell.left + 3 * dot, cell.top, text_w, row_h)
+        painter.text(surface, drawn, "alert", alert, box, ALERT, "left", max_size=size)
+
+
+def _problem(
+    surface: pygame.Surface,
+    drawn: list[Drawn],
+    boxes: dict[str, pygame.Rect],
+    screen: Screen,
+    painter: Painter,
+) -> None:
+    """A start-up problem: the band calls the TD; below it what is wrong, then the fix."""
+    look = LOOKS["problem"]
+    painter.text(surface, drawn, "heading", screen.heading, boxes["heading"], DIM, "left")
+    band = boxes["label"]
+    pygame.draw.rect(surface, look.band, band, border_radius=max(2, band.h // 6))
+    painter.text(surface, drawn, "label", screen.label,
+                 band.inflate(-band.h // 2, -band.h // 5), look.band_text)
+    body = pygame.Rect(band.left, band.bottom + band.h // 2, band.w,
+                       boxes["strip"].bottom - band.bottom - band.h // 2)
+    what, fix = (*screen.notes, "", "")[:2]
+    line = max(painter.MIN_SIZE, band.h * 8 // 10)
+    upper = pygame.Rect(body.left, body.top, body.w, body.h * 60 // 100)
+    end = paragraph(surface, drawn, painter, "problem", what, upper, WHITE, line)
+    lower = pygame.Rect(body.left, end + band.h // 2, body.w, body.bottom - end - band.h // 2)
+    paragraph(surface, drawn, painter, "fix", fix, lower, FIX, line)
 
 
 def _notes_colour(screen: Screen) -> RGB:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,9 +43,13 @@ class Scene:
     last_year: int | None = None
     title: str = "Round 2"
     hub_lost: bool = False
+    alerts: tuple[str, ...] = ()
+    before_round: Callable[[], state.Frame] | None = None  # a screen with no round yet
     extra: dict[str, object] = field(default_factory=dict)
 
     def frame(self) -> state.Frame:
+        if self.before_round is not None:
+            return self.before_round()
         profile = BUILTIN[self.event]
         schedule = Schedule(start=_t("10:00:00"), last_year=self.last_year,
                             pauses=self.pauses, title=self.title)
@@ -55,8 +59,9 @@ class Scene:
                     for i, (p, w) in enumerate(self.holds)]
         presses.sort(key=lambda p: p.at)
         out = state.out_powers((), presses, self.at, schedule.start)
-        return state.build(profile, schedule, self.at, presses, out, table=3,
-                           hub_lost=self.hub_lost)
+        frame = state.build(profile, schedule, self.at, presses, out, table=3,
+                            hub_lost=self.hub_lost, alerts=self.alerts)
+        return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
 
 SCENES: tuple[Scene, ...] = (
@@ -79,7 +84,31 @@ SCENES: tuple[Scene, ...] = (
     Scene("game-over", "wdc2006", _t("15:20:00"), last_year=1909, title="Round 5"),
     Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
           presses=(("I", "10:05:00"),)),
+    Scene("alerts", "wdc2019", _t("10:08:40"), hub_lost=True,
+          presses=(("A", "10:08:35"),),
+          alerts=("Clock not verified: no hub and no network time", "Button box unplugged",
+                  "Another kiosk (192.168.100.123) also says it is table 3")),
+    Scene("waiting-for-the-round", "wdc2019", _t("09:00:00"),
+          before_round=lambda: state.introduce(
+              state.connecting("", False, ("Button box unplugged",)), 3,
+              state.hub_line("http://10.0.0.1:8000", discovered=True))),
+    Scene("looking-for-the-hub", "wdc2019", _t("09:00:00"),
+          before_round=lambda: state.looking_for_hub(3)),
+    Scene("cannot-start", "wdc2019", _t("09:00:00"), before_round=lambda: _cannot_start()),
 )
+
+
+def _cannot_start() -> state.Frame:
+    """A boot file with a typo, worded as the kiosk words it."""
+    from kiosk.startup import problem_for
+    from machine.identity import IdentityError, parse_boot_file
+
+    try:
+        parse_boot_file("table = 3\ntabel = 3\n", Path("/boot/firmware/dipclock.txt"))
+    except IdentityError as exc:
+        found = problem_for(exc, None)
+        return state.problem(found.what, found.fix)
+    raise AssertionError("the example boot file has no mistake")
 
 
 def draw(scene: Scene, size: tuple[int, int], painter: Painter | None = None

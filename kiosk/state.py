@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -32,6 +32,7 @@ Look = Literal[
     "paused",
     "held",
     "game_over",
+    "problem",
 ]
 ChipState = Literal["waiting", "in", "late", "just_late", "out"]
 
@@ -64,6 +65,7 @@ class Screen:
     banner: str
     chips: tuple[Chip, ...]
     hub_lost: bool
+    alerts: tuple[str, ...] = ()  # small marks: box unplugged, clock not verified, ...
 
 
 @dataclass(frozen=True)
@@ -102,15 +104,67 @@ def out_powers(
     return out_of_game(holds, now, base, since=since)
 
 
-def connecting(heading: str, hub_lost: bool) -> Frame:
+def connecting(heading: str, hub_lost: bool, alerts: tuple[str, ...] = ()) -> Frame:
     """No round to show yet: say why rather than show a made-up clock.
 
     Hub lost: it has not answered yet. Hub there: the TD has not set up the round.
     """
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
     label = "Waiting for the hub" if hub_lost else "Waiting for the TD to set up the round"
-    screen = Screen("connecting", heading, "", "", label, "--:--", (), "", chips, hub_lost)
+    screen = Screen("connecting", heading, "", "", label, "--:--", (), "", chips, hub_lost,
+                    tuple(alerts))
     return Frame(screen, 1.0, None)
+
+
+def hub_line(address: str, discovered: bool = False) -> str:
+    """"Hub 10.0.0.1:8000, found on the network": which hub this table talks to."""
+    shown = address.removeprefix("http://").removeprefix("https://").rstrip("/")
+    return f"Hub {shown}, found on the network" if discovered else f"Hub {shown}"
+
+
+def looking_for_hub(table: int | None, alerts: tuple[str, ...] = ()) -> Frame:
+    """A kiosk with a key and no hub address browses the network (mDNS) for its hub.
+
+    The fix is on the screen too, for a hall whose network drops multicast.
+    """
+    chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
+    fix = ("If this stays, set hub = http://ADDRESS:8000 in dipclock.txt on the card's "
+           "boot partition")
+    screen = Screen("connecting", _table_heading(table), "", "",
+                    "Looking for the hub on the network", "--:--", (fix,), "", chips, False,
+                    tuple(alerts))
+    return Frame(screen, 1.0, None)
+
+
+def problem(what: str, fix: str, table: int | None = None) -> Frame:
+    """The kiosk cannot start: what is wrong and the fix, for the TD called to the table.
+
+    Drawn instead of a clock (a wrong clock is worse than none); the kiosk stays up on it
+    and starts over when a settings file changes.
+    """
+    screen = Screen("problem", _table_heading(table) or "dipclock", "", "",
+                    "This clock cannot start: please call the TD", "",
+                    (what, f"Fix: {fix}"), "", (), False)
+    return Frame(screen, 1.0, None)
+
+
+def _table_heading(table: int | None) -> str:
+    return f"Table {table}" if table is not None else ""
+
+
+def introduce(frame: Frame, table: int | None, hub: str) -> Frame:
+    """Before a round (waiting, or counting down to the start), name the table and its hub.
+
+    A TD walking a hall of cloned cards checks each screen against the seating plan.
+    """
+    screen = frame.screen
+    if screen.look not in ("connecting", "before_start"):
+        return frame
+    heading = screen.heading or _table_heading(table)
+    notes = screen.notes if not hub or hub in screen.notes else (*screen.notes, hub)
+    if (heading, notes) == (screen.heading, screen.notes):
+        return frame
+    return replace(frame, screen=replace(screen, heading=heading, notes=notes))
 
 
 def build(
@@ -123,6 +177,7 @@ def build(
     warning_seconds: float = 120.0,
     hub_lost: bool = False,
     banner_seconds: float = BANNER_SECONDS,
+    alerts: tuple[str, ...] = (),
 ) -> Frame:
     """The screen of ``table`` at ``now`` (hub local time)."""
     v = view(profile, schedule, now, table)
@@ -188,7 +243,8 @@ def build(
         first = "First deadline" if v.stage == "before_start" else "Deadline"
         deadline = f"{first} {clock_text(v.deadline)}"
     screen = Screen(
-        look, heading, phase, deadline, label, big, notes, banner, tuple(chips), hub_lost
+        look, heading, phase, deadline, label, big, notes, banner, tuple(chips), hub_lost,
+        tuple(alerts),
     )
     return Frame(screen, max(0.001, min(ticks)), v)
 

@@ -9,7 +9,7 @@ import pytest
 
 from dipclock.cli import UsageError
 from kiosk.cli import build_parser, main, settings_from, standalone_round
-from kiosk.config import Settings, load_file
+from kiosk.config import ConfigError, Settings, load_file
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "kiosk" / "kiosk.example.toml"
 
@@ -80,3 +80,28 @@ def test_round_options_are_reused_from_plan() -> None:
     assert sched.pauses[0].minutes == 60
     with pytest.raises(UsageError):
         standalone_round(Settings(event="wdc2006"), date(2006, 8, 4))
+
+
+@pytest.mark.parametrize(
+    ("given", "hub"),
+    [("http://10.0.0.1:8000/", "http://10.0.0.1:8000"), ("10.0.0.1:8000", "http://10.0.0.1:8000"),
+     ("AUTO", "auto")],
+)
+def test_a_hub_address_is_taken_as_a_td_types_it(given: str, hub: str) -> None:
+    assert Settings(hub=given).hub == hub
+
+
+def test_a_hub_that_is_no_address_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "kiosk.toml"
+    f.write_text('hub = "http://10.0.0.1:8000 extra"\n')
+    with pytest.raises(ConfigError, match="is not a hub address like http://10.0.0.1:8000"):
+        load_file(f)
+
+
+def test_the_pin_factory_is_one_of_gpiozeros(tmp_path: Path) -> None:
+    f = tmp_path / "kiosk.toml"
+    f.write_text('[buttons]\npin_factory = "lgpoi"\n')
+    with pytest.raises(ConfigError, match="buttons.pin_factory: .*'lgpio'"):
+        load_file(f)
+    f.write_text('[buttons]\npin_factory = "lgpio"\nserial = "auto"\n')
+    assert Settings.model_validate(load_file(f)).buttons.pin_factory == "lgpio"

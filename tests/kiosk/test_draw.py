@@ -29,6 +29,11 @@ def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) 
         assert not d.text.endswith("..."), f"{d.role} {d.text!r} had to be shortened"
     for a, b in itertools.combinations(drawn, 2):
         assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
+    assert [d.text for d in drawn if d.role == "alert"] == list(screen.alerts)
+    if screen.look == "problem":  # no clock: what is wrong and the fix, every word of them
+        for role, text in zip(("problem", "fix"), screen.notes, strict=True):
+            assert " ".join(d.text for d in drawn if d.role == role) == text
+        return
     big = next(d for d in drawn if d.role == "big")
     assert big.text == screen.big
     if any(c.isdigit() for c in screen.big):
@@ -60,6 +65,40 @@ def test_hub_lost_is_drawn_small() -> None:
     mark = next(d for d in drawn if d.role == "hub_lost")
     big = next(d for d in drawn if d.role == "big")
     assert mark.rect.h < big.rect.h / 5
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_alerts_are_small_marks_above_the_chips(size: tuple[int, int]) -> None:
+    scene = next(s for s in SCENES if s.name == "alerts")
+    assert len(scene.alerts) == 3
+    _, drawn, _ = draw(scene, size, painter)
+    alerts = [d for d in drawn if d.role == "alert"]
+    big = next(d for d in drawn if d.role == "big")
+    chips = [d for d in drawn if d.role.startswith("chip-")]
+    assert {d.rect.h for d in alerts} == {alerts[0].rect.h}, "one size for every alert"
+    assert alerts[0].rect.h < big.rect.h / 5
+    assert all(a.rect.bottom <= min(c.rect.top for c in chips) for a in alerts)
+    assert all(a.rect.top >= big.rect.bottom for a in alerts)
+
+
+def test_the_layout_without_alerts_is_unchanged() -> None:
+    from kiosk.draw import layout
+
+    plain = layout((800, 480))
+    assert "alerts" not in plain
+    with_one = layout((800, 480), alert_rows=1)
+    for row in ("top", "label"):  # only the alert row's gap is shared out above it
+        assert abs(with_one[row].h - plain[row].h) <= 1
+        assert abs(with_one[row].top - plain[row].top) <= 1
+    assert with_one["alerts"].h > 0 and with_one["big"].h < plain["big"].h
+
+
+def test_before_a_round_the_screen_names_the_table_and_its_hub() -> None:
+    for name in ("before-start", "waiting-for-the-round"):
+        _, drawn, screen = draw(next(s for s in SCENES if s.name == name), (800, 480), painter)
+        texts = [d.text for d in drawn]
+        assert any("Table 3" in t for t in texts), texts
+        assert "Hub 10.0.0.1:8000, found on the network" in texts
 
 
 def test_screenshot_command_draws_the_late_stage(tmp_path: Path) -> None:

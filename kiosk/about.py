@@ -1,0 +1,99 @@
+"""What a kiosk says about itself: to the hub (the TD's grid) and on its own screen.
+
+``About`` is the ``kiosk`` block of every status report (contract 1: id, version, uptime,
+button inputs, pin factory, box, power, clock), so the TD sees from the phone which card has
+an old version, a box unplugged or a weak power supply. ``alerts`` are the shell's short
+lines for the screen: the box unplugged, another kiosk claiming this table.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from dipclock import __version__
+from kiosk.outbox import Outbox
+from machine import power, timesync
+
+BOX_UNPLUGGED = "Button box unplugged"
+Input = Literal["gpio", "serial", "keyboard"]
+
+
+class Box(Protocol):
+    @property
+    def connected(self) -> bool: ...
+
+
+class Hub(Protocol):
+    def trusted(self) -> bool: ...
+
+    def others(self) -> tuple[str, ...]: ...
+
+
+def kiosk_id(outbox: Outbox) -> str:
+    """This card's id, drawn once and kept in the outbox: stable across restarts, and
+    different on every cloned card as long as the image was made before the first run."""
+    found = outbox.get("kiosk_id")
+    if isinstance(found, str) and found:
+        return found
+    new = str(uuid.uuid4())
+    outbox.put("kiosk_id", new)
+    return new
+
+
+def power_summary(read: Callable[[], power.Throttling | None] = power.throttling) -> str | None:
+    found = read()
+    return None if found is None else found.summary()
+
+
+@dataclass
+class About:
+    """The ``about`` callable of ``HubClient`` and the ``alerts`` of ``Kiosk``."""
+
+    id: str
+    table: int | None
+    inputs: list[Input]
+    pin_factory: str | None = None
+    box: Box | None = None
+    hub: Hub | None = None
+    mono: Callable[[], float] = time.monotonic
+    started: float = field(default_factory=time.monotonic)
+    power: Callable[[], str | None] = power_summary
+    synchronised: Callable[[], bool | None] = timesync.clock_synchronised
+
+    def clock(self) -> Literal["hub", "system", "unverified"]:
+        """What the presses are stamped by: the hub's time, a synchronised system clock, or
+        neither (the screen says so too)."""
+        if self.hub is not None and self.hub.trusted():
+            return "hub"
+        return "system" if self.synchronised() else "unverified"
+
+    def __call__(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "version": __version__,
+            "uptime": round(max(0.0, self.mono() - self.started), 1),
+            "buttons": list(self.inputs),
+            "pin_factory": self.pin_factory,
+            "box": None if self.box is None else
+            ("connected" if self.box.connected else "disconnected"),
+            "power": self.power(),
+            "clock": self.clock(),
+        }
+
+    def alerts(self) -> tuple[str, ...]:
+        """The shell's alert lines for the screen."""
+        out: list[str] = []
+        if self.box is not None and not self.box.connected:
+            out.append(BOX_UNPLUGGED)
+        if self.hub is not None:
+            where = f"table {self.table}" if self.table is not None else "this table"
+            out += [f"Another kiosk ({address}) also says it is {where}"
+                    for address in self.hub.others()]
+        return tuple(out)
+
+
+__all__ = ["BOX_UNPLUGGED", "About", "kiosk_id", "power_summary"]

@@ -1,0 +1,111 @@
+"""Find the hub on the hall's network without a typed address (mDNS / DNS-SD, zeroconf).
+
+The hub announces ``_dipclock._tcp.local.`` with TXT ``k`` = the first 8 hex digits of the
+SHA-256 of its kiosk key. A kiosk holding a key takes the hub whose ``k`` matches its own key's
+hash, so two hubs on one network (two tournaments in one venue, or two test runs) never mix,
+and the key itself never goes on the air. A typed address is always used as it is: mDNS is
+the convenience, the address the fallback for a network that drops multicast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
+
+log = logging.getLogger(__name__)
+
+SERVICE = "_dipclock._tcp.local."
+#: Milliseconds to wait for a service's address and TXT once its name is seen.
+RESOLVE_MS = 3000
+
+
+def key_hash(key: str) -> str:
+    """What the hub puts in its TXT ``k`` for this kiosk key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
+def _url(address: str, port: int) -> str:
+    host = f"[{address}]" if ipaddress.ip_address(address).version == 6 else address
+    return f"http://{host}:{port}"
+
+
+class HubFinder:
+    """Browses for the hub in the background from construction until :meth:`close`.
+
+    ``found()`` is the hub's URL once one with our key's hash has answered, else None; the
+    screen loop asks it without waiting. ``on_found`` is called (from zeroconf's thread)
+    when that happens, to wake the loop.
+    """
+
+    def __init__(
+        self,
+        key: str,
+        on_found: Callable[[], None] = lambda: None,
+        interfaces: InterfaceChoice | list[str] = InterfaceChoice.All,
+    ) -> None:
+        self._want = key_hash(key)
+        self._on_found = on_found
+        self._lock = threading.Lock()
+        self._found: str | None = None
+        self._zeroconf = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+        self._browser = ServiceBrowser(self._zeroconf, SERVICE,
+                                       handlers=[self._changed])
+
+    def _changed(self, zeroconf: Zeroconf, service_type: str, name: str,
+                 state_change: ServiceStateChange) -> None:
+        if state_change is ServiceStateChange.Removed or self.found() is not None:
+            return
+        try:
+            info = zeroconf.get_service_info(service_type, name, RESOLVE_MS)
+        except Exception as exc:  # a malformed answer from some other device: ignore it
+            log.debug("mDNS: cannot resolve %s: %s", name, exc)
+            return
+        if info is None or info.port is None:
+            return
+        props: dict[Any, Any] = info.properties or {}
+        if props.get(b"k") != self._want.encode():
+            log.info("mDNS: %s is another hall's hub (its key differs)", name)
+            return
+        addresses = info.parsed_addresses()
+        if not addresses:
+            return
+        url = _url(addresses[0], info.port)
+        with self._lock:
+            if self._found is not None:
+                return
+            self._found = url
+        log.info("mDNS: found the hub %s at %s", name, url)
+        self._on_found()
+
+    def found(self) -> str | None:
+        with self._lock:
+            return self._found
+
+    def close(self) -> None:
+        self._browser.cancel()
+        self._zeroconf.close()
+
+
+def find_hub(
+    key: str,
+    wait: float,
+    interfaces: InterfaceChoice | list[str] = InterfaceChoice.All,
+) -> str | None:
+    """The URL of the hub holding ``key`` on this network, waiting at most ``wait`` seconds
+    (``dipclock doctor``; the kiosk uses :class:`HubFinder` so its screen stays live)."""
+    done = threading.Event()
+    finder = HubFinder(key, done.set, interfaces)
+    try:
+        done.wait(wait)
+        return finder.found()
+    finally:
+        finder.close()
+
+
+__all__ = ["SERVICE", "HubFinder", "find_hub", "key_hash"]

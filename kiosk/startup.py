@@ -1,0 +1,529 @@
+"""The kiosk's start on a table: display, settings, hub, buttons; every failure on the screen.
+
+On a Pi nobody reads a terminal, and a kiosk that exits is restarted by systemd into the
+same mistake, forever, behind a black screen. So once a display is open every start-up
+problem (a settings file, the boot file, the hub's address, the buttons, the outbox, the
+display mode) is drawn on the table's screen: what is wrong and the fix in one sentence,
+for the TD the players call over. The kiosk then stays up showing it, and starts over by
+itself when one of the settings files it read changes (their mtimes are compared every
+``RECHECK`` seconds), so the TD fixes the file and walks on.
+
+Only when no display can be opened at all does the kiosk exit: the problem and its fix as
+one line on stderr (the unit sends it to the console) and status 78 (EX_CONFIG), which the
+unit's start limit turns into "stop trying" instead of a restart loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from dipclock.cli import UsageError
+from dipclock.events import EventError
+from kiosk import state
+from kiosk.app import Kiosk
+from kiosk.cli import watched_files
+from kiosk.config import ConfigError, Loaded, default_outbox
+from kiosk.outbox import Outbox
+from machine.identity import IdentityError
+
+log = logging.getLogger(__name__)
+
+#: sysexits.h: "configuration error"; the unit's RestartPreventExitStatus / start limit.
+EX_CONFIG = 78
+#: Seconds between two looks at the settings files' mtimes while a problem is shown.
+RECHECK = 2.0
+#: Seconds between two pumps of the display's events while nothing else happens.
+PUMP = 0.25
+#: How long the box search listens on each port (the box's heartbeat is once a second).
+BOX_WAIT = 2.5
+
+UNEXPECTED_FIX = ("restart it (sudo systemctl restart dipclock-kiosk); if this comes back, "
+                  "send the output of dipclock doctor and journalctl -u dipclock-kiosk to "
+                  "whoever looks after the kiosks")
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+class Problem(Exception):
+    """A start-up failure a TD can fix: what is wrong, and the fix in one sentence."""
+
+    def __init__(self, what: str, fix: str) -> None:
+        super().__init__(f"{what}. Fix: {fix}")
+        self.what, self.fix = what, fix
+
+
+class DisplayUnavailable(Exception):
+    """No display can be opened at all: the one failure that cannot go on the screen."""
+
+    def __init__(self, what: str, fix: str) -> None:
+        super().__init__(f"{what}. Fix: {fix}")
+
+
+# --- watching the settings files ----------------------------------------------------------
+
+Stamp = tuple[int, int, int] | None
+
+
+def _stamp(path: Path) -> Stamp:
+    try:
+        st = path.stat()
+    except OSError:  # missing (or unreadable) counts as a state too: creating it is a change
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+@dataclass
+class Watch:
+    """The settings files read (or looked for), and how they were: ``changed()`` says when
+    any was edited, created or removed since."""
+
+    paths: Sequence[Path]
+    stamp: Callable[[Path], Stamp] = _stamp
+    _seen: list[Stamp] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._seen = [self.stamp(p) for p in self.paths]
+
+    def changed(self) -> bool:
+        return [self.stamp(p) for p in self.paths] != self._seen
+
+
+# --- the display ------------------------------------------------------------------------
+
+_DISPLAY_FIXES = (
+    ("not available", "install the kiosk with pygame-ce, whose SDL has the kmsdrm driver "
+                      "(sudo sh systemd/install.sh kiosk), then run dipclock doctor"),
+    ("permission", "add the dipclock user to the video and render groups "
+                   "(sudo sh systemd/install.sh kiosk does), then reboot"),
+)
+_DISPLAY_FIX = ("connect the screen before the Pi starts, stop any desktop that holds the "
+                "display, and run dipclock doctor on the console")
+
+
+class Display:
+    """The one window or console display, opened before the settings are read so that even
+    a broken settings file has a screen to be shown on."""
+
+    def __init__(self, headless: bool) -> None:
+        import pygame
+
+        self._pygame = pygame
+        self.headless = headless
+        self._mode: tuple[tuple[int, int] | None, bool] | None = None
+        if headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        try:
+            pygame.display.init()
+            pygame.font.init()
+        except pygame.error as exc:
+            raise self._unavailable(exc) from None
+        self.surface: Any = None
+
+    def _unavailable(self, exc: Exception) -> DisplayUnavailable:
+        driver = os.environ.get("SDL_VIDEODRIVER") or "the default driver"
+        text = str(exc) or type(exc).__name__
+        fix = next((f for key, f in _DISPLAY_FIXES if key in text.lower()), _DISPLAY_FIX)
+        return DisplayUnavailable(f"cannot open the display with {driver}: {text}", fix)
+
+    def use(self, size: tuple[int, int] | None, fullscreen: bool) -> None:
+        """Set the mode the settings ask for. A mode the display refuses is a Problem (shown
+        on the display's own mode); no mode at all is DisplayUnavailable."""
+        pg = self._pygame
+        if self._mode == (size, fullscreen) and self.surface is not None:
+            return
+        try:
+            if self.headless:
+                self.surface = pg.display.set_mode(size or (800, 480))
+            elif fullscreen and size is None:
+                self.surface = pg.display.set_mode((0, 0), pg.FULLSCREEN)
+            else:
+                self.surface = pg.display.set_mode(size or (1280, 720),
+                                                   pg.FULLSCREEN if fullscreen else 0)
+        except pg.error as exc:
+            if size is None:
+                raise self._unavailable(exc) from None
+            self.use(None, True)  # the display's own mode, to show why
+            modes = pg.display.list_modes() or []
+            shown = ", ".join(f"{w}x{h}" for w, h in modes[:4]) or "the display's own size"
+            raise Problem(f"the display cannot show {size[0]}x{size[1]}: {exc}",
+                          f"remove size from kiosk.toml, or set one the screen has: {shown}"
+                          ) from None
+        self._mode = (size, fullscreen)
+        pg.display.set_caption("dipclock")
+        pg.mouse.set_visible(False)
+
+    def show(self, frame: state.Frame, painter: Any) -> None:
+        from kiosk.draw import render
+
+        render(self.surface, frame.screen, painter)
+        self._pygame.display.flip()
+
+    def quit_asked(self) -> bool:
+        """Pump the window's events (the OS wants them); True if it was closed."""
+        return any(ev.type == self._pygame.QUIT for ev in self._pygame.event.get())
+
+    def close(self) -> None:
+        self._pygame.quit()
+
+
+# --- holding a screen until something happens ------------------------------------------
+
+Outcome = Literal["quit", "changed", "ready", "time up"]
+
+
+@dataclass
+class Clock:
+    """The loop's clock and its way of waiting: injectable, so tests need not sleep."""
+
+    mono: Callable[[], float] = time.monotonic
+    wait: Callable[[float], None] = time.sleep
+    end: float | None = None  # --run-for
+    started: float = field(init=False)  # when the kiosk started, by ``mono``: its uptime
+
+    def __post_init__(self) -> None:
+        self.started = self.mono()
+
+    def time_up(self) -> bool:
+        return self.end is not None and self.mono() >= self.end
+
+
+def hold(
+    display: Display,
+    frame: Callable[[], state.Frame],
+    watch: Watch,
+    clock: Clock,
+    ready: Callable[[], bool] = lambda: False,
+    painter: Any = None,
+    on_screen: Callable[[state.Frame, float], None] | None = None,
+    recheck: float = RECHECK,
+) -> Outcome:
+    """Show ``frame()`` (redrawn when it changes) until ``ready()``, a settings file changes,
+    the window is closed or ``--run-for`` is up; says which."""
+    from kiosk.draw import Painter
+
+    painter = painter or Painter()
+    shown: state.Screen | None = None
+    next_look = clock.mono()
+    while True:
+        fr = frame()
+        if fr.screen != shown:
+            display.show(fr, painter)
+            shown = fr.screen
+            if on_screen is not None:
+                on_screen(fr, clock.mono())
+        if ready():
+            return "ready"
+        if display.quit_asked():
+            return "quit"
+        if clock.time_up():
+            return "time up"
+        now = clock.mono()
+        if now >= next_look:
+            next_look = now + recheck
+            if watch.changed():
+                return "changed"
+        clock.wait(PUMP)
+
+
+# --- the start itself -------------------------------------------------------------------
+
+def problem_for(exc: Exception, config: Path | None) -> Problem:
+    """A settings exception as the TD reads it: what, and where to fix it."""
+    if isinstance(exc, Problem):
+        return exc
+    text = str(exc)
+    if isinstance(exc, IdentityError):
+        return Problem(text, "correct dipclock.txt on the card's boot partition (from any "
+                             "laptop, or sudo nano on the Pi); the clock starts over by itself")
+    if isinstance(exc, ConfigError) and not text.startswith("options:"):
+        where = text.split(": ", 1)[0] if ": " in text else str(config or "kiosk.toml")
+        return Problem(text, f"correct {where} (sudo nano {where}); the clock starts over "
+                             f"by itself when it is saved")
+    return Problem(text, "correct the kiosk's command line (sudo systemctl edit "
+                         "dipclock-kiosk) or its settings file")
+
+
+Reader = Callable[[argparse.Namespace], Loaded]
+
+
+def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None) -> int:
+    """The kiosk from a blank screen to its clock. Returns the exit status."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise
+    clock = clock or Clock()
+    if args.run_for is not None:
+        clock.end = clock.mono() + args.run_for
+    try:
+        display = Display(args.headless)
+    except DisplayUnavailable as exc:
+        print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
+        return EX_CONFIG
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    from kiosk.draw import Painter
+
+    painter = Painter()
+    try:
+        while True:
+            loaded: Loaded | None = None
+            showing_problem = False
+            # every file read or looked for, taken before reading: an edit during it counts
+            watch = Watch(watched_files(args))
+            try:
+                loaded = read(args)
+                display.use(loaded.settings.window_size, loaded.settings.fullscreen)
+                outcome = Table(args, loaded, display, clock, painter, watch).run()
+            except (Problem, ConfigError, IdentityError, UsageError, EventError) as exc:
+                problem = problem_for(exc, loaded.config if loaded else None)
+                outcome = show_problem(args, problem, loaded, display, clock, painter, watch)
+                showing_problem = True
+            except DisplayUnavailable as exc:
+                print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
+                return EX_CONFIG
+            except Exception as exc:  # a failure nobody foresaw: on the screen, not a traceback
+                log.debug("the kiosk stopped", exc_info=True)
+                problem = Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX)
+                outcome = show_problem(args, problem, loaded, display, clock, painter, watch)
+                showing_problem = True
+            if outcome == "quit":
+                return 0
+            if outcome == "time up":  # --run-for: a run that ended on a problem failed
+                return 2 if showing_problem else 0
+            log.info("a settings file changed: starting over")
+    finally:
+        display.close()
+
+
+def show_problem(args: argparse.Namespace, problem: Problem, loaded: Loaded | None,
+                 display: Display, clock: Clock, painter: Any, watch: Watch) -> Outcome:
+    """Draw the problem until a settings file changes (``"changed"``: start over)."""
+    print(f"dipclock kiosk: {problem.what}. Fix: {problem.fix}", file=sys.stderr, flush=True)
+    table = loaded.settings.table if loaded is not None else None
+    frame = state.problem(problem.what, problem.fix, table)
+    if display.surface is None:
+        display.use(None, not args.headless)
+    return hold(display, lambda: frame, watch, clock, painter=painter,
+                on_screen=_status_file(args, lambda m: m))
+
+
+def _status_file(args: argparse.Namespace, hub_time: Callable[[float], float],
+                 sync: Callable[[], Any] = lambda: None) -> Any:
+    if not args.status_file:
+        return None
+    from kiosk.statusfile import StatusFile
+
+    return StatusFile(args.status_file, hub_time, sync)
+
+
+class Table:
+    """One attempt at running this table's clock with one set of settings."""
+
+    def __init__(self, args: argparse.Namespace, loaded: Loaded, display: Display,
+                 clock: Clock, painter: Any, watch: Watch) -> None:
+        self.args, self.loaded, self.settings = args, loaded, loaded.settings
+        self.watch = watch
+        self.display, self.clock, self.painter = display, clock, painter
+        self.inputs: queue.Queue[object] = queue.Queue()
+        self.closers: list[Callable[[], None]] = []
+
+    def run(self) -> Outcome:
+        try:
+            return self._run()
+        finally:
+            for close in reversed(self.closers):
+                try:
+                    close()
+                except Exception:  # closing must not hide why we stopped
+                    log.debug("closing failed", exc_info=True)
+
+    def _outbox(self) -> Outbox:
+        path = Path(self.settings.outbox) if self.settings.outbox else default_outbox()
+        try:
+            outbox = Outbox(path)
+        except Exception as exc:  # sqlite3.Error, OSError: a path the TD must fix
+            raise Problem(f"cannot keep the presses in {path}: {exc}",
+                          "free space on the card or set outbox in kiosk.toml to a "
+                          "writable file (dipclock doctor checks the data folder)") from None
+        self.closers.append(outbox.close)
+        return outbox
+
+    def _find_hub(self, watch: Watch) -> tuple[str | None, Outcome | None]:
+        """Browse for the hub, the screen saying so; its URL, or why we stopped looking."""
+        from kiosk.discovery import HubFinder
+
+        s = self.settings
+        finder = HubFinder(s.key or "")
+        try:
+            outcome = hold(self.display, lambda: state.looking_for_hub(s.table), watch,
+                           self.clock, ready=lambda: finder.found() is not None,
+                           painter=self.painter, on_screen=_status_file(self.args, lambda m: m))
+            return finder.found(), (None if outcome == "ready" else outcome)
+        finally:
+            finder.close()  # found, or given up: stop browsing the network
+
+    def _run(self) -> Outcome:
+        from kiosk.about import About, kiosk_id
+        from kiosk.app import FixedRound, Round, WallTime, round_key
+        from kiosk.app import run as run_loop
+        from kiosk.cli import standalone_round
+        from kiosk.sound import Sounds
+
+        s = self.settings
+        watch = self.watch
+        if s.finds_hub and not s.key:
+            raise Problem("hub = auto, but this kiosk has no key to find its hub by",
+                          "set key = (printed by dipclock hub) in dipclock.txt on the "
+                          "card's boot partition")
+        if s.finds_hub or s.hub:
+            if s.table is None:
+                raise Problem("this kiosk has no table number",
+                              "set table = N in dipclock.txt on the card's boot partition, "
+                              "or name the Pi table-N")
+        outbox = self._outbox()
+        sources, keyboard, box, factory = self._buttons()
+        inputs: list[Any] = [src.source for src in sources]
+        hub = None
+        hub_text = ""
+        if s.finds_hub or s.hub:
+            url = s.hub if s.hub and not s.finds_hub else None
+            if url is None:
+                url, outcome = self._find_hub(watch)
+                if url is None:
+                    return outcome or "changed"
+            hub_text = state.hub_line(url, discovered=s.finds_hub)
+            from kiosk.hubclient import HubClient
+
+            about = About(kiosk_id(outbox), s.table, inputs, factory, box,
+                          mono=self.clock.mono, started=self.clock.started)
+            hub = HubClient(url, s.table or 0, s.key or "", outbox,
+                            wake=lambda: self.inputs.put(object()), about=about)
+            about.hub = hub
+            self.closers.append(hub.close)
+            source: Any = hub
+            timebase: Any = hub
+            alerts = about.alerts
+        else:
+            stored = outbox.get("standalone")
+            try:
+                profile, schedule, record = standalone_round(s, date.today(), stored,
+                                                             datetime.now())
+            except (UsageError, EventError) as exc:
+                raise Problem(f"no round to show: {exc}",
+                              "set hub and key in dipclock.txt on the card's boot partition "
+                              "(a hall), or event and start in kiosk.toml (one board)") from None
+            outbox.put("standalone", record)
+            table = record.get("table")
+            source = FixedRound(Round(profile, schedule, table,
+                                      round_key(profile, schedule, table)))
+            timebase = WallTime()
+            alerts = About("", s.table, inputs, factory, box).alerts
+
+        kiosk = IntroducedKiosk(source, outbox, timebase, s.warning_minutes * 60,
+                                log=lambda line: print(line, flush=True),
+                                sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
+                                table_number=s.table, hub_text=hub_text)
+        on_screen = _status_file(self.args, timebase.local,
+                                 hub.sync_status if hub is not None else lambda: None)
+        print(f"READY {time.monotonic():.3f}", flush=True)
+        if hub is not None:
+            hub.start()
+        remaining = None if self.clock.end is None else max(0.0, self.clock.end - self.clock.mono())
+        run_loop(kiosk, self.display.surface, self.inputs, run_for=remaining, keyboard=keyboard,
+                 on_screen=on_screen)
+        return "time up" if self.clock.time_up() else "quit"
+
+    def _buttons(self) -> tuple[list[Any], Any, Any, str | None]:
+        """Start every configured button source on the one queue; a wrong pin, a missing pin
+        factory or a malformed box URL is a Problem naming the setting."""
+        from hardware import boxfinder
+
+        b = self.settings.buttons
+        sources: list[Any] = []
+        keyboard = box = None
+        factory_label: str | None = None
+        if b.gpio or b.pin_factory:
+            from hardware.gpio import GpioButtons, PinFactoryError, factory_name, load_pin_factory
+
+            try:
+                factory = load_pin_factory(b.pin_factory)
+            except PinFactoryError as exc:
+                raise Problem(f"buttons.pin_factory: {exc}", _factory_fix(b.pin_factory)
+                              ) from None
+            if factory is not None:
+                self.closers.append(factory.close)
+            if b.gpio:
+                try:
+                    gpio = GpioButtons(b.gpio, self.inputs,  # type: ignore[arg-type]
+                                       hold_seconds=b.hold_seconds, pin_factory=factory)
+                except Exception as exc:  # gpiozero: BadPinFactory, PinInvalidPin, GPIOPinInUse
+                    raise Problem(f"buttons.gpio: {type(exc).__name__}: {exc}",
+                                  _gpio_fix(exc)) from None
+                self.closers.append(gpio.close)
+                sources.append(gpio)
+                used = next(iter(gpio.buttons.values())).pin_factory
+                factory_label = factory_name(used)
+        if b.serial:
+            from hardware.serialbox import SerialButtonBox
+
+            try:
+                if b.serial == "auto":
+                    box = SerialButtonBox("auto", self.inputs,  # type: ignore[arg-type]
+                                          locate=lambda: boxfinder.find_box(BOX_WAIT))
+                else:
+                    box = SerialButtonBox(b.serial, self.inputs)  # type: ignore[arg-type]
+            except ValueError as exc:
+                raise Problem(f"buttons.serial {b.serial!r}: {exc}",
+                              "set buttons.serial in kiosk.toml to the box's port "
+                              "(ls /dev/serial/by-id) or to \"auto\"") from None
+            self.closers.append(box.close)
+            sources.append(box)
+        if b.keyboard and not self.display.headless:
+            from hardware.keyboard import KeyboardButtons
+
+            keyboard = KeyboardButtons(self.inputs,  # type: ignore[arg-type]
+                                       hold_seconds=b.hold_seconds)
+            self.closers.append(keyboard.close)
+            sources.append(keyboard)
+        return sources, keyboard, box, factory_label
+
+
+def _factory_fix(name: str | None) -> str:
+    if name == "lgpio":
+        return ("install lgpio: sudo apt install python3-lgpio, in a venv made with "
+                "--system-site-packages (sudo sh systemd/install.sh kiosk does both)")
+    return "set buttons.pin_factory in kiosk.toml to lgpio (Pi 4 and Pi 5), or remove it"
+
+
+def _gpio_fix(exc: Exception) -> str:
+    name = type(exc).__name__
+    if "InUse" in name or "busy" in str(exc).lower():
+        return "give each power its own pin, and stop whatever else uses it"
+    if "Factory" in name:
+        return ("set buttons.pin_factory = \"lgpio\" in kiosk.toml and install python3-lgpio "
+                "(sudo sh systemd/install.sh kiosk)")
+    return "use BCM pin numbers (like A = 5) or names like \"GPIO5\" in [buttons.gpio]"
+
+
+@dataclass
+class IntroducedKiosk(Kiosk):
+    """``Kiosk`` whose screen, before a round, names the table and the hub it talks to."""
+
+    table_number: int | None = None
+    hub_text: str = ""
+
+    def frame(self, mono: float) -> state.Frame:
+        return state.introduce(super().frame(mono), self.table_number, self.hub_text)
+
+
+__all__ = ["EX_CONFIG", "Display", "Problem", "Watch", "hold", "run"]

@@ -1,0 +1,119 @@
+"""Finding the hub by mDNS: a real zeroconf advertiser and browser, in a private network.
+
+Multicast does not reach 127.0.0.1 on this machine's shared loopback (no MULTICAST flag),
+and a test must not talk to the real network. So each test runs its script in a network
+namespace of its own (``unshare -n``, root): a loopback with multicast switched on and
+nothing else, where the advertiser and the kiosk's browser meet, and nothing leaves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kiosk.discovery import key_hash
+
+ROOT = Path(__file__).resolve().parents[2]
+
+needs_netns = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("ip") is None,
+    reason="a private network namespace needs root, unshare and ip",
+)
+
+PRELUDE = """
+import json, socket, subprocess, sys
+subprocess.run(["ip", "link", "set", "lo", "up", "multicast", "on"], check=True)
+from zeroconf import IPVersion, ServiceInfo, Zeroconf
+from dipclock import __version__
+from kiosk.discovery import SERVICE, find_hub, key_hash
+
+def advertise(zc, hub_id, key, port):
+    # contract 3: what the hub announces
+    zc.register_service(ServiceInfo(
+        SERVICE, f"dipclock hub {hub_id}.{SERVICE}", addresses=[socket.inet_aton("127.0.0.1")],
+        port=port, properties={"id": hub_id, "k": key_hash(key), "v": __version__}))
+
+hubs = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+"""
+
+
+def in_private_network(script: str, tmp_path: Path) -> dict[str, object]:
+    path = tmp_path / "script.py"
+    path.write_text(PRELUDE + textwrap.dedent(script))
+    done = subprocess.run(["unshare", "-n", sys.executable, str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_key_hash_is_the_first_eight_hex_digits_of_its_sha256() -> None:
+    # sha256("KEY") = 5ca24005...
+    assert key_hash("KEY") == "5ca24005" and len(key_hash("another")) == 8
+
+
+@needs_netns
+def test_the_kiosk_takes_the_hub_with_its_key_of_two_on_the_network(tmp_path: Path) -> None:
+    out = in_private_network("""
+        advertise(hubs, "other-hall", "not our key", 8001)
+        advertise(hubs, "ours", "our key", 8002)
+        found = find_hub("our key", 20)  # the kiosk's own default: every interface
+        hubs.close()
+        print(json.dumps({"found": found}))
+    """, tmp_path)
+    assert out == {"found": "http://127.0.0.1:8002"}
+
+
+@needs_netns
+def test_no_hub_with_our_key_finds_nothing(tmp_path: Path) -> None:
+    out = in_private_network("""
+        advertise(hubs, "other-hall", "not our key", 8001)
+        found = find_hub("our key", 3, interfaces=["127.0.0.1"])
+        hubs.close()
+        print(json.dumps({"found": found}))
+    """, tmp_path)
+    assert out == {"found": None}
+
+
+@needs_netns
+def test_a_kiosk_with_a_key_shows_it_is_looking_then_the_hub_it_found(tmp_path: Path) -> None:
+    status = tmp_path / "screen.json"
+    (tmp_path / "kiosk.toml").write_text("")
+    out = in_private_network(f"""
+        import os, time
+        kiosk = subprocess.Popen(
+            [sys.executable, "-m", "dipclock", "kiosk", "--headless", "--run-for", "100",
+             "--key", "hall key", "--table", "3", "--boot-file", {str(tmp_path / "none")!r},
+             "--config", {str(tmp_path / "kiosk.toml")!r},
+             "--outbox", {str(tmp_path / "o.sqlite")!r}, "--status-file", {str(status)!r}],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def screen_when(test):
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                try:
+                    screen = json.loads(open({str(status)!r}).read())
+                except (OSError, ValueError):
+                    screen = None
+                if screen is not None and test(screen):
+                    return screen
+                time.sleep(0.05)
+            return screen
+
+        looking = screen_when(lambda s: s["label"] == "Looking for the hub on the network")
+        advertise(hubs, "ours", "hall key", 8123)
+        found = screen_when(lambda s: s["look"] == "connecting" and any(
+            n.startswith("Hub ") for n in s["notes"]))
+        kiosk.kill()
+        hubs.close()
+        print(json.dumps({{"looking": looking["label"], "found": found["notes"],
+                          "heading": found["heading"]}}))
+    """, tmp_path)
+    assert out == {"looking": "Looking for the hub on the network",
+                   "found": ["Hub 127.0.0.1:8123, found on the network"], "heading": "Table 3"}

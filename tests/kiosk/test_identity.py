@@ -1,0 +1,123 @@
+"""A hall of cloned cards: table, hub and key from the boot partition file or the hostname."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.cli import build_parser, read_settings, settings_from, watched_files
+from machine.identity import (
+    IdentityError,
+    hub_url,
+    parse_boot_file,
+    read_boot_file,
+    table_from_hostname,
+)
+
+F = Path("/boot/firmware/dipclock.txt")
+
+
+def test_a_laptops_file_is_read_as_meant() -> None:
+    # a BOM, CRLF, quotes, spaces, ':' for '=', upper case, comments
+    text = ('\ufeff# table 7, hall B\r\nTABLE = " 7"\r\n'
+            "  hub: http://10.0.0.1:8000/   # the hub\r\nkey = 'abc-DEF_123'\r\n\r\n")
+    got = parse_boot_file(text, F)
+    assert (got.table, got.hub, got.key) == (7, "http://10.0.0.1:8000", "abc-DEF_123")
+    assert got.settings() == {"table": 7, "hub": "http://10.0.0.1:8000", "key": "abc-DEF_123"}
+
+
+def test_hub_auto_and_a_bare_address() -> None:
+    assert parse_boot_file("hub = AUTO\n", F).hub == "auto"
+    assert parse_boot_file("hub = 10.0.0.1:8000\n", F).hub == "http://10.0.0.1:8000"
+    assert hub_url("https://hub.local") == "https://hub.local"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub and key)"),
+        ("table = 7\n\ntable = 8\n", "line 3: table is given twice (first on line 1)"),
+        ("table = seven\n", "line 1: table must be a number from 1 to 999, not 'seven'"),
+        ("table = 0\n", "line 1: table must be a number"),
+        ("table 7\n", "line 1: expected 'name = value'"),
+        ("key =\n", "line 1: key has no value"),
+        ("hub = http://10.0.0.1:80:80\n", "line 1: 'http://10.0.0.1:80:80' is not a hub address"),
+    ],
+)
+def test_a_mistake_is_one_line_naming_the_file_the_line_and_the_key(
+    text: str, message: str
+) -> None:
+    with pytest.raises(IdentityError) as caught:
+        parse_boot_file(text, F)
+    said = str(caught.value)
+    assert said.startswith(f"{F} ") and message in said and "\n" not in said
+
+
+def test_bookworms_path_first_then_the_older_one(tmp_path: Path) -> None:
+    new, old = tmp_path / "firmware" / "dipclock.txt", tmp_path / "dipclock.txt"
+    assert read_boot_file((new, old)) is None
+    old.write_text("table = 4\n")
+    assert read_boot_file((new, old)).table == 4  # type: ignore[union-attr]
+    new.parent.mkdir()
+    new.write_bytes("table = 5 # caf\xe9\n".encode("latin-1"))  # a Windows editor's file
+    assert read_boot_file((new, old)).table == 5  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("name", "table"),
+    [("table-07", 7), ("dipclock-table-7", 7), ("TABLE-12.local", 12), ("table3", 3),
+     ("raspberrypi", None), ("table-0", None), ("table-1234", None), ("mytable-3", None)],
+)
+def test_the_hostname_names_the_table(name: str, table: int | None) -> None:
+    assert table_from_hostname(name) == table
+
+
+def _settings(tmp_path: Path, *argv: str, hostname: int | None = None,
+              toml: str | None = None, boot: str | None = None):  # noqa: ANN202
+    config, boot_file = tmp_path / "kiosk.toml", tmp_path / "dipclock.txt"
+    if toml is not None:
+        config.write_text(toml)
+    if boot is not None:
+        boot_file.write_text(boot)
+    args = build_parser().parse_args(
+        [*(["--config", str(config)] if toml is not None else []),
+         "--boot-file", str(boot_file), *argv])
+    return read_settings(args, hostname=lambda: hostname)
+
+
+def test_options_beat_the_boot_file_beats_kiosk_toml_beats_the_hostname(tmp_path: Path) -> None:
+    toml = 'table = 2\nhub = "http://10.0.0.2:8000"\nkey = "toml"\nsound = true\n'
+    boot = "table = 3\nhub = auto\n"
+    s = _settings(tmp_path, hostname=9, toml=toml, boot=boot).settings
+    assert (s.table, s.hub, s.key, s.sound) == (3, "auto", "toml", True)
+    assert s.finds_hub
+    s = _settings(tmp_path, "--table", "4", "--hub", "http://10.0.0.4:8000", hostname=9,
+                  toml=toml, boot=boot).settings
+    assert (s.table, s.hub, s.finds_hub) == (4, "http://10.0.0.4:8000", False)
+    (tmp_path / "dipclock.txt").unlink()
+    s = _settings(tmp_path, hostname=9, toml="sound = true\n").settings
+    assert s.table == 9
+    s = _settings(tmp_path, hostname=None, toml="sound = true\n").settings
+    assert s.table is None
+
+
+def test_a_key_without_an_address_finds_the_hub(tmp_path: Path) -> None:
+    s = _settings(tmp_path, boot="table = 3\nkey = K\n").settings
+    assert s.hub is None and s.finds_hub
+
+
+def test_every_file_read_or_looked_for_is_watched(tmp_path: Path) -> None:
+    loaded = _settings(tmp_path, toml="table = 2\n")
+    args = build_parser().parse_args(["--config", str(tmp_path / "kiosk.toml"),
+                                      "--boot-file", str(tmp_path / "dipclock.txt")])
+    assert watched_files(args) == [tmp_path / "kiosk.toml", tmp_path / "dipclock.txt"]
+    assert loaded.config == tmp_path / "kiosk.toml"
+    assert watched_files(build_parser().parse_args([]))[1:] == [
+        Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt")]
+
+
+def test_settings_from_reads_the_boot_file_too(tmp_path: Path) -> None:
+    f = tmp_path / "dipclock.txt"
+    f.write_text("table = 11\n")
+    assert settings_from(build_parser().parse_args(["--boot-file", str(f)])).table == 11
