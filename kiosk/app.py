@@ -191,6 +191,8 @@ class Kiosk:
     log: Callable[[str], None] = print
     sounds: Sounds | None = None
     alerts: Callable[[], tuple[str, ...]] = lambda: ()
+    table: int | None = None  # named on the screen before a round, with ``hub_text``
+    hub_text: str = ""  # "Hub 10.0.0.1:8000, found on the network"
     boot: str = field(default_factory=lambda: this_boot())
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
     _last: state.Frame | None = None
@@ -259,7 +261,11 @@ class Kiosk:
         return own + tuple(self.alerts())
 
     def frame(self, mono: float) -> state.Frame:
-        """What the screen shows at ``mono``; plays a cue when a stage begins."""
+        """What the screen shows at ``mono``; plays a cue when a stage begins. Before a round
+        it names the table and the hub, so a TD walking a hall of cloned cards can check."""
+        return state.introduce(self._frame(mono), self.table, self.hub_text)
+
+    def _frame(self, mono: float) -> state.Frame:
         self.settle(mono)
         alerts = self.screen_alerts()
         rnd = self.source.current()

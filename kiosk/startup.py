@@ -101,14 +101,28 @@ class Watch:
 
 # --- the display ------------------------------------------------------------------------
 
+#: SDL says "kmsdrm not available" both when its build lacks the driver and when the driver
+#: finds no DRM device it may use: machine.sdl tells the two apart.
+_NO_DRIVER_FIX = ("install the kiosk with pygame-ce, whose SDL has the kmsdrm driver "
+                  "(sudo sh systemd/install.sh kiosk), then run dipclock doctor")
+_NO_DEVICE_FIX = ("connect the screen, enable the KMS driver (dtoverlay=vc4-kms-v3d in "
+                  "/boot/firmware/config.txt) and reboot; dipclock doctor says which is missing")
 _DISPLAY_FIXES = (
-    ("not available", "install the kiosk with pygame-ce, whose SDL has the kmsdrm driver "
-                      "(sudo sh systemd/install.sh kiosk), then run dipclock doctor"),
     ("permission", "add the dipclock user to the video and render groups "
                    "(sudo sh systemd/install.sh kiosk does), then reboot"),
 )
 _DISPLAY_FIX = ("connect the screen before the Pi starts, stop any desktop that holds the "
                 "display, and run dipclock doctor on the console")
+
+
+def _sdl_has(driver: str) -> bool:
+    """Whether the SDL pygame loaded was built with ``driver`` (False if it cannot tell)."""
+    from machine.sdl import video_drivers
+
+    try:
+        return driver.lower() in video_drivers()
+    except OSError:
+        return False
 
 
 class Display:
@@ -134,6 +148,8 @@ class Display:
         driver = os.environ.get("SDL_VIDEODRIVER") or "the default driver"
         text = str(exc) or type(exc).__name__
         fix = next((f for key, f in _DISPLAY_FIXES if key in text.lower()), _DISPLAY_FIX)
+        if "not available" in text.lower():
+            fix = _NO_DEVICE_FIX if _sdl_has(driver) else _NO_DRIVER_FIX
         return DisplayUnavailable(f"cannot open the display with {driver}: {text}", fix)
 
     def use(self, size: tuple[int, int] | None, fullscreen: bool) -> None:
@@ -429,10 +445,10 @@ class Table:
             timebase = WallTime()
             alerts = About("", s.table, inputs, factory, box).alerts
 
-        kiosk = IntroducedKiosk(source, outbox, timebase, s.warning_minutes * 60,
-                                log=lambda line: print(line, flush=True),
-                                sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
-                                table_number=s.table, hub_text=hub_text)
+        kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
+                      log=lambda line: print(line, flush=True),
+                      sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
+                      table=s.table, hub_text=hub_text)
         on_screen = _status_file(self.args, timebase.local,
                                  hub.sync_status if hub is not None else lambda: None)
         print(f"READY {time.monotonic():.3f}", flush=True)
@@ -513,17 +529,6 @@ def _gpio_fix(exc: Exception) -> str:
         return ("set buttons.pin_factory = \"lgpio\" in kiosk.toml and install python3-lgpio "
                 "(sudo sh systemd/install.sh kiosk)")
     return "use BCM pin numbers (like A = 5) or names like \"GPIO5\" in [buttons.gpio]"
-
-
-@dataclass
-class IntroducedKiosk(Kiosk):
-    """``Kiosk`` whose screen, before a round, names the table and the hub it talks to."""
-
-    table_number: int | None = None
-    hub_text: str = ""
-
-    def frame(self, mono: float) -> state.Frame:
-        return state.introduce(super().frame(mono), self.table_number, self.hub_text)
 
 
 __all__ = ["EX_CONFIG", "Display", "Problem", "Watch", "hold", "run"]

@@ -13,10 +13,9 @@ from dipclock.sync import from_local
 from dipclock.timeline import Schedule
 from hardware.serialbox import SerialButtonBox
 from kiosk.about import BOX_UNPLUGGED, About, kiosk_id
-from kiosk.app import FixedRound, FixedTime, Round, round_key
+from kiosk.app import FixedRound, FixedTime, Kiosk, Round, round_key
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
-from kiosk.startup import IntroducedKiosk
 from kiosk.state import hub_line
 from machine.power import Throttling
 
@@ -88,8 +87,8 @@ def test_before_the_round_the_kiosk_names_its_table_and_hub(tmp_path: Path) -> N
     rnd = Round(profile, sched, 3, round_key(profile, sched, 3))
     outbox = Outbox(tmp_path / "o.sqlite")
     hub = hub_line("http://10.0.0.1:8000", discovered=True)
-    kiosk = IntroducedKiosk(FixedRound(rnd), outbox, FixedTime(0.0), log=lambda _: None,
-                            table_number=3, hub_text=hub)
+    kiosk = Kiosk(FixedRound(rnd), outbox, FixedTime(0.0), log=lambda _: None,
+                            table=3, hub_text=hub)
     before = kiosk.frame(from_local(datetime(2019, 9, 6, 9, 50))).screen
     assert before.look == "before_start" and "Table 3" in before.heading
     assert hub in before.notes
@@ -97,8 +96,8 @@ def test_before_the_round_the_kiosk_names_its_table_and_hub(tmp_path: Path) -> N
     assert during.look == "negotiating" and hub not in during.notes
     # a hub client that has had no snapshot yet (never started: nothing goes on the wire)
     client = HubClient("http://127.0.0.1:9", 3, "K", outbox)
-    waiting = IntroducedKiosk(client, outbox, FixedTime(0.0), log=lambda _: None,
-                              table_number=3, hub_text=hub_line("http://127.0.0.1:9"))
+    waiting = Kiosk(client, outbox, FixedTime(0.0), log=lambda _: None,
+                              table=3, hub_text=hub_line("http://127.0.0.1:9"))
     screen = waiting.frame(1000.0).screen
     assert (screen.look, screen.heading, screen.notes) == ("connecting", "Table 3",
                                                            ("Hub 127.0.0.1:9",))

@@ -207,6 +207,8 @@ def test_no_display_at_all_is_one_line_on_the_console_and_status_78(tmp_path: Pa
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("dipclock kiosk: cannot open the display with kmsdrm: ")
     assert "Fix: " in err
+    # this SDL has the driver (pygame-ce): the fix is the device, not the library
+    assert "dtoverlay=vc4-kms-v3d" in err and "pygame-ce" not in err
     assert "READY" not in out
 
 
