@@ -35,7 +35,7 @@ from kiosk.app import Kiosk
 from kiosk.cli import watched_files
 from kiosk.config import ConfigError, Loaded, default_outbox
 from kiosk.outbox import Outbox
-from machine.identity import IdentityError
+from machine.identity import IdentityError, board_serial
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,32 @@ class Watch:
 
     def changed(self) -> bool:
         return [self.stamp(p) for p in self.paths] != self._seen
+
+
+def own_outbox(path: Path, board: str | None) -> Outbox:
+    """The outbox at ``path``, made on this board.
+
+    A hall's cards are cloned from one image. If that image's kiosk had already run, its
+    outbox (its id, its presses, its last round) came along: on another Pi it is moved aside
+    to ``<path>.from-<serial>`` (kept, never deleted) and this card starts its own, so it
+    reports its own id and never sends another table's presses as its own.
+    """
+    outbox = Outbox(path)
+    made_on = outbox.get("board")
+    if board is None or made_on == board:
+        return outbox
+    if made_on is not None and str(path) != ":memory:":
+        outbox.close()
+        aside = path.with_name(f"{path.name}.from-{made_on}")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{path}{suffix}")
+            if part.exists():
+                part.rename(Path(f"{aside}{suffix}"))
+        log.warning("this card's outbox was made on another Pi (serial %s): moved to %s",
+                    made_on, aside)
+        outbox = Outbox(path)
+    outbox.put("board", board)
+    return outbox
 
 
 # --- the display ------------------------------------------------------------------------
@@ -346,8 +372,10 @@ class Table:
     """One attempt at running this table's clock with one set of settings."""
 
     def __init__(self, args: argparse.Namespace, loaded: Loaded, display: Display,
-                 clock: Clock, painter: Any, watch: Watch) -> None:
+                 clock: Clock, painter: Any, watch: Watch,
+                 board: Callable[[], str | None] = board_serial) -> None:
         self.args, self.loaded, self.settings = args, loaded, loaded.settings
+        self.board = board  # the Pi's serial: tells a cloned card's outbox
         self.watch = watch
         self.display, self.clock, self.painter = display, clock, painter
         self.inputs: queue.Queue[object] = queue.Queue()
@@ -366,7 +394,7 @@ class Table:
     def _outbox(self) -> Outbox:
         path = Path(self.settings.outbox) if self.settings.outbox else default_outbox()
         try:
-            outbox = Outbox(path)
+            outbox = own_outbox(path, self.board())
         except Exception as exc:  # sqlite3.Error, OSError: a path the TD must fix
             raise Problem(f"cannot keep the presses in {path}: {exc}",
                           "free space on the card or set outbox in kiosk.toml to a "

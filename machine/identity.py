@@ -140,6 +140,33 @@ def read_boot_file(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
     return None
 
 
+#: The board's serial number: unique per Pi, unlike anything on a cloned card.
+SERIAL_FILES: tuple[Path, ...] = (Path("/sys/firmware/devicetree/base/serial-number"),)
+CPUINFO = Path("/proc/cpuinfo")
+
+
+def board_serial(files: Sequence[Path] = SERIAL_FILES, cpuinfo: Path = CPUINFO) -> str | None:
+    """The Pi's serial number (device tree, else ``Serial`` in /proc/cpuinfo), or None on a
+    machine that has none. Cards are cloned; the board they are put in is not, so this tells
+    a card that was copied from another Pi."""
+    for path in files:
+        try:
+            text = path.read_bytes().rstrip(b"\0").decode("ascii", "replace").strip()
+        except OSError:
+            continue
+        if text.strip("0"):
+            return text
+    try:
+        lines = cpuinfo.read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "serial" and value.strip().strip("0"):
+            return value.strip()
+    return None
+
+
 def table_from_hostname(hostname: str) -> int | None:
     """``table-07`` or ``dipclock-table-7`` -> 7; any other name -> None."""
     match = _HOSTNAME.match(hostname.strip().split(".")[0])
@@ -156,5 +183,6 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
         return None
 
 
-__all__ = ["AUTO", "BOOT_FILES", "BootFile", "IdentityError", "hostname_table", "hub_url",
+__all__ = ["AUTO", "BOOT_FILES", "BootFile", "IdentityError", "board_serial",
+           "hostname_table", "hub_url",
            "parse_boot_file", "read_boot_file", "table_from_hostname"]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from kiosk.cli import build_parser, read_settings, settings_from, watched_files
+from kiosk.startup import own_outbox
 from machine.identity import (
     IdentityError,
+    board_serial,
     hub_url,
     parse_boot_file,
     read_boot_file,
@@ -121,3 +124,40 @@ def test_settings_from_reads_the_boot_file_too(tmp_path: Path) -> None:
     f = tmp_path / "dipclock.txt"
     f.write_text("table = 11\n")
     assert settings_from(build_parser().parse_args(["--boot-file", str(f)])).table == 11
+
+
+def test_the_board_serial_comes_from_the_device_tree_or_cpuinfo(tmp_path: Path) -> None:
+    dt = tmp_path / "serial-number"
+    cpuinfo = tmp_path / "cpuinfo"
+    dt.write_bytes(b"10000000a1b2c3d4\0")
+    cpuinfo.write_text("processor\t: 0\nSerial\t\t: 00000000feedbeef\nModel\t: Pi 4\n")
+    assert board_serial([dt], cpuinfo) == "10000000a1b2c3d4"
+    assert board_serial([tmp_path / "missing"], cpuinfo) == "00000000feedbeef"
+    cpuinfo.write_text("processor\t: 0\nSerial\t\t: 0000000000000000\n")  # a PC's or a VM's
+    assert board_serial([tmp_path / "missing"], cpuinfo) is None
+    assert board_serial([tmp_path / "missing"], tmp_path / "no-cpuinfo") is None
+
+
+def test_a_cloned_cards_outbox_is_moved_aside_and_nothing_of_it_is_sent(tmp_path: Path) -> None:
+    path = tmp_path / "outbox.sqlite"
+    first = own_outbox(path, "serial-A")  # the image's Pi ran a round before the card was cloned
+    first.record("I", "press", datetime(2026, 5, 2, 10, 20), "r1")
+    first.put("kiosk_id", "id-of-A")
+    first.close()
+
+    again = own_outbox(path, "serial-A")  # the same Pi restarting keeps everything
+    assert len(again.presses()) == 1 and again.get("kiosk_id") == "id-of-A"
+    again.close()
+
+    clone = own_outbox(path, "serial-B")  # the card in another Pi
+    assert clone.presses() == [] and clone.unsent() == []
+    assert clone.get("kiosk_id") is None and clone.get("board") == "serial-B"
+    clone.close()
+    kept = own_outbox(tmp_path / "outbox.sqlite.from-serial-A", None)
+    assert [p.power for p in kept.presses()] == ["I"]  # moved aside, not lost
+    kept.close()
+
+    pc = own_outbox(tmp_path / "pc.sqlite", None)  # no serial: nothing to tell, nothing moved
+    pc.record("A", "press", datetime(2026, 5, 2, 10, 21), "r1")
+    pc.close()
+    assert len(own_outbox(tmp_path / "pc.sqlite", None).presses()) == 1
