@@ -30,7 +30,7 @@ TABLES = (1, 2, 3)
 T = TypeVar("T")
 
 
-def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 10.0) -> T:
+def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
     """Poll ``probe`` every 0.05 s until it returns something truthy; fail after ``timeout``."""
     deadline = time.monotonic() + timeout
     last: Any = None
@@ -104,7 +104,7 @@ class Hall:
 
 def start_kiosk(hub: LiveHub, key: str, table: int, tmp: Path) -> KioskProc:
     server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(20)
+    server.settimeout(120)  # three kiosks starting on a busy machine
     port = server.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy",
                SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1", PYTHONUNBUFFERED="1")
@@ -152,7 +152,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
         for k in kiosks.values():
             wait_for(f"table {k.table} shows the round, connected",
                      lambda k=k: (s := k.screen()) and s["stage"] == "negotiating"
-                     and not s["hub_lost"], timeout=20)
+                     and not s["hub_lost"], timeout=60)
         yield h
     finally:
         for k in kiosks.values():

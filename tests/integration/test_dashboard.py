@@ -38,7 +38,7 @@ def test_td_phone_drives_every_kiosk_and_judges_a_late_press(hall: Hall, tmp_pat
             c["letter"] == "I" and c["state"] == "just_late"
             for c in hall.kiosks[2].screen()["chips"]))
         row = page.locator("#pen-1-2-I-S1901")
-        row.wait_for(timeout=10_000)
+        row.wait_for(timeout=60_000)
         assert "Yellow card" in row.inner_text()
         row.locator("input").fill("box was across the room")
         row.get_by_role("button", name="Waive").click()

@@ -134,10 +134,10 @@ def test_kiosks_count_through_a_killed_hub_and_upload_once_after(hall: Hall) -> 
         hall.hub.start()  # same --data, same port
     for n, k in hall.kiosks.items():
         wait_for(f"table {n} reconnected", lambda k=k: (s := k.screen()) and not s["hub_lost"],
-                 timeout=20)
+                 timeout=60)
     for k in (k1, k2):
         wait_for(f"table {k.table} uploaded its outbox",
-                 lambda k=k: all(sent for _, _, sent in outbox_rows(k.outbox)), timeout=20)
+                 lambda k=k: all(sent for _, _, sent in outbox_rows(k.outbox)), timeout=60)
     for n, press_id in pressed.items():
         snap = hall.snapshot(n)
         assert [p["id"] for p in snap["presses"]].count(press_id) == 1, snap["presses"]

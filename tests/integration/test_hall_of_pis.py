@@ -18,7 +18,7 @@ def test_every_kiosk_describes_itself_on_the_grid(hall: Hall):
         found = tiles(hall)
         return found if all(found[n]["kiosk"] for n in TABLES) else None
 
-    grid = wait_for("every kiosk's block on the grid", described, timeout=20)
+    grid = wait_for("every kiosk's block on the grid", described, timeout=60)
     for n in TABLES:
         k = grid[n]["kiosk"]
         assert (k["version"], k["address"], k["box"]) == (__version__, "127.0.0.1", "connected")
@@ -36,14 +36,14 @@ def test_a_second_kiosk_on_table_2_is_flagged_on_the_grid_and_both_screens(
         extra.box, _ = extra.server.accept()
         extra.box.sendall(b"HELLO dipclock-box 1\n")
         claims = wait_for("two kiosks claim table 2",
-                          lambda: len(c := hall.snapshot(2)["claims"]) == 2 and c, timeout=20)
+                          lambda: len(c := hall.snapshot(2)["claims"]) == 2 and c, timeout=60)
         assert {c["address"] for c in claims} == {"127.0.0.1"}
         assert tiles(hall)[2]["claims"] == claims and tiles(hall)[1]["claims"] == []
         alert = "Another kiosk (127.0.0.1) also says it is table 2"
         for kiosk in (hall.kiosks[2], extra):
             wait_for(f"the kiosk on table 2 ({kiosk.status.name}) shows the claim",
                      lambda k=kiosk: alert in ((k.screen() or {}).get("alerts") or ()),
-                     timeout=20)
+                     timeout=60)
         assert alert not in (hall.kiosks[1].screen() or {}).get("alerts", ())
     finally:
         extra.kill()

@@ -53,15 +53,15 @@ def test_the_td_sees_the_hub_is_behind_and_sets_its_time_from_the_phone(browser,
             page.locator("#time").screenshot(path=f"{SHOTS}/dipclock-hub-time-{width}.png")
 
         with connect(f"{hub.url.replace('http', 'ws')}/api/tables/1/ws?key={key}",
-                     open_timeout=5) as ws:
-            assert json.loads(ws.recv(timeout=5))["clock"] == 0
+                     open_timeout=30) as ws:
+            assert json.loads(ws.recv(timeout=30))["clock"] == 0
             page.get_by_text("Set the hub's time", exact=True).click()
             page.click("#btn-time-phone")
             expect(warning).to_be_hidden()
             assert re.fullmatch(r"Set the hub's time from \d\d:\d\d:\d\d to this phone's "
                                 r"\d\d:\d\d:\d\d \(\+2 min [4-6] s\)\? Every table resyncs to it\.",
                                 asked[-1]), asked[-1]
-            assert json.loads(ws.recv(timeout=5))["clock"] == 1  # the kiosk resyncs
+            assert json.loads(ws.recv(timeout=30))["clock"] == 1  # the kiosk resyncs
         expect(page.locator("#time-standing")).to_have_text("Hub clock set from a TD's phone.")
         logged = api.get("/api/td/state").json()["audit"][0]["summary"]
         assert re.fullmatch(r"hub time set from \d\d:\d\d:\d\d to \d\d:\d\d:\d\d, \+12[4-6] s",

@@ -141,12 +141,12 @@ def test_a_kiosk_on_its_websocket_gets_the_claims_as_they_change(tmp_path):
         a.post("/api/tables/3/status", json={"offset": 0, "rtt": 0.01,
                                              "kiosk": about("card-a")}).raise_for_status()
         ws_url = f"{live.url.replace('http', 'ws')}/api/tables/3/ws?key={key}"
-        with connect(ws_url, open_timeout=5) as ws:
-            first = json.loads(ws.recv(timeout=5))
+        with connect(ws_url, open_timeout=30) as ws:
+            first = json.loads(ws.recv(timeout=30))
             assert first["claims"] == []
             b.post("/api/tables/3/status", json={"offset": 0, "rtt": 0.01,
                                                  "kiosk": about("card-b")}).raise_for_status()
-            pushed = json.loads(ws.recv(timeout=5))
+            pushed = json.loads(ws.recv(timeout=30))
         assert pushed["seq"] > first["seq"]
         assert pushed["claims"] == [{"id": "card-a", "address": "127.0.0.12"},
                                     {"id": "card-b", "address": "127.0.0.31"}]
