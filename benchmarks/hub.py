@@ -40,7 +40,8 @@ def _start_hub(data: Path, port: int) -> subprocess.Popen[bytes]:
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
     proc = subprocess.Popen(
         [sys.executable, "-m", "dipclock", "hub", "--data", str(data), "--host", "127.0.0.1",
-         "--port", str(port), "--wait-for-sync", "0", "--no-mdns"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+         "--port", str(port), "--wait-for-sync", "0", "--no-mdns"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
     )
     ends = time.monotonic() + 30
     while time.monotonic() < ends:
