@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,6 +17,10 @@ CHROMIUM = os.environ.get("DIPCLOCK_CHROMIUM") or shutil.which("chromium") or "c
 # The flags that keep Chromium off the network and quiet on a machine with no outside access.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+#: Where the browser tests leave their screenshots to look at (docs/screenshots for the README).
+SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", tempfile.gettempdir())
 
 
 @contextmanager

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from tests.server.conftest import START
 from tests.server.live import LiveHub
@@ -108,3 +109,15 @@ def live(tmp_path_factory) -> Iterator[tuple[LiveHub, str]]:
         yield h, set_up_round(h)
     finally:
         h.stop()
+
+
+#: The default wiring (hardware.gpio.DEFAULT_PINS), as a kiosk.toml would give it.
+PINS = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    """gpiozero's own fake pins, closed after the test."""
+    f = MockFactory()
+    yield f
+    f.close()

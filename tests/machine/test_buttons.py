@@ -6,20 +6,10 @@ import grp
 import os
 import threading
 
-import pytest
 from gpiozero.pins.mock import MockFactory
 
 from machine import buttons
-from tests.machine.conftest import FakePi, refuse
-
-PINS = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.close()
+from tests.machine.conftest import PINS, FakePi, refuse
 
 
 def test_each_button_released_at_rest_passes(factory):

@@ -11,17 +11,8 @@ from gpiozero.pins.mock import MockFactory
 
 from machine import doctor
 from machine.check import Check
-from tests.machine.conftest import FakePi
+from tests.machine.conftest import PINS, FakePi
 from tests.machine.test_box import PtyBox
-
-PINS = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.close()
 
 
 @pytest.fixture

@@ -94,3 +94,12 @@ def td(hub: Hub) -> dict[str, str]:
     csrf = hub.sign_in()
     hub.set_up(csrf)
     return csrf
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One headless Debian Chromium for a module's browser tests."""
+    from tests.chromium import chromium
+
+    with chromium() as b:
+        yield b

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import datetime, timedelta
 
 import httpx
@@ -12,19 +10,12 @@ import pytest
 from websockets.sync.client import connect
 
 from dipclock.sync import to_local
-from tests.chromium import chromium, phone, signed_in
+from tests.chromium import SHOTS, phone, signed_in
 from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub
 from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
-SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", tempfile.gettempdir())
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def test_td_pauses_resumes_and_waives_from_a_phone(browser, tmp_path):

@@ -4,9 +4,7 @@ at phone sizes, against a real uvicorn whose wall clock and time-sync probe the 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from datetime import timedelta
 
 import httpx
@@ -15,19 +13,12 @@ from websockets.sync.client import connect
 
 from dipclock.sync import to_local
 from server.clock import local_wall
-from tests.chromium import chromium, signed_in
+from tests.chromium import SHOTS, signed_in
 from tests.server.conftest import PASSWORD
 from tests.server.live import ThreadHub
 from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
-SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", tempfile.gettempdir())
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def test_the_td_sees_the_hub_is_behind_and_sets_its_time_from_the_phone(browser, tmp_path):
