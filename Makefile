@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test lint bench browser clean screenshots
+.PHONY: demo test lint bench browser clean screenshots wheelhouse bench-pi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,16 @@ test: $(STAMP) browser lint
 bench: $(STAMP)
 	$(PY) -m benchmarks.kiosk
 	$(PY) -m benchmarks.hub
+
+# Every wheel a table or the hub needs, for a venue with no internet: wheelhouse/ARCH
+# (make wheelhouse ARCH=aarch64 for 64-bit Raspberry Pi OS; default: this machine).
+wheelhouse:
+	PYTHON=$(PYTHON) bash scripts/wheelhouse.sh $(if $(ARCH),--arch $(ARCH))
+
+# Benchmark-class, not part of `make test`: the installer end to end in an arm64 Debian root
+# (proot + qemu), to the kiosk's first frame. Prints one JSON line of timings.
+bench-pi:
+	$(PYTHON) -m benchmarks.pi_install
 
 screenshots: $(STAMP)
 	$(PY) -m kiosk.screenshots docs/screenshots

@@ -60,7 +60,9 @@ check_inputs() {
     if [ -n "$wheelhouse" ]; then
         [ -d "$wheelhouse" ] || fail "--wheelhouse $wheelhouse: no such folder (make one with \`make wheelhouse\`)" 2
         wheelhouse=$(cd "$wheelhouse" && pwd)
-        ls "$wheelhouse"/dipclock-*.whl >/dev/null 2>&1 \
+        found=""
+        for whl in "$wheelhouse"/dipclock-*.whl; do [ -e "$whl" ] && found=$whl; done
+        [ -n "$found" ] \
             || fail "--wheelhouse $wheelhouse holds no dipclock wheel: build it with \`make wheelhouse\`" 2
     elif [ -z "$root" ] && [ ! -f "$src/pyproject.toml" ]; then
         fail "$src is not a dipclock checkout: run this script from one, or give --wheelhouse DIR" 2
@@ -167,11 +169,21 @@ python_env() {
     act /usr/bin/python3 -m venv --system-site-packages "$venv" \
         || fail "could not make $venv (is python3-venv installed?)"
     if [ -n "$wheelhouse" ]; then
-        if ls "$wheelhouse"/pip-*.whl >/dev/null 2>&1; then
+        for whl in "$wheelhouse"/pip-*.whl; do
+            [ -e "$whl" ] || continue
             act "$venv/bin/pip" install -q --upgrade --no-index --find-links "$wheelhouse" pip
-        fi
+            break
+        done
         pip_install "$venv/bin/pip" install -q --upgrade --no-index --find-links "$wheelhouse" \
             "dipclock[$role]"
+        # A wheelhouse from a newer checkout may carry the same version number, which pip
+        # counts as "already satisfied": put dipclock's own code in place regardless.
+        latest=""
+        for whl in "$wheelhouse"/dipclock-*.whl; do
+            [ -e "$whl" ] && latest=$whl
+        done
+        [ -z "$latest" ] || pip_install "$venv/bin/pip" install -q --no-index --no-deps \
+            --force-reinstall "$latest"
     else
         act "$venv/bin/pip" install -q --upgrade pip \
             || fail "pip could not upgrade itself: is this machine online? (or use --wheelhouse DIR)"

@@ -98,6 +98,9 @@ def test_a_wheelhouse_installs_with_no_network(tmp_path):
     done = run("kiosk", "--dry-run", "--wheelhouse", str(house))
     assert done.returncode == 0, done.stderr
     assert f"--no-index --find-links {house} dipclock[kiosk]" in done.stdout
+    # a newer build of the same version replaces the code pip would call "already satisfied"
+    assert (f"--no-index --no-deps --force-reinstall {house}/dipclock-0.2.0-py3-none-any.whl"
+            in done.stdout)
     # no index anywhere: not even to upgrade pip
     assert "install -q --upgrade pip" not in done.stdout
 
