@@ -209,11 +209,19 @@ kiosk_files() {
         say "kept $etc/kiosk.toml (yours; never overwritten)"
     else
         install_file "$src/kiosk/kiosk.example.toml" "$etc/kiosk.toml" \
-            "set the table, the hub (or the event) and the buttons"
+            "the hall's settings, the same on every cloned card: the key and the buttons"
     fi
     # The console must never blank the clock: the kernel blanks an idle console after 10 min.
     for cmdline in "$root/boot/firmware/cmdline.txt" "$root/boot/cmdline.txt"; do
         [ -f "$cmdline" ] || continue
+        # Each card's own table goes on the boot partition, which any laptop can edit.
+        boot_file="$(dirname "$cmdline")/dipclock.txt"
+        if [ -e "$boot_file" ]; then
+            say "kept $boot_file (this card's table; never overwritten)"
+        else
+            install_file "$src/kiosk/dipclock.example.txt" "$boot_file" \
+                "this card's table number: edit it from any laptop after cloning"
+        fi
         if grep -q 'consoleblank=0' "$cmdline"; then
             say "$cmdline has consoleblank=0 already"
         elif [ "$dry" = 1 ]; then

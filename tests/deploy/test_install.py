@@ -188,6 +188,23 @@ def test_kiosk_install_stops_the_console_blanking_the_clock_once(tmp_path):
     assert cmdline.read_text() == "console=tty1 root=PARTUUID=abc rootwait consoleblank=0\n"
 
 
+def test_kiosk_install_leaves_a_boot_file_for_the_table_it_never_overwrites(tmp_path):
+    from machine.identity import parse_boot_file
+
+    cmdline = tmp_path / "boot/firmware/cmdline.txt"
+    cmdline.parent.mkdir(parents=True)
+    cmdline.write_text("console=tty1 root=PARTUUID=abc rootwait\n")
+    assert install("kiosk", tmp_path).returncode == 0
+    boot_file = tmp_path / "boot/firmware/dipclock.txt"
+    template = boot_file.read_text()
+    # a template the kiosk reads as saying nothing yet, and as table 7 once a line is uncommented
+    assert parse_boot_file(template, boot_file).table is None
+    assert parse_boot_file(template.replace("# table = 7", "table = 7"), boot_file).table == 7
+    boot_file.write_text("table = 12\n")  # the TD numbered this card
+    assert install("kiosk", tmp_path).returncode == 0
+    assert boot_file.read_text() == "table = 12\n"
+
+
 def desktop_root(tmp_path: Path) -> Path:
     """A Raspberry Pi OS with desktop: lightdm enabled as the display manager."""
     units = tmp_path / "etc/systemd/system"
