@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.startup import EX_CONFIG, Clock, Display, Watch, hold
+from kiosk.display import Display
+from kiosk.startup import EX_CONFIG, Clock, Watch, hold
 from kiosk.state import problem
 
 ROOT = Path(__file__).resolve().parents[2]
