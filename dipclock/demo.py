@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         key = td.get("/api/td/state").json()["kiosk_key"]
 
         headless = args.headless or not _has_display()
-        kiosk_cmd = [*py, "kiosk", "--hub", local, "--table", "1", "--key", key,
+        kiosk_cmd = [*py, "kiosk", "--hub", local, "--table", "1", f"--key={key}",
                      "--outbox", str(data / "kiosk-1.sqlite")]
         kiosk_cmd += ["--headless"] if headless else ["--size", "1280x720", "--no-fullscreen"]
         children.append(subprocess.Popen(kiosk_cmd, env=env))

@@ -15,6 +15,7 @@ from server.clock import Clock, HubClock, standing_of
 from server.context import Hub
 from server.hubtime import restore
 from server.mdns import Announcement
+from server.passwords import new_kiosk_key
 from server.push import Fanout
 from server.ratelimit import FailureLimit
 from server.routers import clock as clock_routes
@@ -44,7 +45,7 @@ def open_hub(
         if settings.td_password_hash is None:
             raise SetupError("no TD password is set for this data dir")
         stored = store.set_meta_once("td_password_hash", settings.td_password_hash)
-    key = store.set_meta_once("kiosk_key", secrets.token_urlsafe(18))
+    key = store.set_meta_once("kiosk_key", new_kiosk_key())
     # A hub started on an empty data dir counts seq from 1 again; kiosks see the new id
     # and take its snapshots instead of waiting for seq to pass the old hub's.
     hub_id = store.set_meta_once("hub_id", secrets.token_hex(8))

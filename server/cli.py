@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
-import secrets
 import socket
 import sys
 import time
@@ -24,7 +23,7 @@ from typing import NoReturn
 
 from machine.timesync import boot_id, clock_synchronised
 from server.clock import SET_BY_TD, standing_of
-from server.passwords import check_new_password, hash_password
+from server.passwords import check_new_password, hash_password, new_kiosk_key
 from server.settings import Settings
 from server.store import Store
 
@@ -123,7 +122,7 @@ def prepare(args: argparse.Namespace) -> str:
     try:
         if store.meta("td_password_hash") is None:
             store.set_meta_once("td_password_hash", hash_password(_new_password(args)))
-        return store.set_meta_once("kiosk_key", secrets.token_urlsafe(18))
+        return store.set_meta_once("kiosk_key", new_kiosk_key())
     finally:
         store.close()
 

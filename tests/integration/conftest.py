@@ -112,7 +112,8 @@ def start_kiosk(hub: LiveHub, key: str, table: int, tmp: Path) -> KioskProc:
     with out.open("wb") as stdout, out.with_suffix(".err").open("wb") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-m", "dipclock", "kiosk", "--hub", hub.url, "--table", str(table),
-             "--key", key, "--headless", "--no-keyboard", "--outbox", str(tmp / f"k{table}.sqlite"),
+             f"--key={key}", "--headless", "--no-keyboard",
+             "--outbox", str(tmp / f"k{table}.sqlite"),
              "--status-file", str(tmp / f"k{table}.json"), "--serial", f"socket://127.0.0.1:{port}",
              "--run-for", "300"],  # a safety net: it ends by itself even if nobody kills it
             cwd=ROOT, env=env, stdout=stdout, stderr=stderr,

@@ -29,7 +29,7 @@ for line in hub.stdout:
 open(f"{tmp}/kiosk.toml", "w").close()
 kiosks = [subprocess.Popen(
     [sys.executable, "-m", "dipclock", "kiosk", "--headless", "--run-for", "100",
-     "--key", key, "--table", "3", "--boot-file", f"{tmp}/none", "--config", f"{tmp}/kiosk.toml",
+     f"--key={key}", "--table", "3", "--boot-file", f"{tmp}/none", "--config", f"{tmp}/kiosk.toml",
      "--outbox", f"{tmp}/outbox{i}.sqlite", "--status-file", f"{tmp}/screen{i}.json"],
     stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/kiosk{i}.log", "w"), env=env)
     for i in (1, 2)]

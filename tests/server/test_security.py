@@ -135,3 +135,11 @@ def test_expired_sessions_are_forgotten_at_the_next_sign_in(hub, td):
     expires = [e for (e,) in db.execute("SELECT expires FROM sessions")]
     db.close()
     assert len(expires) == 1 and expires[0] > hub.clock.now()
+
+
+def test_a_kiosk_key_never_starts_with_a_dash_which_argparse_would_take_for_an_option():
+    from server.passwords import new_kiosk_key
+
+    drawn = iter(["-starts-with-a-dash", "-again", "fine-key"])
+    assert new_kiosk_key(lambda n: next(drawn)) == "fine-key"
+    assert not any(new_kiosk_key().startswith("-") for _ in range(500))
