@@ -23,10 +23,13 @@ def test_symmetric_legs_give_the_exact_offset(offset, leg, other, processing):
 
 def test_filter_trusts_the_fastest_recent_sample():
     f = OffsetFilter(size=4, max_age=60)
-    f.add(sample(0, 10.5, 10.5, 1.0))  # slow: delay 1
-    f.add(sample(2, 12.05, 12.05, 2.1))  # fast
-    f.add(sample(3, 13.3, 13.3, 3.6))
-    assert f.best(4).offset == sample(2, 12.05, 12.05, 2.1).offset
+    slow, fast, latest = (sample(0, 10.5, 10.5, 1.0),  # offset 10.0, delay 1.0
+                          sample(2, 12.2, 12.2, 2.1),  # offset 10.15, delay 0.1: the one
+                          sample(3, 13.5, 13.5, 3.6))  # offset 10.2, delay 0.6
+    assert len({slow.offset, fast.offset, latest.offset}) == 3  # each choice tells apart
+    for s in (slow, fast, latest):
+        f.add(s)
+    assert f.best(4) == fast
     assert f.best(1000) is None  # all too old
 
 

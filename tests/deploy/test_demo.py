@@ -1,5 +1,6 @@
 """`make demo`: a hub and a kiosk, a round set up through the TD's API, then a clean stop."""
 
+import os
 import signal
 import socket
 import subprocess
@@ -26,6 +27,7 @@ def demo():
     proc = subprocess.Popen(
         [sys.executable, "-m", "dipclock", "demo", "--headless", "--port", str(port)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,  # its own process group: the hub and kiosk it starts included
     )
     lines: list[str] = []
     ends = time.monotonic() + 60
@@ -37,8 +39,12 @@ def demo():
     try:
         yield proc, f"http://127.0.0.1:{port}", "".join(lines)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        # whatever the test did, nothing of the demo outlives it: not its hub, not its kiosk
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
 
 
 def hub_is_gone(url: str) -> bool:

@@ -53,6 +53,7 @@ class FakeHub:
         self.strict = False  # refuse unknown status keys with 422, as a 0.1 hub does
         self.times = 0  # /api/time requests answered
         self.while_answering: Callable[[], None] = lambda: None  # runs as a sync is out
+        self.refuse_presses: int | None = None  # answer presses with this status instead
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.auth.append(request.headers.get("authorization"))
@@ -74,6 +75,8 @@ class FakeHub:
             return httpx.Response(200, json=self.snap)
         if request.url.path == "/api/tables/3/presses":
             self.posts += 1
+            if self.refuse_presses is not None:
+                return httpx.Response(self.refuse_presses, json={"detail": "not now"})
             body = json.loads(request.content)
             bad = [p for p in body["presses"] if not p["at"].startswith("20")]
             good = [p for p in body["presses"] if p not in bad]
@@ -163,6 +166,23 @@ def test_presses_upload_once_and_hub_lost_when_down(hub: Any) -> None:
     client.fetch_snapshot()
     frame = kiosk.frame(fake.mono)
     assert frame.screen.banner == "Italy: orders in"
+
+
+@pytest.mark.parametrize("status", [409, 500, 503])
+def test_a_batch_the_hub_did_not_take_stays_unsent_until_it_does(hub: Any, status: int) -> None:
+    # 409: no round set up yet; 5xx: the hub failed. Neither stored anything.
+    fake, client, outbox = hub
+    client.sync_once()
+    kiosk = Kiosk(client, outbox, client, log=lambda line: None)
+    kiosk.handle(ButtonEvent("I", "press", fake.mono, "test"))
+    fake.refuse_presses = status
+    assert not client.upload_once()
+    assert [p.sent for p in outbox.presses()] == [False] and fake.stored == {}
+    assert [p.id for p in outbox.unsent()] == [p.id for p in outbox.presses()]
+    fake.refuse_presses = None
+    assert client.upload_once()
+    assert [p.sent for p in outbox.presses()] == [True]
+    assert list(fake.stored) == [outbox.presses()[0].id]
 
 
 def test_a_refused_press_is_kept_flagged_and_does_not_block_the_rest(

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import datetime
+from pathlib import Path
 
 from kiosk.sound import TUNES, Sounds, tone_bytes
 
 from .conftest import Table
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Recorder:
@@ -35,11 +41,30 @@ def test_no_cue_for_a_jump(table: Table) -> None:
     assert rec.played == []
 
 
-def test_tones_are_pcm_and_a_missing_mixer_is_not_fatal() -> None:
+def test_tones_are_pcm_and_each_cue_is_loaded_at_its_length() -> None:
     data = tone_bytes(TUNES["writing"], 8000)
     assert len(data) == 2 * int(8000 * 0.6)
     lines: list[str] = []
-    sounds = Sounds(True, log=lines.append)  # dummy audio driver, or none at all
-    sounds.play("deadline")
-    assert sounds.enabled or lines
-    Sounds(False).play("warning")
+    sounds = Sounds(True, log=lines.append)  # SDL's dummy audio driver (conftest)
+    assert sounds.enabled and lines == []
+    for cue, notes in TUNES.items():
+        loaded = sounds._sounds[cue].get_length()
+        assert abs(loaded - sum(seconds for _, seconds in notes)) < 0.01, cue
+        sounds.play(cue)
+    assert not Sounds(False).enabled
+
+
+def test_a_kiosk_without_a_sound_card_says_so_once_and_plays_nothing() -> None:
+    code = (
+        "from kiosk.sound import Sounds\n"
+        "lines = []\n"
+        "s = Sounds(True, log=lines.append)\n"
+        "s.play('deadline')\n"
+        "print(s.enabled, len(lines), lines[0] if lines else '')\n"
+    )
+    env = dict(os.environ, SDL_AUDIODRIVER="no-such-sound-card", PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert out.stdout.startswith("False 1 sound: off ("), out.stdout
