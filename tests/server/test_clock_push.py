@@ -99,6 +99,28 @@ def test_websocket_gets_a_new_snapshot_when_the_td_pauses(hub, td):
         assert second["schedule"]["pauses"][0]["reason"] == "Lunch"
 
 
+def test_a_stored_press_is_pushed_to_its_table_and_to_no_other(hub, td):
+    key = hub.kiosk_key
+    with hub.client.websocket_connect(f"/api/tables/2/ws?key={key}") as two, \
+            hub.client.websocket_connect(f"/api/tables/3/ws?key={key}") as three:
+        first = two.receive_json()
+        assert first["presses"] == [] and three.receive_json()["presses"] == []
+        press = {"id": "6c1f9a44-0000-4000-8000-000000000001", "power": "I", "kind": "press",
+                 "at": "2024-05-04T09:05:00"}
+        r = hub.client.post("/api/tables/2/presses", json={"presses": [press]},
+                            headers=hub.kiosk_headers())
+        assert r.status_code == 200 and r.json()["stored"] == 1
+        # a pause for every table next, so a missing push shows as the wrong snapshot, not a hang
+        hub.client.post("/api/td/pauses", json={"reason": "Lunch"}, headers=td)
+        pushed = two.receive_json()
+        assert pushed["schedule"]["pauses"] == []  # the press's own snapshot, before the pause
+        assert pushed["seq"] > first["seq"]
+        assert [p["id"] for p in pushed["presses"]] == [press["id"]]
+        assert two.receive_json()["schedule"]["pauses"][0]["reason"] == "Lunch"
+        # table 3 got no snapshot for table 2's press: its next one is the pause
+        assert three.receive_json()["schedule"]["pauses"][0]["reason"] == "Lunch"
+
+
 def test_status_reports_show_on_the_grid(hub, td):
     r = hub.client.post("/api/tables/3/status", json={"offset": -0.012, "rtt": 0.034},
                         headers=hub.kiosk_headers())
