@@ -20,7 +20,7 @@ from websockets.sync.server import serve
 from dipclock.events import BUILTIN
 from dipclock.sync import from_local, to_local
 from hardware.events import ButtonEvent
-from kiosk.app import Kiosk
+from kiosk.app import Kiosk, WallTime
 from kiosk.hubclient import Backoff, HubClient
 from kiosk.outbox import Outbox
 from tests.integration.conftest import wait_for
@@ -415,3 +415,32 @@ def test_a_new_clock_epoch_wakes_the_sync_loop_at_once(tmp_path: Path) -> None:
     finally:
         client.close()
         outbox.close()
+
+
+def test_a_small_correction_is_slewed_into_the_clock_not_stepped(hub: Any) -> None:
+    fake, client, outbox = hub
+    assert client.accept(snapshot(1))  # epoch 0
+    assert client.sync_once()
+    t = fake.mono
+    before = client.local(t) - t
+    fake.shift += 0.5  # the hub's clock moved half a second (the TD set it, say)
+    assert client.accept(snapshot(2) | {"clock": 1})  # a new epoch: the old samples go
+    assert client.sync_once()
+    t = fake.mono
+    # the screen's clock moves at 50 ms per second: a countdown never skips or repeats
+    assert abs((client.local(t) - t) - before) < 0.01
+    assert (client.local(t + 5) - (t + 5)) - before == pytest.approx(0.25, abs=0.01)
+    assert (client.local(t + 30) - (t + 30)) - before == pytest.approx(0.5, abs=0.01)
+
+
+def test_standalone_the_wall_clock_is_slewed_too() -> None:
+    mono = [100.0]
+    wall = [5e8]
+    clock = WallTime(wall=lambda: wall[0] + mono[0], mono=lambda: mono[0],
+                     synchronised=lambda: True)
+    first = clock.local(mono[0]) - mono[0]
+    wall[0] += 0.5  # NTP nudged the system clock
+    mono[0] += 1
+    assert (clock.local(mono[0]) - mono[0]) - first == pytest.approx(0.05)
+    mono[0] += 20
+    assert (clock.local(mono[0]) - mono[0]) - first == pytest.approx(0.5)
