@@ -236,6 +236,16 @@ def test_a_phase_opens_when_its_clock_runs_after_time_taken_away_and_a_break():
     assert timetable(profile, s).phases[1].opens == s1901 + timedelta(minutes=30)
 
 
+def test_the_writing_minute_starts_on_its_instant_not_a_tick_later():
+    profile = BUILTIN["wdc2019"]
+    s = Schedule(start=D("2019-09-06T10:00"))
+    tick = timedelta(microseconds=1)
+    at = D("2019-09-06T10:17")  # 17 minutes of negotiation, then silence
+    assert view(profile, s, at - tick).stage == "negotiating"
+    assert (view(profile, s, at).stage, view(profile, s, at).remaining) == ("writing", 60)
+    assert view(profile, s, D("2019-09-06T10:18") - tick).stage == "writing"
+
+
 def test_time_given_during_the_writing_minute_moves_its_start():
     profile = BUILTIN["wdc2019"]
     extra = Adjustment(at=D("2019-09-06T10:17:30"), seconds=120)

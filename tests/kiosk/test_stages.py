@@ -209,3 +209,13 @@ def test_presses_survive_a_restart(tmp_path: Path) -> None:
     assert chips["T"].state == "just_late" and chips["T"].note == "IN +5 s"
     assert chips["A"].state == "waiting" and chips["E"].note == "+7 s"
     assert len(again.outbox.presses()) == 2
+
+
+def test_a_press_shows_at_once_even_when_the_same_moment_was_drawn_before(table: Table) -> None:
+    moment = datetime(2019, 9, 6, 10, 5, 0, 300000)
+    before = table.screen(moment)  # drawn, and cached until the next second
+    assert next(c for c in before.chips if c.letter == "F").state == "waiting"
+    table.press("F", moment)
+    after = table.screen(moment)  # the same instant: the cache must not hide the press
+    assert next(c for c in after.chips if c.letter == "F").state == "in"
+    assert after.banner == "France: orders in"
