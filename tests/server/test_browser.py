@@ -177,3 +177,24 @@ def test_the_dashboard_lists_a_power_that_never_pressed(browser, tmp_path):
         expect(page.locator("#penalties li")).to_have_count(1)  # tables 1-2 never used buttons
     finally:
         live.stop()
+
+
+def test_the_pages_countdown_runs_on_and_rounds_up_as_the_kiosk_does(browser, tmp_path):
+    from kiosk.state import duration_text
+
+    live = LiveHub(tmp_path / "hub").start()
+    try:
+        page = browser.new_page()
+        page.goto(live.url + "/hall")
+        page.wait_for_function("typeof renderClock === 'function'")
+        # the view as the hub served it 1.5 s ago, 90.4 s before the deadline: 88.9 s now
+        shown = page.evaluate("""() => {
+            const view = {stage: "negotiating", remaining: 90.4, phase_title: "Spring 1901"};
+            last = {data: {view, hub_time: 0}, at: performance.now() - 1500};
+            renderClock(view);
+            return document.getElementById("remaining").textContent;
+        }""")
+        assert shown == duration_text(88.9) == "1:29"  # not frozen (1:31), not floored (1:28)
+        page.close()
+    finally:
+        live.stop()
