@@ -13,6 +13,8 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from dipclock.events import BUILTIN
 from dipclock.sync import from_local
 from dipclock.timeline import Schedule
@@ -157,3 +159,31 @@ def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> 
         client.close()
         outbox.close()
         hub.close()
+
+
+def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) -> None:
+    """The order the SIGKILL test can only catch by luck, made certain: write, then say so.
+
+    The outbox refuses the write (a card that went read-only, as a failing SD card does);
+    a kiosk that acknowledged first would have printed the press and woken the upload.
+    """
+    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
+    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+    woken: list[None] = []
+
+    class Source(FixedRound):
+        def sent(self) -> None:
+            woken.append(None)
+
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    said: list[str] = []
+    table = Kiosk(Source(rnd), outbox, FixedTime(from_local(START) - 1000.0), log=said.append)
+    table.handle(ButtonEvent("A", "press", 1000.0 + 60, "gpio"))
+    assert len(said) == 1 and len(woken) == 1
+    outbox._db.execute("PRAGMA query_only = ON")  # every write now fails, as on a dead card
+    with pytest.raises(sqlite3.Error):
+        table.handle(ButtonEvent("E", "press", 1000.0 + 61, "gpio"))
+    assert len(said) == 1 and len(woken) == 1  # no PRESS line, no upload for it
+    assert [p.power for p in outbox.presses()] == ["A"]
+    assert [p.power for p in table.presses(rnd.key)] == ["A"]  # nor shown on the screen
+    outbox.close()
