@@ -10,14 +10,14 @@ from pathlib import Path
 import pygame
 from gpiozero.pins.mock import MockFactory
 
-from hardware.gpio import GpioButtons
+from hardware.gpio import DEFAULT_PINS, GpioButtons
 from hardware.keyboard import KeyboardButtons
 from hardware.serialbox import SerialButtonBox
 from kiosk.app import FixedTime, run
 
 from .conftest import Table, make_table
 
-PINS = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
+PINS = DEFAULT_PINS
 
 
 def t(hms: str) -> datetime:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from hardware.gpio import DEFAULT_PINS
 from tests.server.conftest import START
 from tests.server.live import LiveHub
 
@@ -111,8 +112,8 @@ def live(tmp_path_factory) -> Iterator[tuple[LiveHub, str]]:
         h.stop()
 
 
-#: The default wiring (hardware.gpio.DEFAULT_PINS), as a kiosk.toml would give it.
-PINS = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 16, "T": 20}
+#: The default wiring, as a kiosk.toml would give it.
+PINS = DEFAULT_PINS
 
 
 @pytest.fixture
