@@ -3,8 +3,10 @@
 A real hub (``dipclock hub`` on 127.0.0.1) with one WebSocket per table, as 100 kiosks
 would hold. The TD pauses the hall; we time how long until every table has the new
 snapshot, then resume, several times. Also: the TD dashboard's state call with 100 tables,
-and the kiosks' time-sync round trip. The clients run in this process on one event loop,
-so the figures include their own share of the 2 cores.
+and the kiosks' time-sync round trip, alone and while the TD's heaviest requests (dashboard
+state and the penalties CSV over 20,000 stored presses) run in a loop: a hub that does
+blocking work on its event loop makes every kiosk's sync wait behind them. The clients run
+in this process, so the figures include their own share of the 2 cores.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -89,10 +93,74 @@ async def _fan_out(url: str, key: str, td: httpx.Client, tables: int, rounds: in
         await asyncio.gather(*(ws.close() for ws in sockets))
 
 
+def _load_presses(url: str, key: str, tables: int, count: int, start: datetime,
+                  now: datetime) -> None:
+    """``count`` presses spread over the tables and the round so far, in batches of 500."""
+    span = (now - start).total_seconds()
+    per_table = max(1, count // tables)
+    powers = "AEFGIRT"
+    with httpx.Client(base_url=url, timeout=60,
+                      headers={"Authorization": f"Bearer {key}"}) as kiosk:
+        for n in range(1, tables + 1):
+            items = [
+                {"id": f"b-{n}-{i}", "power": powers[i % 7], "kind": "press",
+                 "at": (start + timedelta(seconds=span * (i + 0.5) / per_table)).isoformat()}
+                for i in range(per_table)
+            ]
+            for k in range(0, len(items), 500):
+                kiosk.post(f"/api/tables/{n}/presses", json={"presses": items[k:k + 500]}
+                           ).raise_for_status()
+
+
+def _sync_rtts(url: str, samples: int) -> list[float]:
+    """Milliseconds per ``/api/time`` round trip, one connection, back to back."""
+    out = []
+    with httpx.Client(base_url=url, timeout=60) as kiosk:
+        for _ in range(samples):
+            t = time.perf_counter()
+            kiosk.get("/api/time").raise_for_status()
+            out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def _sync_under_load(url: str, td: httpx.Client, samples: int) -> tuple[list[float], list[float]]:
+    """Time-sync round trips while two TD clients ask for the dashboard state and the CSV
+    in a loop (milliseconds), and each TD request's own duration."""
+    stop = threading.Event()
+    td_ms: list[float] = []
+
+    def hammer(path: str) -> None:
+        with httpx.Client(base_url=url, timeout=120, cookies=td.cookies) as c:
+            while not stop.is_set():
+                t = time.perf_counter()
+                c.get(path).raise_for_status()
+                td_ms.append((time.perf_counter() - t) * 1000)
+
+    workers = [threading.Thread(target=hammer, args=(p,), daemon=True)
+               for p in ("/api/td/state", "/api/penalties.csv")]
+    for w in workers:
+        w.start()
+    rtts: list[float] = []
+    try:
+        while not td_ms:  # the load is on once one heavy request has been answered
+            time.sleep(0.05)
+        start = len(td_ms)
+        # at least ``samples`` syncs, spread over at least 20 of the TD's requests
+        while len(rtts) < samples or len(td_ms) - start < 20:
+            rtts += _sync_rtts(url, 10)
+    finally:
+        stop.set()
+        for w in workers:
+            w.join(timeout=120)
+    return rtts, td_ms
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--rounds", type=int, default=20)
+    p.add_argument("--presses", type=int, default=20_000, help="stored for the load test")
+    p.add_argument("--sync-samples", type=int, default=300)
     args = p.parse_args()
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
@@ -103,8 +171,9 @@ def main() -> int:
             login = td.post("/api/login", json={"password": PASSWORD})
             td.headers["X-CSRF-Token"] = login.json()["csrf"]
             now = to_local(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
+            start = now - timedelta(hours=2)  # deadlines passed, for the review's work
             td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
-            td.put("/api/td/round", json={"number": 1, "start": now.isoformat()}
+            td.put("/api/td/round", json={"number": 1, "start": start.isoformat()}
                    ).raise_for_status()
             td.put("/api/td/tables", json={"count": args.tables}).raise_for_status()
             key = td.get("/api/td/state").json()["kiosk_key"]
@@ -115,12 +184,15 @@ def main() -> int:
                 t = time.perf_counter()
                 td.get("/api/td/state").raise_for_status()
                 state_ms.append((time.perf_counter() - t) * 1000)
-            rtt_ms = []
-            with httpx.Client() as kiosk:
-                for _ in range(50):
-                    t = time.perf_counter()
-                    kiosk.get(url + "/api/time").raise_for_status()
-                    rtt_ms.append((time.perf_counter() - t) * 1000)
+            rtt_ms = _sync_rtts(url, 50)
+            _load_presses(url, key, args.tables, args.presses, start, now)
+            heavy_ms = []
+            for path in ("/api/td/state", "/api/penalties.csv"):
+                t = time.perf_counter()
+                td.get(path).raise_for_status()
+                heavy_ms.append((time.perf_counter() - t) * 1000)
+            quiet_ms = _sync_rtts(url, args.sync_samples)
+            loaded_ms, td_ms = _sync_under_load(url, td, args.sync_samples)
         finally:
             hub.terminate()
             hub.wait(timeout=10)
@@ -134,6 +206,14 @@ def main() -> int:
     for name, values in rows:
         print(f"  {name:<45} median {statistics.median(values):6.1f} ms"
               f"   p95 {_pct(values, 0.95):6.1f} ms   max {max(values):6.1f} ms")
+    print(f"with {args.presses} presses stored: dashboard state {heavy_ms[0]:.0f} ms, "
+          f"penalties CSV {heavy_ms[1]:.0f} ms (one each, nothing else running)")
+    print("time sync p99 while the TD's state is requested in a loop:")
+    for name, values in (("time sync, hub idle", quiet_ms),
+                         ("time sync, TD state + CSV in a loop", loaded_ms),
+                         ("  (the TD's state/CSV requests meanwhile)", td_ms)):
+        print(f"  {name:<45} p50 {_pct(values, 0.5):7.1f} ms   p99 {_pct(values, 0.99):7.1f} ms"
+              f"   max {max(values):7.1f} ms   n={len(values)}")
     return 0
 
 

@@ -1,4 +1,11 @@
-"""Find an event by built-in id or TOML path: the one place the shells read event files."""
+"""Find an event by built-in id or TOML path: the one place the shells read event files.
+
+The core's one I/O module, on purpose. Every shell (the ``dipclock`` launcher, ``dipclock
+kiosk``, the demo) turns ``--event X`` into a profile the same way, with the same
+messages; putting it in any one shell would make the others import that shell. It only
+reads the file: parsing is ``dipclock.events.parse_event_toml``'s, pure. The purity test
+checks every other core module and leaves this one (and the launcher) out by name.
+"""
 
 from __future__ import annotations
 

@@ -17,6 +17,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from dipclock.errors import DipclockError
+
 FIRST_YEAR = 1901
 LAST_YEAR = 2100  # far past any game; keeps every date arithmetic in range
 Year = Annotated[int, Field(ge=FIRST_YEAR, le=LAST_YEAR)]
@@ -167,7 +169,7 @@ def _describe_lengths(rules: tuple[PhaseLengths, ...]) -> list[str]:
     return out
 
 
-class EventError(ValueError):
+class EventError(DipclockError, ValueError):
     """An event that cannot be used, with one line saying why."""
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Literal, Protocol
 
 from dipclock.events import PenaltyRules
 from dipclock.penalties import Penalty, penalty, started_seconds
@@ -31,10 +32,33 @@ LATE_WINDOW = timedelta(minutes=5)
 REPEAT = timedelta(seconds=30)
 
 
+PressKind = Literal["press", "hold"]
+DropReason = Literal["not_started", "game_over", "already_in"]
+
+
+class Pressed(Protocol):
+    """Any record of a button going down: the kiosk's outbox row, the hub's stored row."""
+
+    @property
+    def power(self) -> str: ...
+    @property
+    def kind(self) -> str: ...  # "press" (orders in) or "hold" (out of the game / back)
+    @property
+    def at(self) -> datetime: ...
+
+
 @dataclass(frozen=True)
 class Press:
+    """A button going down: a short press says orders are in, a 3-second hold toggles out."""
+
     power: str
     at: datetime
+    kind: PressKind = "press"
+
+
+def orders(presses: Iterable[Pressed]) -> list[Press]:
+    """The presses that mean 'our orders are in' (not the holds)."""
+    return [Press(p.power, p.at) for p in presses if p.kind == "press"]
 
 
 @dataclass(frozen=True)
@@ -139,20 +163,78 @@ def board(
 
 
 def out_of_game(
-    holds: Iterable[Press],
-    now: datetime,
+    presses: Iterable[Pressed],
+    since: datetime,
     base: Collection[str] = (),
-    since: datetime | None = None,
+    now: datetime | None = None,
 ) -> set[str]:
-    """Powers out of the game at ``now``: each 3-second hold toggles its power out or back.
+    """Powers out of the game: each 3-second hold toggles its power out or back.
 
-    ``base`` is who was out before these holds (a kiosk starts from the hub's list). Holds
-    before ``since`` (the round's start) are button tests or another round's: ignored.
+    Short presses are ignored. ``base`` is who was out before these holds (a kiosk starts
+    from the hub's list). Holds before ``since`` (the round's start) are button tests or
+    another round's: ignored. With ``now``, holds after it do not count yet (the state at a
+    past deadline); without, every recorded hold counts, even one stamped a moment ahead
+    of the reader's clock by a kiosk's clock error: a hold is a fact once recorded.
     """
     out = set(base)
-    for h in sorted(holds, key=lambda p: p.at):
-        if h.at <= now and (since is None or h.at >= since):
+    for h in sorted((p for p in presses if p.kind == "hold"), key=lambda p: p.at):
+        if h.at >= since and (now is None or h.at <= now):
             out ^= {h.power}
+    return out
+
+
+def drop_reason(phases: Sequence[Phase], at: datetime) -> DropReason:
+    """Why ``submissions`` gave a press made ``at`` no phase (ask only for a dropped press).
+
+    Before the round, nothing is due; after the last deadline no phase is left to press for
+    (a late press for it would have counted); otherwise the power was already in (or this
+    is a double tap of that press).
+    """
+    if not phases or at < phases[0].opens:
+        return "not_started"
+    if phases[-1].deadline <= at:
+        return "game_over"
+    return "already_in"
+
+
+@dataclass(frozen=True)
+class Missed:
+    """A phase a power never pressed for, on a table whose buttons were in use then."""
+
+    power: str
+    phase: PhaseRef
+    deadline: datetime
+    offence: int  # counted like a late submission: the late ones before it, plus this one
+    proposed: Penalty  # the event's penalty for orders later than the late window
+
+
+def missed_to_judge(
+    phases: Sequence[Phase],
+    now: datetime,
+    presses: Sequence[Pressed],
+    rules: PenaltyRules,
+    since: datetime,
+    window: timedelta = LATE_WINDOW,
+) -> list[Missed]:
+    """The missed phases the TD must rule on, with the penalty the event proposes.
+
+    Skipped: a phase in which no button of the table was used (a kiosk not in use then),
+    and a power out of the game at that deadline. Either the orders never went in or the
+    button was forgotten; only the TD can tell which, so the proposal is the penalty for
+    orders later than the window, on the offence count a late press would have had.
+    """
+    mine = orders(presses)
+    subs = submissions(phases, mine, window)
+    in_use = {s.phase for s in subs}
+    deadlines = {p.ref: p.deadline for p in phases}
+    out = []
+    for power, ref in missed(phases, now, mine, window=window):
+        deadline = deadlines[ref]
+        if ref not in in_use or power in out_of_game(presses, since, now=deadline):
+            continue
+        offence = 1 + sum(1 for s in subs if s.power == power and s.late and s.at < deadline)
+        proposed = penalty(rules, window.total_seconds() + 1, offence)
+        out.append(Missed(power, ref, deadline, offence, proposed))
     return out
 
 

@@ -18,8 +18,10 @@ from __future__ import annotations
 import logging
 import queue
 from dataclasses import dataclass
-from typing import Literal
+from types import TracebackType
+from typing import Literal, Self
 
+from dipclock.errors import DipclockError
 from dipclock.powers import LETTERS
 
 #: The seven powers in table order, as one string ("AEFGIRT"): the core's list.
@@ -58,3 +60,43 @@ def post(q: queue.Queue[ButtonEvent], event: ButtonEvent) -> None:
         q.put_nowait(event)
     except queue.Full:
         log.error("input queue full, dropped %s", event)
+
+
+class ButtonsClosed(DipclockError):
+    """A button source was used after ``close()`` (as gpiozero's ``GPIODeviceClosed``): its
+    pins, port or reader thread are gone, so a press through it would be lost silently."""
+
+
+class ButtonSource:
+    """The lifecycle every button source shares, gpiozero's: ``close()`` releases what the
+    source holds (pins, the serial port, the reader thread) and may be called again; ``closed``
+    says whether it has been; ``with Source(...) as buttons:`` closes it however the block
+    ends. Using a closed source raises :class:`ButtonsClosed`."""
+
+    source = "buttons"  # "gpio", "serial", "keyboard": names it in events and messages
+    _closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Release what the source holds; calling it again does nothing."""
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ButtonsClosed(f"the {self.source} buttons are closed: open them again "
+                                f"to read presses")
+
+    def __enter__(self) -> Self:
+        self._check_open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

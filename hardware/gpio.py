@@ -24,7 +24,9 @@ from importlib.metadata import entry_points
 from gpiozero import Button
 from gpiozero.pins import Factory
 
-from .events import POWERS, ButtonEvent, post
+from dipclock.errors import DipclockError
+
+from .events import POWERS, ButtonEvent, ButtonSource, post
 from .hold import PressHoldTracker
 
 log = logging.getLogger(__name__)
@@ -39,7 +41,7 @@ DEFAULT_PINS: dict[str, int] = {"A": 5, "E": 6, "F": 13, "G": 19, "I": 26, "R": 
 FACTORY_GROUP = "gpiozero_pin_factories"
 
 
-class PinFactoryError(ValueError):
+class PinFactoryError(DipclockError):
     """The pin factory named in the settings cannot be had: one line saying why."""
 
 
@@ -67,7 +69,8 @@ def load_pin_factory(name: str | None) -> Factory | None:
     except ImportError as exc:
         raise PinFactoryError(f"pin factory {name!r} cannot load its library: {exc}") from None
     try:
-        return factory_class()  # type: ignore[no-any-return]
+        factory: Factory = factory_class()
+        return factory
     except Exception as exc:  # each library has its own error class: lgpio.error, OSError, ...
         raise PinFactoryError(f"pin factory {name!r} cannot open the GPIO: "
                               f"{type(exc).__name__}: {exc}") from None
@@ -82,8 +85,9 @@ def factory_name(factory: Factory) -> str:
     return cls.__name__
 
 
-class GpioButtons:
-    """One gpiozero ``Button`` per power (pull-up, button to GND)."""
+class GpioButtons(ButtonSource):
+    """One gpiozero ``Button`` per power (pull-up, button to GND); ``close()`` (or the end of
+    a ``with`` block) gives the pins back."""
 
     source = "gpio"
 
@@ -112,8 +116,7 @@ class GpioButtons:
         self._clock = clock
         self._tracker = PressHoldTracker(self.source, hold_seconds, bounce_seconds)
         self._lock = threading.Lock()
-        self._closed = False
-        self.buttons: dict[str, Button] = {}
+        self._buttons: dict[str, Button] = {}
         try:
             for letter, pin in pins.items():
                 power = letter.upper()
@@ -125,7 +128,7 @@ class GpioButtons:
                     hold_repeat=False,
                     pin_factory=pin_factory,
                 )
-                self.buttons[power] = button
+                self._buttons[power] = button
                 if button.is_pressed:
                     # Not counted as a push: a down edge we did not see has no trustworthy time.
                     log.warning(
@@ -137,6 +140,12 @@ class GpioButtons:
         except Exception:
             self.close()
             raise
+
+    @property
+    def buttons(self) -> dict[str, Button]:
+        """The gpiozero ``Button`` of each power; ButtonsClosed once closed."""
+        self._check_open()
+        return self._buttons
 
     @staticmethod
     def _callback(method: Callable[[str], None], power: str) -> Callable[[], None]:
@@ -163,7 +172,7 @@ class GpioButtons:
                     post(self._queue, event)
 
     def close(self) -> None:
-        """Release the pins (gpiozero keeps them reserved until closed).
+        """Release the pins (gpiozero keeps them reserved until closed); again: nothing.
 
         Takes ~0.1 s per button, and up to ``hold_seconds`` if one is down right then:
         gpiozero joins each button's hold thread, which finishes its current wait first.
@@ -171,6 +180,6 @@ class GpioButtons:
         with self._lock:
             self._closed = True
             self._tracker.cancel()
-        for button in self.buttons.values():
+        for button in self._buttons.values():
             button.close()
-        self.buttons.clear()
+        self._buttons.clear()

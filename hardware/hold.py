@@ -45,9 +45,6 @@ class PressHoldTracker:
         if len(power) != 1 or power not in POWERS:
             raise ValueError(f"power must be one of {POWERS!r}, not {power!r}")
 
-    def is_down(self, power: str) -> bool:
-        return power in self._down_at
-
     def down(self, power: str, at: float) -> None:
         """The button went down at ``at``; repeated downs of a push are ignored."""
         self._check(power)

@@ -12,12 +12,13 @@ import threading
 import time
 from collections.abc import Callable
 
-from .events import POWERS, ButtonEvent, post
+from .events import POWERS, ButtonEvent, ButtonSource, post
 from .hold import PressHoldTracker
 
 
-class KeyboardButtons:
-    """Press/hold from key events; not a thread, the kiosk drives it."""
+class KeyboardButtons(ButtonSource):
+    """Press/hold from key events; not a thread, the kiosk drives it. Closed, it forgets the
+    keys down and refuses key events (ButtonsClosed): the window that sent them is gone."""
 
     source = "keyboard"
 
@@ -31,7 +32,6 @@ class KeyboardButtons:
         self._clock = clock
         self._tracker = PressHoldTracker(self.source, hold_seconds)
         self._lock = threading.Lock()  # cheap insurance if the kiosk polls from a timer thread
-        self._closed = False
 
     @staticmethod
     def _power(letter: str) -> str | None:
@@ -47,8 +47,8 @@ class KeyboardButtons:
         if power is None:
             return False
         with self._lock:
-            if not self._closed:
-                self._tracker.down(power, self._clock() if at is None else at)
+            self._check_open()
+            self._tracker.down(power, self._clock() if at is None else at)
         return True
 
     def key_up(self, letter: str, at: float | None = None) -> bool:
@@ -57,26 +57,28 @@ class KeyboardButtons:
         if power is None:
             return False
         with self._lock:
-            if not self._closed:
-                event = self._tracker.up(power, self._clock() if at is None else at)
-                if event is not None:
-                    post(self._queue, event)
+            self._check_open()
+            event = self._tracker.up(power, self._clock() if at is None else at)
+            if event is not None:
+                post(self._queue, event)
         return True
 
     def poll(self, now: float | None = None) -> None:
         """Emit holds for keys down long enough; call every frame or so."""
         with self._lock:
-            if not self._closed:
-                for event in self._tracker.poll(self._clock() if now is None else now):
-                    post(self._queue, event)
+            self._check_open()
+            for event in self._tracker.poll(self._clock() if now is None else now):
+                post(self._queue, event)
 
     def cancel(self) -> None:
         """Drop keys in progress without events. Call on window focus loss: the key-up will
         never come, and a key 'held' forever must not mark a power out of the game."""
         with self._lock:
+            self._check_open()
             self._tracker.cancel()
 
     def close(self) -> None:
+        """Forget the keys down; again: nothing."""
         with self._lock:
             self._closed = True
             self._tracker.cancel()

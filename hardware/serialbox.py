@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import serial
 
-from .events import POWERS, ButtonEvent, post
+from .events import POWERS, ButtonEvent, ButtonSource, post
 
 log = logging.getLogger(__name__)
 
@@ -181,7 +181,7 @@ class LineAssembler:
         return None
 
 
-class SerialButtonBox:
+class SerialButtonBox(ButtonSource):
     """Reads the button box in a daemon thread and puts its events on the queue.
 
     The port is opened by URL (``/dev/serial/by-id/...``, ``loop://`` in tests). If it cannot be
@@ -189,7 +189,8 @@ class SerialButtonBox:
     backoff (``retry_seconds`` doubling up to ``max_retry_seconds``) until :meth:`close`.
     With ``locate`` (``buttons.serial = "auto"``: ``hardware.boxfinder.find_box``) the port is
     searched for afresh at every (re)connection, so a box plugged back into another USB socket
-    is found again; ``url`` is then the port last found.
+    is found again; ``url`` is then the port last found. :meth:`close` (or the end of a
+    ``with`` block) stops the reader and closes the port.
     """
 
     source = "serial"
@@ -237,11 +238,14 @@ class SerialButtonBox:
 
     @property
     def port(self) -> serial.SerialBase | None:
-        """The open port, None while disconnected (tests write into a ``loop://`` port here)."""
+        """The open port, None while disconnected (tests write into a ``loop://`` port here);
+        ButtonsClosed once closed."""
+        self._check_open()
         return self._port
 
     @property
     def connected(self) -> bool:
+        """A port is open now (False once closed: a status, not a use of the box)."""
         return self._port is not None
 
     def _open(self) -> None:
@@ -359,7 +363,8 @@ class SerialButtonBox:
             )
 
     def close(self) -> None:
-        """Stop the reader (within one read timeout) and close the port."""
+        """Stop the reader (within one read timeout) and close the port; again: nothing."""
+        self._closed = True
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)

@@ -26,14 +26,13 @@ from typing import Protocol
 
 import pygame
 
-from dipclock.events import EventProfile
 from dipclock.powers import LETTERS
 from dipclock.sync import Slew, from_local, to_local
-from dipclock.timeline import Schedule
 from hardware.events import ButtonEvent
 from kiosk import state
 from kiosk.draw import Painter, render
 from kiosk.outbox import Outbox, StoredPress
+from kiosk.round import Round
 from kiosk.sound import Sounds
 from machine.timesync import boot_id, clock_synchronised
 
@@ -54,22 +53,6 @@ def this_boot() -> str:
 
 #: Put on the input queue by other threads (the hub client) to make the loop redraw now.
 WAKE = object()
-
-
-@dataclass(frozen=True)
-class Round:
-    """What the table plays: from the options (standalone) or the hub's snapshot."""
-
-    profile: EventProfile
-    schedule: Schedule
-    table: int | None
-    key: str  # the outbox's name for this round at this table
-    hub_presses: tuple[StoredPress, ...] = ()
-    hub_out: frozenset[str] = frozenset()
-
-
-def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
-    return f"{profile.id}|{schedule.start.isoformat()}|{table or 0}"
 
 
 class Source(Protocol):

@@ -18,173 +18,26 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
-from datetime import date, datetime, timedelta
-from pathlib import Path
-from typing import Any, NoReturn
+from collections.abc import Sequence
+from datetime import date
+from typing import Literal
 
-from dipclock.cli import UsageError, parse_moment, round_schedule
-from dipclock.eventfiles import load_event
-from dipclock.events import EventError, EventProfile
+from dipclock.arguments import UsageError, parse_moment
+from dipclock.errors import DipclockError
 from dipclock.powers import power_letter
-from dipclock.timeline import Schedule
-from kiosk.config import SYSTEM_CONFIG, ConfigError, Loaded, Settings, load_file, merge
+from kiosk.config import Settings
+from kiosk.options import (
+    build_parser,
+    read_settings,
+    settings_from,
+    standalone_round,
+)
 from kiosk.outbox import StoredPress
-from machine.identity import BOOT_FILES, IdentityError, hostname_table, read_boot_file
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-#: No round lasts longer: a bare --start older than this is a new day's round.
-RESUME_WITHIN = timedelta(hours=12)
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _bool_flag(p: argparse.ArgumentParser, name: str, help_text: str) -> None:
-    p.add_argument(f"--{name}", dest=name.replace("-", "_"), action=argparse.BooleanOptionalAction,
-                   default=None, help=help_text)
-
-
-def build_parser() -> _Parser:
-    p = _Parser(prog="dipclock kiosk", description="Run a table's deadline clock.")
-    p.add_argument("--config", help=f"settings file (default {SYSTEM_CONFIG} if it exists)")
-    p.add_argument("--event", help="built-in event id or a .toml event file (standalone)")
-    p.add_argument("--start", help="round start: 10:00 (today) or 2006-08-04T10:00")
-    p.add_argument("--round", type=int, help="take the round's name and last year from the event")
-    p.add_argument("--end-year", type=int, help="last game year (overrides the event)")
-    p.add_argument("--call", help="the round's call time")
-    p.add_argument("--pause", action="append", dest="pauses", metavar="PHASE=MIN",
-                   help="a break, S1903=60 or 12:30=45 (repeatable)")
-    p.add_argument("--table", type=int, help="this table's number")
-    p.add_argument("--hub", help="the hub's URL, http://HOST:PORT, or auto (find it by mDNS)")
-    p.add_argument("--key", help="the hall's kiosk key (printed by `dipclock hub`)")
-    p.add_argument("--boot-file", metavar="PATH",
-                   help="the card's identity file (default /boot/firmware/dipclock.txt or "
-                        "/boot/dipclock.txt)")
-    p.add_argument("--size", help="window size, 1280x720 (default: the whole display)")
-    _bool_flag(p, "fullscreen", "fullscreen (default) or a window")
-    p.add_argument("--warning-minutes", type=float, help="amber from this many minutes left (2)")
-    _bool_flag(p, "sound", "sound cues (off by default)")
-    p.add_argument("--outbox", help="the presses' SQLite file")
-    p.add_argument("--gpio", action="append", metavar="POWER=PIN",
-                   help="a power's GPIO pin, A=5 (repeatable)")
-    p.add_argument("--pin-factory", help="gpiozero's pin library: lgpio, rpigpio, pigpio, "
-                                         "native or mock (default: gpiozero's own order)")
-    p.add_argument("--serial", help="button box URL, /dev/ttyACM0 or socket://host:port, or "
-                                    "auto (find the box by its hello line)")
-    _bool_flag(p, "keyboard", "keys A E F G I R T as buttons (default on)")
-    p.add_argument("--headless", action="store_true", help="no window (tests, benchmarks)")
-    p.add_argument("--run-for", type=float, help="stop after this many seconds")
-    p.add_argument("--status-file", metavar="PATH",
-                   help="write what the screen shows to PATH as JSON on every change "
-                        "(debugging, tests; see kiosk/statusfile.py)")
-    p.add_argument("--at", help="with --screenshot: the moment to draw")
-    p.add_argument("--screenshot", help="draw the frame at --at to this PNG and exit")
-    p.add_argument("--press", action="append", default=[], metavar="POWER@TIME",
-                   help="with --screenshot: orders in, I@2019-09-06T10:18:12 (repeatable)")
-    p.add_argument("--hold", action="append", default=[], metavar="POWER@TIME",
-                   help="with --screenshot: a 3-second hold (out of the game)")
-    return p
-
-
-def config_path(args: argparse.Namespace) -> Path | None:
-    """The kiosk.toml to read: ``--config``, else the system's if it exists."""
-    return Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
-
-
-def boot_files(args: argparse.Namespace) -> tuple[Path, ...]:
-    return (Path(args.boot_file),) if args.boot_file else BOOT_FILES
-
-
-def watched_files(args: argparse.Namespace) -> list[Path]:
-    """Every settings file the kiosk reads or looks for: editing, adding or removing one
-    makes a kiosk showing a problem start over."""
-    return [Path(args.config) if args.config else SYSTEM_CONFIG, *boot_files(args)]
-
-
-def read_settings(
-    args: argparse.Namespace,
-    hostname: Callable[[], int | None] = hostname_table,
-) -> Loaded:
-    """Options > boot file > kiosk.toml > hostname; each file's mistakes name the file."""
-    path = config_path(args)
-    data = load_file(path) if path else {}
-    boot = read_boot_file(boot_files(args))  # IdentityError: one line naming file and line
-    if boot is not None:
-        data |= boot.settings()
-    if data.get("table") is None and args.table is None:
-        table = hostname()
-        if table is not None:
-            data["table"] = table
-    gpio = None
-    if args.gpio:
-        gpio = {}
-        for item in args.gpio:
-            power, sep, pin = item.partition("=")
-            if not sep:
-                raise UsageError(f"--gpio {item!r}: expected POWER=PIN, like A=5")
-            gpio[power] = int(pin) if pin.isdigit() else pin
-    options: dict[str, Any] = {
-        "event": args.event, "start": args.start, "round": args.round,
-        "end_year": args.end_year, "call": args.call, "pauses": args.pauses,
-        "table": args.table, "hub": args.hub, "key": args.key, "size": args.size,
-        "fullscreen": args.fullscreen, "warning_minutes": args.warning_minutes,
-        "sound": args.sound, "outbox": args.outbox, "buttons.gpio": gpio,
-        "buttons.pin_factory": args.pin_factory,
-        "buttons.serial": args.serial, "buttons.keyboard": args.keyboard,
-    }
-    given = any(v is not None for v in options.values())
-    origin = "options" if given or path is None else str(path)
-    settings = merge(data, options, origin)
-    return Loaded(settings, path)
-
-
-def settings_from(args: argparse.Namespace) -> Settings:
-    """The kiosk's settings as it starts with ``args`` (also what ``dipclock doctor`` reads)."""
-    return read_settings(args).settings
-
-
-def standalone_round(
-    settings: Settings,
-    today: date,
-    stored: dict[str, Any] | None = None,
-    now: datetime | None = None,
-) -> tuple[EventProfile, Schedule, dict[str, Any]]:
-    """The round from the settings, or the one in the outbox when the kiosk restarts.
-
-    A bare ``--start 19:00`` means today, but a kiosk restarted after midnight in an
-    evening round must resume yesterday's round: the stored round wins when it has the
-    same event, table and time of day and began less than ``RESUME_WITHIN`` ago.
-    """
-    if settings.event is None and settings.start is None:
-        if stored is None:
-            raise UsageError("give --event and --start (standalone) or --hub")
-        profile = EventProfile.model_validate(stored["profile"])
-        return profile, Schedule.model_validate(stored["schedule"]), stored
-    if settings.event is None or settings.start is None:
-        raise UsageError("a standalone kiosk needs both --event and --start")
-    profile = load_event(settings.event)
-    start = parse_moment(settings.start, today)
-    if stored is not None and "T" not in settings.start and now is not None:
-        old = Schedule.model_validate(stored["schedule"]).start
-        if (stored.get("profile", {}).get("id") == profile.id
-                and stored.get("table") == settings.table
-                and old.time() == start.time() and timedelta(0) <= now - old < RESUME_WITHIN):
-            start = old
-    schedule = round_schedule(profile, start, settings.round, settings.end_year, settings.call,
-                              settings.pauses)
-    record = {
-        "profile": profile.model_dump(mode="json"),
-        "schedule": schedule.model_dump(mode="json"),
-        "table": settings.table,
-    }
-    return profile, schedule, record
-
-
-def _presses(items: list[str], kind: str, on: date) -> list[StoredPress]:
+def _presses(items: list[str], kind: Literal["press", "hold"], on: date) -> list[StoredPress]:
     out = []
     for i, item in enumerate(items):
         power, sep, when = item.partition("@")
@@ -194,7 +47,7 @@ def _presses(items: list[str], kind: str, on: date) -> list[StoredPress]:
             letter = power_letter(power)
         except ValueError as exc:
             raise UsageError(f"--{kind} {item!r}: {exc}") from None
-        out.append(StoredPress(f"{kind}-{i}", "", letter, kind, parse_moment(when, on)))  # type: ignore[arg-type]
+        out.append(StoredPress(f"{kind}-{i}", "", letter, kind, parse_moment(when, on)))
     return out
 
 
@@ -207,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _screenshot(args, settings_from(args))
         if args.at or args.press or args.hold:
             raise UsageError("--at, --press and --hold go with --screenshot")
-    except (UsageError, EventError, ConfigError, IdentityError) as exc:
+    except DipclockError as exc:  # UsageError, EventError, ConfigError, IdentityError
         print(f"dipclock kiosk: error: {exc}", file=sys.stderr)
         return 2
     from kiosk import startup
@@ -236,5 +89,3 @@ def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
     pygame.image.save(surface, args.screenshot)
     return 0
 
-
-__all__ = ["build_parser", "main", "read_settings", "settings_from", "standalone_round"]

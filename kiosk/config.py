@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from dipclock.errors import DipclockError
 from dipclock.events import describe_validation_error
 from dipclock.powers import LETTERS, power_letter
 from machine.identity import AUTO, hub_url
@@ -24,7 +25,7 @@ SYSTEM_CONFIG = Path("/etc/dipclock/kiosk.toml")
 SYSTEM_OUTBOX = Path("/var/lib/dipclock/outbox.sqlite")
 
 
-class ConfigError(ValueError):
+class ConfigError(DipclockError):
     """A settings problem: one line, exit status 2."""
 
 

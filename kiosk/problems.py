@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dipclock.errors import DipclockError
 
-class Problem(Exception):
+
+class Problem(DipclockError):
     """A start-up failure a TD can fix: what is wrong, and the fix in one sentence."""
 
     def __init__(self, what: str, fix: str) -> None:
@@ -11,7 +13,7 @@ class Problem(Exception):
         self.what, self.fix = what, fix
 
 
-class DisplayUnavailable(Exception):
+class DisplayUnavailable(DipclockError):
     """No display can be opened at all: the one failure that cannot go on the screen."""
 
     def __init__(self, what: str, fix: str) -> None:

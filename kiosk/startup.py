@@ -28,13 +28,12 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from dipclock.cli import UsageError
-from dipclock.events import EventError
+from dipclock.errors import DipclockError
 from kiosk import state
 from kiosk.app import Kiosk
-from kiosk.cli import watched_files
 from kiosk.config import ConfigError, Loaded, default_outbox
 from kiosk.display import Display
+from kiosk.options import watched_files
 from kiosk.outbox import Outbox
 from kiosk.problems import DisplayUnavailable, Problem
 from machine.identity import IdentityError, board_serial
@@ -219,13 +218,13 @@ def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None) -> i
                 loaded = read(args)
                 display.use(loaded.settings.window_size, loaded.settings.fullscreen)
                 outcome = Table(args, loaded, display, clock, painter, watch).run()
-            except (Problem, ConfigError, IdentityError, UsageError, EventError) as exc:
+            except DisplayUnavailable as exc:  # first: it is a DipclockError too
+                print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
+                return EX_CONFIG
+            except DipclockError as exc:  # settings, boot file, event, pins: on the screen
                 problem = problem_for(exc, loaded.config if loaded else None)
                 outcome = show_problem(args, problem, loaded, display, clock, painter, watch)
                 showing_problem = True
-            except DisplayUnavailable as exc:
-                print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
-                return EX_CONFIG
             except Exception as exc:  # a failure nobody foresaw: on the screen, not a traceback
                 log.debug("the kiosk stopped", exc_info=True)
                 problem = Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX)
@@ -311,9 +310,10 @@ class Table:
 
     def _run(self) -> Outcome:
         from kiosk.about import About, kiosk_id
-        from kiosk.app import FixedRound, Round, WallTime, round_key
+        from kiosk.app import FixedRound, WallTime
         from kiosk.app import run as run_loop
-        from kiosk.cli import standalone_round
+        from kiosk.options import standalone_round
+        from kiosk.round import Round, round_key
         from kiosk.sound import Sounds
 
         s = self.settings
@@ -355,7 +355,7 @@ class Table:
             try:
                 profile, schedule, record = standalone_round(s, date.today(), stored,
                                                              datetime.now())
-            except (UsageError, EventError) as exc:
+            except DipclockError as exc:
                 raise Problem(f"no round to show: {exc}",
                               "set hub and key in dipclock.txt on the card's boot partition "
                               "(a hall), or event and start in kiosk.toml (one board)") from None

@@ -62,9 +62,8 @@ def watch_presses(url: str, seconds: float, on_press: Callable[[str], None] = la
     seen), read by the kiosk's own reader; ``ready`` is called once the port is open (the
     prompt: a line sent before would be flushed by the open)."""
     events: queue.Queue[ButtonEvent] = queue.Queue()
-    reader = SerialButtonBox(url, events)
     seen: list[str] = []
-    try:
+    with SerialButtonBox(url, events):
         ready()
         deadline = clock() + seconds
         while len(seen) < len(POWERS) and (left := deadline - clock()) > 0:
@@ -75,8 +74,6 @@ def watch_presses(url: str, seconds: float, on_press: Callable[[str], None] = la
             if event.power not in seen:
                 seen.append(event.power)
                 on_press(event.power)
-    finally:
-        reader.close()
     missing = [POWERS[p] for p in POWERS if p not in seen]
     if not missing:
         return ok("box buttons", "a press of each of the seven seen")

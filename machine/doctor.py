@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 import httpx
 
 from dipclock import __version__
+from dipclock.arguments import UsageError
 from dipclock.powers import POWERS
 from hardware import boxfinder
 from hardware.gpio import load_pin_factory
@@ -42,10 +43,6 @@ from machine.identity import AUTO
 MAX_BUTTON_SECONDS = 600.0
 NAME_WIDTH = 17
 HTTP_TIMEOUT = 5.0
-
-
-class UsageError(Exception):
-    """A mistake in the doctor's own options: one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,8 +101,8 @@ class Machine:
 def read_settings(config: str | None) -> tuple[Settings | None, Check]:
     """The kiosk's settings, read by the kiosk's own code; (None, failed check) if they
     cannot be read."""
-    from kiosk.cli import build_parser as kiosk_parser
-    from kiosk.cli import settings_from
+    from kiosk.options import build_parser as kiosk_parser
+    from kiosk.options import settings_from
 
     name = "kiosk settings"
     try:
@@ -224,12 +221,15 @@ def render(checks: Sequence[Check], width: int = 80) -> str:
     an indent, so every line that starts at the margin starts with a verdict."""
     indent = " " * (5 + NAME_WIDTH)
     lines = [f"dipclock doctor {__version__} on {socket.gethostname()}, as {user_name()}"]
-    wrap = dict(width=width, subsequent_indent=indent, break_long_words=True,
-                break_on_hyphens=False)
+
+    def fill(text: str, first: str = "") -> str:
+        return textwrap.fill(text, width=width, initial_indent=first, subsequent_indent=indent,
+                             break_long_words=True, break_on_hyphens=False)
+
     for c in checks:
-        lines.append(textwrap.fill(f"{c.verdict:<5}{c.name:<{NAME_WIDTH}}{c.detail}", **wrap))
+        lines.append(fill(f"{c.verdict:<5}{c.name:<{NAME_WIDTH}}{c.detail}"))
         if c.fix:
-            lines.append(textwrap.fill(f"fix: {c.fix}", initial_indent=indent, **wrap))
+            lines.append(fill(f"fix: {c.fix}", indent))
     counts = {v: sum(c.verdict == v for c in checks) for v in ("fail", "warn", "ok")}
     summary = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
     if counts["fail"]:

@@ -37,8 +37,10 @@ def check_hub(client: httpx.Client, table: int | None, key: str | None,
                      "check the network cable or Wi-Fi, and that the hub runs "
                      "(journalctl -u dipclock-hub on the hub)")]
     try:
-        body = r.json() if r.status_code == 200 else None
-        t1, t2 = float(body["t1"]), float(body["t2"])  # type: ignore[index]
+        if r.status_code != 200:
+            raise ValueError(f"HTTP {r.status_code}")
+        body = r.json()
+        t1, t2 = float(body["t1"]), float(body["t2"])
     except (ValueError, TypeError, KeyError):
         return [fail("hub", f"{url} answers (HTTP {r.status_code}) but is not a dipclock hub",
                      "check the hub address: http://ADDRESS:8000, the port `dipclock hub` "

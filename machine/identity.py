@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dipclock.errors import DipclockError
+
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
 KEYS = ("table", "hub", "key")
@@ -35,7 +37,7 @@ _HOSTNAME = re.compile(r"^(?:dipclock-)?table-?0*(\d{1,3})$", re.IGNORECASE)
 _URL = re.compile(r"^https?://[^\s/:@]+(?::\d{1,5})?$")
 
 
-class IdentityError(ValueError):
+class IdentityError(DipclockError):
     """The boot file says something we will not guess at: one line, file and line named."""
 
 

@@ -6,11 +6,14 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import errors
+from server.actions import Refused
 from server.clock import Clock, HubClock, standing_of
 from server.context import Hub
 from server.hubtime import restore
@@ -19,12 +22,12 @@ from server.passwords import new_kiosk_key
 from server.push import Fanout
 from server.ratelimit import FailureLimit
 from server.routers import clock as clock_routes
-from server.routers import kiosk, pages, td
+from server.routers import kiosk, pages, session, td
 from server.settings import Settings
 from server.store import Store
 
 
-class SetupError(RuntimeError):
+class SetupError(DipclockError):
     """The data dir cannot serve yet (no TD password): one line for the operator."""
 
 
@@ -95,7 +98,14 @@ def create_app(
 
     app = FastAPI(title="dipclock hub", lifespan=lifespan, docs_url=None, redoc_url=None)
     errors.install(app)
+
+    @app.exception_handler(Refused)
+    async def _refused(_: Request, exc: Refused) -> JSONResponse:
+        """A TD action ``server.actions`` turned down: its status and its one line."""
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
     app.include_router(kiosk.router)
+    app.include_router(session.router)
     app.include_router(td.router)
     app.include_router(clock_routes.router)
     app.include_router(pages.router)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server.clock import SET_BY_TD, standing_of
 from server.passwords import check_new_password, hash_password, new_kiosk_key
@@ -30,7 +31,7 @@ from server.store import Store
 ENV_PASSWORD = "DIPCLOCK_TD_PASSWORD"
 
 
-class HubError(Exception):
+class HubError(DipclockError):
     """A problem the operator fixes: one line on stderr, exit status 2."""
 
 

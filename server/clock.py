@@ -24,7 +24,8 @@ UNKNOWN = "unknown"  # this machine cannot say whether its clock is synchronised
 
 
 class Clock(Protocol):
-    """What the hub needs from a clock; tests pass a fake that jumps to a deadline."""
+    """What the hub needs from a clock; tests pass a fake that jumps to a deadline
+    (``tests.doubles.FakeClock``)."""
 
     def now(self) -> float:
         """Hub time in local seconds (see docs/protocol.md)."""
@@ -86,30 +87,3 @@ class HubClock:
     def set_to(self, seconds: float) -> None:
         self._offset = seconds - self._mono()
 
-
-class FakeClock:
-    """A clock a test sets by hand: ``clock.t = from_local(deadline) + 20``.
-
-    ``set_to`` moves hub time but not ``mono`` (as on the real clock); ``wall_offset`` is how
-    far the machine's wall clock is from ``t``.
-    """
-
-    def __init__(self, t: float) -> None:
-        self.t = t
-        self.offset = 0.0
-        self.wall_offset = 0.0
-
-    def now(self) -> float:
-        return self.t + self.offset
-
-    def moment(self) -> datetime:
-        return to_local(self.now())
-
-    def mono(self) -> float:
-        return self.t
-
-    def wall(self) -> float:
-        return self.t + self.wall_offset
-
-    def set_to(self, seconds: float) -> None:
-        self.offset = seconds - self.t

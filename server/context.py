@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, TypeVar
 
+import anyio
+import anyio.to_thread
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
@@ -37,15 +39,24 @@ class Hub:
     clock_epoch: int = 0
     #: this boot's id, under which a TD's time correction is stored (None: none kept)
     boot: str | None = None
+    #: the TD's heavy reads, one at a time (``heavy_read``); made on the event loop
+    heavy: anyio.CapacityLimiter | None = None
 
     def seen(self, table: int, address: str | None = None) -> TableStatus:
         s = self.status.setdefault(table, TableStatus())
         s.hear(address, self.clock.mono())
         return s
 
+    def table_status(self, table: int) -> TableStatus | None:
+        """A copy of what ``table``'s kiosks last said, safe to read in a worker thread (the
+        TD's routes) while the event loop records new reports: copying a dict of str keys
+        is one step under the GIL, iterating the live one is not."""
+        s = self.status.get(table)
+        return None if s is None else replace(s, kiosks=dict(s.kiosks), heard=dict(s.heard))
+
     def claims(self, table: int) -> list[dict[str, Any]]:
         """Every kiosk heard from for ``table`` when two or more are (docs/protocol.md)."""
-        s = self.status.get(table)
+        s = self.table_status(table)
         if s is None:
             return []
         found = s.conflict(self.clock.mono(), self.settings.online_seconds,
@@ -53,8 +64,25 @@ class Hub:
         return [{"id": i, "address": a} for i, a in found]
 
 
-def get_hub(conn: HTTPConnection) -> Hub:
-    return conn.app.state.hub
+T = TypeVar("T")
+
+
+async def heavy_read(hub: Hub, work: Callable[[], T]) -> T:
+    """Run ``work`` (the dashboard's state, the penalties: store reads and the review, all
+    CPU) in a worker thread, one such read at a time. Under the GIL two at once finish no
+    sooner, and each CPU-bound thread more makes the event loop wait longer for its turn,
+    which is what a kiosk's time sync feels. Waiting for the turn holds no thread."""
+    if hub.heavy is None:
+        hub.heavy = anyio.CapacityLimiter(1)
+    return await anyio.to_thread.run_sync(work, limiter=hub.heavy)
+
+
+async def get_hub(conn: HTTPConnection) -> Hub:
+    """``async`` though it awaits nothing: FastAPI runs a plain ``def`` dependency in a
+    worker thread, and ``/api/time`` must not wait for one (a hop there before t1 would
+    bias every kiosk's offset, and under load the pool may have no thread free)."""
+    hub: Hub = conn.app.state.hub
+    return hub
 
 
 def client_address(conn: HTTPConnection) -> str:

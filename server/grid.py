@@ -11,6 +11,7 @@ from dipclock.timeline import view
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
 from server.rounds import Current, core_presses, out_powers, table_phases
+from server.store import PressRow
 from server.views import iso
 
 
@@ -31,7 +32,7 @@ def kiosk_json(status: TableStatus | None, mono: float) -> dict[str, Any] | None
 def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
     tables = hub.store.tables()
     mono = hub.clock.mono()
-    rows: dict[int, list] = {n: [] for n in tables}
+    rows: dict[int, list[PressRow]] = {n: [] for n in tables}
     if cur is not None:
         for r in hub.store.presses(cur.round.number):
             rows.setdefault(r.table, []).append(r)
@@ -39,7 +40,7 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
     now = hub.clock.moment()
     out = []
     for n in tables:
-        status = hub.status.get(n)
+        status = hub.table_status(n)
         seen = status.seen if status else None
         item: dict[str, Any] = {
             "table": n,

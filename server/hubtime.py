@@ -15,6 +15,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from dipclock.errors import DipclockError
 from dipclock.sync import from_local, to_local
 from server.clock import SET_BY_TD, SYNCHRONISED
 from server.context import Hub
@@ -24,7 +25,7 @@ log = logging.getLogger("uvicorn.error")
 CORRECTION = "clock_correction"
 
 
-class ClockRefused(Exception):
+class ClockRefused(DipclockError):
     """The hub's time cannot be set that way now: the reason, for a 409."""
 
 

@@ -4,6 +4,12 @@ Each client has a queue of one: a newer snapshot replaces one not yet sent, beca
 kiosk only ever needs the latest schedule. Each send has a timeout, and a client that
 misses it is dropped (it reconnects and gets a fresh snapshot), so one slow or dead
 kiosk never holds up the other ninety-nine.
+
+The TD's routes run in worker threads (their SQLite and review work must not hold up the
+event loop), so ``publish`` may be called from any thread: the snapshots are built in the
+caller's thread and handed to the loop that owns the sockets with
+``call_soon_threadsafe``. Two publishes from two threads may reach the loop in either
+order, so a client keeps the snapshot with the higher ``seq``, never an older one.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -29,8 +36,16 @@ class Client:
         self.table = table
         self.address = address
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
+        #: the highest ``seq`` offered so far: a snapshot older than it is never queued
+        self.newest: int | None = None
 
     def offer(self, snapshot: dict[str, Any]) -> None:
+        """Queue ``snapshot`` in place of one not yet sent, unless it is older. Loop only."""
+        seq = snapshot.get("seq")
+        if isinstance(seq, int):
+            if self.newest is not None and seq < self.newest:
+                return
+            self.newest = seq
         if self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(snapshot)
@@ -40,41 +55,62 @@ class Fanout:
     def __init__(self, send_timeout: float) -> None:
         self.send_timeout = send_timeout
         self.clients: set[Client] = set()
+        #: guards ``clients``: the loop adds and drops them, worker threads read them
+        self._lock = threading.Lock()
+        #: the loop the WebSockets are served on (set by the first ``serve``)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def connected(self) -> list[Client]:
+        with self._lock:
+            return list(self.clients)
 
     def count(self, table: int) -> int:
-        return sum(1 for c in self.clients if c.table == table)
+        return sum(1 for c in self.connected() if c.table == table)
 
     def addresses(self, table: int) -> set[str]:
         """Where the kiosks with a WebSocket open for ``table`` are."""
-        return {c.address for c in self.clients if c.table == table and c.address}
+        return {c.address for c in self.connected() if c.table == table and c.address}
 
     def publish(
         self,
         build: Callable[[set[int]], dict[int, dict[str, Any]]],
         tables: Iterable[int] | None = None,
     ) -> None:
-        """Queue a fresh snapshot for every client (of ``tables``, if given). Never waits."""
+        """Queue a fresh snapshot for every client (of ``tables``, if given). Never waits
+        for a socket; callable from the event loop or from a worker thread."""
         wanted = None if tables is None else set(tables)
-        targets = [c for c in self.clients if wanted is None or c.table in wanted]
+        targets = [c for c in self.connected() if wanted is None or c.table in wanted]
         if not targets:
             return
         snaps = build({c.table for c in targets})
-        for c in targets:
-            c.offer(snaps[c.table])
+
+        def deliver() -> None:
+            for c in targets:
+                c.offer(snaps[c.table])
+
+        loop = self._loop
+        if loop is None or _running_loop() is loop:
+            deliver()
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the hub is stopping
+            loop.call_soon_threadsafe(deliver)
 
     async def serve(
         self, ws: Socket, table: int, first: dict[str, Any], address: str = ""
     ) -> None:
         """Send ``first`` then every published snapshot until the kiosk goes or lags."""
+        self._loop = asyncio.get_running_loop()
         client = Client(table, address)
         client.offer(first)
-        self.clients.add(client)
+        with self._lock:
+            self.clients.add(client)
         sender = asyncio.create_task(self._send(ws, client))
         reader = asyncio.create_task(self._read(ws))
         try:
             await asyncio.wait({sender, reader}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            self.clients.discard(client)
+            with self._lock:
+                self.clients.discard(client)
             for task in (sender, reader):
                 task.cancel()
             with contextlib.suppress(Exception):
@@ -93,3 +129,10 @@ class Fanout:
         with contextlib.suppress(Exception):
             while True:
                 await ws.receive_text()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a worker thread: no loop runs here
+        return None

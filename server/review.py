@@ -15,7 +15,7 @@ import csv
 import io
 from typing import Any
 
-from dipclock.late import LATE_WINDOW, Press, missed, out_of_game, submissions
+from dipclock.late import missed_to_judge, submissions
 from dipclock.penalties import penalty, started_seconds
 from dipclock.powers import POWERS
 from server.context import Hub
@@ -49,7 +49,6 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
         for n in tables:
             mine = [p for p in presses if p.table == n]
             orders = core_presses(mine)
-            holds = [Press(p.power, p.at) for p in mine if p.kind == "hold"]
             deadlines = {ph.ref: ph.deadline for ph in phases[n]}
             subs = submissions(phases[n], orders)
             items: list[dict[str, Any]] = []
@@ -61,18 +60,11 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                         "started_second": started_seconds(s.seconds_late), "offence": s.offence,
                         "proposed": penalty(profile.penalty, s.seconds_late, s.offence).as_json(),
                     })
-            in_use = {s.phase for s in subs}  # phases this table's buttons were used in
-            for power, ref in missed(phases[n], now, orders):
-                deadline = deadlines[ref]
-                if ref not in in_use or power in out_of_game(holds, deadline, since=schedule.start):
-                    continue  # a kiosk not in use then, or a power out of the game
-                offence = 1 + sum(1 for s in subs if s.power == power and s.late
-                                  and s.at < deadline)
-                proposed = penalty(profile.penalty, LATE_WINDOW.total_seconds() + 1, offence)
+            for m in missed_to_judge(phases[n], now, mine, profile.penalty, schedule.start):
                 items.append({
-                    "power": power, "phase": ref, "kind": "missed", "pressed_at": None,
-                    "seconds_late": None, "started_second": None, "offence": offence,
-                    "proposed": proposed.as_json() | {"label": "No press: " + proposed.label},
+                    "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
+                    "seconds_late": None, "started_second": None, "offence": m.offence,
+                    "proposed": m.proposed.as_json() | {"label": "No press: " + m.proposed.label},
                 })
             for item in items:
                 d = decisions.get((rnd.number, n, item["power"], item["phase"].code))

@@ -83,11 +83,10 @@ def core_presses(rows: Iterable[PressRow]) -> list[Press]:
 def out_powers(rows: Iterable[PressRow], schedule: Schedule) -> list[str]:
     """The powers held out of the game by this round's 3-second holds, in table order.
 
-    Every stored hold counts, even one stamped a moment ahead of the hub's clock by a
-    kiosk's clock error: a hold is a fact once recorded, and no later push would fix it.
+    Every stored hold counts (``out_of_game`` with no ``now``), even one stamped a moment
+    ahead of the hub's clock: a hold is a fact once recorded, and no later push would fix it.
     """
-    holds = [Press(r.power, r.at) for r in rows if r.kind == "hold"]
-    out = out_of_game(holds, datetime.max, since=schedule.start)
+    out = out_of_game(rows, since=schedule.start)
     return [p for p in LETTERS if p in out]
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from dipclock.powers import LETTERS
 from dipclock.timeline import PhaseRef
 
 
@@ -22,10 +23,20 @@ def _phase(code: str) -> str:
     return PhaseRef.parse(code).code
 
 
+def _power(letter: str) -> str:
+    if letter not in LETTERS:
+        raise ValueError(f"{letter!r} is not a power (one of {' '.join(LETTERS)})")
+    return letter
+
+
 LocalTime = Annotated[datetime, AfterValidator(_local)]
 TableNo = Annotated[int, Field(ge=1, le=999)]
 PhaseCode = Annotated[str, Field(max_length=8), AfterValidator(_phase)]
 Note = Annotated[str, Field(max_length=500)]
+#: A power's letter; the seven come from ``dipclock.powers``, the one list of them.
+PowerLetter = Annotated[
+    str, Field(max_length=1, json_schema_extra={"enum": list(LETTERS)}), AfterValidator(_power)
+]
 
 
 class Body(BaseModel):
@@ -112,7 +123,7 @@ class CallRequest(Body):
 class PenaltyDecision(Body):
     round: Annotated[int, Field(ge=1, le=99)]
     table: TableNo
-    power: Annotated[str, Field(pattern="^[AEFGIRT]$")]
+    power: PowerLetter
     phase: PhaseCode
     decision: Literal["confirm", "waive", "change"]
     final: Annotated[str, Field(max_length=120)] = ""  # the new penalty, for "change"
@@ -127,7 +138,7 @@ class PenaltyDecision(Body):
 
 class PressIn(Body):
     id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-    power: Annotated[str, Field(pattern="^[AEFGIRT]$")]
+    power: PowerLetter
     kind: Literal["press", "hold"]
     at: LocalTime
 

@@ -4,41 +4,47 @@ from __future__ import annotations
 
 from typing import Any
 
+from dipclock.snapshot import Claim, Snapshot, SnapshotPress
 from server.context import Hub
 from server.rounds import current, out_powers
+from server.store import PressRow
 
 
-def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
+def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     """One snapshot per table, sharing the event and schedule, with the same ``seq``."""
     cur = current(hub.store)
     seq = hub.store.seq()
-    event = cur.profile.model_dump(mode="json") if cur else None
-    schedule = cur.schedule.model_dump(mode="json") if cur else None
-    by_table: dict[int, list] = {n: [] for n in tables}
+    by_table: dict[int, list[PressRow]] = {n: [] for n in tables}
     if cur is not None:
         for row in hub.store.presses(cur.round.number):
             if row.table in by_table:
                 by_table[row.table].append(row)
     now = hub.clock.now()
     return {
-        n: {
-            "seq": seq,
-            "hub": hub.hub_id,
-            "table": n,
-            "event": event,
-            "schedule": schedule,
-            "out": out_powers(rows, cur.schedule) if cur else [],
-            "presses": [r.as_json() for r in rows],
-            "hub_time": now,
-            "claims": hub.claims(n),
-            "clock": hub.clock_epoch,
-        }
+        n: Snapshot(
+            seq=seq,
+            hub=hub.hub_id,
+            table=n,
+            event=cur.profile if cur else None,
+            schedule=cur.schedule if cur else None,
+            out=tuple(out_powers(rows, cur.schedule)) if cur else (),
+            presses=tuple(SnapshotPress.model_validate(
+                {"id": r.id, "power": r.power, "kind": r.kind, "at": r.at}) for r in rows),
+            hub_time=now,
+            claims=tuple(Claim.model_validate(c) for c in hub.claims(n)),
+            clock=hub.clock_epoch,
+        )
         for n, rows in by_table.items()
     }
 
 
-def snapshot(hub: Hub, table: int) -> dict[str, Any]:
-    return snapshots(hub, {table})[table]
+def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
+    """The snapshots of ``models`` as JSON-ready dicts: what the WebSocket sends."""
+    return {n: snap.model_dump(mode="json") for n, snap in models(hub, tables).items()}
+
+
+def snapshot(hub: Hub, table: int) -> Snapshot:
+    return models(hub, {table})[table]
 
 
 def publish(hub: Hub, tables: set[int] | None = None) -> None:

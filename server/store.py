@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from dipclock.events import EventProfile
 from dipclock.timeline import Adjustment, Pause
@@ -71,9 +72,9 @@ class RoundRow:
 _ROUND_COLUMNS = "number, start, last_year, call, title, profile"
 
 
-def _round_row(r: tuple) -> RoundRow:
+def _round_row(r: tuple[Any, ...]) -> RoundRow:
     profile = EventProfile.model_validate_json(r[5]) if r[5] else None
-    return RoundRow(r[0], _dt(r[1]), r[2], _dt(r[3]), r[4], profile)  # type: ignore[arg-type]
+    return RoundRow(r[0], datetime.fromisoformat(r[1]), r[2], _dt(r[3]), r[4], profile)
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,8 @@ def _dt(text: str | None) -> datetime | None:
 
 
 class Store:
-    """One SQLite connection, used under a lock (the hub is one process, one event loop)."""
+    """One SQLite connection under a lock: the hub's routes run in worker threads (off the
+    event loop), and the lock makes each statement and each transaction one at a time."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -172,11 +174,12 @@ class Store:
                     (now.isoformat(), action, summary),
                 )
 
-    def _one(self, sql: str, args: Iterable[object] = ()) -> tuple | None:
+    def _one(self, sql: str, args: Iterable[object] = ()) -> tuple[Any, ...] | None:
         with self._lock:
-            return self._db.execute(sql, tuple(args)).fetchone()
+            row: tuple[Any, ...] | None = self._db.execute(sql, tuple(args)).fetchone()
+            return row
 
-    def _all(self, sql: str, args: Iterable[object] = ()) -> list[tuple]:
+    def _all(self, sql: str, args: Iterable[object] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return self._db.execute(sql, tuple(args)).fetchall()
 
@@ -190,7 +193,7 @@ class Store:
         """Store ``value`` unless the key already has one; returns what is stored."""
         with self._tx() as db:
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, value))
-            return db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
+            return str(db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
     def seq(self) -> int:
         return int(self.meta("seq") or 0)
@@ -221,10 +224,10 @@ class Store:
         text = self.meta("event")
         return EventProfile.model_validate_json(text) if text else None
 
-    def set_event(self, profile: EventProfile, now: datetime) -> None:
+    def set_event(self, profile: EventProfile, now: datetime, summary: str) -> None:
         """Set the event; the current round (if any) plays it too, earlier rounds keep theirs."""
         text = profile.model_dump_json()
-        with self.change(now, "event", f"event {profile.id}: {profile.name}") as db:
+        with self.change(now, "event", summary) as db:
             db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('event', ?)", (text,))
             db.execute(
                 "UPDATE rounds SET profile = ? WHERE number = "
@@ -241,16 +244,11 @@ class Store:
         row = self._one(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?", (int(number),))
         return _round_row(row) if row is not None else None
 
-    def set_round(self, r: RoundRow, now: datetime) -> None:
+    def set_round(self, r: RoundRow, now: datetime, summary: str) -> None:
         """Set up (or correct) a round and make it the one every table plays.
 
         The round keeps ``r.profile`` (the event's rules as they are now) for good.
         """
-        summary = f"round {r.number} starts {r.start.isoformat(sep=' ')}"
-        if r.last_year:
-            summary += f", last year {r.last_year}"
-        if r.call:
-            summary += f", call {r.call.isoformat(sep=' ')}"
         with self.change(now, "round", summary) as db:
             db.execute(
                 "INSERT OR REPLACE INTO rounds(number, start, last_year, call, title, profile) "
@@ -268,15 +266,14 @@ class Store:
                 "INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)", (str(r.number),)
             )
 
-    def set_call(self, number: int, call: datetime, now: datetime) -> None:
-        with self.change(now, "call", f"round {number} called at {call:%H:%M:%S}") as db:
+    def set_call(self, number: int, call: datetime, now: datetime, summary: str) -> None:
+        with self.change(now, "call", summary) as db:
             db.execute("UPDATE rounds SET call = ? WHERE number = ?", (call.isoformat(), number))
 
     def tables(self) -> list[int]:
         return [r[0] for r in self._all("SELECT number FROM tables ORDER BY number")]
 
-    def set_tables(self, numbers: list[int], now: datetime) -> None:
-        summary = f"{len(numbers)} tables: {_ranges(numbers)}"
+    def set_tables(self, numbers: list[int], now: datetime, summary: str) -> None:
         with self.change(now, "tables", summary) as db:
             db.execute("DELETE FROM tables")
             db.executemany("INSERT INTO tables(number) VALUES(?)", [(n,) for n in numbers])
@@ -353,7 +350,9 @@ class Store:
             "SELECT round, table_no, power, phase, decision, final, note, at FROM decisions"
         )
         return {
-            (r[0], r[1], r[2], r[3]): Decision(*r[:7], datetime.fromisoformat(r[7]))
+            (r[0], r[1], r[2], r[3]): Decision(
+                r[0], r[1], r[2], r[3], r[4], r[5], r[6], datetime.fromisoformat(r[7])
+            )
             for r in rows
         }
 
@@ -396,17 +395,4 @@ class Store:
     def drop_session(self, token_hash: str) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
-
-
-def _ranges(numbers: list[int]) -> str:
-    """1-5, 8, 10-12: how a TD reads a list of tables."""
-    out: list[str] = []
-    for n in sorted(numbers):
-        if out and "-" in out[-1] and int(out[-1].split("-")[1]) == n - 1:
-            out[-1] = f"{out[-1].split('-')[0]}-{n}"
-        elif out and "-" not in out[-1] and int(out[-1]) == n - 1:
-            out[-1] = f"{out[-1]}-{n}"
-        else:
-            out.append(str(n))
-    return ", ".join(out)
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dipclock.timeline import Pause, PhaseView
+from pydantic import BaseModel
+
+from dipclock import screen
+from dipclock.events import EventProfile
+from dipclock.timeline import Pause, PhaseView, Schedule
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -39,3 +43,41 @@ def view_json(v: PhaseView) -> dict[str, Any]:
         "restart_at": iso(v.restart_at),
         "game_over_reason": v.game_over_reason,
     }
+
+
+class ClockJson(BaseModel):
+    """The hall clock as the page draws it: ``dipclock.screen.build`` for no table.
+
+    The page decides nothing: it shows ``label`` and ``big``, and while ``ticking`` redraws
+    the big number as ``seconds_left`` minus the time since it asked, rounded up like the
+    kiosk (0.3 s left shows 0:01).
+    """
+
+    now: str  # the hub's moment this was computed for
+    look: screen.Look
+    stage: str  # dipclock.timeline's stage (the grid tiles' word for it)
+    heading: str
+    phase: str
+    deadline: str
+    label: str
+    big: str
+    notes: tuple[str, ...]
+    count_to: str | None  # the moment the big number counts down to
+    seconds_left: float | None  # count_to - now, in seconds
+    ticking: bool
+
+
+def clock_model(profile: EventProfile, schedule: Schedule, now: datetime) -> ClockJson:
+    """Every table's clock (table None, no buttons) at ``now``, for the hall and the TD."""
+    s = screen.build(profile, schedule, now, buttons=False)
+    left = (s.count_to - now).total_seconds() if s.count_to is not None else None
+    return ClockJson(
+        now=now.isoformat(), look=s.look, stage=s.view.stage, heading=s.heading,
+        phase=s.phase, deadline=s.deadline, label=s.label, big=s.big, notes=s.notes,
+        count_to=iso(s.count_to), seconds_left=left, ticking=s.ticking,
+    )
+
+
+def clock_json(profile: EventProfile, schedule: Schedule, now: datetime) -> dict[str, Any]:
+    """``clock_model`` as plain JSON (the dashboard payload's ``hall``)."""
+    return clock_model(profile, schedule, now).model_dump(mode="json")

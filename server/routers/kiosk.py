@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Request, Response, WebSocket
 from pydantic import ValidationError
 
+from dipclock.snapshot import PressesReply, Rejected, Snapshot, TimeReply
 from server.auth import Kiosk, key_ok, websocket_key
 from server.context import HubDep, client_address
 from server.errors import describe
 from server.rounds import current, round_for
 from server.schemas import PressBatch, PressIn, StatusIn
-from server.snapshot import check_claims, publish, snapshot
+from server.snapshot import check_claims, publish, snapshot, snapshots
 from server.store import PressRow
 
 router = APIRouter(prefix="/api", tags=["kiosk"])
@@ -20,20 +21,21 @@ TablePath = Annotated[int, Path(ge=1, le=999, description="the table's number")]
 
 
 @router.get("/time")
-async def hub_time(hub: HubDep) -> dict[str, float]:
+async def hub_time(hub: HubDep) -> TimeReply:
     """t1/t2 for the kiosk's four-timestamp sync. Open to all: it reveals only the time.
 
     ``async`` on purpose: a plain ``def`` would run in the threadpool, and the hop there
     (before t1) would lengthen only the request's leg and bias every kiosk's offset.
     """
     t1 = hub.clock.now()
-    return {"t1": t1, "t2": hub.clock.now()}
+    return TimeReply(t1=t1, t2=hub.clock.now())
 
 
 @router.get("/tables/{n}/snapshot")
 async def table_snapshot(
     n: TablePath, request: Request, hub: HubDep, _: Kiosk
-) -> dict[str, Any]:
+) -> Snapshot:
+    """The table's snapshot (``dipclock.snapshot.Snapshot``): the kiosk's polling fallback."""
     hub.seen(n, client_address(request))
     check_claims(hub, n)
     return snapshot(hub, n)
@@ -42,7 +44,7 @@ async def table_snapshot(
 @router.post("/tables/{n}/presses")
 async def post_presses(
     n: TablePath, body: PressBatch, request: Request, hub: HubDep, _: Kiosk
-) -> dict[str, Any]:
+) -> PressesReply:
     """Each press is checked on its own: the good ones are stored, the others named in
     ``rejected`` with the reason, so one bad press never holds up the rest of the table's.
 
@@ -57,14 +59,14 @@ async def post_presses(
         raise HTTPException(404, f"table {n} is not in this round")
     rounds = hub.store.rounds()
     rows: list[PressRow] = []
-    rejected: list[dict[str, Any]] = []
+    rejected: list[Rejected] = []
     for item in body.presses:
         try:
             p = PressIn.model_validate(item)
         except ValidationError as exc:
             press_id = item.get("id")
-            rejected.append({"id": press_id if isinstance(press_id, str) else None,
-                             "reason": describe(list(exc.errors()))})
+            rejected.append(Rejected(id=press_id if isinstance(press_id, str) else None,
+                                     reason=describe([dict(e) for e in exc.errors()])))
             continue
         rnd = round_for(rounds, p.at, cur.round)
         rows.append(PressRow(p.id, rnd.number, n, p.power, p.kind, p.at))
@@ -73,7 +75,7 @@ async def post_presses(
         stored, duplicates = hub.store.add_presses(rows, hub.clock.moment())
     if stored:
         publish(hub, {n})
-    return {"stored": stored, "duplicates": duplicates, "rejected": rejected}
+    return PressesReply(stored=stored, duplicates=duplicates, rejected=tuple(rejected))
 
 
 @router.post("/tables/{n}/status", status_code=204)
@@ -100,6 +102,6 @@ async def table_ws(ws: WebSocket, n: int, hub: HubDep) -> None:
     await ws.accept()
     address = client_address(ws)
     hub.seen(n, address)
-    await hub.fanout.serve(ws, n, snapshot(hub, n), address)
+    await hub.fanout.serve(ws, n, snapshots(hub, {n})[n], address)
     hub.seen(n, address)
     check_claims(hub, n)  # a kiosk gone may end a claim conflict

@@ -7,11 +7,12 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, RedirectResponse
+from pydantic import BaseModel
 
 from dipclock.timeline import view
 from server.context import HubDep
 from server.rounds import current
-from server.views import view_json
+from server.views import ClockJson, clock_model, view_json
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -33,14 +34,27 @@ def hall() -> FileResponse:
     return FileResponse(STATIC / "hall.html", headers=_NO_STORE)
 
 
-@router.get("/api/hall")
-async def hall_view(hub: HubDep) -> dict[str, Any]:
-    """The hall clock (``dipclock.timeline.view`` for no table). Read-only, so open to all:
-    it shows exactly what every table's screen already shows."""
+class HallJson(BaseModel):
+    """What the hall page polls: the hub's time and every table's clock."""
+
+    hub_time: float  # the hub's clock, local seconds (the page ticks from it)
+    seq: int
+    event: str | None = None
+    round: str | None = None
+    clock: ClockJson | None = None  # None: no round set up yet
+    view: dict[str, Any] | None = None  # the core's raw view, for scripts that read it
+
+
+@router.get("/api/hall", response_model=HallJson)
+async def hall_view(hub: HubDep) -> HallJson:
+    """The hall clock: ``dipclock.screen`` for no table, the screen every table shows when
+    it has no hold of its own. Read-only, so open to all."""
     cur = current(hub.store)
-    out: dict[str, Any] = {"hub_time": hub.clock.now(), "seq": hub.store.seq(), "view": None}
+    out = HallJson(hub_time=hub.clock.now(), seq=hub.store.seq())
     if cur is not None:
-        out["event"] = cur.profile.name
-        out["round"] = cur.round.title or f"Round {cur.round.number}"
-        out["view"] = view_json(view(cur.profile, cur.schedule, hub.clock.moment()))
+        now = hub.clock.moment()
+        out.event = cur.profile.name
+        out.round = cur.round.title or f"Round {cur.round.number}"
+        out.clock = clock_model(cur.profile, cur.schedule, now)
+        out.view = view_json(view(cur.profile, cur.schedule, now))
     return out

@@ -1,6 +1,6 @@
 // dipclock dashboard and hall clock. No build step: plain JS the hub serves as is.
-// The hub computes every view with dipclock.timeline; this page only ticks the last
-// answer down between polls so the seconds move smoothly.
+// The hub computes every screen with dipclock.screen; this page only formats the last
+// answer and ticks its big number down between polls so the seconds move smoothly.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -58,56 +58,42 @@ function hhmmss(iso) {
   return iso ? iso.slice(11, 19) : "";
 }
 
+// A countdown as M:SS or H:MM:SS, rounded up like the kiosk (dipclock.screen.duration_text):
+// 0.3 s left still shows 0:01.
 function duration(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
+  const s = Math.max(0, Math.ceil(Math.round(seconds * 1e6) / 1e6));
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
   const mm = String(m).padStart(h ? 2 : 1, "0"), rr = String(r).padStart(2, "0");
   return h ? `${h}:${mm}:${rr}` : `${mm}:${rr}`;
 }
 
-const TICKING = new Set(["negotiating", "writing", "before_start"]);
-const STAGES = {
+// The stage of a grid tile's table, in a word (dipclock.timeline's stage names).
+const STAGE_WORDS = {
   before_start: "Starts in", negotiating: "Negotiating", writing: "Writing orders",
   paused: "Paused", held: "Held", game_over: "Game over",
 };
 
-function remainingNow(view) {
-  if (!view) return null;
-  const gone = TICKING.has(view.stage) ? (performance.now() - last.at) / 1000 : 0;
-  return view.remaining - gone;
+// The big number now: the hub's, ticked down by the hub time gone since the hub said it.
+// The hub decides whether it ticks and what it counts to (dipclock.screen); this page
+// only subtracts, so between polls it shows what the table's kiosk shows.
+function bigNow(clock) {
+  if (!clock.ticking || clock.seconds_left === null || hubNow() === null) return clock.big;
+  return duration(clock.seconds_left - (hubNow() - last.data.hub_time));
 }
 
-function renderClock(view) {
+// The hub's clock screen (``hall`` on the dashboard, ``clock`` on the hall page), drawn.
+function renderClock(clock) {
   const stage = $("stage"), rem = $("remaining"), detail = $("clock-detail");
-  document.body.dataset.stage = view ? view.stage : "none";
-  if (!view) {
+  document.body.dataset.look = clock ? clock.look : "none";
+  if (!clock) {
     stage.textContent = page === "hall" ? "Waiting for the round" : "No round set up";
     rem.textContent = "--:--";
     detail.textContent = "";
     return;
   }
-  const phase = view.phase_title ? ` · ${view.phase_title}` : "";
-  stage.textContent = (STAGES[view.stage] || view.stage) + phase;
-  if (view.stage === "game_over") {
-    rem.textContent = "0:00";
-    detail.textContent = view.game_over_reason === "called" ? "The round has been called" :
-      "The last year is over";
-    return;
-  }
-  if (view.stage === "paused" || view.stage === "held") {
-    const reason = view.pause && view.pause.reason ? view.pause.reason + " · " : "";
-    rem.textContent = duration(view.remaining);
-    detail.textContent = reason + (view.restart_at ? `restarts ${hhmm(view.restart_at)}` :
-      "restart to be announced");
-    return;
-  }
-  rem.textContent = duration(remainingNow(view));
-  const parts = [];
-  if (view.deadline) parts.push(`deadline ${hhmmss(view.deadline)}`);
-  if (view.next_phase) parts.push(`next ${view.next_phase} (${view.next_minutes} min)`);
-  if (view.victory_centres) parts.push(`${view.victory_centres} centres win`);
-  if (view.final_year) parts.push("final year");
-  detail.textContent = parts.join(" · ");
+  stage.textContent = clock.phase ? `${clock.label} · ${clock.phase}` : clock.label;
+  rem.textContent = bigNow(clock);
+  detail.textContent = [clock.deadline, ...clock.notes].filter(Boolean).join(" · ");
 }
 
 // --- talking to the hub ------------------------------------------------------------------
@@ -316,7 +302,7 @@ function renderGrid(tables) {
         el("span", { class: "dot", title: t.connected ? "connected" : "not connected" })),
       ...kioskLines(t),
       el("div", { class: "muted small" }, sync),
-      v ? el("div", { class: "small" }, `${STAGES[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
+      v ? el("div", { class: "small" }, `${STAGE_WORDS[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
       el("div", { class: "chips" }, ...chips),
       lateNow.length ? el("div", { class: "late-note small" }, lateSummary(lateNow)) : null);
   }));
@@ -510,7 +496,7 @@ function wireHall() {
     try {
       const data = await api("GET", "/api/hall");
       last = { data, at: performance.now() };
-      $("hall-event").textContent = data.view ? `${data.event} · ${data.round}` : "";
+      $("hall-event").textContent = data.clock ? `${data.event} · ${data.round}` : "";
       document.body.classList.remove("offline");
     } catch (e) {
       document.body.classList.add("offline");
@@ -518,7 +504,7 @@ function wireHall() {
   };
   poll();
   setInterval(poll, 1000);
-  setInterval(() => { if (last) renderClock(last.data.view); }, 200);
+  setInterval(() => { if (last) renderClock(last.data.clock); }, 200);
 }
 
 if (page === "dashboard") wireDashboard();

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from dipclock.cli import main
+from dipclock.launcher.cli import main
 
 
 def run(capsys, *argv):

@@ -65,11 +65,13 @@ def test_board_counts_lateness_up_live_with_the_penalty_heading_for():
 def test_a_hold_toggles_a_power_out_and_back():
     from dipclock.late import out_of_game
 
-    t = S1901
-    holds = [Press("I", t), Press("T", t + timedelta(seconds=5)), Press("I", t + LATE_WINDOW)]
-    assert out_of_game(holds, t + timedelta(seconds=10)) == {"I", "T"}
-    assert out_of_game(holds, t + LATE_WINDOW) == {"T"}
-    assert out_of_game(holds, t - timedelta(seconds=1), base={"A"}) == {"A"}
+    t, start = S1901, PHASES[0].opens
+    holds = [Press("I", t, "hold"), Press("T", t + timedelta(seconds=5), "hold"),
+             Press("I", t + LATE_WINDOW, "hold"), Press("A", t, "press")]
+    assert out_of_game(holds, start, now=t + timedelta(seconds=10)) == {"I", "T"}
+    assert out_of_game(holds, start, now=t + LATE_WINDOW) == {"T"}
+    assert out_of_game(holds, start, base={"A"}, now=t - timedelta(seconds=1)) == {"A"}
+    assert out_of_game(holds, start) == {"T"}  # no horizon: every recorded hold counts
 
 
 def test_a_press_before_the_round_starts_counts_for_nothing():
@@ -84,9 +86,10 @@ def test_holds_before_the_round_start_are_ignored():
     from dipclock.late import out_of_game
 
     start = PHASES[0].opens
-    holds = [Press("I", start - timedelta(days=60)), Press("A", start + timedelta(minutes=1))]
-    assert out_of_game(holds, start + timedelta(minutes=2), since=start) == {"A"}
-    assert out_of_game(holds, start + timedelta(minutes=2)) == {"A", "I"}
+    holds = [Press("I", start - timedelta(days=60), "hold"),
+             Press("A", start + timedelta(minutes=1), "hold")]
+    assert out_of_game(holds, start, now=start + timedelta(minutes=2)) == {"A"}
+    assert out_of_game(holds, start - timedelta(days=61)) == {"A", "I"}
 
 
 def test_a_double_tap_across_the_deadline_is_one_submission():
@@ -95,3 +98,41 @@ def test_a_double_tap_across_the_deadline_is_one_submission():
     assert [(s.phase.code, s.late) for s in subs] == [("S1901", False)]
     later = board(PHASES, PHASES[1].deadline + timedelta(seconds=5), presses, PROFILE.penalty)
     assert later["E"].late_seconds == 5  # still owes Fall 1901's orders
+
+
+def test_why_a_press_counted_for_nothing():
+    from dipclock.late import drop_reason
+
+    def why(at: datetime, earlier: tuple[datetime, ...] = ()) -> str:
+        presses = [Press("E", e) for e in earlier] + [Press("E", at)]
+        assert all(s.at != at for s in submissions(PHASES, presses))  # really dropped
+        return drop_reason(PHASES, at)
+
+    assert why(PHASES[0].opens - timedelta(seconds=1)) == "not_started"
+    mid = PHASES[0].deadline - timedelta(minutes=5)
+    assert why(mid, (mid - timedelta(minutes=1),)) == "already_in"
+    assert why(mid, (mid - timedelta(seconds=3),)) == "already_in"  # a double tap
+    last = PHASES[-1].deadline
+    assert why(last + LATE_WINDOW + timedelta(seconds=1)) == "game_over"
+    # in the last deadline's late window, but already in for it: nothing left to count for
+    assert why(last + timedelta(seconds=40), (last - timedelta(minutes=1),)) == "game_over"
+
+
+def test_missed_phases_to_judge_skip_idle_kiosks_and_powers_out():
+    from dipclock.late import missed_to_judge
+    from dipclock.penalties import penalty
+
+    start, s1, f1 = PHASES[0].opens, PHASES[0].deadline, PHASES[1].deadline
+    presses = [Press(p, s1 - timedelta(minutes=1)) for p in "AEFGT"]
+    presses += [Press("I", start + timedelta(minutes=2), "hold"),  # Italy out of the game
+                Press("R", s1 + timedelta(seconds=30)),  # Russia late for Spring: offence 1
+                Press("A", f1 - timedelta(minutes=1))]  # Fall's buttons in use
+    now = PHASES[-1].deadline + LATE_WINDOW * 3
+    got = [(m.power, m.phase.code, m.offence)
+           for m in missed_to_judge(PHASES, now, presses, PROFILE.penalty, start)]
+    # no Spring line (all in but Italy, out); no 1902 lines: no button was used then
+    assert got == [("E", "F1901", 1), ("F", "F1901", 1), ("G", "F1901", 1),
+                   ("R", "F1901", 2), ("T", "F1901", 1)]
+    [first, *_] = missed_to_judge(PHASES, now, presses, PROFILE.penalty, start)
+    assert first.proposed == penalty(PROFILE.penalty, LATE_WINDOW.total_seconds() + 1, 1)
+    assert first.deadline == f1

@@ -141,7 +141,7 @@ def test_the_failure_unit_runs_a_doctor_dipclock_accepts():
 
 
 def test_the_units_commands_are_ones_dipclock_accepts():
-    from kiosk.cli import build_parser
+    from kiosk.options import build_parser
     from server.cli import _parser as hub_parser
 
     for name, parser in ((KIOSK, build_parser()), (HUB, hub_parser())):

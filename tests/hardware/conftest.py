@@ -8,24 +8,12 @@ from collections.abc import Callable
 
 import pytest
 
-
-class FakeClock:
-    """Stands in for time.monotonic: time moves only when a test says so."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> float:
-        self.t += seconds
-        return self.t
+from tests.doubles import FakeMonotonic
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock() -> FakeMonotonic:
+    return FakeMonotonic()
 
 
 @pytest.fixture

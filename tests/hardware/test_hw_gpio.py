@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware import DEFAULT_PINS, POWERS, ButtonEvent, GpioButtons
+from hardware import DEFAULT_PINS, POWERS, ButtonEvent, ButtonsClosed, GpioButtons
 
 
 @pytest.fixture
@@ -153,6 +153,22 @@ def test_close_releases_the_pins_and_stops_events(make, factory, clock, events) 
     make()  # the same pins can be claimed again
     push(factory, clock, DEFAULT_PINS["A"])
     assert events.get_nowait().power == "A"  # one event: the closed set is silent
+    assert events.empty()
+
+
+def test_a_with_block_gives_the_pins_back_and_a_closed_set_refuses_use(
+        factory, clock, events) -> None:
+    with GpioButtons(DEFAULT_PINS, events, pin_factory=factory, clock=clock) as buttons:
+        assert not buttons.closed and set(buttons.buttons) == set(POWERS)
+        down = push(factory, clock, DEFAULT_PINS["I"])
+    assert buttons.closed
+    with pytest.raises(ButtonsClosed, match="gpio buttons are closed"):
+        buttons.buttons  # noqa: B018 - the use that must fail
+    with pytest.raises(ButtonsClosed):
+        buttons.__enter__()
+    again = GpioButtons(DEFAULT_PINS, events, pin_factory=factory, clock=clock)  # pins free
+    again.close()
+    assert events.get_nowait() == ButtonEvent("I", "press", down, "gpio")
     assert events.empty()
 
 

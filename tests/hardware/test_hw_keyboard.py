@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from hardware import ButtonEvent, KeyboardButtons
+import pytest
+
+from dipclock.errors import DipclockError
+from hardware import ButtonEvent, ButtonsClosed, KeyboardButtons
 
 
 def test_quick_tap_is_a_press_stamped_at_key_down(events, take_all) -> None:
@@ -90,11 +93,15 @@ def test_cancel_on_focus_loss_forgets_keys_down(events) -> None:
     assert events.empty()
 
 
-def test_closed_keyboard_emits_nothing(events) -> None:
-    kb = KeyboardButtons(events)
-    kb.key_down("A", 0.0)
-    kb.close()
-    kb.key_up("A", 0.5)
-    kb.key_down("E", 1.0)
-    kb.poll(9.0)
+def test_a_closed_keyboard_refuses_keys_and_forgets_the_ones_down(events) -> None:
+    with KeyboardButtons(events) as kb:
+        assert not kb.closed
+        kb.key_down("A", 0.0)
+    assert kb.closed
+    kb.close()  # again: nothing
+    for use in (lambda: kb.key_up("A", 0.5), lambda: kb.key_down("E", 1.0),
+                lambda: kb.poll(9.0), kb.cancel):
+        with pytest.raises(ButtonsClosed, match="keyboard buttons are closed"):
+            use()
     assert events.empty()
+    assert isinstance(ButtonsClosed("x"), DipclockError)

@@ -11,7 +11,7 @@ import serial
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware import ButtonEvent, SerialButtonBox, parse_line
+from hardware import ButtonEvent, ButtonsClosed, SerialButtonBox, parse_line
 from hardware import serialbox as sb
 from hardware.serialbox import (
     GARBLED_LOG_LIMIT,
@@ -303,3 +303,16 @@ def test_close_stops_the_reader(events) -> None:
     box.close()
     assert not any(t.name == name for t in threading.enumerate())
     assert not box.connected
+
+
+def test_a_with_block_stops_the_reader_and_closes_the_port(events, clock) -> None:
+    with SerialButtonBox("loop://", events, clock=clock) as box:
+        port = box.port
+        assert port is not None and box.connected and not box.closed
+        port.write(b"P A 100\n")
+        assert events.get(timeout=2) == ButtonEvent("A", "press", clock() - 0.1, "serial")
+    assert box.closed and not box.connected and not port.is_open
+    assert not any(t.name == "serialbox loop://" for t in threading.enumerate())
+    box.close()  # again: nothing
+    with pytest.raises(ButtonsClosed, match="serial buttons are closed"):
+        box.port  # noqa: B018 - the use that must fail

@@ -13,9 +13,10 @@ from dipclock.sync import from_local
 from dipclock.timeline import Schedule
 from hardware.serialbox import SerialButtonBox
 from kiosk.about import BOX_UNPLUGGED, About, kiosk_id
-from kiosk.app import FixedRound, FixedTime, Kiosk, Round, round_key
+from kiosk.app import FixedRound, FixedTime, Kiosk
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
+from kiosk.round import Round, round_key
 from kiosk.state import hub_line
 from machine.power import Throttling
 

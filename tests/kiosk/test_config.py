@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dipclock.cli import UsageError
-from kiosk.cli import build_parser, main, settings_from, standalone_round
+from dipclock.arguments import UsageError
+from kiosk.cli import main
 from kiosk.config import ConfigError, Settings, load_file
+from kiosk.options import build_parser, settings_from, standalone_round
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "kiosk" / "kiosk.example.toml"
 

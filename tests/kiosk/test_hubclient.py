@@ -7,7 +7,6 @@ import queue
 import random
 import socket
 import threading
-import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -139,7 +138,8 @@ def test_snapshots_only_move_forward_and_are_kept(hub: Any) -> None:
     assert client.accept(snapshot(6))
     restored = HubClient("http://hub:8000", 3, "KEY", outbox,
                          transport=httpx.MockTransport(fake))
-    assert restored.current().schedule.title == "Round 2"  # shown before the hub answers
+    shown = restored.current()
+    assert shown is not None and shown.schedule.title == "Round 2"  # before the hub answers
     restored.close()
     assert client.accept(snapshot(1, start=datetime(2019, 9, 6, 14, 0)))  # hub restarted
 
@@ -191,7 +191,7 @@ def test_a_refused_press_is_kept_flagged_and_does_not_block_the_rest(
     key = "wdc2019/3/2019-09-06T10:00:00"
     bad = outbox.record("I", "press", datetime(1970, 1, 1, 0, 3), key)  # clock not yet synced
     good = outbox.record("E", "press", START, key)
-    with caplog.at_level("WARNING", logger="kiosk.hubclient"):
+    with caplog.at_level("WARNING", logger="kiosk.upload"):
         assert client.upload_once()
         assert fake.posts == 1 and list(fake.stored) == [good.id]
         later = outbox.record("F", "press", START, key)
@@ -246,7 +246,7 @@ def test_backoff_is_jittered_and_capped() -> None:
 
 
 def test_the_websocket_pushes_snapshots(tmp_path: Path) -> None:
-    sent = queue.Queue()  # type: ignore[var-annotated]
+    sent: queue.Queue[None] = queue.Queue()
     paths: list[str] = []
 
     def handler(ws: Any) -> None:
@@ -263,11 +263,8 @@ def test_the_websocket_pushes_snapshots(tmp_path: Path) -> None:
         client = HubClient(f"http://127.0.0.1:{port}", 3, "KEY", outbox, wake=woken.set,
                            transport=httpx.MockTransport(FakeHub()))
         client.start()
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and (client.current() is None
-                                               or client.current().hub_out != {"A"}):
-            time.sleep(0.02)
-        assert client.current().hub_out == {"A"}
+        wait_for("the second pushed snapshot", lambda: (
+            (shown := client.current()) is not None and shown.hub_out == {"A"}))
         assert woken.is_set() and client.connected
         assert paths == ["/api/tables/3/ws?key=KEY"]
         sent.put(None)
@@ -297,8 +294,13 @@ def client_on(fake: FakeHub, outbox: Outbox, about: Callable[[], dict[str, Any]]
 
 def test_each_status_report_says_what_the_kiosk_is(tmp_path: Path) -> None:
     fake, outbox = FakeHub(), Outbox(tmp_path / "o.sqlite")
-    asked = []
-    client = client_on(fake, outbox, lambda: asked.append(1) or dict(ABOUT))
+    asked: list[int] = []
+
+    def about() -> dict[str, Any]:
+        asked.append(1)
+        return dict(ABOUT)
+
+    client = client_on(fake, outbox, about)
     bare = client_on(fake, outbox)  # an older shell: no details
     try:
         assert client.sync_once() and client.sync_once()

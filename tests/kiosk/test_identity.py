@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.cli import build_parser, read_settings, settings_from, watched_files
+from kiosk.options import build_parser, read_settings, settings_from, watched_files
 from kiosk.startup import own_outbox
 from machine.identity import (
     IdentityError,

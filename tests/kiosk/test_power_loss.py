@@ -19,11 +19,12 @@ from dipclock.events import BUILTIN
 from dipclock.sync import from_local
 from dipclock.timeline import Schedule
 from hardware.events import ButtonEvent
-from kiosk.app import FixedRound, FixedTime, Kiosk, Round, round_key
+from kiosk.app import FixedRound, FixedTime, Kiosk
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
-from server.clock import FakeClock
+from kiosk.round import Round, round_key
 from server.passwords import hash_password
+from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD, START, Hub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +104,9 @@ import sys
 from datetime import datetime
 from dipclock.events import BUILTIN
 from dipclock.timeline import Schedule
-from kiosk.app import FixedRound, FixedTime, Kiosk, Round, round_key
+from kiosk.app import FixedRound, FixedTime, Kiosk
 from kiosk.outbox import Outbox
+from kiosk.round import Round, round_key
 
 path, boot, offset, mono = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 profile, schedule = BUILTIN["wdc2006"], Schedule(start=datetime(2024, 5, 4, 9, 0))

@@ -7,10 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from dipclock.events import BUILTIN
-from dipclock.timeline import Pause, PhaseRef, timetable
-from kiosk.state import duration_text
-
 from .conftest import Table, make_table
 
 
@@ -130,54 +126,8 @@ def test_hold_marks_a_power_out_and_back(table: Table) -> None:
     assert [r.kind for r in table.outbox.presses()] == ["hold", "hold"]
 
 
-def test_meal_break_shows_restart_and_time_to_go(tmp_path: Path) -> None:
-    meal = Pause(at_deadline=PhaseRef.parse("S1901"), minutes=60, reason="Meal break")
-    tb = make_table(tmp_path, "wdc2003", pauses=(meal,))  # Spring 20 min: deadline 10:20
-    s = tb.screen(t("10:30:00"))
-    assert s.look == "paused"
-    assert s.label == "Meal break, clock restarts at 11:20"
-    assert s.big == "50:00"
-    assert s.notes[0] == "Then Fall 1901: 17:00 to the deadline"
-    s = tb.screen(t("11:20:00"))  # the end of the break
-    assert (s.look, s.phase, s.big) == ("negotiating", "Fall 1901", "17:00")
-    assert "18 centres to win in 1901" in s.notes
-
-
-def test_table_held_by_the_td(tmp_path: Path) -> None:
-    hold = Pause(at=t("10:05:00"), minutes=10, table=3)
-    tb = make_table(tmp_path, "wdc2019", pauses=(hold,))
-    s = tb.screen(t("10:07:00"))
-    assert s.look == "held"
-    assert s.label == "Table held by the TD, clock restarts at 10:15"
-    assert s.big == "13:00"  # frozen where it stopped
-    assert tb.screen(t("10:15:00")).look == "negotiating"
-    other = Pause(at=t("10:05:00"), minutes=10, table=4)
-    assert make_table(tmp_path / "b", pauses=(other,)).screen(t("10:07:00")).look == "negotiating"
-
-
-def test_game_over_after_the_last_year_and_when_called(tmp_path: Path) -> None:
-    tb = make_table(tmp_path, "wdc2006", last_year=1901)  # S17 F15: last deadline 10:32
-    s = tb.screen(t("10:05:00"))
-    assert "Final year" in s.notes
-    s = tb.screen(t("10:40:00"))
-    assert (s.look, s.big, s.label) == ("game_over", "Game over", "Fall 1901 was the last deadline")
-    called = make_table(tmp_path / "c", "wdc2018", call=t("10:30:00"))
-    # S1901 10:18, F1901 would end at 10:34, after the call: the boards play on to it
-    s = called.screen(t("10:20:00"))
-    assert s.look == "game_over" and s.big == "10:00"
-    assert s.label == "No more deadlines: the round ends at 10:30"
-    s = called.screen(t("10:31:00"))
-    assert s.look == "game_over" and s.label.startswith("Round called")
-
-
-def test_victory_threshold_and_next_length(tmp_path: Path) -> None:
-    tb = make_table(tmp_path, "wdc2003")
-    phases = timetable(BUILTIN["wdc2003"], tb.kiosk.source.round.schedule).phases  # type: ignore[attr-defined]
-    f1905 = next(p for p in phases if p.ref.code == "F1905")
-    s = tb.screen(f1905.opens)
-    assert "18 centres to win in 1905" in s.notes
-    assert "Next: Spring 1906, 18 min" in s.notes
-    assert s.big == duration_text(17 * 60)
+# The stage logic itself (breaks, holds, game over, notes) is the core's:
+# tests/core/test_screen.py. Here: the kiosk shows it, with its presses and outbox.
 
 
 def test_hub_lost_is_a_small_flag_and_the_clock_runs(table: Table) -> None:

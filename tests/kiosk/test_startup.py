@@ -217,7 +217,7 @@ def test_no_display_at_all_is_one_line_on_the_console_and_status_78(tmp_path: Pa
 def test_a_failure_nobody_foresaw_is_on_the_screen_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kiosk.cli import build_parser
+    from kiosk.options import build_parser
     from kiosk.startup import UNEXPECTED_FIX, run
 
     def broken(args: object) -> object:

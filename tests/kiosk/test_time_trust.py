@@ -22,8 +22,8 @@ from kiosk.app import CLOCK_ALERT, FixedRound, FixedTime, Kiosk, WallTime, this_
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from machine.timesync import TIME_ERROR, _adjtimex, boot_id, clock_synchronised
-from server.clock import FakeClock
 from server.passwords import hash_password
+from tests.doubles import FakeClock
 from tests.kiosk.conftest import make_table
 from tests.server.conftest import PASSWORD, START, Hub
 

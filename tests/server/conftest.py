@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 
 from dipclock.sync import from_local
 from server.app import create_app
-from server.clock import FakeClock
 from server.passwords import hash_password
 from server.settings import Settings
+from tests.doubles import FakeClock
 
 PASSWORD = "correct horse battery"
 START = datetime(2024, 5, 4, 9, 0)  # wdc2006: S1901 deadline 09:17, F1901 09:32

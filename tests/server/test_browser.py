@@ -68,7 +68,8 @@ def _drive(browser, live: LiveHub) -> None:
         first = json.loads(ws.recv(timeout=30))
         page.fill("#pause-reason", "Lunch")
         page.click("#btn-pause")
-        expect(page.locator("#stage")).to_contain_text("Paused")
+        expect(page.locator("#stage")).to_contain_text("Lunch: the clock is stopped")
+        expect(page.locator("#remaining")).to_have_text("Break")
         assert dialogs[-1] == "Pause every clock now?"
         pushed = json.loads(ws.recv(timeout=30))  # the kiosk on table 5 follows at once
         assert pushed["seq"] > first["seq"]
@@ -144,7 +145,7 @@ def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(bro
         soon = (hub_now + timedelta(minutes=75)).strftime("%H:%M")
         page.fill("#pause-until", soon)
         page.click("#btn-pause")
-        expect(page.locator("#stage")).to_contain_text("Paused")
+        expect(page.locator("#stage")).to_contain_text(f"clock restarts at {soon}")
         assert asked[-1].startswith(f"Pause every clock now, restart at {soon} (in 1 h 1")
         page.click("#btn-resume")
         expect(page.locator("#stage")).to_contain_text("Negotiating")
@@ -187,14 +188,20 @@ def test_the_pages_countdown_runs_on_and_rounds_up_as_the_kiosk_does(browser, tm
         page = browser.new_page()
         page.goto(live.url + "/hall")
         page.wait_for_function("typeof renderClock === 'function'")
-        # the view as the hub served it 1.5 s ago, 90.4 s before the deadline: 88.9 s now
+        # the hub's screen as served 1.5 s ago, 90.4 s before the deadline: 88.9 s now
         shown = page.evaluate("""() => {
-            const view = {stage: "negotiating", remaining: 90.4, phase_title: "Spring 1901"};
-            last = {data: {view, hub_time: 0}, at: performance.now() - 1500};
-            renderClock(view);
-            return document.getElementById("remaining").textContent;
+            const clock = {look: "negotiating", label: "Negotiating", phase: "Spring 1901",
+                           big: "1:31", ticking: true, seconds_left: 90.4, deadline: "",
+                           notes: []};
+            last = {data: {clock, hub_time: 0}, at: performance.now() - 1500};
+            renderClock(clock);
+            const ticked = document.getElementById("remaining").textContent;
+            const stopped = {...clock, look: "held", big: "1:31", ticking: false};
+            renderClock(stopped);  // a clock the hub says is stopped is shown as it is
+            return [ticked, document.getElementById("remaining").textContent];
         }""")
-        assert shown == duration_text(88.9) == "1:29"  # not frozen (1:31), not floored (1:28)
+        # not frozen (1:31), not floored (1:28)
+        assert shown == [duration_text(88.9), "1:31"] and shown[0] == "1:29"
         page.close()
     finally:
         live.stop()

@@ -321,3 +321,32 @@ def test_a_power_that_never_pressed_is_listed_for_the_td_once_the_window_closes(
     got = list(csv.DictReader(io.StringIO(c.get("/api/penalties.csv").text)))
     assert [(g["power"], g["kind"], g["pressed_at"], g["final"]) for g in got] == [
         ("I", "missed", "", "Waived")]
+
+
+def test_every_td_route_answers_what_its_schema_says(hub, td):
+    """The OpenAPI schema names a model for each TD answer, and the dashboard's state with
+    a late press, a kiosk's report and a hold on one table is exactly that model: no key
+    the schema does not name (the models forbid extras), none it names missing."""
+    from server.responses import DashboardState
+
+    post(hub, 2, press("late-1", "F", S1901 + timedelta(seconds=20)))
+    hub.client.post("/api/tables/2/status", headers=hub.kiosk_headers(), json={
+        "offset": 0.01, "rtt": 0.02,
+        "kiosk": {"id": "pi-2", "version": "1", "uptime": 5, "buttons": ["gpio"],
+                  "clock": "hub"}})
+    hub.at(S1901 + timedelta(minutes=3))
+    assert hub.client.post("/api/td/pauses", json={"table": 3}, headers=td).status_code == 200
+    body = hub.client.get("/api/td/state").json()
+    assert [(p["table"], p["power"], p["kind"]) for p in body["penalties"]] == [(2, "F", "late")]
+    assert body["tables"][1]["kiosk"]["id"] == "pi-2" and body["pauses"][0]["table"] == 3
+    model = DashboardState.model_validate(body)
+    assert model.model_dump(by_alias=True, mode="json", exclude_unset=True) == body
+    paths = hub.client.app.openapi()["paths"]
+    for path in ("/api/td/state", "/api/td/penalties", "/api/login", "/api/session"):
+        assert "schema" in paths[path][next(iter(paths[path]))]["responses"]["200"]["content"][
+            "application/json"], path
+    for path, method in (("/api/td/round", "put"), ("/api/td/pauses", "post"),
+                         ("/api/td/resume", "post"), ("/api/td/call", "post"),
+                         ("/api/clock", "post")):
+        ref = paths[path][method]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert ref.get("$ref", "").startswith("#/components/schemas/"), path

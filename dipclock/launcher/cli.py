@@ -1,5 +1,10 @@
 """``dipclock``: the one command a TD types. ``events``, ``plan``, ``penalty``, ``kiosk``, ``hub``.
 
+The launcher: the core's own commands (``events``, ``plan``, ``penalty``) and the door to the
+others (``kiosk``, ``hub``, ``demo``, ``doctor``), each imported only when it is asked for, so
+plain ``dipclock plan`` needs neither the screen nor the server stack. Nothing but the launcher
+imports the launcher (``tests/test_import_graph.py``).
+
 argparse (stdlib) is enough here: the commands are few and flat, and it keeps the core's
 only third-party dependency pydantic. Every mistake in the input ends the same way: exit
 status 2 and one line on stderr saying what was wrong.
@@ -10,114 +15,29 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from collections.abc import Sequence
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 from typing import NoReturn
 
+from dipclock.arguments import UsageError, parse_moment, round_schedule
+from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
-from dipclock.events import BUILTIN, FIRST_YEAR, LAST_YEAR, EventError, EventProfile
+from dipclock.events import BUILTIN, EventProfile
 from dipclock.penalties import penalty
 from dipclock.timeline import (
     OPEN_HORIZON_YEAR,
     PLAN_HORIZON_YEAR,
-    Pause,
-    PhaseRef,
     Schedule,
     Timetable,
     break_window,
     timetable,
 )
 
-MAX_BREAK_MINUTES = 24 * 60
-
-
-class UsageError(Exception):
-    """Bad input from the command line: one line, exit status 2."""
-
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
-
-
-def parse_moment(text: str, on: date | None = None) -> datetime:
-    """``2003-02-14T19:00`` or, with ``on`` given, a bare ``19:00`` on that day.
-
-    Times are the venue's local wall clock, so a time zone is refused rather than guessed.
-    """
-    moment = None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        if on is not None:
-            try:
-                moment = datetime.combine(on, time.fromisoformat(text))
-            except ValueError:
-                pass
-    if moment is None:
-        raise UsageError(f"{text!r} is not a time like 2003-02-14T19:00 or 19:00")
-    if moment.tzinfo is not None:
-        raise UsageError(f"{text!r}: give the venue's local time, without a time zone")
-    if not 1970 <= moment.year <= 2999:
-        raise UsageError(f"{text!r}: the year must be between 1970 and 2999")
-    return moment
-
-
-def parse_pause(text: str, start: datetime) -> Pause:
-    """``S1903=60``: 60 minutes from the Spring 1903 deadline; ``12:30=45``: from 12:30."""
-    where, sep, minutes_text = text.partition("=")
-    if not sep:
-        raise UsageError(f"--pause {text!r}: expected PHASE=MINUTES, like S1903=60")
-    try:
-        minutes = float(minutes_text)
-    except ValueError:
-        raise UsageError(f"--pause {text!r}: {minutes_text!r} is not a number of minutes") from None
-    if not 0 < minutes <= MAX_BREAK_MINUTES:  # also refuses nan and inf
-        raise UsageError(
-            f"--pause {text!r}: minutes must be more than 0 and at most {MAX_BREAK_MINUTES}"
-        )
-    if re.fullmatch(r"[SFAsfa]\d{4}", where.strip()):
-        try:
-            return Pause(at_deadline=PhaseRef.parse(where), minutes=minutes, reason="Break")
-        except ValueError:
-            raise UsageError(f"--pause {text!r}: no such deadline (games start in 1901)") from None
-    at = moment_in_round(where, start)
-    return Pause(at=at, minutes=minutes, reason="Break")
-
-
-def moment_in_round(text: str, start: datetime) -> datetime:
-    """A time in the round: a bare clock time earlier than the start means the next day
-    (an evening round past midnight); a full date and time is taken as it is."""
-    moment = parse_moment(text, start.date())
-    bare = "T" not in text and " " not in text.strip()
-    return moment + timedelta(days=1) if bare and moment < start else moment
-
-
-def round_schedule(
-    profile: EventProfile,
-    start: datetime,
-    round_number: int | None = None,
-    end_year: int | None = None,
-    call: str | None = None,
-    pauses: Sequence[str] = (),
-) -> Schedule:
-    """A round from the command line (``plan``, a standalone kiosk): the same options, the
-    same checks. ``--round`` gives the round's name and, where it differs, its last year."""
-    title, last_year = "", end_year
-    if round_number is not None:
-        rnd = profile.round(round_number)
-        title, last_year = rnd.title, end_year or rnd.last_year
-    if last_year is not None and not FIRST_YEAR <= last_year <= LAST_YEAR:
-        raise UsageError(f"--end-year {last_year}: a game year from {FIRST_YEAR} to {LAST_YEAR}")
-    return Schedule(
-        start=start,
-        last_year=last_year,
-        call=moment_in_round(call, start) if call else None,
-        pauses=tuple(parse_pause(p, start) for p in pauses),
-        title=title,
-    )
 
 
 def _build_parser() -> _Parser:
@@ -167,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return hub_main(args_list[1:])
     if args_list and args_list[0] == "demo":
-        from dipclock.demo import main as demo_main
+        from dipclock.launcher.demo import main as demo_main
 
         return demo_main(args_list[1:])
     if args_list and args_list[0] == "doctor":
@@ -183,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             return _plan(args)
         return _penalty(args)
-    except (UsageError, EventError) as exc:
+    except DipclockError as exc:  # UsageError, EventError: one line, no traceback
         print(f"dipclock: error: {exc}", file=sys.stderr)
         return 2
 
@@ -276,14 +196,17 @@ def plan_text(
         lines.append(row)
         for begins, ends in windows:  # each break under the phase it falls in
             if begins is not None and p.opens <= begins <= p.deadline:
-                span = f"{_clock(begins, schedule.start)} to {_clock(ends, schedule.start)}"
-                lines.append(f"{'':<12} -- break {span} --" if ends else f"{'':<12} -- break --")
+                if ends is None:
+                    lines.append(f"{'':<12} -- break --")
+                else:
+                    span = f"{_clock(begins, schedule.start)} to {_clock(ends, schedule.start)}"
+                    lines.append(f"{'':<12} -- break {span} --")
     lines.append("")
     if not table.phases:
         lines.append("No deadline falls in this round.")
     elif table.ends == "last_year":
         lines.append(f"Game ends after the Fall {table.last_year} deadline.")
-    elif table.ends == "call":
+    elif table.ends == "call" and schedule.call is not None:
         lines.append(
             f"Round called at {_clock(schedule.call, schedule.start)}: the last deadline "
             f"before it is {table.phases[-1].ref.title}."

@@ -1,0 +1,103 @@
+"""What a TD types for a round, parsed: moments, breaks and the round's schedule.
+
+Pure (no clock, no file): ``dipclock plan`` and a standalone ``dipclock kiosk`` take the
+same options, so they share this parsing and its one-line ``UsageError`` (also the error of
+``dipclock doctor``'s options). The launcher (``dipclock.launcher``) and the kiosk
+(``kiosk.options``, ``kiosk.cli``) import it; it imports neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date, datetime, time, timedelta
+
+from dipclock.errors import DipclockError
+from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
+from dipclock.rounds import round_naming
+from dipclock.timeline import Pause, PhaseRef, Schedule
+
+MAX_BREAK_MINUTES = 24 * 60
+
+
+class UsageError(DipclockError):
+    """Bad input from the command line: one line, exit status 2."""
+
+
+def parse_moment(text: str, on: date | None = None) -> datetime:
+    """``2003-02-14T19:00`` or, with ``on`` given, a bare ``19:00`` on that day.
+
+    Times are the venue's local wall clock, so a time zone is refused rather than guessed.
+    """
+    moment = None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        if on is not None:
+            try:
+                moment = datetime.combine(on, time.fromisoformat(text))
+            except ValueError:
+                pass
+    if moment is None:
+        raise UsageError(f"{text!r} is not a time like 2003-02-14T19:00 or 19:00")
+    if moment.tzinfo is not None:
+        raise UsageError(f"{text!r}: give the venue's local time, without a time zone")
+    if not 1970 <= moment.year <= 2999:
+        raise UsageError(f"{text!r}: the year must be between 1970 and 2999")
+    return moment
+
+
+def parse_pause(text: str, start: datetime) -> Pause:
+    """``S1903=60``: 60 minutes from the Spring 1903 deadline; ``12:30=45``: from 12:30."""
+    where, sep, minutes_text = text.partition("=")
+    if not sep:
+        raise UsageError(f"--pause {text!r}: expected PHASE=MINUTES, like S1903=60")
+    try:
+        minutes = float(minutes_text)
+    except ValueError:
+        raise UsageError(f"--pause {text!r}: {minutes_text!r} is not a number of minutes") from None
+    if not 0 < minutes <= MAX_BREAK_MINUTES:  # also refuses nan and inf
+        raise UsageError(
+            f"--pause {text!r}: minutes must be more than 0 and at most {MAX_BREAK_MINUTES}"
+        )
+    if re.fullmatch(r"[SFAsfa]\d{4}", where.strip()):
+        try:
+            return Pause(at_deadline=PhaseRef.parse(where), minutes=minutes, reason="Break")
+        except ValueError:
+            raise UsageError(f"--pause {text!r}: no such deadline (games start in 1901)") from None
+    at = moment_in_round(where, start)
+    return Pause(at=at, minutes=minutes, reason="Break")
+
+
+def moment_in_round(text: str, start: datetime) -> datetime:
+    """A time in the round: a bare clock time earlier than the start means the next day
+    (an evening round past midnight); a full date and time is taken as it is."""
+    moment = parse_moment(text, start.date())
+    bare = "T" not in text and " " not in text.strip()
+    return moment + timedelta(days=1) if bare and moment < start else moment
+
+
+def round_schedule(
+    profile: EventProfile,
+    start: datetime,
+    round_number: int | None = None,
+    end_year: int | None = None,
+    call: str | None = None,
+    pauses: Sequence[str] = (),
+) -> Schedule:
+    """A round from the command line (``plan``, a standalone kiosk): the same options, the
+    same checks. ``--round`` gives the round's name and, where it differs, its last year."""
+    title, last_year = round_naming(profile, round_number, last_year=end_year, listed_only=True)
+    if last_year is not None and not FIRST_YEAR <= last_year <= LAST_YEAR:
+        raise UsageError(f"--end-year {last_year}: a game year from {FIRST_YEAR} to {LAST_YEAR}")
+    return Schedule(
+        start=start,
+        last_year=last_year,
+        call=moment_in_round(call, start) if call else None,
+        pauses=tuple(parse_pause(p, start) for p in pauses),
+        title=title,
+    )
+
+
+__all__ = ["MAX_BREAK_MINUTES", "UsageError", "moment_in_round", "parse_moment", "parse_pause",
+           "round_schedule"]

@@ -1,0 +1,277 @@
+"""What a clock screen shows at one moment: the table's kiosk, the hall clock, the dashboard.
+
+One pure function, ``build``, of (event, schedule, moment, presses, ...) to a ``Screen``:
+the look, the words and the big number, and what the big number means (``count_to``,
+``ticking``) so a screen that redraws between answers (the hall page's JavaScript) ticks
+it the same way the kiosk does. Every screen shows this model; none decides again, so a
+table and the projector can never disagree. The stage and time left come from
+``dipclock.timeline.view``, who is in and late from ``dipclock.late``, and what a late
+press costs from ``dipclock.penalties``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from dipclock.events import EventProfile
+from dipclock.late import (
+    DropReason,
+    Pressed,
+    Submission,
+    board,
+    drop_reason,
+    orders,
+    submissions,
+)
+from dipclock.penalties import penalty, started_seconds
+from dipclock.powers import LETTERS, POWERS
+from dipclock.timeline import Phase, PhaseView, Schedule, timetable, view
+
+Look = Literal[
+    "before_start", "negotiating", "warning", "writing", "late", "paused", "held", "game_over"
+]
+ChipState = Literal["waiting", "in", "late", "just_late", "out"]
+
+#: How long a press's message stays on screen (from the moment the button went down).
+BANNER_SECONDS = 8.0
+#: From this many seconds before a deadline the screen says "Last minutes".
+WARNING_SECONDS = 120.0
+
+DROPPED: dict[DropReason, str] = {
+    "not_started": "not counted, the round has not started",
+    "game_over": "not counted, the game is over",
+    "already_in": "already in",
+}
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One power in the strip along the bottom."""
+
+    letter: str
+    name: str
+    state: ChipState
+    note: str  # "IN", "+17 s", "OUT", ""
+    detail: str  # the penalty it is heading for / was given, else ""
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything a clock shows of a round, as text and a look, plus what the big text means.
+
+    ``count_to`` is the moment the big number counts down to (None: it is not a countdown:
+    "Break", "Game over", a held table's frozen time); ``ticking`` says it runs, so a
+    screen may redraw it from ``count_to`` and its own clock until it next asks.
+    """
+
+    look: Look
+    heading: str  # "Round 2 · Table 3"
+    phase: str  # "Spring 1903"
+    deadline: str  # "Deadline 10:17"
+    label: str  # the stage in words
+    big: str  # the remaining time, as large as the screen allows
+    count_to: datetime | None
+    ticking: bool
+    notes: tuple[str, ...]
+    banner: str
+    chips: tuple[Chip, ...]
+    valid_for: float  # seconds until something on the screen changes (<= 1)
+    view: PhaseView
+
+
+def clock_text(moment: datetime) -> str:
+    """10:17, or 10:17:30 when the deadline is not on a whole minute (after an adjustment)."""
+    return moment.strftime("%H:%M:%S" if moment.second else "%H:%M")
+
+
+def duration_text(seconds: float) -> str:
+    """A countdown as M:SS or H:MM:SS, rounded up: 0.3 s left still shows 0:01."""
+    s = max(0, math.ceil(round(seconds, 6)))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def _until_tick(x: float) -> float:
+    """Seconds until ceil(x) changes, for a value counting down (x > 0) or up (late)."""
+    frac = x - math.floor(x)
+    return frac if frac > 1e-6 else 1.0
+
+
+def build(
+    profile: EventProfile,
+    schedule: Schedule,
+    now: datetime,
+    presses: Sequence[Pressed] = (),
+    out: Collection[str] = (),
+    table: int | None = None,
+    warning_seconds: float = WARNING_SECONDS,
+    banner_seconds: float = BANNER_SECONDS,
+    buttons: bool = True,
+) -> Screen:
+    """The screen of ``table`` at ``now``; ``table`` None is every table's clock.
+
+    ``buttons=False`` is a clock with no buttons (the hall's projector, the dashboard): no
+    chips, no banner, and no "orders late" after a deadline, which only a table can know.
+    """
+    v = view(profile, schedule, now, table)
+    phases = timetable(profile, schedule, table).phases
+    if not buttons:
+        presses = ()
+    mine = orders(presses)
+    status = board(phases, now, mine, profile.penalty, out)
+    subs = {(s.power, s.at): s for s in submissions(phases, mine)}
+    ticks = [1.0]
+
+    recent = [
+        p for p in presses if timedelta(0) <= now - p.at < timedelta(seconds=banner_seconds)
+    ]
+    for p in recent:
+        ticks.append(banner_seconds - (now - p.at).total_seconds())
+    recent.sort(key=lambda p: p.at)
+
+    chips = []
+    late_lines: list[tuple[str, str]] = []
+    for letter in LETTERS if buttons else ():
+        st = status[letter]
+        name = POWERS[letter]
+        just = next(
+            (subs.get((p.power, p.at)) for p in reversed(recent)
+             if p.power == letter and p.kind == "press"),
+            None,
+        )
+        if st.out:
+            chips.append(Chip(letter, name, "out", "OUT", ""))
+        elif st.late_seconds is not None:
+            late = started_seconds(st.late_seconds)
+            ticks.append(_until_tick(st.late_seconds))
+            label = st.heading_for.label if st.heading_for else ""
+            chips.append(Chip(letter, name, "late", f"+{late} s", label))
+            late_lines.append((name, f"+{late} s, {label}" if label else f"+{late} s"))
+        elif just is not None and just.late:
+            cost = penalty(profile.penalty, just.seconds_late, just.offence)
+            secs = started_seconds(just.seconds_late)
+            chips.append(Chip(letter, name, "just_late", f"IN +{secs} s", cost.label))
+        elif st.in_now:
+            chips.append(Chip(letter, name, "in", "IN", ""))
+        else:
+            chips.append(Chip(letter, name, "waiting", "", ""))
+
+    banner = ""
+    if recent:
+        banner = _banner(recent[-1], subs, profile, phases, out)
+    opens = phases[0].opens if phases else schedule.start
+    look, label, big, count_to, notes = _stage(
+        v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call
+    )
+    if count_to is not None:
+        ticks.append(_until_tick((count_to - now).total_seconds()))
+    if look == "late":
+        notes = _late_notes(late_lines) + notes
+    heading = " · ".join(
+        x for x in (schedule.title or "", f"Table {table}" if table is not None else "") if x
+    )
+    phase = v.phase.title if v.phase else (v.previous.ref.title if v.previous else "")
+    deadline = ""
+    if v.deadline is not None and v.stage != "game_over":
+        first = "First deadline" if v.stage == "before_start" else "Deadline"
+        deadline = f"{first} {clock_text(v.deadline)}"
+    return Screen(
+        look, heading, phase, deadline, label, big, count_to, count_to is not None, notes,
+        banner, tuple(chips), max(0.001, min(ticks)), v,
+    )
+
+
+def _late_notes(lines: list[tuple[str, str]]) -> tuple[str, ...]:
+    """"Italy +17 s, 2-unit NMR"; powers on the same count grouped ("5 powers +17 s, ...")."""
+    groups: dict[str, list[str]] = {}
+    for name, what in lines:
+        groups.setdefault(what, []).append(name)
+    return tuple(
+        f"{' and '.join(names) if len(names) <= 2 else f'{len(names)} powers'} {what}"
+        for what, names in groups.items()
+    )
+
+
+def _banner(
+    press: Pressed,
+    subs: dict[tuple[str, datetime], Submission],
+    profile: EventProfile,
+    phases: Sequence[Phase],
+    out: Collection[str],
+) -> str:
+    """What the last press did, in words: in, late and its cost, out, or why not counted."""
+    name = POWERS[press.power]
+    if press.kind == "hold":
+        return f"{name} is out of the game" if press.power in out else f"{name} is back in the game"
+    sub = subs.get((press.power, press.at))
+    if sub is None:  # the core gave the press no phase: say why
+        reason = drop_reason(phases, press.at)
+        return f"{name}: {DROPPED[reason]}"
+    if sub.late:
+        cost = penalty(profile.penalty, sub.seconds_late, sub.offence)
+        return f"{name} +{started_seconds(sub.seconds_late)} s, {cost.label}"
+    return f"{name}: orders in"
+
+
+def _stage(
+    v: PhaseView,
+    warning_seconds: float,
+    anyone_late: bool,
+    title: str,
+    opens: datetime,
+    call: datetime | None,
+) -> tuple[Look, str, str, datetime | None, tuple[str, ...]]:
+    """The look, the stage label, the big text, what it counts to, and the notes."""
+    notes: list[str] = []
+    if v.phase is not None:
+        if v.final_year:
+            notes.append("Final year")
+        if v.victory_centres:
+            notes.append(f"{v.victory_centres} centres to win in {v.phase.year}")
+        if v.next_length_changes and v.next_phase and v.next_minutes:
+            notes.append(f"Next: {v.next_phase.title}, {v.next_minutes:g} min")
+    big = duration_text(v.remaining)
+    running = v.now + timedelta(seconds=v.remaining)  # the clock runs until then
+    match v.stage:
+        case "before_start":
+            label = f"{title or 'The round'} starts at {clock_text(opens)}"
+            return "before_start", label, big, running, ()
+        case "paused":
+            reason = (v.pause.reason if v.pause else "") or "Break"
+            if v.phase is not None:
+                notes.insert(0, f"Then {v.phase.title}: {big} to the deadline")
+            if v.restart_at is None:
+                return "paused", f"{reason}: the clock is stopped", "Break", None, tuple(notes)
+            label = f"{reason}, clock restarts at {clock_text(v.restart_at)}"
+            to_go = duration_text((v.restart_at - v.now).total_seconds())
+            return "paused", label, to_go, v.restart_at, tuple(notes)
+        case "held":
+            label = "Table held by the TD"
+            if v.restart_at is not None:
+                label += f", clock restarts at {clock_text(v.restart_at)}"
+            return "held", label, big, None, tuple(notes)
+        case "game_over":
+            if v.game_over_reason == "called" and call is not None and v.now < call:
+                # no deadline is left before the call: boards finish, the call ends them
+                label = f"No more deadlines: the round ends at {clock_text(call)}"
+                return "game_over", label, duration_text((call - v.now).total_seconds()), call, ()
+            if v.game_over_reason == "called":
+                label = "Round called: the game ends here"
+            elif v.previous is not None:
+                label = f"{v.previous.ref.title} was the last deadline"
+            else:
+                label = "The game is over"
+            return "game_over", label, "Game over", None, ()
+        case "writing":
+            return "writing", "WRITING, silence", big, running, tuple(notes)
+    if anyone_late:
+        ended = v.previous.ref.title if v.previous else "The"
+        return "late", f"{ended} deadline passed: orders late", big, running, tuple(notes)
+    if v.remaining <= warning_seconds:
+        return "warning", "Last minutes", big, running, tuple(notes)
+    return "negotiating", "Negotiating", big, running, tuple(notes)

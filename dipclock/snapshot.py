@@ -1,0 +1,106 @@
+"""The snapshot a table's kiosk gets from the hub (docs/protocol.md), and the hub's other
+replies to a kiosk, as models.
+
+The hub builds them (``server.snapshot``, ``server.routers.kiosk``) and the kiosk parses
+them (``kiosk.session``) with
+these same classes, so the two sides cannot drift apart: a field added, renamed or made
+stricter changes both at once. Unknown keys are ignored, so an older kiosk still takes
+the snapshot of a newer hub; a kiosk gets one line naming what is wrong with a bad one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from dipclock.events import EventProfile
+from dipclock.powers import LETTERS
+from dipclock.timeline import Schedule
+
+
+def _power(letter: str) -> str:
+    if letter not in LETTERS:
+        raise ValueError(f"{letter!r} is not a power letter (one of {' '.join(LETTERS)})")
+    return letter
+
+
+#: A power's letter, as every table and screen orders them (``dipclock.powers``).
+PowerLetter = Annotated[str, AfterValidator(_power)]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
+
+
+class SnapshotPress(_Part):
+    """A press the hub holds for the table: ``at`` is naive local time."""
+
+    id: str
+    power: PowerLetter
+    kind: Literal["press", "hold"]
+    at: datetime
+
+
+class Claim(_Part):
+    """A kiosk that says it is this table (listed only when two or more do)."""
+
+    id: str
+    address: str
+
+
+class Snapshot(_Part):
+    """Everything a table's kiosk needs to count on its own: the schedule, not seconds left.
+
+    ``seq`` orders the snapshots of one ``hub`` (its id); ``clock`` is the hub clock's
+    epoch, raised each time the TD sets the hub's time. ``event`` and ``schedule`` are both
+    None before the TD has set up the round.
+    """
+
+    seq: int
+    hub: str | None = None  # None: an older hub, without an id
+    table: int
+    event: EventProfile | None
+    schedule: Schedule | None
+    out: tuple[PowerLetter, ...] = ()
+    presses: tuple[SnapshotPress, ...] = ()
+    hub_time: float
+    claims: tuple[Claim, ...] = ()
+    clock: Annotated[int, Field(strict=True, ge=0)] = 0
+
+    @model_validator(mode="after")
+    def _round_whole(self) -> Snapshot:
+        if (self.event is None) != (self.schedule is None):
+            raise ValueError("event and schedule come together: both set, or both null")
+        return self
+
+
+def reason(exc: ValidationError) -> str:
+    """A snapshot's first problem in one line, for a log: ``presses.0.power: ...``."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "snapshot"
+    return f"{where}: {first['msg']}" + (f" ({exc.error_count()} problems)"
+                                         if exc.error_count() > 1 else "")
+
+
+class TimeReply(_Part):
+    """``GET /api/time``: hub time when the request arrived (t1) and the reply left (t2)."""
+
+    t1: float
+    t2: float
+
+
+class Rejected(_Part):
+    """A press the hub would not store, and why (``id`` is None if it had no text id)."""
+
+    id: str | None
+    reason: str = ""
+
+
+class PressesReply(_Part):
+    """``POST /api/tables/{n}/presses``: how many were new, how many known, which refused."""
+
+    stored: int = 0
+    duplicates: int = 0
+    rejected: tuple[Rejected, ...] = ()

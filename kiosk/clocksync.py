@@ -1,0 +1,102 @@
+"""The kiosk's estimate of hub time, from its time exchanges with the hub (no I/O).
+
+``OffsetFilter`` keeps the fastest recent sample (one that waited in a Wi-Fi queue is a bad
+one) and the shown clock moves towards it through ``Slew``, so a countdown never skips or
+repeats a second. With no sample yet (a kiosk restarted while the hub is down) hub time is
+the wall clock plus the hub-to-wall offset an earlier run saved: a guess, so ``verified``
+is False until a sample of the hub's current clock arrives. Part of ``kiosk.session``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dipclock.sync import OffsetFilter, Sample, Slew
+from kiosk.backoff import Backoff
+
+FAST_SYNC = 2.0
+FAST_SAMPLES = 8
+SLOW_SYNC = 30.0
+WALL_SAVE_EVERY = 600.0  # s between two saves of the hub-to-wall offset in the outbox
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A sample taken: the report for the TD's grid, and the offset to save (or None)."""
+
+    status: tuple[float, float]  # (hub time - the time the screen showed, round trip)
+    save_wall_offset: float | None
+
+
+class ClockSync:
+    """The samples, the offset they give and the slewed clock the screen shows."""
+
+    def __init__(self, wall_offset: float | None, backoff: Backoff):
+        self.wall_offset = wall_offset  # hub time - wall clock, as last measured
+        self.status: tuple[float, float] | None = None  # the last report
+        self.verified = False  # a sample of the hub's current clock arrived in this process
+        self.samples = 0
+        self._backoff = backoff
+        self._filter = OffsetFilter()
+        self._slew = Slew()
+        self._target: float | None = None  # hub time - monotonic, by the best sample
+        self._fresh = False  # drop the samples at the next one
+        self._resets = 0  # counts those drops: a sample taken across one is stale
+        self._wall_saved_at: float | None = None
+
+    @property
+    def synced(self) -> bool:
+        return self._target is not None
+
+    def local(self, mono: float, wall_minus_mono: float) -> float:
+        """Hub time at ``mono`` as the screen shows it (slewed), or the wall clock's guess."""
+        if self._target is not None:
+            return mono + self._slew.update(self._target, mono)
+        return mono + wall_minus_mono + (self.wall_offset or 0.0)
+
+    def stamp(self, mono: float, wall_minus_mono: float) -> float:
+        """Hub time at ``mono`` by the best sample, unslewed: for re-stamping presses."""
+        if self._target is not None:
+            return mono + self._target
+        return self.local(mono, wall_minus_mono)
+
+    def ticket(self) -> int:
+        """Taken when an exchange is sent; ``take`` refuses a sample across a drop."""
+        return self._resets
+
+    def take(self, ticket: int, s: Sample, wall_minus_mono: float) -> Taken | None:
+        """Add a sample (None: it is stale, the hub's clock changed while it was out)."""
+        shown = self.local(s.taken, wall_minus_mono) - s.taken
+        if ticket != self._resets:
+            return None
+        if self._fresh:
+            self._fresh = False
+            self._filter = OffsetFilter()  # the shown clock slews on from where it is
+            self.samples = 0
+        self.status = (s.offset - shown, s.delay)
+        self._filter.add(s)
+        best = self._filter.best(s.taken)
+        self._target = best.offset if best else s.offset
+        self.samples += 1
+        self.verified = True
+        if self._wall_saved_at is not None and s.taken - self._wall_saved_at <= WALL_SAVE_EVERY:
+            return Taken(self.status, None)
+        self._wall_saved_at = s.taken
+        self.wall_offset = self._target - wall_minus_mono
+        return Taken(self.status, self.wall_offset)
+
+    def drop(self, clock_changed: bool) -> None:
+        """Start the samples afresh at the next one; ``clock_changed``: the hub's clock is
+        another one now, so this kiosk's time is a guess until a sample of it."""
+        self._fresh = True
+        self._resets += 1
+        self._wall_saved_at = None  # save the hub-to-wall offset again at the next sample
+        if clock_changed:
+            self.verified = False
+
+    def next_wait(self, ok: bool) -> float:
+        """Seconds to the next exchange: fast at first, slow once settled, backoff if down."""
+        if not ok:
+            return self._backoff.next()
+        self._backoff.reset()
+        return FAST_SYNC if self.samples < FAST_SAMPLES else SLOW_SYNC

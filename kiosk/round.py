@@ -1,0 +1,40 @@
+"""What a table plays, as the kiosk keeps it: no screen, no network, no disk.
+
+Its own module so the hub session and its drivers can name a round without importing the
+screen loop (``kiosk.app`` imports pygame; a hub client must not need it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dipclock.events import EventProfile
+from dipclock.snapshot import Snapshot
+from dipclock.timeline import Schedule
+from kiosk.outbox import StoredPress
+
+
+@dataclass(frozen=True)
+class Round:
+    """What the table plays: from the options (standalone) or the hub's snapshot."""
+
+    profile: EventProfile
+    schedule: Schedule
+    table: int | None
+    key: str  # the outbox's name for this round at this table
+    hub_presses: tuple[StoredPress, ...] = ()
+    hub_out: frozenset[str] = frozenset()
+
+
+def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
+    return f"{profile.id}|{schedule.start.isoformat()}|{table or 0}"
+
+
+def from_snapshot(snap: Snapshot, table: int) -> Round | None:
+    """The round a hub's snapshot describes for ``table``; None before the TD set one up."""
+    if snap.event is None or snap.schedule is None:
+        return None
+    key = round_key(snap.event, snap.schedule, table)
+    presses = tuple(StoredPress(p.id, key, p.power, p.kind, p.at, "hub", True)
+                    for p in snap.presses)
+    return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out))

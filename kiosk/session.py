@@ -1,0 +1,268 @@
+"""The kiosk's conversation with the hub, with no socket, thread or clock (sans-I/O, as h11).
+
+``HubSession`` is fed what happened (a time reply with its four timestamps, a snapshot, an
+upload reply, a connection that worked or failed) with the monotonic readings it happened
+at, and answers with what to send (a ``Request``) and what to do (``Effects``: redraw, sync
+or upload at once, write to the outbox). The screen reads what to show from it (``current``,
+``connected``, ``verified``, ``local``, ``stamp``, ``others``). Its parts: ``clocksync``
+(the time samples), ``feed`` (the snapshots), ``upload`` (the press batches); this module
+ties them together where one event touches several, and keeps the connection's state.
+``kiosk.hubclient`` owns the threads, httpx and websockets and does as it is told, so every
+rule of docs/protocol.md is a plain unit test (tests/kiosk/test_session.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from dipclock.snapshot import TimeReply
+from dipclock.sync import sample
+from kiosk.backoff import Backoff
+from kiosk.clocksync import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, ClockSync
+from kiosk.feed import Feed, Received, parse_snapshot
+from kiosk.outbox import StoredPress
+from kiosk.round import Round
+from kiosk.upload import Uploader
+
+__all__ = ["FAST_SAMPLES", "FAST_SYNC", "SLOW_SYNC", "Backoff", "Effects", "HubSession",
+           "Json", "Received", "Request", "parse_snapshot"]
+
+log = logging.getLogger(__name__)
+
+#: A JSON body as ``json.loads`` gives it (None: the reply had none).
+Json = Any
+
+
+@dataclass(frozen=True)
+class Request:
+    """One HTTP request for the driver to send."""
+
+    method: Literal["GET", "POST"]
+    path: str
+    json: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What the driver must do after feeding the session an event, in this order."""
+
+    ok: bool = True  # the exchange worked (the hub answered and it was taken)
+    sent: tuple[str, ...] = ()  # presses to mark sent in the outbox
+    rejected: tuple[tuple[str, str], ...] = ()  # (press id, the hub's reason): flag them
+    save_snapshot: Mapping[str, Any] | None = None  # kept for a restart without the hub
+    resend: str | None = None  # send this round's presses again (a hub started afresh)
+    save_wall_offset: float | None = None  # the hub-to-wall offset, for a restart
+    report: tuple[float, float] | None = None  # (offset, rtt) to post to the TD's grid
+    sync_now: bool = False
+    upload_now: bool = False
+    wake: bool = False  # the screen must redraw now
+
+    def __or__(self, other: Effects) -> Effects:
+        return Effects(
+            ok=self.ok and other.ok, sent=self.sent + other.sent,
+            rejected=self.rejected + other.rejected,
+            save_snapshot=other.save_snapshot or self.save_snapshot,
+            resend=other.resend or self.resend,
+            save_wall_offset=(other.save_wall_offset if other.save_wall_offset is not None
+                              else self.save_wall_offset),
+            report=other.report or self.report, sync_now=self.sync_now or other.sync_now,
+            upload_now=self.upload_now or other.upload_now, wake=self.wake or other.wake)
+
+
+class HubSession:
+    """One kiosk's state of the hub protocol; every method is quick and does no I/O.
+
+    ``wall_offset`` is the hub-to-wall offset an earlier run saved, ``stored`` the snapshot
+    it saved (both from the outbox); ``rng`` jitters the retry delays.
+    """
+
+    def __init__(self, table: int, wall_offset: float | None = None, stored: Json = None,
+                 rng: random.Random | None = None):
+        rng = rng or random.Random()
+        self.table = table
+        self.clock = ClockSync(wall_offset, Backoff(1.0, SLOW_SYNC, rng))
+        try:
+            self.feed = Feed(table, stored)
+        except ValueError as exc:
+            log.warning("ignoring the stored snapshot: %s", exc)
+            self.feed = Feed(table)
+        self.uploader = Uploader(Backoff(1.0, 60.0, rng))
+        self.kiosk_id: str | None = None  # from the kiosk's status block: tells claims apart
+        self.about_refused = False  # the hub refused the status report's kiosk block once
+        self.ws_open = False
+        self.http_ok = False
+        self._push_backoff = Backoff(1.0, 30.0, rng)
+
+    # --- what the screen reads ---------------------------------------------------------
+
+    @property
+    def received(self) -> Received | None:
+        return self.feed.received
+
+    def current(self) -> Round | None:
+        return self.feed.received.round if self.feed.received else None
+
+    @property
+    def connected(self) -> bool:
+        return self.ws_open or self.http_ok
+
+    @property
+    def synced(self) -> bool:
+        """A sample has given an offset: ``local`` and ``stamp`` need no wall clock."""
+        return self.clock.synced
+
+    @property
+    def verified(self) -> bool:
+        """A sample of the hub's current clock came in (``trusted`` for the kiosk)."""
+        return self.clock.verified
+
+    @property
+    def status(self) -> tuple[float, float] | None:
+        """The last ``(offset, rtt)`` reported to the hub."""
+        return self.clock.status
+
+    def local(self, mono: float, wall_minus_mono: float = 0.0) -> float:
+        """Hub time at ``mono``, slewed; before any sample the wall clock's guess
+        (``wall_minus_mono``: a wall reading minus the monotonic one taken with it)."""
+        return self.clock.local(mono, wall_minus_mono)
+
+    def stamp(self, mono: float, wall_minus_mono: float = 0.0) -> float:
+        """Hub time at ``mono`` by the best sample, unslewed: for re-stamping presses."""
+        return self.clock.stamp(mono, wall_minus_mono)
+
+    def others(self, me: str | None) -> tuple[str, ...]:
+        """The other kiosks' addresses on this table (see ``kiosk.feed.Feed.others``)."""
+        return self.feed.others(me)
+
+    # --- time sync ---------------------------------------------------------------------
+
+    def time_request(self) -> tuple[Request, int]:
+        """The exchange to send, and its ticket for ``time_reply``."""
+        return Request("GET", "/api/time"), self.clock.ticket()
+
+    def time_reply(self, ticket: int, t0: float, t3: float, status: int, body: Json,
+                   wall_minus_mono: float) -> Effects:
+        """The hub's answer to the exchange sent at ``t0`` (monotonic), received at ``t3``.
+
+        A sample taken across a drop of the samples (the hub's clock changed while the
+        request was out) is thrown away, and the exchange run again at once.
+        """
+        try:
+            if not 200 <= status < 300:
+                raise ValueError(f"HTTP {status}")
+            reply = TimeReply.model_validate(body)
+        except ValueError as exc:  # pydantic's ValidationError is one
+            log.debug("time sync failed: %s", exc)
+            return replace(self.link("http", False), ok=False)
+        taken = self.clock.take(ticket, sample(t0, reply.t1, reply.t2, t3), wall_minus_mono)
+        if taken is None:
+            return self.link("http", True) | Effects(sync_now=True)
+        return Effects(report=taken.status,
+                       save_wall_offset=taken.save_wall_offset) | self.link("http", True)
+
+    def next_sync(self, ok: bool) -> float:
+        return self.clock.next_wait(ok)
+
+    def status_request(self, offset: float, rtt: float, about: Mapping[str, Any]) -> Request:
+        """The report for the TD's grid; ``about`` is what the kiosk says of itself."""
+        if isinstance(about.get("id"), str):
+            self.kiosk_id = about["id"]
+        body: dict[str, Any] = {"offset": round(offset, 6), "rtt": round(rtt, 6)}
+        if about and not self.about_refused:
+            body["kiosk"] = dict(about)
+        return Request("POST", f"/api/tables/{self.table}/status", body)
+
+    def status_reply(self, sent: Request, status: int, text: str) -> Request | None:
+        """The report again without the kiosk block if the hub refused it (422: an older
+        hub, or a value over its limits), and no block from then on: the offset matters
+        more than the details. None: done."""
+        if status == 422 and sent.json is not None and "kiosk" in sent.json:
+            log.warning("hub refused this kiosk's details, reporting the offset only: %s",
+                        text[:200])
+            self.about_refused = True
+            return replace(sent, json={k: v for k, v in sent.json.items() if k != "kiosk"})
+        if not 200 <= status < 300:
+            log.warning("hub refused the status report: HTTP %d %s", status, text[:200])
+        return None
+
+    # --- snapshots ---------------------------------------------------------------------
+
+    def snapshot_request(self) -> Request:
+        return Request("GET", f"/api/tables/{self.table}/snapshot")
+
+    def snapshot(self, data: Json) -> Effects:
+        """Take a snapshot if it is newer (``ok``: taken, the screen must be redrawn).
+
+        A hub started afresh (a new ``hub`` id) or a new ``clock`` epoch (the TD set the
+        hub's time) drops the samples and the trust until a sample of the new clock; a
+        new hub may have lost its data, so it gets this round's presses again.
+        """
+        try:
+            change = self.feed.take(data)
+        except ValueError as exc:
+            log.warning("%s", exc)
+            return Effects(ok=False)
+        if change is None:
+            return Effects(ok=False)
+        snap = change.taken
+        key = snap.key
+        effects = Effects(save_snapshot=data, wake=True)
+        if change.new_hub or change.new_clock:
+            self.clock.drop(clock_changed=True)
+            effects |= Effects(sync_now=True)
+        if change.new_clock:
+            log.info("the hub's time was set (clock %d): syncing afresh", snap.clock)
+        if change.new_hub:
+            log.info("a different hub (id %s): taking its snapshot, syncing afresh", snap.hub)
+            effects |= Effects(resend=key, upload_now=True)
+        if change.new_round and key is not None:
+            effects |= Effects(upload_now=True)  # presses refused (409) before the round
+        return effects
+
+    def next_push(self, opened: bool) -> float:
+        """Seconds before the push channel is tried again (``opened``: it was open)."""
+        if opened:
+            self._push_backoff.reset()
+        return self._push_backoff.next()
+
+    # --- the press upload --------------------------------------------------------------
+
+    def upload_request(self, batch: Sequence[StoredPress]) -> Request:
+        return Request("POST", f"/api/tables/{self.table}/presses",
+                       {"presses": [p.as_json() for p in batch]})
+
+    def upload_reply(self, batch: Sequence[StoredPress], status: int, body: Json,
+                     text: str = "") -> Effects:
+        """The hub's answer to ``batch`` (``kiosk.upload``); a 5xx counts as the hub lost."""
+        outcome = self.uploader.reply(batch, status, body, text)
+        if outcome is None:
+            return replace(self.link("http", status < 500), ok=False)
+        return Effects(sent=outcome.sent, rejected=outcome.rejected) | self.link("http", True)
+
+    def next_upload(self, ok: bool) -> float:
+        return self.uploader.next_wait(ok)
+
+    # --- the connection ----------------------------------------------------------------
+
+    def link(self, channel: Literal["ws", "http"], ok: bool) -> Effects:
+        """The push channel or an HTTP exchange worked (or failed).
+
+        The hub going away drops the samples (it may come back with a new clock) but not
+        the trust (its clock runs on); the hub coming back means sync and send what piled
+        up, without waiting.
+        """
+        before = self.connected
+        if channel == "ws":
+            self.ws_open = ok
+        else:
+            self.http_ok = ok
+        after = self.connected
+        if before and not after:
+            self.clock.drop(clock_changed=False)
+        if before == after:
+            return Effects()
+        return Effects(sync_now=after, upload_now=after, wake=True)

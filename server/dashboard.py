@@ -1,0 +1,79 @@
+"""``GET /api/td/state``: everything the TD's dashboard shows, in one poll.
+
+Reads the store and runs the core for the hall clock, the grid and the late submissions,
+so it is blocking work: the route is a plain ``def`` and runs in a worker thread, never on
+the event loop that answers the kiosks' time sync. The shape is ``server.responses``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dipclock.events import BUILTIN
+from dipclock.timeline import break_state, timetable
+from server.context import Hub
+from server.grid import grid
+from server.hubtime import status as clock_status
+from server.review import late_submissions
+from server.rounds import current
+from server.views import clock_json, iso, pause_json
+
+#: how many coming deadlines the dashboard lists
+DEADLINES = 12
+#: how many audit lines (newest first)
+AUDIT_LINES = 40
+
+
+def state(hub: Hub) -> dict[str, Any]:
+    cur = current(hub.store)
+    now = hub.clock.moment()
+    out: dict[str, Any] = {
+        "hub_time": hub.clock.now(),
+        "now": iso(now),
+        "clock": clock_status(hub),
+        "seq": hub.store.seq(),
+        "kiosk_key": hub.kiosk_key,
+        "events": [{"id": p.id, "name": p.name} for p in BUILTIN.values()],
+        "event": None,
+        "round": None,
+        "hall": None,
+        "pauses": [],
+        "deadlines": [],
+        "tables": grid(hub, cur),
+        "penalties": [],
+        "audit": [
+            {"at": iso(a.at), "action": a.action, "summary": a.summary}
+            for a in hub.store.audit(AUDIT_LINES)
+        ],
+    }
+    profile = hub.store.event()
+    if profile is not None:
+        out["event"] = {
+            "id": profile.id,
+            "name": profile.name,
+            "penalty_model": profile.penalty.model,
+            "rounds": [
+                {"number": r.number, "title": r.title, "day": r.day,
+                 "start": r.start.isoformat(timespec="minutes") if r.start else None,
+                 "last_year": r.last_year}
+                for r in profile.rounds
+            ],
+        }
+    if cur is not None:
+        r = cur.round
+        out["round"] = {
+            "number": r.number, "title": r.title, "start": iso(r.start),
+            "last_year": r.last_year, "call": iso(r.call),
+        }
+        out["hall"] = clock_json(cur.profile, cur.schedule, now)
+        out["pauses"] = [
+            pause_json(p) | {"id": i, "state": break_state(cur.profile, cur.schedule, p, now)}
+            for i, p in cur.pauses
+        ]
+        out["deadlines"] = [
+            {"phase": ph.ref.code, "deadline": iso(ph.deadline)}
+            for ph in timetable(cur.profile, cur.schedule).phases
+            if ph.deadline > now
+        ][:DEADLINES]
+        out["penalties"] = late_submissions(hub, r.number)
+    return out

@@ -1,0 +1,273 @@
+"""What the TD's routes answer, as models: the OpenAPI schema is the payload.
+
+Every model forbids keys it does not name, so a key added to a payload without its model
+is a failing test, not a dashboard field the schema never mentions. Moments are the
+strings the dashboard has always had (``datetime.isoformat``, naive local time), so they
+are ``str`` here, not re-formatted by pydantic.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from fastapi import Response
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from server.schemas import KioskInfo
+from server.views import ClockJson
+
+Moment = str  # naive local ISO time, as ``server.views.iso`` writes it
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@cache
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(shape)
+
+
+def render(shape: Any, data: object) -> Response:
+    """``data`` checked against ``shape`` (the route's ``response_model``) and encoded to
+    JSON here, in the worker thread that built it. Returning a plain dict would leave both
+    steps to FastAPI, on the event loop: for the dashboard's state with a full hall, tens
+    of milliseconds every kiosk's time sync would wait behind."""
+    adapter = _adapter(shape)
+    body = adapter.dump_json(adapter.validate_python(data), by_alias=True, exclude_unset=True)
+    return Response(body, media_type="application/json")
+
+
+# --- session ----------------------------------------------------------------------------
+
+
+class SignedIn(Out):
+    csrf: str  # echo it in X-CSRF-Token with every change
+
+
+class SessionInfo(Out):
+    signed_in: bool
+    csrf: str | None = None  # only when signed in (the key is absent otherwise)
+
+
+# --- answers to the TD's changes ----------------------------------------------------------
+
+
+class EventSet(Out):
+    event: str
+    seq: int
+
+
+class RoundSet(Out):
+    round: int
+    seq: int
+
+
+class TablesSet(Out):
+    tables: list[int]
+    seq: int
+
+
+class PauseAdded(Out):
+    id: int
+    seq: int
+
+
+class PausesEnded(Out):
+    ended: list[int]
+    seq: int
+
+
+class Changed(Out):
+    seq: int
+
+
+class Called(Out):
+    call: Moment | None
+    seq: int
+
+
+class Decided(Out):
+    final: str
+    seq: int
+
+
+class ClockMoved(Out):
+    """``POST /api/clock``: hub time before and after, and the clock's new epoch."""
+
+    hub_time: float
+    from_: Moment = Field(alias="from")
+    to: Moment
+    change: float
+    standing: str
+    epoch: int
+    summary: str
+    seq: int
+
+
+
+# --- the penalties list -------------------------------------------------------------------
+
+
+class ProposedPenalty(Out):
+    """``dipclock.penalties.Penalty.as_json``: what the event's model proposes."""
+
+    kind: str
+    all_units_hold: bool
+    units_deleted: int
+    label: str
+    deleted_orders: list[str] | None = None  # only for the models that delete orders
+
+
+class LateSubmission(Out):
+    """One late press or missed phase (``server.review``), with the TD's decision if any."""
+
+    round: int
+    table: int
+    power: str
+    power_name: str
+    phase: str
+    kind: Literal["late", "missed"]
+    deadline: Moment | None
+    pressed_at: Moment | None
+    seconds_late: float | None
+    started_second: int | None
+    offence: int
+    proposed: ProposedPenalty
+    decision: str | None
+    final: str | None
+    note: str
+    decided_at: Moment | None
+
+
+# --- the dashboard's state ----------------------------------------------------------------
+
+
+class ClockStanding(Out):
+    """``server.hubtime.status``: how far hub time can be trusted."""
+
+    standing: str
+    epoch: int
+    system_synchronised: bool | None
+    offer_system: bool
+    system_change: float | None
+
+
+class EventName(Out):
+    id: str
+    name: str
+
+
+class EventRound(Out):
+    number: int
+    title: str
+    day: str
+    start: str | None  # "19:00"
+    last_year: int | None
+
+
+class EventInfo(Out):
+    id: str
+    name: str
+    penalty_model: str
+    rounds: list[EventRound]
+
+
+class RoundInfo(Out):
+    number: int
+    title: str
+    start: Moment | None
+    last_year: int | None
+    call: Moment | None
+
+
+class PauseInfo(Out):
+    """A stored pause (``server.views.pause_json``), its id and its state now."""
+
+    id: int
+    state: str  # dipclock.timeline.break_state: due, running, over
+    at: Moment | None
+    at_deadline: str | None
+    minutes: float | None
+    until: Moment | None
+    ended: Moment | None
+    table: int | None
+    reason: str
+
+
+class Deadline(Out):
+    phase: str
+    deadline: Moment | None
+
+
+class KioskReport(KioskInfo):
+    """What the table's kiosk last said of itself, where from and how long ago."""
+
+    address: str
+    uptime: int  # counted on to now and rounded (``server.grid.kiosk_json``)
+    reported_ago: float
+
+
+class Claim(Out):
+    id: str
+    address: str
+
+
+class TileView(Out):
+    """The few fields of ``dipclock.timeline.view`` a table's tile shows."""
+
+    stage: str
+    phase: str | None
+    remaining: float
+    deadline: Moment | None
+
+
+class PowerTile(Out):
+    power: str
+    out: bool
+    in_: bool = Field(alias="in")  # "in": handed in for the phase now
+    late: int | None
+    heading_for: str | None
+    last_late: float | None
+
+
+
+class TableRow(Out):
+    """One table on the TD's grid; ``view`` and ``powers`` once a round is set up."""
+
+    table: int
+    connected: bool
+    sockets: int
+    offset: float | None
+    rtt: float | None
+    seen_ago: float | None
+    kiosk: KioskReport | None
+    claims: list[Claim]
+    view: TileView | None = None
+    powers: list[PowerTile] | None = None
+
+
+class AuditLine(Out):
+    at: Moment | None
+    action: str
+    summary: str
+
+
+class DashboardState(Out):
+    """``GET /api/td/state``: everything the dashboard shows, in one poll."""
+
+    hub_time: float
+    now: Moment | None
+    clock: ClockStanding
+    seq: int
+    kiosk_key: str
+    events: list[EventName]
+    event: EventInfo | None
+    round: RoundInfo | None
+    hall: ClockJson | None
+    pauses: list[PauseInfo]
+    deadlines: list[Deadline]
+    tables: list[TableRow]
+    penalties: list[LateSubmission]
+    audit: list[AuditLine]

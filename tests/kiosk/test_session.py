@@ -1,0 +1,229 @@
+"""The kiosk's hub session on its own: events in, requests and effects out; no hub, no threads.
+
+Each test feeds ``HubSession`` what a driver would (a time reply with its four timestamps, a
+snapshot, an upload reply, a lost connection) at the monotonic readings that matter.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kiosk.session
+from dipclock.events import BUILTIN
+from dipclock.sync import from_local
+from kiosk.outbox import StoredPress
+from kiosk.session import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, Effects, HubSession, Request
+
+START = datetime(2019, 9, 6, 10, 0)
+HUB = from_local(START) - 1000.0  # hub time = monotonic + HUB
+
+
+def snapshot(seq: int, **extra: Any) -> dict[str, Any]:
+    return {"seq": seq, "table": 3, "event": BUILTIN["wdc2019"].model_dump(mode="json"),
+            "schedule": {"start": START.isoformat(), "title": "Round 2"},
+            "out": [], "presses": [], "hub_time": 0.0} | extra
+
+
+def exchange(session: HubSession, t0: float, there: float, back: float, hub: float = HUB,
+             wall_minus_mono: float = 0.0) -> Effects:
+    """A time exchange sent at ``t0`` whose legs took ``there`` and ``back`` seconds."""
+    _, ticket = session.time_request()
+    t1 = t0 + there + hub
+    t2 = t1 + 0.001
+    return session.time_reply(ticket, t0, t2 - hub + back, 200, {"t1": t1, "t2": t2},
+                              wall_minus_mono)
+
+
+def press(pid: str) -> StoredPress:
+    return StoredPress(pid, "k", "I", "press", START)
+
+
+# --- the press upload -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [409, 500, 503])
+def test_a_batch_the_hub_refused_is_not_marked_sent(status: int) -> None:
+    session = HubSession(3)
+    batch = [press("a"), press("b")]
+    request = session.upload_request(batch)
+    assert request == Request("POST", "/api/tables/3/presses", {"presses": [
+        p.as_json() for p in batch]})
+    refused = session.upload_reply(batch, status, {"detail": "not now"})
+    assert not refused.ok and refused.sent == () and refused.rejected == ()
+    assert session.connected == (status == 409)  # a 5xx: the hub is in trouble
+    taken = session.upload_reply(batch, 200, {"stored": 2, "duplicates": 0, "rejected": []})
+    assert taken.ok and taken.sent == ("a", "b")
+
+
+def test_a_press_the_hub_names_as_rejected_is_flagged_and_the_rest_sent() -> None:
+    session = HubSession(3)
+    batch = [press("a"), press("b"), press("c")]
+    reply = {"stored": 2, "duplicates": 0,
+             "rejected": [{"id": "b", "reason": "at: the year must be between 2000 and 2100"},
+                          {"id": None, "reason": "no id"}]}
+    effects = session.upload_reply(batch, 200, reply)
+    assert effects.sent == ("a", "c")
+    assert effects.rejected == (("b", "at: the year must be between 2000 and 2100"),)
+    # a 2xx whose body does not parse stored the batch: nothing is held back
+    assert session.upload_reply(batch, 200, None).sent == ("a", "b", "c")
+
+
+# --- time: the filter, the slew, the fallback -------------------------------------------
+
+
+def test_the_fastest_sample_sets_the_time_not_the_latest() -> None:
+    session = HubSession(3)
+    # slow and asymmetric (offset +0.4), fast (+0.005), then latest (-0.1): all differ
+    for t0, there, back in ((100.0, 0.9, 0.1), (110.0, 0.02, 0.01), (120.0, 0.1, 0.3)):
+        exchange(session, t0, there, back)
+    assert session.stamp(130.0) - 130.0 == pytest.approx(HUB + 0.005, abs=1e-6)
+
+
+def test_a_small_correction_is_slewed_into_the_shown_time_not_stepped() -> None:
+    session = HubSession(3)
+    assert session.snapshot(snapshot(1)).ok
+    exchange(session, 100.0, 0.01, 0.01)
+    assert session.local(100.0) - 100.0 == pytest.approx(HUB, abs=1e-6)  # the first: a step
+    assert session.snapshot(snapshot(2, clock=1)).sync_now  # the TD set the hub's time
+    assert not session.verified
+    exchange(session, 101.0, 0.01, 0.01, hub=HUB + 0.5)
+    assert session.verified
+    assert session.stamp(102.0) - 102.0 == pytest.approx(HUB + 0.5, abs=1e-6)  # the estimate
+    # what the screen shows moves 50 ms a second towards it: a countdown never skips
+    shown = [session.local(t) - t - HUB for t in (102.0, 106.0, 120.0)]
+    assert shown == pytest.approx([0.05, 0.25, 0.5], abs=0.002)
+
+
+def test_before_any_sample_the_wall_clock_and_the_stored_offset_are_a_guess() -> None:
+    session = HubSession(3, wall_offset=-3600.0)
+    assert not session.synced and not session.verified
+    assert session.local(50.0, wall_minus_mono=HUB + 3600) == pytest.approx(50.0 + HUB)
+    effects = exchange(session, 100.0, 0.01, 0.01, wall_minus_mono=HUB + 3600.0)
+    assert session.verified and effects.save_wall_offset == pytest.approx(-3600.0, abs=1e-6)
+    assert effects.report is not None and effects.report[0] == pytest.approx(0.0, abs=1e-3)
+    again = exchange(session, 110.0, 0.01, 0.01, wall_minus_mono=HUB + 3600.0)
+    assert again.save_wall_offset is None  # saved at most every 10 minutes
+
+
+def test_a_sample_taken_across_a_new_hub_clock_is_thrown_away() -> None:
+    session = HubSession(3)
+    session.snapshot(snapshot(1))
+    exchange(session, 100.0, 0.01, 0.01)
+    _, ticket = session.time_request()
+    session.snapshot(snapshot(2, clock=1))  # arrives while the exchange is out
+    stale = session.time_reply(ticket, 110.0, 110.03, 200, {"t1": 110.01 + HUB,
+                                                            "t2": 110.011 + HUB}, 0.0)
+    assert stale.ok and stale.sync_now and stale.report is None and not session.verified
+
+
+def test_a_bad_time_reply_is_a_failed_exchange() -> None:
+    session = HubSession(3)
+    _, ticket = session.time_request()
+    for status, body in ((200, {"t1": "soon"}), (200, None), (502, {"t1": 1.0, "t2": 1.0})):
+        assert not session.time_reply(ticket, 1.0, 1.1, status, body, 0.0).ok
+    assert not session.synced and not session.connected
+
+
+def test_syncs_are_fast_until_settled_then_slow_and_back_off_when_down() -> None:
+    session = HubSession(3, rng=random.Random(3))
+    waits = []
+    for i in range(FAST_SAMPLES):
+        exchange(session, 10.0 * i, 0.01, 0.01)
+        waits.append(session.next_sync(True))
+    assert waits[:-1] == [FAST_SYNC] * (FAST_SAMPLES - 1) and waits[-1] == SLOW_SYNC
+    assert [session.next_sync(False) <= 2 ** n for n in range(4)] == [True] * 4
+
+
+# --- the connection ---------------------------------------------------------------------
+
+
+def test_losing_the_hub_keeps_the_trust_and_coming_back_syncs_and_uploads_at_once() -> None:
+    session = HubSession(3)
+    back = session.link("http", True)
+    assert back.sync_now and back.upload_now and back.wake
+    exchange(session, 100.0, 0.01, 0.01)
+    lost = session.link("http", False)
+    assert lost.wake and not lost.sync_now and session.verified  # its clock runs on
+    assert session.link("ws", True).sync_now
+    assert session.link("http", True) == Effects()  # no change: nothing to do
+
+
+# --- snapshots --------------------------------------------------------------------------
+
+
+def test_snapshots_move_forward_per_hub_and_a_bad_one_keeps_the_last_round(
+        caplog: pytest.LogCaptureFixture) -> None:
+    session = HubSession(3)
+    taken = session.snapshot(snapshot(5, out=["T"], hub="h1"))
+    assert taken.ok and taken.wake and taken.upload_now and taken.save_snapshot is not None
+    assert not session.snapshot(snapshot(4, hub="h1")).ok
+    bad = snapshot(6, hub="h1", presses=[{"id": "x", "power": "Q", "kind": "press",
+                                          "at": START.isoformat()}])
+    with caplog.at_level("WARNING", logger="kiosk.session"):
+        assert not session.snapshot(bad).ok
+    assert [r.getMessage() for r in caplog.records] == [
+        "bad snapshot: presses.0.power: Value error, 'Q' is not a power letter "
+        "(one of A E F G I R T)"]
+    current = session.current()
+    assert current is not None and current.hub_out == {"T"}
+    fresh = session.snapshot(snapshot(1, hub="h2"))  # a hub started on an empty data dir
+    assert fresh.ok and fresh.resend == current.key and fresh.sync_now
+
+
+def test_claims_name_the_other_kiosks_and_stored_ones_are_old_news() -> None:
+    claims = [{"id": "me", "address": "10.0.0.12"}, {"id": "b", "address": "10.0.0.31"}]
+    session = HubSession(3)
+    session.snapshot(snapshot(1, claims=claims))
+    assert session.others("me") == ("10.0.0.31",) and session.others(None) == ()
+    restored = HubSession(3, stored=snapshot(1, claims=claims))
+    assert restored.current() is not None and restored.others("me") == ()
+
+
+def test_a_refused_kiosk_block_is_sent_again_without_it_and_never_again() -> None:
+    session = HubSession(3)
+    first = session.status_request(0.001, 0.02, {"id": "card-1", "version": "0.2"})
+    assert first.json is not None and first.json["kiosk"]["id"] == "card-1"
+    again = session.status_reply(first, 422, "kiosk: extra fields not permitted")
+    assert again is not None and again.json == {"offset": 0.001, "rtt": 0.02}
+    assert session.status_reply(again, 204, "") is None
+    later = session.status_request(0.0, 0.02, {"id": "card-1"})
+    assert later.json is not None and "kiosk" not in later.json
+
+
+# --- the walls --------------------------------------------------------------------------
+
+
+SESSION = ["session", "clocksync", "feed", "upload", "backoff", "round"]
+
+
+def test_the_hub_client_and_its_session_need_no_pygame() -> None:
+    code = ("import sys, kiosk.hubclient, dipclock.snapshot\n"
+            + "".join(f"import kiosk.{name}\n" for name in SESSION)
+            + "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", SESSION)
+def test_the_session_opens_no_socket_thread_or_clock(name: str) -> None:
+    path = Path(kiosk.session.__file__).with_name(f"{name}.py")
+    tree = ast.parse(path.read_text())
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+                for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree)
+                 if isinstance(n, ast.ImportFrom) and n.module}
+    assert "__future__" in imported  # the check reads a module of ours
+    assert not imported & {"httpx", "websockets", "threading", "socket", "time", "pygame",
+                           "sqlite3", "asyncio", "json"}
+    calls = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+             for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    assert not calls & {"monotonic", "time", "now", "sleep", "open", "wait", "today"}

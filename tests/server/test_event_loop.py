@@ -1,0 +1,194 @@
+"""The event loop does only async work: a TD request held up mid-way never holds up the
+kiosks' time sync, and snapshots published from worker threads reach the sockets in order.
+
+A real uvicorn on a free 127.0.0.1 port serves the hub; its clock is the real hub clock,
+except that the test can stop one reading of ``moment()`` (every TD action and the
+dashboard read it; ``/api/time`` reads only ``now()``) on a ``threading.Event`` it holds.
+No timing is asserted: the proof is that ``/api/time`` answers while the TD's request is
+still stopped, which cannot happen if that request runs on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from dipclock.sync import to_local
+from server.app import create_app
+from server.clock import HubClock
+from server.passwords import hash_password
+from server.push import Fanout
+from server.settings import Settings
+from tests.server.conftest import PASSWORD
+from tests.server.live import free_port
+
+#: generous bounds on waits for a request (not timing assertions): on a busy machine they
+#: only ever matter when the hub is broken, and then the test fails instead of hanging
+PATIENCE = 60.0
+
+
+class GatedClock(HubClock):
+    """The hub clock; once armed, the next ``moment()`` stops until the test releases it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed = False
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def moment(self) -> datetime:
+        if self.armed:
+            self.armed = False
+            self.entered.set()
+            self.release.wait(PATIENCE)
+        return super().moment()
+
+
+class Served:
+    def __init__(self, data: Path) -> None:
+        self.clock = GatedClock()
+        settings = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD))
+        app = create_app(settings, clock=self.clock, synced=lambda: False, boot=lambda: "b")
+        self.url = f"http://127.0.0.1:{free_port()}"
+        port = int(self.url.rsplit(":", 1)[1])
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                                    log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def td(self) -> httpx.Client:
+        c = httpx.Client(base_url=self.url, timeout=PATIENCE)
+        r = c.post("/api/login", json={"password": PASSWORD})
+        r.raise_for_status()
+        c.headers["X-CSRF-Token"] = r.json()["csrf"]
+        return c
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    s = Served(tmp_path / "data")
+    s.thread.start()
+    ready = threading.Event()
+    while not s.server.started:  # poll until it serves, not a fixed wait
+        assert s.thread.is_alive(), "the hub did not start"
+        ready.wait(0.02)
+    try:
+        yield s
+    finally:
+        s.clock.release.set()
+        s.server.should_exit = True
+        s.thread.join(timeout=PATIENCE)
+
+
+def _set_up(td: httpx.Client, url: str) -> None:
+    now = to_local(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
+    for method, path, body in (
+        ("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+        ("PUT", "/api/td/round", {"number": 1, "start": (now - timedelta(minutes=5)).isoformat()}),
+        ("PUT", "/api/td/tables", {"count": 3}),
+    ):
+        td.request(method, path, json=body).raise_for_status()
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("GET", "/api/td/state", None),
+    ("GET", "/api/penalties.csv", None),
+    ("POST", "/api/td/adjustments", {"seconds": 60}),
+    ("POST", "/api/td/pauses", {"reason": "Lunch"}),
+])
+def test_time_sync_answers_while_a_td_request_is_stopped_midway(
+    served: Served, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    td = served.td()
+    _set_up(td, served.url)
+    answer: list[httpx.Response] = []
+    served.clock.armed = True
+    worker = threading.Thread(
+        target=lambda: answer.append(td.request(method, path, json=body)), daemon=True)
+    worker.start()
+    try:
+        assert served.clock.entered.wait(PATIENCE), "the TD request never read the clock"
+        with httpx.Client(base_url=served.url, timeout=PATIENCE) as kiosk:
+            synced = [kiosk.get("/api/time") for _ in range(3)]
+        assert [r.status_code for r in synced] == [200, 200, 200]
+        assert all(r.json()["t2"] >= r.json()["t1"] for r in synced)
+        assert worker.is_alive() and not answer  # the TD's request is still stopped
+    finally:
+        served.clock.release.set()
+    worker.join(PATIENCE)
+    assert answer and answer[0].status_code == 200, answer[0].text if answer else "no answer"
+
+
+def test_a_pause_made_in_a_worker_thread_reaches_the_kiosks_websocket(served: Served) -> None:
+    from websockets.sync.client import connect
+
+    td = served.td()
+    _set_up(td, served.url)
+    key = td.get("/api/td/state").json()["kiosk_key"]
+    ws_url = served.url.replace("http", "ws") + f"/api/tables/2/ws?key={key}"
+    with connect(ws_url, open_timeout=PATIENCE) as ws:
+        first = json.loads(ws.recv(timeout=PATIENCE))
+        assert first["schedule"]["pauses"] == []
+        td.post("/api/td/pauses", json={"reason": "Lunch"}).raise_for_status()
+        pushed = json.loads(ws.recv(timeout=PATIENCE))
+    assert pushed["seq"] > first["seq"]
+    assert [p["reason"] for p in pushed["schedule"]["pauses"]] == ["Lunch"]
+
+
+class Socket:
+    """A kiosk's WebSocket whose sends wait for ``gate``: what is queued meanwhile piles up."""
+
+    def __init__(self) -> None:
+        self.sent: list[int] = []
+        self.gate = asyncio.Event()
+        self.sending = asyncio.Event()
+
+    async def send_text(self, data: str) -> None:
+        self.sending.set()
+        await self.gate.wait()
+        self.sent.append(json.loads(data)["seq"])
+
+    async def receive_text(self) -> str:
+        await asyncio.Event().wait()
+        return ""
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+def _build(seq: int) -> Callable[[set[int]], dict[int, dict[str, Any]]]:
+    return lambda tables: {n: {"seq": seq, "table": n} for n in tables}
+
+
+def test_snapshots_published_from_threads_arrive_and_never_go_backwards() -> None:
+    """Two TD requests in two threads may hand their snapshots to the loop in either order:
+    the kiosk must get the newer one, not whichever was handed over last."""
+
+    async def go() -> list[int]:
+        fan = Fanout(send_timeout=PATIENCE)
+        ws = Socket()
+        serving = asyncio.create_task(fan.serve(ws, 1, {"seq": 1, "table": 1}))
+        await asyncio.wait_for(ws.sending.wait(), PATIENCE)  # seq 1 is on its way
+        await asyncio.to_thread(fan.publish, _build(3))  # from worker threads, not the loop
+        await asyncio.to_thread(fan.publish, _build(2))  # built earlier, handed over later
+        ws.gate.set()
+
+        async def two_sent() -> None:
+            while len(ws.sent) < 2:
+                await asyncio.sleep(0)
+
+        await asyncio.wait_for(two_sent(), PATIENCE)
+        for _ in range(10):  # nothing else is queued: a third send would show here
+            await asyncio.sleep(0)
+        serving.cancel()
+        return ws.sent
+
+    assert asyncio.run(go()) == [1, 3]
