@@ -21,8 +21,11 @@ demo: $(STAMP)
 browser:
 	sh scripts/ensure-chromium.sh
 
+# ruff, and mypy (strict on the core: pyproject's [tool.mypy]); no cache, so two runs of the
+# suite in one checkout never share one
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m mypy --cache-dir=/dev/null
 
 test: $(STAMP) browser lint
 	$(PY) -m pytest -q

@@ -62,6 +62,10 @@ def _pct(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
 
+def _post(td: httpx.Client, path: str, body: dict[str, str]) -> None:
+    td.post(path, json=body).raise_for_status()
+
+
 async def _fan_out(url: str, key: str, td: httpx.Client, tables: int, rounds: int) -> list[float]:
     """Seconds from the TD's pause/resume request to the last table's new snapshot."""
     ws_url = url.replace("http", "ws")
@@ -76,7 +80,7 @@ async def _fan_out(url: str, key: str, td: httpx.Client, tables: int, rounds: in
             sent = time.perf_counter()
             path, body = ("/api/td/pauses", {"reason": "Lunch"}) if i % 2 == 0 else (
                 "/api/td/resume", {})
-            await asyncio.to_thread(lambda p=path, b=body: td.post(p, json=b).raise_for_status())
+            await asyncio.to_thread(_post, td, path, body)
 
             async def newer(ws: websockets.ClientConnection, seen: int) -> tuple[int, float]:
                 while True:

@@ -101,11 +101,11 @@ def run(argv: list[str | Path], timeout: float, env: dict[str, str] | None = Non
         in_root: bool = False) -> str:
     """Run a command, its output appended to the log; StepFailed with its last lines if it fails.
     ``in_root``: it runs proot, so as_older_kernel."""
-    argv = [str(a) for a in argv]
+    args = [str(a) for a in argv]
     with LOG.open("a") as log:
-        log.write(f"\n$ {' '.join(argv)}\n")
+        log.write(f"\n$ {' '.join(args)}\n")
     # its own session, so an overrun ends proot and qemu with it, not just the bash in front
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           stdin=subprocess.DEVNULL, env=env, start_new_session=True,
                           preexec_fn=as_older_kernel if in_root else None) as proc:
         try:
@@ -113,7 +113,7 @@ def run(argv: list[str | Path], timeout: float, env: dict[str, str] | None = Non
         except subprocess.TimeoutExpired as exc:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            raise StepFailed(f"{' '.join(argv[:6])}: no answer after {timeout:.0f} s") from exc
+            raise StepFailed(f"{' '.join(args[:6])}: no answer after {timeout:.0f} s") from exc
     with LOG.open("a") as log:
         log.write(out + err)
     if proc.returncode != 0:

@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
 from dipclock.rounds import round_naming
-from dipclock.timeline import Pause, PhaseRef, Schedule
+from dipclock.schedule import Pause, PhaseRef, Schedule
 
 MAX_BREAK_MINUTES = 24 * 60
 

@@ -186,8 +186,9 @@ def parse_event_toml(text: str, origin: str) -> EventProfile:
         raise EventError(f"{origin}: {describe_validation_error(exc)}") from None
 
 
-def describe_validation_error(exc: ValidationError) -> str:
-    """The first problem of a pydantic error as 'key: what was expected'."""
+def describe_validation_error(exc: ValidationError, whole: str = "(top level)") -> str:
+    """The first problem of a pydantic error as 'key: what was expected' (``whole``: the
+    name of a problem with the whole document, such as two keys that must come together)."""
     # a misspelt key explains the "missing" one beside it: name it first
     raw = exc.errors()
     # a deeper error explains the one about its container ("too short" after a bad item)
@@ -198,7 +199,7 @@ def describe_validation_error(exc: ValidationError) -> str:
     ]
     errors.sort(key=lambda e: e["type"] != "extra_forbidden")
     err = errors[0]
-    key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    key = ".".join(str(p) for p in err["loc"]) or whole
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
         msg = "unknown key"

@@ -25,7 +25,8 @@ from typing import Literal, Protocol
 from dipclock.events import PenaltyRules
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import LETTERS
-from dipclock.timeline import Phase, PhaseRef
+from dipclock.schedule import PhaseRef
+from dipclock.timeline import Phase
 
 LATE_WINDOW = timedelta(minutes=5)
 #: A power's second press this soon after its last one is a double tap, never new orders.

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
 POWERS: dict[str, str] = {
     "A": "Austria",
     "E": "England",
@@ -23,3 +27,15 @@ def power_letter(text: str) -> str:
         if t.casefold() == name.casefold():
             return letter
     raise ValueError(f"{text!r} is not a power (one of {' '.join(LETTERS)})")
+
+
+def _letter(letter: str) -> str:
+    if letter not in POWERS:
+        raise ValueError(f"{letter!r} is not a power (one of {' '.join(LETTERS)})")
+    return letter
+
+
+#: A power's letter in a model (a request, a snapshot): one of the seven, nothing else.
+PowerLetter = Annotated[
+    str, Field(max_length=1, json_schema_extra={"enum": list(LETTERS)}), AfterValidator(_letter)
+]

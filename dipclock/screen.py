@@ -5,7 +5,7 @@ the look, the words and the big number, and what the big number means (``count_t
 ``ticking``) so a screen that redraws between answers (the hall page's JavaScript) ticks
 it the same way the kiosk does. Every screen shows this model; none decides again, so a
 table and the projector can never disagree. The stage and time left come from
-``dipclock.timeline.view``, who is in and late from ``dipclock.late``, and what a late
+``dipclock.phaseview.view``, who is in and late from ``dipclock.late``, and what a late
 press costs from ``dipclock.penalties``.
 """
 
@@ -28,8 +28,10 @@ from dipclock.late import (
     submissions,
 )
 from dipclock.penalties import penalty, started_seconds
+from dipclock.phaseview import PhaseView, view
 from dipclock.powers import LETTERS, POWERS
-from dipclock.timeline import Phase, PhaseView, Schedule, timetable, view
+from dipclock.schedule import Schedule
+from dipclock.timeline import Phase, timetable
 
 Look = Literal[
     "before_start", "negotiating", "warning", "writing", "late", "paused", "held", "game_over"

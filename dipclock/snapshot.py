@@ -13,21 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from dipclock.events import EventProfile
-from dipclock.powers import LETTERS
-from dipclock.timeline import Schedule
-
-
-def _power(letter: str) -> str:
-    if letter not in LETTERS:
-        raise ValueError(f"{letter!r} is not a power letter (one of {' '.join(LETTERS)})")
-    return letter
-
-
-#: A power's letter, as every table and screen orders them (``dipclock.powers``).
-PowerLetter = Annotated[str, AfterValidator(_power)]
+from dipclock.events import EventProfile, describe_validation_error
+from dipclock.powers import PowerLetter
+from dipclock.schedule import Schedule
 
 
 class _Part(BaseModel):
@@ -78,10 +68,7 @@ class Snapshot(_Part):
 
 def reason(exc: ValidationError) -> str:
     """A snapshot's first problem in one line, for a log: ``presses.0.power: ...``."""
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "snapshot"
-    return f"{where}: {first['msg']}" + (f" ({exc.error_count()} problems)"
-                                         if exc.error_count() > 1 else "")
+    return describe_validation_error(exc, whole="snapshot")
 
 
 class TimeReply(_Part):

@@ -19,7 +19,7 @@ import logging
 import queue
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal, Self
+from typing import Literal, Protocol, Self
 
 from dipclock.errors import DipclockError
 from dipclock.powers import LETTERS
@@ -50,7 +50,14 @@ class ButtonEvent:
             raise ValueError(f"kind must be 'press' or 'hold', not {self.kind!r}")
 
 
-def post(q: queue.Queue[ButtonEvent], event: ButtonEvent) -> None:
+class Inbox(Protocol):
+    """Where a source puts its events: the kiosk's input queue (``queue.Queue``), which also
+    carries the kiosk's own wake-ups, so a source asks only that it takes a ButtonEvent."""
+
+    def put_nowait(self, item: ButtonEvent, /) -> None: ...
+
+
+def post(q: Inbox, event: ButtonEvent) -> None:
     """Put without blocking: sources run in callback/reader threads that must never stall.
 
     The kiosk should pass an unbounded queue; if a bounded one is full the event is dropped and

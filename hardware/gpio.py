@@ -15,7 +15,6 @@ an error come from the installed gpiozero, not from a list of ours.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -26,7 +25,7 @@ from gpiozero.pins import Factory
 
 from dipclock.errors import DipclockError
 
-from .events import POWERS, ButtonEvent, ButtonSource, post
+from .events import POWERS, ButtonSource, Inbox, post
 from .hold import PressHoldTracker
 
 log = logging.getLogger(__name__)
@@ -94,7 +93,7 @@ class GpioButtons(ButtonSource):
     def __init__(
         self,
         pins: Mapping[str, int | str],
-        queue: queue.Queue[ButtonEvent],
+        queue: Inbox,
         hold_seconds: float = 3.0,
         bounce_seconds: float = 0.05,
         pin_factory: Factory | None = None,

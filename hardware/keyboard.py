@@ -7,12 +7,11 @@ per frame so a hold shows while the key is still down. Timing is :class:`PressHo
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from collections.abc import Callable
 
-from .events import POWERS, ButtonEvent, ButtonSource, post
+from .events import POWERS, ButtonSource, Inbox, post
 from .hold import PressHoldTracker
 
 
@@ -24,7 +23,7 @@ class KeyboardButtons(ButtonSource):
 
     def __init__(
         self,
-        queue: queue.Queue[ButtonEvent],
+        queue: Inbox,
         hold_seconds: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

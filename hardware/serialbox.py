@@ -26,7 +26,6 @@ The host stamps the arrival of every line with its monotonic clock. A press is s
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 
 import serial
 
-from .events import POWERS, ButtonEvent, ButtonSource, post
+from .events import POWERS, ButtonEvent, ButtonSource, Inbox, post
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +197,7 @@ class SerialButtonBox(ButtonSource):
     def __init__(
         self,
         url: str,
-        queue: queue.Queue[ButtonEvent],
+        queue: Inbox,
         baudrate: int = 115200,
         clock: Callable[[], float] = time.monotonic,
         *,
@@ -219,7 +218,7 @@ class SerialButtonBox(ButtonSource):
         self._max_retry = max_retry_seconds
         self._silence = silence_seconds
         self._stop = threading.Event()
-        self._port: serial.SerialBase | None = None
+        self._port: serial.Serial | None = None
         self._assembler = LineAssembler()
         self._garbled = 0
         self._silent_since = clock()  # start of the current silence on this connection
@@ -237,7 +236,7 @@ class SerialButtonBox(ButtonSource):
         self._thread.start()
 
     @property
-    def port(self) -> serial.SerialBase | None:
+    def port(self) -> serial.Serial | None:
         """The open port, None while disconnected (tests write into a ``loop://`` port here);
         ButtonsClosed once closed."""
         self._check_open()
@@ -254,7 +253,8 @@ class SerialButtonBox(ButtonSource):
             if found is None:
                 raise serial.SerialException("no button box answers on any USB serial port")
             self.url = found
-        self._port = serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=READ_TIMEOUT)
+        self._port = serial.serial_for_url(self.url, baudrate=self._baudrate,
+                                           timeout=READ_TIMEOUT)
         self._assembler = LineAssembler()
         self._garbled = 0
         self._silent_logged = False

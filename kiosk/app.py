@@ -29,6 +29,7 @@ import pygame
 from dipclock.powers import LETTERS
 from dipclock.sync import Slew, from_local, to_local
 from hardware.events import ButtonEvent
+from hardware.keyboard import KeyboardButtons
 from kiosk import state
 from kiosk.draw import Painter, render
 from kiosk.outbox import Outbox, StoredPress
@@ -52,7 +53,6 @@ def this_boot() -> str:
     return boot_id() or f"process-{uuid.uuid4()}"
 
 #: Put on the input queue by other threads (the hub client) to make the loop redraw now.
-WAKE = object()
 
 
 class Source(Protocol):
@@ -134,23 +134,6 @@ class WallTime:
 
     def stamp(self, mono: float) -> float:
         return mono + self._wall() - self._mono() + self.shift
-
-
-@dataclass
-class FixedTime:
-    """Hub time = monotonic + offset: tests, and screenshots."""
-
-    offset: float = 0.0
-    verified: bool = True  # what ``trusted`` says
-
-    def local(self, mono: float) -> float:
-        return mono + self.offset
-
-    def trusted(self) -> bool:
-        return self.verified
-
-    def stamp(self, mono: float) -> float:
-        return mono + self.offset
 
 
 @dataclass
@@ -302,7 +285,7 @@ def run(
     inputs: queue.Queue[object],
     mono: Callable[[], float] = time.monotonic,
     run_for: float | None = None,
-    keyboard: object | None = None,
+    keyboard: KeyboardButtons | None = None,
     flip: Callable[[], None] = pygame.display.flip,
     on_screen: Callable[[state.Frame, float], None] | None = None,
 ) -> int:
@@ -343,13 +326,13 @@ def run(
             if ev.type == pygame.QUIT:
                 return 0
             if keyboard is not None and ev.type == pygame.WINDOWFOCUSLOST:
-                keyboard.cancel()  # type: ignore[attr-defined]  # a key up we'd never see
+                keyboard.cancel()  # a key up we'd never see
             if keyboard is not None and ev.type in (pygame.KEYDOWN, pygame.KEYUP):
                 letter = KEYS.get(ev.key)
                 if letter is not None:
                     if ev.type == pygame.KEYDOWN:
-                        keyboard.key_down(letter, mono())  # type: ignore[attr-defined]
+                        keyboard.key_down(letter, mono())
                     else:
-                        keyboard.key_up(letter, mono())  # type: ignore[attr-defined]
+                        keyboard.key_up(letter, mono())
         if keyboard is not None:
-            keyboard.poll(mono())  # type: ignore[attr-defined]
+            keyboard.poll(mono())

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from dipclock.arguments import UsageError, parse_moment, round_schedule
 from dipclock.eventfiles import load_event
 from dipclock.events import EventProfile
-from dipclock.timeline import Schedule
+from dipclock.schedule import Schedule
 from kiosk.config import SYSTEM_CONFIG, Loaded, Settings, load_file, merge
 from machine.identity import BOOT_FILES, hostname_table, read_boot_file
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
+from dipclock.schedule import Schedule
 from dipclock.snapshot import Snapshot
-from dipclock.timeline import Schedule
 from kiosk.outbox import StoredPress
 
 

@@ -19,7 +19,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from dipclock.events import BUILTIN  # noqa: E402
-from dipclock.timeline import Pause, PhaseRef, Schedule  # noqa: E402
+from dipclock.schedule import Pause, PhaseRef, Schedule
 from kiosk import state  # noqa: E402
 from kiosk.config import parse_size  # noqa: E402
 from kiosk.draw import Drawn, Painter, render  # noqa: E402

@@ -49,7 +49,10 @@ class Sounds:
             return
         try:
             pygame.mixer.init(frequency=RATE, size=-16, channels=1)
-            freq, _, channels = pygame.mixer.get_init()
+            started = pygame.mixer.get_init()  # None if the mixer did not start after all
+            if started is None:
+                raise pygame.error("the mixer did not start")
+            freq, _, channels = started
             for cue, notes in TUNES.items():
                 data = tone_bytes(notes, freq)
                 if channels == 2:  # interleave: left and right the same

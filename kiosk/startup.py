@@ -401,7 +401,7 @@ class Table:
                 self.closers.append(factory.close)
             if b.gpio:
                 try:
-                    gpio = GpioButtons(b.gpio, self.inputs,  # type: ignore[arg-type]
+                    gpio = GpioButtons(b.gpio, self.inputs,
                                        hold_seconds=b.hold_seconds, pin_factory=factory)
                 except Exception as exc:  # gpiozero: BadPinFactory, PinInvalidPin, GPIOPinInUse
                     raise Problem(f"buttons.gpio: {type(exc).__name__}: {exc}",
@@ -415,10 +415,10 @@ class Table:
 
             try:
                 if b.serial == "auto":
-                    box = SerialButtonBox("auto", self.inputs,  # type: ignore[arg-type]
+                    box = SerialButtonBox("auto", self.inputs,
                                           locate=lambda: boxfinder.find_box(BOX_WAIT))
                 else:
-                    box = SerialButtonBox(b.serial, self.inputs)  # type: ignore[arg-type]
+                    box = SerialButtonBox(b.serial, self.inputs)
             except ValueError as exc:
                 raise Problem(f"buttons.serial {b.serial!r}: {exc}",
                               "set buttons.serial in kiosk.toml to the box's port "
@@ -428,7 +428,7 @@ class Table:
         if b.keyboard and not self.display.headless:
             from hardware.keyboard import KeyboardButtons
 
-            keyboard = KeyboardButtons(self.inputs,  # type: ignore[arg-type]
+            keyboard = KeyboardButtons(self.inputs,
                                        hold_seconds=b.hold_seconds)
             self.closers.append(keyboard.close)
             sources.append(keyboard)

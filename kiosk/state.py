@@ -17,9 +17,10 @@ from typing import Literal
 from dipclock import screen as core
 from dipclock.events import EventProfile
 from dipclock.late import Pressed, out_of_game
+from dipclock.phaseview import PhaseView
 from dipclock.powers import LETTERS, POWERS
+from dipclock.schedule import Schedule
 from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duration_text
-from dipclock.timeline import PhaseView, Schedule
 
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",

@@ -17,7 +17,8 @@ from typing import Any, Generic, TypeVar
 from dipclock.errors import DipclockError
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 from dipclock.rounds import round_naming
-from dipclock.timeline import Adjustment, Pause, PhaseRef, break_state, timetable
+from dipclock.schedule import Adjustment, Pause, PhaseRef
+from dipclock.timeline import break_state, timetable
 from server.rounds import Current
 from server.schemas import (
     AdjustRequest,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -12,7 +15,7 @@ from dipclock.events import EventError, describe_validation_error
 _WHERE = {"body", "query", "path", "header", "cookie"}
 
 
-def describe(errors: list[dict]) -> str:
+def describe(errors: Sequence[Mapping[str, Any]]) -> str:
     """The first problem, named by its field, in words a TD (or a kiosk's log) can act on."""
     if not errors:
         return "malformed request"

@@ -1,4 +1,4 @@
-"""The TD's live grid: one row per table, from ``dipclock.timeline.view`` and ``late.board``,
+"""The TD's live grid: one row per table, from ``dipclock.phaseview.view`` and ``late.board``,
 with what the table's kiosk says about itself (the hall of Pis: ``server.kiosks``)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 from dipclock.late import board
 from dipclock.penalties import started_seconds
-from dipclock.timeline import view
+from dipclock.phaseview import view
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
 from server.rounds import Current, core_presses, out_powers, table_phases

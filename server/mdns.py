@@ -74,7 +74,7 @@ class Announcement:
             addresses, interfaces = where(self.host)
             self.info = service_info(self.hub_id, self.kiosk_key, self.port, addresses)
             self.zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-            done = await self.zc.async_register_service(self.info)
+            done = asyncio.ensure_future(await self.zc.async_register_service(self.info))
         except (OSError, ValueError, RuntimeError) as exc:
             log.warning("mDNS: cannot announce the hub (%s); kiosks need its address typed",
                         exc)

@@ -215,7 +215,7 @@ class Claim(Out):
 
 
 class TileView(Out):
-    """The few fields of ``dipclock.timeline.view`` a table's tile shows."""
+    """The few fields of ``dipclock.phaseview.view`` a table's tile shows."""
 
     stage: str
     phase: str | None

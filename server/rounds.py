@@ -1,4 +1,4 @@
-"""The round as the core sees it: the stored rows turned into a ``dipclock.timeline.Schedule``.
+"""The round as the core sees it: the stored rows turned into a ``dipclock.schedule.Schedule``.
 
 Bookkeeping only. Every deadline, stage and lateness comes from ``dipclock.timeline`` and
 ``dipclock.late`` with the schedule built here.
@@ -13,7 +13,8 @@ from datetime import datetime
 from dipclock.events import EventProfile
 from dipclock.late import Press, out_of_game
 from dipclock.powers import LETTERS
-from dipclock.timeline import Pause, Phase, Schedule, timetable
+from dipclock.schedule import Pause, Schedule
+from dipclock.timeline import Phase, timetable
 from server.store import PressRow, RoundRow, Store
 
 

@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from dipclock.powers import LETTERS
-from dipclock.timeline import PhaseRef
+from dipclock.powers import PowerLetter
+from dipclock.schedule import PhaseRef
 
 
 def _local(moment: datetime) -> datetime:
@@ -23,20 +23,10 @@ def _phase(code: str) -> str:
     return PhaseRef.parse(code).code
 
 
-def _power(letter: str) -> str:
-    if letter not in LETTERS:
-        raise ValueError(f"{letter!r} is not a power (one of {' '.join(LETTERS)})")
-    return letter
-
-
 LocalTime = Annotated[datetime, AfterValidator(_local)]
 TableNo = Annotated[int, Field(ge=1, le=999)]
 PhaseCode = Annotated[str, Field(max_length=8), AfterValidator(_phase)]
 Note = Annotated[str, Field(max_length=500)]
-#: A power's letter; the seven come from ``dipclock.powers``, the one list of them.
-PowerLetter = Annotated[
-    str, Field(max_length=1, json_schema_extra={"enum": list(LETTERS)}), AfterValidator(_power)
-]
 
 
 class Body(BaseModel):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from dipclock.events import EventProfile
-from dipclock.timeline import Adjustment, Pause
+from dipclock.schedule import Adjustment, Pause
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1

@@ -9,7 +9,8 @@ from pydantic import BaseModel
 
 from dipclock import screen
 from dipclock.events import EventProfile
-from dipclock.timeline import Pause, PhaseView, Schedule
+from dipclock.phaseview import PhaseView
+from dipclock.schedule import Pause, Schedule
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -23,7 +24,7 @@ def pause_json(pause: Pause) -> dict[str, Any]:
 
 
 def view_json(v: PhaseView) -> dict[str, Any]:
-    """The fields of ``dipclock.timeline.view`` a screen needs."""
+    """The fields of ``dipclock.phaseview.view`` a screen needs."""
     return {
         "now": iso(v.now),
         "stage": v.stage,

@@ -7,6 +7,7 @@ files under ``tmp_path``, a real uvicorn).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from dipclock.sync import to_local
@@ -54,3 +55,20 @@ class FakeMonotonic:
     def advance(self, seconds: float) -> float:
         self.t += seconds
         return self.t
+
+
+@dataclass
+class FixedTime:
+    """The kiosk's time base (``kiosk.app.TimeBase``): hub time = monotonic + offset."""
+
+    offset: float = 0.0
+    verified: bool = True  # what ``trusted`` says
+
+    def local(self, mono: float) -> float:
+        return mono + self.offset
+
+    def trusted(self) -> bool:
+        return self.verified
+
+    def stamp(self, mono: float) -> float:
+        return mono + self.offset

@@ -25,10 +25,10 @@ from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, EventProfile
 from dipclock.penalties import penalty
+from dipclock.schedule import Schedule
 from dipclock.timeline import (
     OPEN_HORIZON_YEAR,
     PLAN_HORIZON_YEAR,
-    Schedule,
     Timetable,
     break_window,
     timetable,

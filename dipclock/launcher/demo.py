@@ -25,8 +25,9 @@ from pathlib import Path
 import httpx
 
 from dipclock.eventfiles import load_event
+from dipclock.schedule import Schedule
 from dipclock.sync import to_local
-from dipclock.timeline import Schedule, timetable
+from dipclock.timeline import timetable
 
 LEAD = timedelta(seconds=90)
 

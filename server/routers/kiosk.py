@@ -1,9 +1,15 @@
-"""What a table's kiosk may do with the kiosk key: sync, read its snapshot, send presses."""
+"""What a table's kiosk may do with the kiosk key: sync, read its snapshot, send presses.
+
+Every route but ``/api/time`` is a plain ``def``: FastAPI runs it in a worker thread, so its
+durable SQLite writes and snapshot builds never hold up the event loop that answers the
+hall's time sync.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+import anyio
 from fastapi import APIRouter, HTTPException, Path, Request, Response, WebSocket
 from pydantic import ValidationError
 
@@ -32,7 +38,7 @@ async def hub_time(hub: HubDep) -> TimeReply:
 
 
 @router.get("/tables/{n}/snapshot")
-async def table_snapshot(
+def table_snapshot(
     n: TablePath, request: Request, hub: HubDep, _: Kiosk
 ) -> Snapshot:
     """The table's snapshot (``dipclock.snapshot.Snapshot``): the kiosk's polling fallback."""
@@ -42,7 +48,7 @@ async def table_snapshot(
 
 
 @router.post("/tables/{n}/presses")
-async def post_presses(
+def post_presses(
     n: TablePath, body: PressBatch, request: Request, hub: HubDep, _: Kiosk
 ) -> PressesReply:
     """Each press is checked on its own: the good ones are stored, the others named in
@@ -66,7 +72,7 @@ async def post_presses(
         except ValidationError as exc:
             press_id = item.get("id")
             rejected.append(Rejected(id=press_id if isinstance(press_id, str) else None,
-                                     reason=describe([dict(e) for e in exc.errors()])))
+                                     reason=describe(exc.errors())))
             continue
         rnd = round_for(rounds, p.at, cur.round)
         rows.append(PressRow(p.id, rnd.number, n, p.power, p.kind, p.at))
@@ -79,7 +85,7 @@ async def post_presses(
 
 
 @router.post("/tables/{n}/status", status_code=204)
-async def post_status(
+def post_status(
     n: TablePath, body: StatusIn, request: Request, hub: HubDep, _: Kiosk
 ) -> Response:
     """The kiosk's measured offset and round trip, and what it says about itself, for the
@@ -102,6 +108,7 @@ async def table_ws(ws: WebSocket, n: int, hub: HubDep) -> None:
     await ws.accept()
     address = client_address(ws)
     hub.seen(n, address)
-    await hub.fanout.serve(ws, n, snapshots(hub, {n})[n], address)
+    first = await anyio.to_thread.run_sync(lambda: snapshots(hub, {n})[n])  # store reads
+    await hub.fanout.serve(ws, n, first, address)
     hub.seen(n, address)
     check_claims(hub, n)  # a kiosk gone may end a claim conflict

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, RedirectResponse
 from pydantic import BaseModel
 
-from dipclock.timeline import view
+from dipclock.phaseview import view
 from server.context import HubDep
 from server.rounds import current
 from server.views import ClockJson, clock_model, view_json
@@ -46,9 +46,10 @@ class HallJson(BaseModel):
 
 
 @router.get("/api/hall", response_model=HallJson)
-async def hall_view(hub: HubDep) -> HallJson:
+def hall_view(hub: HubDep) -> HallJson:
     """The hall clock: ``dipclock.screen`` for no table, the screen every table shows when
-    it has no hold of its own. Read-only, so open to all."""
+    it has no hold of its own. Read-only, so open to all; a plain ``def`` (a worker
+    thread) because it reads the store."""
     cur = current(hub.store)
     out = HallJson(hub_time=hub.clock.now(), seq=hub.store.seq())
     if cur is not None:

@@ -4,7 +4,8 @@ from datetime import datetime, timedelta
 
 from dipclock.events import BUILTIN
 from dipclock.late import LATE_WINDOW, Press, board, missed, submissions
-from dipclock.timeline import Schedule, timetable
+from dipclock.schedule import Schedule
+from dipclock.timeline import timetable
 
 D = datetime.fromisoformat
 PROFILE = BUILTIN["graduated20"]

@@ -94,7 +94,9 @@ def test_importing_the_core_loads_no_hardware_screen_or_web_library():
 def test_a_whole_round_computes_with_every_clock_disabled(monkeypatch):
     from dipclock.events import BUILTIN
     from dipclock.late import Press, board
-    from dipclock.timeline import Schedule, timetable, view
+    from dipclock.phaseview import view
+    from dipclock.schedule import Schedule
+    from dipclock.timeline import timetable
 
     def boom(*_a, **_k):
         raise AssertionError("the core read the clock")

@@ -8,8 +8,9 @@ import pytest
 
 from dipclock.events import BUILTIN
 from dipclock.late import Press
+from dipclock.schedule import Pause, PhaseRef, Schedule
 from dipclock.screen import Screen, build, duration_text
-from dipclock.timeline import Pause, PhaseRef, Schedule, timetable
+from dipclock.timeline import timetable
 
 from . import test_purity as purity
 

@@ -10,8 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from dipclock.events import BUILTIN
+from dipclock.schedule import Pause, Schedule
 from dipclock.snapshot import PressesReply, Snapshot, reason
-from dipclock.timeline import Pause, Schedule
 
 START = datetime(2024, 5, 4, 9, 0)
 

@@ -6,7 +6,9 @@ from itertools import pairwise
 import pytest
 
 from dipclock.events import BUILTIN
-from dipclock.timeline import Adjustment, Pause, PhaseRef, Schedule, timetable, view
+from dipclock.phaseview import view
+from dipclock.schedule import Adjustment, Pause, PhaseRef, Schedule
+from dipclock.timeline import timetable
 
 D = datetime.fromisoformat
 
@@ -179,7 +181,7 @@ def test_view_stages_through_a_wdc2019_round():
     assert (writing.stage, writing.remaining) == ("writing", 30)
     after = view(profile, s, D("2019-09-06T10:18:16"))
     assert after.phase.code == "F1901" and after.previous.ref.code == "S1901"
-    assert after.since_previous == 16
+    assert after.previous.deadline == D("2019-09-06T10:18")
     last = view(profile, s, D("2019-09-06T13:50"))
     assert last.final_year and last.phase.code == "F1907" and last.next_phase is None
     over = view(profile, s, D("2019-09-06T13:58"))
@@ -255,3 +257,20 @@ def test_time_given_during_the_writing_minute_moves_its_start():
     assert first.writing_from == D("2019-09-06T10:19")  # when the clock last entered it
     assert view(profile, s, D("2019-09-06T10:18")).stage == "negotiating"
     assert view(profile, s, D("2019-09-06T10:19:30")).stage == "writing"
+
+
+def test_a_table_clock_is_built_once_and_rebuilt_when_the_schedule_changes():
+    """A kiosk asks for a view and a timetable every frame: the walk is done once."""
+    from dipclock.timeline import table_clock
+
+    start = D("2006-08-04T10:00")
+    p = BUILTIN["wdc2006"]
+    s = Schedule(start=start)
+    first = table_clock(p, s, 3)
+    assert table_clock(p, Schedule(start=start), 3) is first  # equal inputs, same clock
+    assert table_clock(p, s, 4) is not first  # another table may have its own holds
+    paused = s.model_copy(update={"pauses": (Pause(at=start + timedelta(minutes=5)),)})
+    rebuilt = table_clock(p, paused, 3)
+    assert rebuilt is not first
+    assert rebuilt.phases == ()  # an open-ended break from 10:05: no deadline is known
+    assert first.phases[0].deadline == start + timedelta(minutes=17)

@@ -7,7 +7,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dipclock.events import BUILTIN
-from dipclock.timeline import Adjustment, Pause, PhaseRef, Schedule, timetable, view
+from dipclock.phaseview import view
+from dipclock.schedule import Adjustment, Pause, PhaseRef, Schedule
+from dipclock.timeline import timetable
 
 START = datetime(2020, 6, 6, 10, 0)
 events = st.sampled_from(sorted(BUILTIN))

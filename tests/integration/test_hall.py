@@ -24,15 +24,22 @@ def outbox_rows(path: Path) -> list[tuple[str, str, int]]:
         db.close()
 
 
+#: What the four-timestamp bound leaves out: float rounding and the stamps' own reading time.
+SLACK = 0.002
+
+
 def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
     td = hall.td()
     # Each kiosk reports its sync after every GET /api/time: it lands in the TD's grid.
     tables = wait_for("every kiosk's sync report in the grid", lambda: (
         rows := {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
     ) and all(rows[n]["offset"] is not None for n in TABLES) and rows)
+    # Kiosks and hub read one machine's clock, so the true offset is 0 and a measured one is
+    # off by at most half its round trip: every margin below is a measured round trip, never
+    # a guess of how fast loopback is on a busy machine.
     for n in TABLES:
-        assert abs(tables[n]["offset"]) < 0.050, tables[n]
-        assert 0 <= tables[n]["rtt"] < 0.5, tables[n]  # loopback; generous for a busy CI
+        assert abs(tables[n]["offset"]) <= tables[n]["rtt"] / 2 + SLACK, tables[n]
+        assert tables[n]["rtt"] >= 0, tables[n]
         assert tables[n]["connected"] and tables[n]["sockets"] == 1, tables[n]
     # Independently: kiosks and hub share this machine's CLOCK_MONOTONIC, so compare the
     # offsets from it to the hub time each uses.
@@ -44,13 +51,16 @@ def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
             m1 = time.monotonic()
             exchanges.append((m1 - m0, t1 - (m0 + m1) / 2))
     rtt, hub_offset = min(exchanges)
-    assert rtt < 0.050
     for n, k in hall.kiosks.items():
         screen = wait_for(f"table {n}'s screen with its sync", lambda k=k: (
             s := k.screen()) and s["sync"] is not None and s)
         kiosk_offset = screen["hub_time"] - screen["mono"]
-        assert abs(kiosk_offset - hub_offset) < 0.050, (n, kiosk_offset - hub_offset)
-        assert abs(screen["sync"]["offset"]) < 0.050, screen["sync"]
+        sync = screen["sync"]
+        assert abs(sync["offset"]) <= sync["rtt"] / 2 + SLACK, sync
+        # both measure hub time against one monotonic clock: they differ by the two
+        # measurements' errors, and by what the screen has still to slew (its last offset)
+        margin = rtt / 2 + sync["rtt"] / 2 + abs(sync["offset"]) + SLACK
+        assert abs(kiosk_offset - hub_offset) <= margin, (n, kiosk_offset - hub_offset)
 
 
 def test_a_pause_and_the_resume_reach_every_kiosk(hall: Hall) -> None:
@@ -161,14 +171,18 @@ def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
     try:
         assert client.sync_once()  # before it, the screen ran on the (wrong) wall clock
         offset, rtt = client.sync_status() or (None, None)
-        assert offset == pytest.approx(-3.0, abs=0.05) and 0 <= rtt < 0.05
+        # the four-timestamp offset is off by at most half the round trip, however loaded the
+        # machine: the margin is the measured one, not a guess of how fast loopback is
+        assert offset == pytest.approx(-3.0, abs=rtt / 2 + SLACK)
         row = next(t for t in hall.td().get("/api/td/state").json()["tables"] if t["table"] == 3)
-        assert row["offset"] == pytest.approx(-3.0, abs=0.05)
+        assert row["offset"] == pytest.approx(offset, abs=1e-6)  # as the kiosk measured it
         assert client.sync_once()  # the screen stepped to hub time: in sync now
-        offset, _ = client.sync_status() or (None, None)
-        assert abs(offset) < 0.05
+        offset, rtt = client.sync_status() or (None, None)
+        assert abs(offset) <= rtt / 2 + SLACK
+        before = client.local(time.monotonic())
         hub_now = httpx.get(hall.hub.url + "/api/time", timeout=5).json()["t1"]
-        assert client.local(time.monotonic()) == pytest.approx(hub_now, abs=0.05)
+        after = client.local(time.monotonic())
+        assert before - rtt / 2 - SLACK <= hub_now <= after + rtt / 2 + SLACK
     finally:
         client.close()
         outbox.close()

@@ -17,12 +17,13 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from dipclock.events import BUILTIN  # noqa: E402
+from dipclock.schedule import Schedule
 from dipclock.sync import from_local  # noqa: E402
-from dipclock.timeline import Schedule  # noqa: E402
 from hardware.events import ButtonEvent  # noqa: E402
-from kiosk.app import FixedRound, FixedTime, Kiosk  # noqa: E402
+from kiosk.app import FixedRound, Kiosk  # noqa: E402
 from kiosk.outbox import Outbox  # noqa: E402
 from kiosk.round import Round, round_key  # noqa: E402
+from tests.doubles import FixedTime  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)

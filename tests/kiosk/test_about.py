@@ -9,16 +9,17 @@ from pathlib import Path
 
 from dipclock import __version__
 from dipclock.events import BUILTIN
+from dipclock.schedule import Schedule
 from dipclock.sync import from_local
-from dipclock.timeline import Schedule
 from hardware.serialbox import SerialButtonBox
 from kiosk.about import BOX_UNPLUGGED, About, kiosk_id
-from kiosk.app import FixedRound, FixedTime, Kiosk
+from kiosk.app import FixedRound, Kiosk
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from kiosk.round import Round, round_key
 from kiosk.state import hub_line
 from machine.power import Throttling
+from tests.doubles import FixedTime
 
 
 @dataclass

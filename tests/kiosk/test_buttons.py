@@ -13,7 +13,8 @@ from gpiozero.pins.mock import MockFactory
 from hardware.gpio import DEFAULT_PINS, GpioButtons
 from hardware.keyboard import KeyboardButtons
 from hardware.serialbox import SerialButtonBox
-from kiosk.app import FixedTime, run
+from kiosk.app import run
+from tests.doubles import FixedTime
 
 from .conftest import Table, make_table
 

@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 from dipclock.events import BUILTIN
+from dipclock.schedule import Schedule
 from dipclock.sync import from_local
-from dipclock.timeline import Schedule
 from hardware.events import ButtonEvent
-from kiosk.app import FixedRound, FixedTime, Kiosk
+from kiosk.app import FixedRound, Kiosk
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from kiosk.round import Round, round_key
 from server.passwords import hash_password
-from tests.doubles import FakeClock
+from tests.doubles import FakeClock, FixedTime
 from tests.server.conftest import PASSWORD, START, Hub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +104,8 @@ import sys
 from datetime import datetime
 from dipclock.events import BUILTIN
 from dipclock.timeline import Schedule
-from kiosk.app import FixedRound, FixedTime, Kiosk
+from kiosk.app import FixedRound, Kiosk
+from tests.doubles import FixedTime
 from kiosk.outbox import Outbox
 from kiosk.round import Round, round_key
 

@@ -23,7 +23,7 @@ def test_before_start_counts_down_to_the_round(table: Table) -> None:
 
 
 def test_the_start_shown_follows_time_added_before_the_round(tmp_path: Path) -> None:
-    from dipclock.timeline import Adjustment
+    from dipclock.schedule import Adjustment
 
     late_start = make_table(tmp_path, adjustments=(Adjustment(at=t("09:50:00"), seconds=600),))
     s = late_start.screen(t("09:55:00"))

@@ -10,7 +10,7 @@ import pytest
 
 from dipclock.events import BUILTIN, EventError
 from dipclock.rounds import round_naming
-from dipclock.timeline import Pause, PhaseRef, Schedule
+from dipclock.schedule import Pause, PhaseRef, Schedule
 from server import actions
 from server.actions import Refused
 from server.rounds import Current

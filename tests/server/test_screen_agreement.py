@@ -23,8 +23,8 @@ import pytest
 from dipclock.events import EventProfile
 from dipclock.late import Press
 from dipclock.powers import LETTERS
+from dipclock.schedule import Schedule
 from dipclock.sync import from_local
-from dipclock.timeline import Schedule
 from kiosk import state
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
