@@ -38,9 +38,19 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     }
 
 
+#: What every table's snapshot shares: dumped once, not once per table (the event is most
+#: of a snapshot, and a pause publishes to every table of the hall at once).
+_SHARED = {"event", "schedule"}
+
+
 def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
     """The snapshots of ``models`` as JSON-ready dicts: what the WebSocket sends."""
-    return {n: snap.model_dump(mode="json") for n, snap in models(hub, tables).items()}
+    built = models(hub, tables)
+    if not built:
+        return {}
+    shared = next(iter(built.values())).model_dump(mode="json", include=_SHARED)
+    return {n: snap.model_dump(mode="json", exclude=_SHARED) | shared
+            for n, snap in built.items()}
 
 
 def snapshot(hub: Hub, table: int) -> Snapshot:

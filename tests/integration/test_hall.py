@@ -26,6 +26,8 @@ def outbox_rows(path: Path) -> list[tuple[str, str, int]]:
 
 #: What the four-timestamp bound leaves out: float rounding and the stamps' own reading time.
 SLACK = 0.002
+#: Kiosks on the hub's own machine are in step within this (a second off is a real fault).
+IN_SYNC = 0.25
 
 
 def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
@@ -34,11 +36,11 @@ def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
     tables = wait_for("every kiosk's sync report in the grid", lambda: (
         rows := {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
     ) and all(rows[n]["offset"] is not None for n in TABLES) and rows)
-    # Kiosks and hub read one machine's clock, so the true offset is 0 and a measured one is
-    # off by at most half its round trip: every margin below is a measured round trip, never
-    # a guess of how fast loopback is on a busy machine.
+    # Kiosks and hub read one machine's clock, so the true offset is 0. A report is off by
+    # its own sample's error and by that of the earlier samples the screen follows, which
+    # the grid does not show: IN_SYNC says "in step", not a measure of how fast loopback is.
     for n in TABLES:
-        assert abs(tables[n]["offset"]) <= tables[n]["rtt"] / 2 + SLACK, tables[n]
+        assert abs(tables[n]["offset"]) < IN_SYNC, tables[n]
         assert tables[n]["rtt"] >= 0, tables[n]
         assert tables[n]["connected"] and tables[n]["sockets"] == 1, tables[n]
     # Independently: kiosks and hub share this machine's CLOCK_MONOTONIC, so compare the
@@ -55,12 +57,8 @@ def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
         screen = wait_for(f"table {n}'s screen with its sync", lambda k=k: (
             s := k.screen()) and s["sync"] is not None and s)
         kiosk_offset = screen["hub_time"] - screen["mono"]
-        sync = screen["sync"]
-        assert abs(sync["offset"]) <= sync["rtt"] / 2 + SLACK, sync
-        # both measure hub time against one monotonic clock: they differ by the two
-        # measurements' errors, and by what the screen has still to slew (its last offset)
-        margin = rtt / 2 + sync["rtt"] / 2 + abs(sync["offset"]) + SLACK
-        assert abs(kiosk_offset - hub_offset) <= margin, (n, kiosk_offset - hub_offset)
+        assert abs(screen["sync"]["offset"]) < IN_SYNC, screen["sync"]
+        assert abs(kiosk_offset - hub_offset) < IN_SYNC, (n, kiosk_offset - hub_offset)
 
 
 def test_a_pause_and_the_resume_reach_every_kiosk(hall: Hall) -> None:
@@ -177,12 +175,15 @@ def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
         row = next(t for t in hall.td().get("/api/td/state").json()["tables"] if t["table"] == 3)
         assert row["offset"] == pytest.approx(offset, abs=1e-6)  # as the kiosk measured it
         assert client.sync_once()  # the screen stepped to hub time: in sync now
+        first_rtt = rtt
         offset, rtt = client.sync_status() or (None, None)
-        assert abs(offset) <= rtt / 2 + SLACK
+        # this sample's error and the first one's, which the screen now shows
+        assert abs(offset) <= first_rtt / 2 + rtt / 2 + SLACK
         before = client.local(time.monotonic())
         hub_now = httpx.get(hall.hub.url + "/api/time", timeout=5).json()["t1"]
         after = client.local(time.monotonic())
-        assert before - rtt / 2 - SLACK <= hub_now <= after + rtt / 2 + SLACK
+        error = max(first_rtt, rtt) / 2 + SLACK  # the best sample's, which the screen follows
+        assert before - error <= hub_now <= after + error
     finally:
         client.close()
         outbox.close()
