@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test lint bench browser clean screenshots wheelhouse bench-pi
+.PHONY: demo test lint bench browser clean screenshots wheelhouse bench-pi mutations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ wheelhouse:
 # (proot + qemu), to the kiosk's first frame. Prints one JSON line of timings.
 bench-pi:
 	$(PYTHON) -m benchmarks.pi_install
+
+# Break the code in each way a review once found the tests did not notice, and show the
+# test that now fails (not part of `make test`: a check of the tests themselves).
+mutations: $(STAMP)
+	$(PY) scripts/mutations.py
 
 screenshots: $(STAMP)
 	$(PY) -m kiosk.screenshots docs/screenshots

@@ -1,0 +1,102 @@
+"""``make mutations``: break the code on purpose, one known way at a time, and show the test
+that catches it.
+
+Each mutation below once survived the suite (issue 8's review); each is applied to a copy of
+the tree, its tests are run, and the line says CAUGHT (some test failed) or SURVIVED. Not
+part of ``make test``: a check of the tests themselves, run when they change.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1]
+SESSION = ["tests/kiosk/test_session.py", "tests/kiosk/test_hubclient.py"]
+PAGES = ["tests/server/test_browser.py", "tests/server/test_screen_agreement.py"]
+#: (what the mutation does, file, the line(s) as written, the broken version, its tests)
+M: list[tuple[str, str, str, str, list[str]]] = [
+    ("refused batch marked sent", "kiosk/upload.py",
+     '            log.warning("hub refused %d presses: HTTP %d %s", len(batch), status, '
+     'text[:200])\n            return None',
+     "            return Outcome(tuple(p.id for p in batch), ())",
+     SESSION),
+    ("Slew bypassed with a hub", "kiosk/clocksync.py",
+     "return mono + self._slew.update(self._target, mono)",
+     "return mono + self._target",
+     SESSION),
+    ("Slew bypassed standalone", "kiosk/app.py",
+     "return mono + self._slew.update(target, mono)",
+     "return mono + target",
+     ["tests/kiosk/test_hubclient.py"]),
+    ("OffsetFilter trusts the latest sample", "dipclock/sync.py",
+     "return min(fresh, key=lambda s: s.delay) if fresh else None",
+     "return fresh[-1] if fresh else None",
+     ["tests/core/test_sync.py", "tests/kiosk/test_session.py"]),
+    ("stored press not pushed to its table", "server/routers/kiosk.py",
+     "    if stored:\n        publish(hub, {n})",
+     "    if False:\n        publish(hub, {n})",
+     ["tests/server/test_clock_push.py"]),
+    ("writing stage one tick late", "dipclock/phaseview.py",
+     "elif writing_seconds and remaining <= writing_seconds:",
+     "elif writing_seconds and remaining < writing_seconds:",
+     ["tests/core/test_timeline.py"]),
+    ("dashboard/hall countdown frozen", "server/static/app.js",
+     "return duration(clock.seconds_left - (hubNow() - last.data.hub_time));",
+     "return duration(clock.seconds_left);",
+     PAGES),
+    ("dashboard/hall countdown rounded down", "server/static/app.js",
+     "const s = Math.max(0, Math.ceil(Math.round(seconds * 1e6) / 1e6));",
+     "const s = Math.max(0, Math.floor(seconds));",
+     PAGES),
+    ("frame cache ignores new presses", "kiosk/app.py",
+     "key = (id(rnd), len(local), lost, self.warning_seconds, alerts)",
+     "key = (id(rnd), lost, self.warning_seconds, alerts)",
+     ["tests/kiosk/test_stages.py"]),
+    ("acknowledged before the outbox write", "kiosk/app.py",
+     "        known = self.presses(key)  # loaded before the new row, so it is not counted "
+     "twice\n",
+     "        known = self.presses(key)  # loaded before the new row, so it is not counted "
+     "twice\n        self.log(f\"PRESS early {event.power}\")\n        self.source.sent()\n",
+     ["tests/kiosk/test_power_loss.py"]),
+    ("a loop that never redraws", "kiosk/app.py",
+     "            flip()\n",
+     "            pass\n",
+     ["tests/kiosk/test_buttons.py"]),
+]
+
+
+def run(name: str, f: str, old: str, new: str, tests: list[str], work: Path) -> bool:
+    """True when some test fails on the mutated copy (the mutation is caught)."""
+    dst = work / "tree"
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(SRC, dst, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", ".pytest_cache", "*.egg-info", ".ruff_cache"))
+    path = dst / f
+    text = path.read_text()
+    if text.count(old) != 1:
+        print(f"STALE: {name}: the line to mutate is no longer in {f}; update this script")
+        return False
+    path.write_text(text.replace(old, new))
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+                       cwd=dst, capture_output=True, text=True)
+    lines = r.stdout.strip().splitlines()
+    print(f"{'CAUGHT' if r.returncode else 'SURVIVED'}: {name}: {lines[-1] if lines else ''}")
+    for line in lines:
+        if line.startswith("FAILED"):
+            print("    ", line.split(" ")[1])
+    return r.returncode != 0
+
+
+def main(only: list[str]) -> int:
+    with tempfile.TemporaryDirectory(prefix="dipclock-mutations-") as work:
+        results = [run(*m, Path(work)) for m in M if not only or any(o in m[0] for o in only)]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
