@@ -76,7 +76,7 @@ class LiveHub:
 
     def td(self) -> httpx.Client:
         """A signed-in TD client, CSRF header included."""
-        c = httpx.Client(base_url=self.url, timeout=10)
+        c = httpx.Client(base_url=self.url, timeout=60)  # a bound on a hang, not a timing margin
         r = c.post("/api/login", json={"password": PASSWORD})
         r.raise_for_status()
         c.headers["X-CSRF-Token"] = r.json()["csrf"]
@@ -88,9 +88,10 @@ class LiveHub:
 
 class ThreadHub:
     """A real uvicorn serving ``create_app`` in this process, on a free 127.0.0.1 port, so a
-    test can hand the hub a wall clock and a time-sync probe of its choosing."""
+    test can hand the hub a wall clock (or a whole clock: ``tests.doubles.FakeClock``) and a
+    time-sync probe of its choosing."""
 
-    def __init__(self, data: Path, synced=lambda: False, wall=None) -> None:
+    def __init__(self, data: Path, synced=lambda: False, wall=None, clock=None) -> None:
         import uvicorn
 
         from server.app import create_app
@@ -99,7 +100,8 @@ class ThreadHub:
         from server.settings import Settings
 
         settings = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD))
-        app = create_app(settings, clock=HubClock(wall=wall), synced=synced, boot=lambda: "b")
+        self.clock = clock if clock is not None else HubClock(wall=wall)
+        app = create_app(settings, clock=self.clock, synced=synced, boot=lambda: "b")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
@@ -108,10 +110,10 @@ class ThreadHub:
 
     def __enter__(self) -> ThreadHub:
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while not self.server.started:  # poll until it serves, not a fixed wait
             if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the hub did not start within 20 s")
+                raise RuntimeError("the hub did not start within 30 s")
             time.sleep(0.02)
         return self
 

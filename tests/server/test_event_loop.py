@@ -20,16 +20,11 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from dipclock.sync import to_local
-from server.app import create_app
 from server.clock import HubClock
-from server.passwords import hash_password
 from server.push import Fanout
-from server.settings import Settings
-from tests.server.conftest import PASSWORD
-from tests.server.live import free_port
+from tests.server.live import ThreadHub
 
 #: generous bounds on waits for a request (not timing assertions): on a busy machine they
 #: only ever matter when the hub is broken, and then the test fails instead of hanging
@@ -53,39 +48,14 @@ class GatedClock(HubClock):
         return super().moment()
 
 
-class Served:
-    def __init__(self, data: Path) -> None:
-        self.clock = GatedClock()
-        settings = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD))
-        app = create_app(settings, clock=self.clock, synced=lambda: False, boot=lambda: "b")
-        self.url = f"http://127.0.0.1:{free_port()}"
-        port = int(self.url.rsplit(":", 1)[1])
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                                    log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def td(self) -> httpx.Client:
-        c = httpx.Client(base_url=self.url, timeout=PATIENCE)
-        r = c.post("/api/login", json={"password": PASSWORD})
-        r.raise_for_status()
-        c.headers["X-CSRF-Token"] = r.json()["csrf"]
-        return c
-
-
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    s = Served(tmp_path / "data")
-    s.thread.start()
-    ready = threading.Event()
-    while not s.server.started:  # poll until it serves, not a fixed wait
-        assert s.thread.is_alive(), "the hub did not start"
-        ready.wait(0.02)
-    try:
-        yield s
-    finally:
-        s.clock.release.set()
-        s.server.should_exit = True
-        s.thread.join(timeout=PATIENCE)
+def served(tmp_path: Path) -> Iterator[ThreadHub]:
+    clock = GatedClock()
+    with ThreadHub(tmp_path / "data", clock=clock) as hub:
+        try:
+            yield hub
+        finally:
+            clock.release.set()  # a failed test must not leave a request waiting on the gate
 
 
 def _set_up(td: httpx.Client, url: str) -> None:
@@ -105,7 +75,7 @@ def _set_up(td: httpx.Client, url: str) -> None:
     ("POST", "/api/td/pauses", {"reason": "Lunch"}),
 ])
 def test_time_sync_answers_while_a_td_request_is_stopped_midway(
-    served: Served, method: str, path: str, body: dict[str, Any] | None
+    served: ThreadHub, method: str, path: str, body: dict[str, Any] | None
 ) -> None:
     td = served.td()
     _set_up(td, served.url)
@@ -127,7 +97,7 @@ def test_time_sync_answers_while_a_td_request_is_stopped_midway(
     assert answer and answer[0].status_code == 200, answer[0].text if answer else "no answer"
 
 
-def test_a_pause_made_in_a_worker_thread_reaches_the_kiosks_websocket(served: Served) -> None:
+def test_a_pause_made_in_a_worker_thread_reaches_the_kiosks_websocket(served: ThreadHub) -> None:
     from websockets.sync.client import connect
 
     td = served.td()

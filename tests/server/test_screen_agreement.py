@@ -9,8 +9,6 @@ table) is asked for that same moment, from the schedule the hub sends the kiosks
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,7 +26,7 @@ from dipclock.sync import from_local
 from kiosk import state
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
-from tests.server.live import free_port
+from tests.server.live import ThreadHub
 
 pytestmark = [pytest.mark.browser]
 
@@ -39,37 +37,9 @@ def at(hms: str) -> datetime:
     return datetime.fromisoformat(f"{DAY}T{hms}")
 
 
-class FrozenHub:
-    """The hub app on a real uvicorn (127.0.0.1, a free port) whose time the test sets."""
-
-    def __init__(self, data: Path) -> None:
-        import uvicorn
-
-        from server.app import create_app
-        from server.passwords import hash_password
-        from server.settings import Settings
-
-        self.clock = FakeClock(from_local(at("08:00:00")))
-        settings = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD))
-        app = create_app(settings, clock=self.clock, synced=lambda: True, boot=lambda: "b")
-        self.url = f"http://127.0.0.1:{free_port()}"
-        port = int(self.url.rsplit(":", 1)[1])
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                                    log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> FrozenHub:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:  # poll until it serves, not a fixed wait
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the hub did not start within 30 s")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
+def frozen_hub(data: Path) -> ThreadHub:
+    """The hub app on a real uvicorn whose time the test sets (``hub.clock.t``)."""
+    return ThreadHub(data, synced=lambda: True, clock=FakeClock(from_local(at("08:00:00"))))
 
 
 @dataclass(frozen=True)
@@ -122,13 +92,13 @@ SHOWN = """() => {
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[FrozenHub]:
-    with FrozenHub(tmp_path / "hub") as h:
+def hub(tmp_path: Path) -> Iterator[ThreadHub]:
+    with frozen_hub(tmp_path / "hub") as h:
         yield h
 
 
 def test_the_hall_page_shows_what_the_kiosk_shows_at_every_stage(
-    browser: Any, hub: FrozenHub
+    browser: Any, hub: ThreadHub
 ) -> None:
     td = httpx.Client(base_url=hub.url, timeout=30)
     r = td.post("/api/login", json={"password": PASSWORD})
