@@ -19,8 +19,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 
-#: Where the browser tests leave their screenshots to look at (docs/screenshots for the README).
-SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS", tempfile.gettempdir())
+#: Where the browser tests leave their screenshots to look at (docs/screenshots for the
+#: README): a folder of this run's own, so two runs side by side never write one file.
+SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS") or tempfile.mkdtemp(prefix="dipclock-shots-")
 
 
 @contextmanager

@@ -91,7 +91,9 @@ function renderClock(clock) {
     detail.textContent = "";
     return;
   }
-  stage.textContent = clock.phase ? `${clock.label} · ${clock.phase}` : clock.label;
+  // the phase beside the label, unless a note already names it ("Then Fall 1901: ...")
+  const named = !clock.phase || clock.notes.some((n) => n.includes(clock.phase));
+  stage.textContent = named ? clock.label : `${clock.label} · ${clock.phase}`;
   rem.textContent = bigNow(clock);
   detail.textContent = [clock.deadline, ...clock.notes].filter(Boolean).join(" · ");
 }
