@@ -1,0 +1,161 @@
+// dipclock's pages, the part every page shares: time, formatting, the clock card, talking to
+// the hub. No build step: plain scripts the hub serves as is, this one first, sharing one
+// page scope. The hub computes every screen with dipclock.screen; a page only formats the
+// last answer and ticks its big number down between polls so the seconds move smoothly.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const page = document.body.dataset.page;
+let csrf = null;
+let last = null; // {data, at: performance.now()}
+let polling = null;
+
+// --- time --------------------------------------------------------------------------------
+
+function hubNow() {
+  if (!last) return null;
+  return last.data.hub_time + (performance.now() - last.at) / 1000;
+}
+
+// The phone's own clock in the same "local seconds" as hub time.
+function phoneNow() {
+  const d = new Date();
+  return d.getTime() / 1000 - d.getTimezoneOffset() * 60;
+}
+
+// Local seconds as the naive ISO time the hub takes: 2024-05-04T10:04:05.250
+function localIso(localSeconds) {
+  return new Date(localSeconds * 1000).toISOString().slice(0, 23);
+}
+
+// 0.4 s, 2 min 3 s, 1 h 0 min: how far apart two clocks are.
+function span(seconds) {
+  const s = Math.abs(seconds);
+  if (s < 10) return `${s.toFixed(1)} s`;
+  const r = Math.round(s), h = Math.floor(r / 3600), m = Math.floor((r % 3600) / 60);
+  if (h) return `${h} h ${m} min`;
+  return m ? `${m} min ${r % 60} s` : `${r} s`;
+}
+
+const STANDING = {
+  "synchronised": "Hub clock synchronised with a time server (NTP).",
+  "not synchronised": "Hub clock not synchronised: no time server has set it.",
+  "set by the TD": "Hub clock set from a TD's phone.",
+  "unknown": "The hub cannot tell whether its clock is synchronised.",
+};
+
+function clockText(localSeconds) {
+  // Hub time is seconds since 1970-01-01 00:00 *local*: read it back with UTC getters.
+  const d = new Date(localSeconds * 1000);
+  return [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]
+    .map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+function hhmm(iso) {
+  return iso ? iso.slice(11, 16) : "";
+}
+
+function hhmmss(iso) {
+  return iso ? iso.slice(11, 19) : "";
+}
+
+// A countdown as M:SS or H:MM:SS, rounded up like the kiosk (dipclock.screen.duration_text):
+// 0.3 s left still shows 0:01.
+function duration(seconds) {
+  const s = Math.max(0, Math.ceil(Math.round(seconds * 1e6) / 1e6));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = String(m).padStart(h ? 2 : 1, "0"), rr = String(r).padStart(2, "0");
+  return h ? `${h}:${mm}:${rr}` : `${mm}:${rr}`;
+}
+
+// The stage of a grid tile's table, in a word (dipclock.timeline's stage names).
+const STAGE_WORDS = {
+  before_start: "Starts in", negotiating: "Negotiating", writing: "Writing orders",
+  paused: "Paused", held: "Held", game_over: "Game over",
+};
+
+// The big number now: the hub's, ticked down by the hub time gone since the hub said it.
+// The hub decides whether it ticks and what it counts to (dipclock.screen); this page
+// only subtracts, so between polls it shows what the table's kiosk shows.
+function bigNow(clock) {
+  if (!clock.ticking || clock.seconds_left === null || hubNow() === null) return clock.big;
+  return duration(clock.seconds_left - (hubNow() - last.data.hub_time));
+}
+
+// The hub's clock screen (``hall`` on the dashboard, ``clock`` on the hall page), drawn.
+function renderClock(clock) {
+  const stage = $("stage"), rem = $("remaining"), detail = $("clock-detail");
+  document.body.dataset.look = clock ? clock.look : "none";
+  if (!clock) {
+    stage.textContent = page === "hall" ? "Waiting for the round" : "No round set up";
+    rem.textContent = "--:--";
+    detail.textContent = "";
+    return;
+  }
+  // the phase beside the label, unless a note already names it ("Then Fall 1901: ...")
+  const named = !clock.phase || clock.notes.some((n) => n.includes(clock.phase));
+  stage.textContent = named ? clock.label : `${clock.label} · ${clock.phase}`;
+  rem.textContent = bigNow(clock);
+  detail.textContent = [clock.deadline, ...clock.notes].filter(Boolean).join(" · ");
+}
+
+// --- talking to the hub ------------------------------------------------------------------
+
+async function api(method, path, body) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET" && csrf) headers["X-CSRF-Token"] = csrf;
+  const res = await fetch(path, {
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (res.status === 401 && page === "dashboard") showSignIn();
+  if (!res.ok) throw new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function toast(text, bad) {
+  const t = $("toast");
+  t.textContent = text;
+  t.className = bad ? "bad" : "";
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 3000);
+}
+
+// Every TD action: ask, send, say what happened, refresh. ``body`` may be a function,
+// called once the TD has said yes (the phone's time must be read then, not before).
+async function act(question, method, path, body) {
+  if (!window.confirm(question)) return false;
+  try {
+    await api(method, path, typeof body === "function" ? body() : body);
+    toast("Done: " + question.replace(/\?$/, ""));
+    await refresh();
+    return true;
+  } catch (e) {
+    toast(e.message, true);
+    return false;
+  }
+}
+
+// --- building the page ---------------------------------------------------------------
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+function fillSelect(select, options, keepFirst) {
+  const before = select.value;
+  const fixed = keepFirst ? [select.options[0]] : [];
+  select.replaceChildren(...fixed, ...options.map(([v, t]) => el("option", { value: v }, t)));
+  if ([...select.options].some((o) => o.value === before)) select.value = before;
+}

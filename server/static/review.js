@@ -1,0 +1,47 @@
+// dipclock dashboard: late orders for the TD to rule on.
+// Loaded after common.js; the page's scripts share one scope (no build step).
+"use strict";
+
+const drafts = new Map();
+
+function renderPenalties(rows) {
+  const list = $("penalties");
+  const typing = document.activeElement;
+  if (typing && typing.tagName === "INPUT" && list.contains(typing)) return;  // not under the TD's thumb
+  if (!rows.length) {
+    $("penalties").replaceChildren(el("li", { class: "muted" }, "No late or missing orders in this round."));
+    return;
+  }
+  $("penalties").replaceChildren(...rows.map((r) => {
+    const id = `${r.round}-${r.table}-${r.power}-${r.phase}`;
+    const key = { round: r.round, table: r.table, power: r.power, phase: r.phase };
+    const note = el("input", {
+      placeholder: "note", maxlength: 500, value: drafts.get(id) ?? (r.note || ""), "aria-label": "note",
+    });
+    note.addEventListener("input", () => drafts.set(id, note.value));
+    const what = `table ${r.table} ${r.power_name} ${r.phase}`;
+    const decide = (decision) => {
+      const body = { ...key, decision, note: note.value };
+      if (decision === "change") {
+        const final = window.prompt(`New penalty for ${what}:`, r.final || r.proposed.label);
+        if (!final) return;
+        body.final = final;
+      }
+      const verb = { confirm: "Confirm", waive: "Waive", change: "Change" }[decision];
+      act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body)
+        .then((done) => { if (done) drafts.delete(id); });
+    };
+    return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
+      el("div", {},
+        el("strong", {}, `T${r.table} ${r.power_name} ${r.phase}`),
+        r.kind === "missed" ? " no press recorded → " : ` ${r.started_second} s late (offence ${r.offence}) → `,
+        el("em", {}, r.proposed.label),
+        r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),
+      el("div", { class: "row tight" }, note,
+        el("button", { class: "small", onclick: () => decide("confirm") }, "Confirm"),
+        el("button", { class: "small", onclick: () => decide("waive") }, "Waive"),
+        el("button", { class: "small", onclick: () => decide("change") }, "Change")));
+  }));
+}
+
+// An "HH:MM" on the hub's clock: today, or tomorrow if that time has passed.
