@@ -49,8 +49,11 @@ bench-pi:
 mutations: $(STAMP)
 	$(PY) scripts/mutations.py
 
-screenshots: $(STAMP)
+# The kiosk at each stage, then the dashboard (phone, desktop) and the hall clock at each
+# stage of a round on a real hub in headless Chromium: look at every one.
+screenshots: $(STAMP) browser
 	$(PY) -m kiosk.screenshots docs/screenshots
+	$(PY) scripts/page_screenshots.py docs/screenshots
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

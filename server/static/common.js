@@ -92,8 +92,9 @@ function renderClock(clock) {
     detail.textContent = "";
     return;
   }
-  // the phase beside the label, unless a note already names it ("Then Fall 1901: ...")
-  const named = !clock.phase || clock.notes.some((n) => n.includes(clock.phase));
+  // the phase beside the label, unless the label or a note names it already ("Fall 1901 was
+  // the last deadline", "Then Fall 1901: ...")
+  const named = !clock.phase || [clock.label, ...clock.notes].some((n) => n.includes(clock.phase));
   stage.textContent = named ? clock.label : `${clock.label} · ${clock.phase}`;
   rem.textContent = bigNow(clock);
   detail.textContent = [clock.deadline, ...clock.notes].filter(Boolean).join(" · ");

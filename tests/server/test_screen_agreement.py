@@ -140,7 +140,7 @@ def test_the_hall_page_shows_what_the_kiosk_shows_at_every_stage(
         moment = at(scene.moment) + timedelta(seconds=shown["gone"])
         screen = state.build(profile, schedule, moment, presses, table=None).screen
         # the page puts the phase beside the label unless a note names it already
-        named = not screen.phase or any(screen.phase in note for note in screen.notes)
+        named = not screen.phase or any(screen.phase in x for x in (screen.label, *screen.notes))
         label = screen.label if named else f"{screen.label} · {screen.phase}"
         assert (shown["label"], shown["big"], shown["look"]) == (label, screen.big, screen.look), (
             scene.name)

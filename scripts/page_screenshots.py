@@ -1,0 +1,186 @@
+"""``make screenshots`` (second half): the TD's dashboard, on a phone and on a desktop, and the
+hall clock, at each stage of a round, from a real hub in Debian's headless Chromium.
+
+    python scripts/page_screenshots.py OUTDIR
+
+Each stage is its own hub (a fresh data folder, a free 127.0.0.1 port) set up through the
+TD's and the kiosks' own API with a schedule placed around the hub's current time, so
+the pictures show what a TD sees, not a mock of it. Writes ``dashboard-STAGE-phone.png`` (a
+phone's screen), ``dashboard-STAGE-desktop.png`` (the whole page) and ``hall-STAGE.png`` for
+each stage, plus the README's ``dashboard-phone.png`` (lunch) and ``hall.png`` (negotiating).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dipclock.events import BUILTIN  # noqa: E402
+from dipclock.sync import to_local  # noqa: E402
+from tests.chromium import chromium, phone  # noqa: E402
+from tests.server.conftest import PASSWORD  # noqa: E402
+from tests.server.live import LiveHub  # noqa: E402
+
+TABLES = 8
+Setup = Callable[[httpx.Client, LiveHub, datetime], None]
+
+
+def _round(td: httpx.Client, event: str, start: datetime, **more: Any) -> None:
+    td.put("/api/td/event", json={"builtin": event}).raise_for_status()
+    td.put("/api/td/round", json={"number": 1, "start": start.isoformat(timespec="seconds"),
+                                  "title": "Round 1", **more}).raise_for_status()
+    td.put("/api/td/tables", json={"count": TABLES}).raise_for_status()
+
+
+def _kiosks(td: httpx.Client, live: LiveHub) -> dict[str, str]:
+    """Tables 1-6 report their sync, as their kiosks do; 7 and 8 have not connected."""
+    auth = {"Authorization": f"Bearer {td.get('/api/td/state').json()['kiosk_key']}"}
+    for n in range(1, 7):
+        httpx.post(f"{live.url}/api/tables/{n}/status", headers=auth,
+                   json={"offset": 0.003 * n, "rtt": 0.012 + 0.002 * n}).raise_for_status()
+    return auth
+
+
+def _spring_over(td: httpx.Client, live: LiveHub, now: datetime) -> datetime:
+    """wdc2006, Spring 1901's deadline 40 s ago: late presses in, others still late."""
+    start = (now - timedelta(minutes=17, seconds=40)).replace(microsecond=0)
+    _round(td, "wdc2006", start)
+    auth = _kiosks(td, live)
+    deadline = start + timedelta(minutes=17)
+    for n in range(1, TABLES + 1):
+        late = {"E": 21, "R": 35} if n == 2 else {"T": 12} if n == 5 else {}
+        presses = [{"id": f"shot-{n}-{p}", "power": p, "kind": "press",
+                    "at": (deadline + timedelta(seconds=late.get(p, -60 + i))).isoformat()}
+                   for i, p in enumerate("AEFGIRT") if not (n == 3 and p == "G")]
+        httpx.post(f"{live.url}/api/tables/{n}/presses", headers=auth,
+                   json={"presses": presses}).raise_for_status()
+    return start
+
+
+def empty(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    """A hub just started: nothing set up yet."""
+
+
+def before_start(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    _round(td, "wdc2006", (now + timedelta(minutes=8)).replace(second=0, microsecond=0))
+    _kiosks(td, live)
+
+
+def negotiating(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    _spring_over(td, live, now)
+
+
+def writing(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    spring = BUILTIN["wdc2019"].phase_minutes(1901, "spring")
+    _round(td, "wdc2019", (now - timedelta(minutes=spring, seconds=-25)).replace(microsecond=0))
+    _kiosks(td, live)
+
+
+def lunch(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    _spring_over(td, live, now)
+    until = (now + timedelta(minutes=50)).replace(second=0, microsecond=0)
+    td.post("/api/td/pauses", json={"reason": "Lunch", "until": until.isoformat()}
+            ).raise_for_status()
+
+
+def hold_and_extra_time(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    _spring_over(td, live, now)
+    td.post("/api/td/adjustments", json={"seconds": 90, "table": 2}).raise_for_status()
+    td.post("/api/td/pauses", json={"table": 3, "reason": "ruling on a retreat"}
+            ).raise_for_status()
+
+
+def called(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    _spring_over(td, live, now)
+    td.post("/api/td/call", json={}).raise_for_status()
+
+
+def over(td: httpx.Client, live: LiveHub, now: datetime) -> None:
+    _round(td, "wdc2006", (now - timedelta(minutes=40)).replace(microsecond=0), last_year=1901)
+    _kiosks(td, live)
+
+
+STAGES: tuple[tuple[str, Setup], ...] = (
+    ("empty", empty), ("before-start", before_start), ("negotiating", negotiating),
+    ("writing", writing), ("lunch", lunch), ("hold", hold_and_extra_time),
+    ("called", called), ("over", over),
+)
+
+
+def _dashboard(browser: Any, url: str, size: dict[str, int] | None) -> Any:
+    if size is None:
+        ctx = phone(browser)
+    else:
+        ctx = browser.new_context(viewport=size, device_scale_factor=1)
+    page = ctx.new_page()
+    page.goto(url + "/dashboard")
+    page.fill("#password", PASSWORD)
+    page.click("#signin button[type=submit]")
+    page.wait_for_selector("#app:not([hidden])")
+    _drawn(page)
+    return page
+
+
+def _drawn(page: Any) -> None:
+    """Wait until the page has drawn the hub's answer (its clock and its ticking parts)."""
+    page.wait_for_function("last !== null && document.body.dataset.look !== undefined")
+    page.wait_for_timeout(600)  # the page redraws its ticking parts every 200-250 ms
+
+
+def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
+    """Every stage's pictures (or only those named) into ``out``; the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="dipclock-pages-") as work, chromium() as browser:
+        for name, setup in STAGES:
+            if only and name not in only:
+                continue
+            live = LiveHub(Path(work) / name).start()
+            try:
+                td = live.td()
+                now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+                setup(td, live, now)
+                for kind, size in (("phone", None), ("desktop", {"width": 1280, "height": 900})):
+                    page = _dashboard(browser, live.url, size)
+                    path = out / f"dashboard-{name}-{kind}.png"
+                    page.screenshot(path=str(path), full_page=kind == "desktop")
+                    written.append(path)
+                    page.context.close()
+                hall = browser.new_page(viewport={"width": 1280, "height": 720})
+                hall.goto(live.url + "/hall")
+                _drawn(hall)
+                path = out / f"hall-{name}.png"
+                hall.screenshot(path=str(path))
+                written.append(path)
+                hall.close()
+            finally:
+                live.stop()
+    for stage, shown, readme in (("negotiating", "hall-negotiating.png", "hall.png"),
+                                 ("lunch", "dashboard-lunch-phone.png", "dashboard-phone.png")):
+        if not only or stage in only:
+            shutil.copyfile(out / shown, out / readme)
+            written.append(out / readme)
+    return written
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python scripts/page_screenshots.py OUTDIR", file=sys.stderr)
+        return 2
+    for path in shoot(Path(argv[0])):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
