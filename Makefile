@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# make demo PORT=8080: the hub on that port (default 8000, or a free one if 8000 is taken)
 demo: $(STAMP)
-	$(PY) -m dipclock demo
+	$(PY) -m dipclock demo $(if $(PORT),--port $(PORT))
 
 browser:
 	sh scripts/ensure-chromium.sh

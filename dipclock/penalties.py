@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from dipclock.events import PenaltyRules
@@ -34,6 +34,24 @@ class Penalty:
     label: str
     deleted_orders: tuple[str, ...] | None = field(default=None)
 
+    @property
+    def text(self) -> str:
+        """The label and, when the power's units were given, the orders it deletes: exactly
+        as many as it deletes, and "all N" when that is every order the power has."""
+        if not self.deleted_orders:
+            return self.label
+        names = ", ".join(self.deleted_orders)
+        if not self.all_units_hold:
+            return f"{self.label}: delete {names}"
+        n = len(self.deleted_orders)
+        every = "the only order" if n == 1 else f"all {n} orders"
+        return f"{self.label}: delete {every} ({names})"
+
+    def no_orders(self) -> Penalty:
+        """The same penalty, labelled for a power that handed in no orders at all (it never
+        pressed): "No orders: all units hold (NMR)", not a late press's reason."""
+        return replace(self, label=f"No orders: {_NO_ORDERS.get(self.kind) or _lower(self.label)}")
+
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {
             "kind": self.kind,
@@ -44,6 +62,19 @@ class Penalty:
         if self.deleted_orders is not None:
             out["deleted_orders"] = list(self.deleted_orders)
         return out
+
+
+#: What a missed phase costs, said after "No orders: " (the late press's reason, such as
+#: "more than 30 s late", says nothing about orders that never came).
+_NO_ORDERS: dict[str, str] = {
+    "nmr": "all units hold (NMR)",
+    "red_card": "red card, all units hold",
+    "board_may_allow": "all units hold unless the board allows it",
+}
+
+
+def _lower(label: str) -> str:
+    return label[:1].lower() + label[1:]
 
 
 def started_seconds(seconds_late: float) -> int:
@@ -81,11 +112,11 @@ def penalty(
             return _nmr(Penalty("red_card", True, 0, f"Red card: all units hold ({why})"), ordered)
         case "leniency":
             if late > grace:
-                label = f"NMR: all units hold (over {grace} s)"
+                label = f"All units hold (NMR: over {grace} s late)"
                 return _nmr(Penalty("nmr", True, 0, label), ordered)
             if offence == 1:
                 return _with_units(
-                    Penalty("grace", False, 0, f"{grace}-second leniency used"), ordered, 0
+                    Penalty("grace", False, 0, f"Leniency used ({grace} s)"), ordered, 0
                 )
             # "tolerated only as determined by the other players": one objection and
             # all units hold, so that is the proposal until the board has said yes
@@ -105,7 +136,7 @@ def penalty(
                     if offence > 1:
                         label += " (repeat: TD may add more)"
                     return _with_units(Penalty("unit_nmr", False, n, label), ordered, n)
-            return _nmr(Penalty("nmr", True, 0, "Full NMR: all units hold"), ordered)
+            return _nmr(Penalty("nmr", True, 0, "All units hold (NMR)"), ordered)
     raise AssertionError(f"unknown penalty model {rules.model}")
 
 

@@ -98,6 +98,15 @@ def duration_text(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
+def in_sentence(label: str) -> str:
+    """A penalty's label after a comma: "Italy +95 s, all units hold (NMR)". A first word in
+    capitals ("NMR: ...") or with a digit ("4-unit NMR") stays as it is."""
+    first = label.split(" ", 1)[0]
+    if not label or first.isupper() or any(c.isdigit() for c in first):
+        return label
+    return label[0].lower() + label[1:]
+
+
 def _until_tick(x: float) -> float:
     """Seconds until ceil(x) changes, for a value counting down (x > 0) or up (late)."""
     frac = x - math.floor(x)
@@ -153,7 +162,7 @@ def build(
             ticks.append(_until_tick(st.late_seconds))
             label = st.heading_for.label if st.heading_for else ""
             chips.append(Chip(letter, name, "late", f"+{late} s", label))
-            late_lines.append((name, f"+{late} s, {label}" if label else f"+{late} s"))
+            late_lines.append((name, f"+{late} s, {in_sentence(label)}" if label else f"+{late} s"))
         elif just is not None and just.late:
             cost = penalty(profile.penalty, just.seconds_late, just.offence)
             secs = started_seconds(just.seconds_late)
@@ -216,7 +225,7 @@ def _banner(
         return f"{name}: {DROPPED[reason]}"
     if sub.late:
         cost = penalty(profile.penalty, sub.seconds_late, sub.offence)
-        return f"{name} +{started_seconds(sub.seconds_late)} s, {cost.label}"
+        return f"{name} +{started_seconds(sub.seconds_late)} s, {in_sentence(cost.label)}"
     return f"{name}: orders in"
 
 
@@ -253,7 +262,9 @@ def _stage(
             to_go = duration_text((v.restart_at - v.now).total_seconds())
             return "paused", label, to_go, v.restart_at, tuple(notes)
         case "held":
-            label = "Table held by the TD"
+            # the players at a held table ask why: the TD's reason is on their screen
+            held_for = v.pause.reason if v.pause else ""
+            label = f"Table held by the TD: {held_for}" if held_for else "Table held by the TD"
             if v.restart_at is not None:
                 label += f", clock restarts at {clock_text(v.restart_at)}"
             return "held", label, big, None, tuple(notes)

@@ -69,6 +69,12 @@ FIX: RGB = (255, 214, 120)
 ALERT_ROW = 0.05
 ALERT_FROM_BIG = 0.025
 
+#: The penalty a late power faces, under its chip, is read from across the table: its
+#: capitals are at least this many pixels high on an 800x480 screen (scaled with the screen),
+#: wrapped onto a second line rather than shrunk below it.
+PENALTY_INK_800x480 = 14
+REFERENCE_SCREEN = (800, 480)
+
 
 @dataclass(frozen=True)
 class Drawn:
@@ -107,6 +113,13 @@ class Painter:
     def _ink(self, text: str, size: int) -> pygame.Rect:
         """The inked part of the rendered text (no line spacing above and below)."""
         return self.font(size).render(text, True, WHITE).get_bounding_rect()
+
+    def size_for_ink(self, height: int) -> int:
+        """The smallest font size whose capitals and digits are ``height`` pixels high."""
+        size = max(self.MIN_SIZE, height)
+        while self._ink("NMR 0", size).h < height:
+            size += 1
+        return size
 
     def fit_tight(self, text: str, w: int, h: int) -> int:
         """The largest size at which the *ink* of ``text`` fits: for the big digits."""
@@ -246,6 +259,32 @@ def paragraph(
     return bottom
 
 
+def penalty_lines(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    """``text`` on at most two lines of ``width``; the second ends in "..." when it must."""
+    lines: list[str] = []
+    for word in text.split():
+        # a word wider than the chip breaks after its hyphens: "30-" / "second"
+        parts = re.findall(r"[^-]*-|[^-]+", word) if font.size(word)[0] > width else [word]
+        for k, part in enumerate(parts):
+            joined = f"{lines[-1]}{'' if k else ' '}{part}" if lines else part
+            if lines and font.size(joined)[0] <= width:
+                lines[-1] = joined
+            else:
+                lines.append(part)
+    if len(lines) <= 2:
+        return [_shortened(font, line, width) for line in lines]
+    return [_shortened(font, lines[0], width), _shortened(font, " ".join(lines[1:]), width)]
+
+
+def _shortened(font: pygame.font.Font, text: str, width: int) -> str:
+    """``text`` cut to end in "..." within ``width`` at this font, not drawn any smaller."""
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text.rstrip() + "...")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
 def short_label(label: str) -> str:
     """A penalty label cut to what fits a chip: 'Red card: all units hold (...)' -> 'Red card'."""
     return label.split(":")[0].split(" (")[0]
@@ -327,8 +366,15 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     if screen.alerts:
         _alerts(surface, drawn, boxes["alerts"], screen.alerts, painter)
 
-    _strip(surface, drawn, boxes["strip"], screen.chips, painter)
+    _strip(surface, drawn, boxes["strip"], screen.chips, painter,
+           penalty_ink(surface.get_size()))
     return drawn
+
+
+def penalty_ink(size: tuple[int, int]) -> int:
+    """The penalty line's minimum capital height on a screen of ``size``."""
+    scale = min(size[0] / REFERENCE_SCREEN[0], size[1] / REFERENCE_SCREEN[1])
+    return max(1, round(PENALTY_INK_800x480 * scale))
 
 
 def _alerts(
@@ -391,23 +437,33 @@ def _strip(
     strip: pygame.Rect,
     chips: tuple[Chip, ...],
     painter: Painter,
+    min_ink: int = PENALTY_INK_800x480,
 ) -> None:
-    """Seven chips in table order: power tile on top, its state below."""
+    """Seven chips in table order: power tile on top, its state below. A penalty under the
+    state is never smaller than ``min_ink`` capitals: it wraps onto two lines first (every
+    chip then gives two lines to it, so the row stays one size), and ends in "..." only
+    when two lines cannot hold it."""
     if not chips:
         return
     gap = max(3, strip.h // 16)
     cw = (strip.w - gap * (len(chips) - 1)) // len(chips)
     radius = max(2, cw // 14)
-    tile_h = strip.h * 36 // 100
+    tile_h = strip.h * 30 // 100  # the power name; the rest is its state and penalty
     pad = max(2, cw // 20)
     # One size per row across the strip, from reference texts, so no chip shouts louder.
     name_box = pygame.Rect(0, 0, cw, tile_h).inflate(-2 * pad, -tile_h // 5)
     name_size = min(painter.fit_size(c.name, name_box.w, name_box.h) for c in chips)
     body_box = pygame.Rect(0, 0, cw, strip.h - tile_h)
-    inner_box = body_box.inflate(-2 * pad, -body_box.h // 8)
-    upper_h = inner_box.h * 60 // 100
+    inner_box = body_box.inflate(-2 * pad, -body_box.h // 12)
+    detail_size = max(painter.size_for_ink(min_ink),
+                      painter.fit_size("2-unit NMR", inner_box.w, inner_box.h * 40 // 100))
+    detail_font = painter.font(detail_size)
+    details = {c.letter: penalty_lines(detail_font, short_label(c.detail), inner_box.w)
+               for c in chips if c.detail}
+    line_h = detail_font.get_linesize()
+    lower_h = max((len(lines) for lines in details.values()), default=1) * line_h
+    upper_h = max(0, inner_box.h - lower_h)
     note_size = painter.fit_size("IN +888 s", inner_box.w, upper_h)
-    detail_size = painter.fit_size("2-unit NMR", inner_box.w, inner_box.h - upper_h)
     for i, chip in enumerate(chips):
         box = pygame.Rect(strip.left + i * (cw + gap), strip.top, cw, strip.h)
         tile = pygame.Rect(box.left, box.top, box.w, tile_h)
@@ -420,14 +476,17 @@ def _strip(
         inner = tile.inflate(-2 * pad, -tile.h // 5)
         painter.text(surface, drawn, f"chip-{chip.letter}-name", chip.name, inner, tile_fg,
                      max_size=name_size)
-        inner = body.inflate(-2 * pad, -body.h // 8)
+        inner = body.inflate(-2 * pad, -body.h // 12)
         if chip.detail:
             upper = pygame.Rect(inner.left, inner.top, inner.w, upper_h)
-            lower = pygame.Rect(inner.left, upper.bottom, inner.w, inner.h - upper.h)
             painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, upper, body_fg,
                          max_size=note_size)
-            painter.text(surface, drawn, f"chip-{chip.letter}-detail", short_label(chip.detail),
-                         lower, body_fg, max_size=detail_size)
+            lines = details[chip.letter]
+            top = upper.bottom + (inner.h - upper_h - len(lines) * line_h) // 2
+            for k, line in enumerate(lines):
+                row = pygame.Rect(inner.left, top + k * line_h, inner.w, line_h)
+                painter.text(surface, drawn, f"chip-{chip.letter}-detail", line, row, body_fg,
+                             max_size=detail_size)
         else:
             painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, inner, body_fg,
                          max_size=int(note_size * 1.25))

@@ -339,6 +339,7 @@ class Table:
                 if url is None:
                     return outcome or "changed"
             hub_text = state.hub_line(url, discovered=s.finds_hub)
+            where, shown_table = f"hub {url}", s.table
             from kiosk.hubclient import HubClient
 
             about = About(kiosk_id(outbox), s.table, inputs, factory, box,
@@ -364,6 +365,8 @@ class Table:
             source = FixedRound(Round(profile, schedule, table,
                                       round_key(profile, schedule, table)))
             timebase = WallTime()
+            where = f"no hub ({profile.id}, round from {schedule.start:%Y-%m-%d %H:%M})"
+            shown_table = table
             alerts = About("", s.table, inputs, factory, box).alerts
 
         kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
@@ -372,7 +375,7 @@ class Table:
                       table=s.table, hub_text=hub_text)
         on_screen = _status_file(self.args, timebase.local,
                                  hub.sync_status if hub is not None else lambda: None)
-        print(f"READY {time.monotonic():.3f}", flush=True)
+        print(ready_line(shown_table, where, time.monotonic()), flush=True)
         if hub is not None:
             hub.start()
         remaining = None if self.clock.end is None else max(0.0, self.clock.end - self.clock.mono())
@@ -433,6 +436,14 @@ class Table:
             self.closers.append(keyboard.close)
             sources.append(keyboard)
         return sources, keyboard, box, factory_label
+
+
+def ready_line(table: int | None, where: str, mono: float) -> str:
+    """The line scripts and tests wait for: ``READY`` first, then what is ready, so a person
+    reading the journal knows which table, which hub, and the monotonic reading to time
+    start-up against."""
+    which = f"table {table}" if table is not None else "no table number"
+    return f"READY {which}, {where}, monotonic {mono:.3f} s"
 
 
 def _factory_fix(name: str | None) -> str:

@@ -9,13 +9,18 @@ break states and defaults come from the core (``dipclock.timeline``, ``dipclock.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+from pydantic import ValidationError
+
 from dipclock.errors import DipclockError
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
+from dipclock.powers import POWERS
 from dipclock.rounds import round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.timeline import break_state, timetable
@@ -28,9 +33,11 @@ from server.schemas import (
     PenaltyDecision,
     ResumeRequest,
     RoundSetup,
+    SeatIn,
+    SeatingIn,
     TablesSetup,
 )
-from server.store import Decision, RoundRow
+from server.store import Decision, RoundRow, Seat
 
 T = TypeVar("T")
 
@@ -86,9 +93,47 @@ def choose_event(body: EventChoice) -> Action[EventProfile]:
     return Action(profile, f"event {profile.id}: {profile.name}")
 
 
-def set_up_round(body: RoundSetup, event: EventProfile | None) -> Action[RoundRow]:
+@dataclass(frozen=True)
+class EventScope:
+    """The event the TD chose and the round it starts with; ``current`` is the round set up
+    now when it takes the event too (it has not started), None when it keeps its own."""
+
+    profile: EventProfile
+    first_round: int
+    current: int | None
+
+
+def event_scope(
+    profile: EventProfile, summary: str, cur: RoundRow | None, now: datetime
+) -> Action[EventScope]:
+    """A round is a record: one under way or called keeps the event it was played under;
+    the new event is for the next round, or for the current one if it has not started."""
+    if cur is None:
+        return Action(EventScope(profile, 1, None), summary)
+    if not played(cur, now):
+        return Action(EventScope(profile, cur.number, cur.number),
+                      f"{summary}, for round {cur.number} (not started)")
+    kept = cur.profile.name if cur.profile else "its event"
+    return Action(EventScope(profile, cur.number + 1, None),
+                  f"{summary}, from round {cur.number + 1} on (round {cur.number} keeps {kept})")
+
+
+def played(rnd: RoundRow, now: datetime) -> bool:
+    """Under way or called: its start has come (by hub time), or a call is stored."""
+    return rnd.start <= now or rnd.call is not None
+
+
+def set_up_round(
+    body: RoundSetup, event: EventProfile | None, stored: RoundRow | None = None,
+    now: datetime | None = None,
+) -> Action[RoundRow]:
     """The round under the event as it is now; the event's round list fills the title and
-    last year the TD left out (``dipclock.rounds``)."""
+    last year the TD left out (``dipclock.rounds``). Correcting a round already played
+    (``stored``, started by ``now``) keeps the event it was played under."""
+    if stored is not None and stored.profile is not None and now is not None and played(
+        stored, now
+    ):
+        event = stored.profile
     if event is None:
         raise Refused(409, "choose the event first")
     if body.call is not None and body.call <= body.start:
@@ -121,10 +166,17 @@ def table_ranges(numbers: Sequence[int]) -> str:
 # --- clock actions ----------------------------------------------------------------------
 
 
+def whole_second(moment: datetime) -> datetime:
+    """TD clock actions take effect on a whole second: a pause started at 10:04:07.344941
+    would otherwise shift every later deadline to read 10:21:07.344941 (screens, CSV)."""
+    return moment.replace(microsecond=0)
+
+
 def start_pause(
     body: PauseRequest, cur: Current, now: datetime, tables: Collection[int]
 ) -> Action[Pause]:
     """A break for every table (now, or at a coming deadline), or a hold on one table."""
+    now = whole_second(now)
     need_table(tables, body.table)
     if body.until is not None and body.until <= now:
         raise Refused(422, "until: the restart must be in the future")
@@ -159,6 +211,7 @@ def start_pause(
 
 def resume(body: ResumeRequest, cur: Current, now: datetime) -> Action[dict[int, Pause]]:
     """End the running break (or table ``body.table``'s hold) now: the pauses, ended."""
+    now = whole_second(now)
     ending = {
         i: p.model_copy(update={"ended": now})
         for i, p in cur.pauses
@@ -171,6 +224,7 @@ def resume(body: ResumeRequest, cur: Current, now: datetime) -> Action[dict[int,
 
 def end_pause(pause_id: int, cur: Current, now: datetime) -> Action[dict[int, Pause]]:
     """End one pause now; a break not started yet is thereby cancelled (zero length)."""
+    now = whole_second(now)
     found = dict(cur.pauses).get(pause_id)
     if found is None:
         raise Refused(404, f"no pause {pause_id} in this round")
@@ -185,19 +239,77 @@ def end_pause(pause_id: int, cur: Current, now: datetime) -> Action[dict[int, Pa
 def adjust(
     body: AdjustRequest, cur: Current, now: datetime, tables: Collection[int]
 ) -> Action[Adjustment]:
-    """Give time (positive seconds) or take it away, for every table or one."""
+    """Give time (positive seconds) or take it away, for every table or one, in whole
+    seconds from a whole second, so every deadline stays on a whole second."""
     need_table(tables, body.table)
-    verb = "add" if body.seconds > 0 else "take away"
-    return Action(Adjustment(at=now, seconds=body.seconds, table=body.table),
-                  f"{verb} {abs(body.seconds):g} s, {who(body.table)}")
+    seconds = float(round(body.seconds))
+    if seconds == 0:
+        raise Refused(422, "seconds: give or take at least 1 s")
+    verb = "add" if seconds > 0 else "take away"
+    return Action(Adjustment(at=whole_second(now), seconds=seconds, table=body.table),
+                  f"{verb} {abs(seconds):g} s, {who(body.table)}")
 
 
 def call_round(body: CallRequest, cur: Current, now: datetime) -> Action[datetime]:
-    """Call the round (now, or at ``body.at``): games end at the last deadline before it."""
-    at = body.at or now
+    """Call the round (now, or at ``body.at``): games end at the last deadline before it
+    (``server.calling.preview`` shows where, table by table, before the TD confirms)."""
+    at = whole_second(body.at or now)
     if at <= cur.round.start:
         raise Refused(422, "at: the call must be after the round's start")
     return Action(at, f"round {cur.round.number} called at {at:%H:%M:%S}")
+
+
+def undo_call(cur: Current) -> Action[RoundRow]:
+    """Take the call back: the round as it was, with no call, so every game plays on."""
+    if cur.round.call is None:
+        raise Refused(409, f"round {cur.round.number} has not been called")
+    return Action(replace(cur.round, call=None),
+                  f"call of round {cur.round.number} undone (was {cur.round.call:%H:%M:%S}): "
+                  "games play on")
+
+
+# --- seating ----------------------------------------------------------------------------
+
+
+def seat(body: SeatingIn) -> Action[list[Seat]]:
+    """The TD's seating, from a list or a CSV file; a bad line is a 422 naming it."""
+    seats = body.seats if body.seats is not None else seats_from_csv(body.csv or "")
+    if not seats:
+        raise Refused(422, "seating: no seats given (round,table,power,player, one a line)")
+    keys = [(s.round, s.table, s.power) for s in seats]
+    if len(set(keys)) != len(keys):
+        r, t, p = next(k for k in keys if keys.count(k) > 1)
+        raise Refused(422, f"seating: round {r} table {t} {POWERS[p]} is given twice")
+    rounds = sorted({s.round for s in seats})
+    summary = (f"seating: {sum(1 for s in seats if s.player)} players, "
+               f"round{'s' if len(rounds) > 1 else ''} {table_ranges(rounds)}")
+    cleared = sum(1 for s in seats if not s.player)
+    if cleared:
+        summary += f", {cleared} seats cleared"
+    return Action([Seat(s.round, s.table, s.power, s.player) for s in seats], summary)
+
+
+def seats_from_csv(text: str) -> list[SeatIn]:
+    """``round,table,power,player`` lines (a header line, blank lines and spaces are fine)."""
+    out: list[SeatIn] = []
+    for n, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if n == 1 and cells[0].casefold() == "round":
+            continue
+        if len(cells) != 4:
+            raise Refused(422, f"seating line {n}: give round,table,power,player "
+                               f"(4 values, not {len(cells)})")
+        try:
+            out.append(SeatIn.model_validate(dict(zip(("round", "table", "power", "player"),
+                                                      cells, strict=True))))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            msg = str(err["msg"]).removeprefix("Value error, ")
+            raise Refused(422, f"seating line {n}: {where}: {msg}") from None
+    return out
 
 
 # --- penalties --------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from server.mdns import Announcement
 from server.passwords import new_kiosk_key
 from server.push import Fanout
 from server.ratelimit import FailureLimit
+from server.routers import call, kiosk, pages, session, td
 from server.routers import clock as clock_routes
-from server.routers import kiosk, pages, session, td
 from server.settings import Settings
 from server.store import Store
 
@@ -107,6 +107,7 @@ def create_app(
     app.include_router(kiosk.router)
     app.include_router(session.router)
     app.include_router(td.router)
+    app.include_router(call.router)
     app.include_router(clock_routes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

@@ -29,6 +29,9 @@ from server.settings import Settings
 from server.store import Store
 
 ENV_PASSWORD = "DIPCLOCK_TD_PASSWORD"
+#: A hub serves a hall: the kiosks and the TD's phone reach it over the LAN, so it listens on
+#: every address unless told otherwise (``--host``).
+ALL_ADDRESSES = "0.0.0.0"
 
 
 class HubError(DipclockError):
@@ -43,7 +46,10 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> _Parser:
     p = _Parser(prog="dipclock hub", description="Run the hub: kiosks' clock and TD dashboard.")
     p.add_argument("--data", required=True, type=Path, help="directory for the hub's state")
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--host", default=ALL_ADDRESSES, metavar="ADDRESS",
+                   help="address to listen on (default 0.0.0.0: every address of this machine, "
+                        "so the kiosks and phones on the hall's network reach it; "
+                        "127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--td-password-file", type=Path, help="first start: read the TD password here")
     p.add_argument("--wait-for-sync", type=float, default=90.0, metavar="SECONDS",
@@ -140,6 +146,15 @@ def lan_address(host: str) -> str:
         return socket.gethostname()
 
 
+def listening_line(host: str, port: int) -> str:
+    """Say where the hub listens, and how to change it: the operator should never have to
+    guess whether the hall's network can reach it."""
+    if host in (ALL_ADDRESSES, "::", ""):
+        return (f"Listening:  every address of this machine ({host or ALL_ADDRESSES}), "
+                f"port {port}; --host 127.0.0.1 for this machine only")
+    return f"Listening:  {host} only, port {port}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
@@ -165,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings(data_dir=args.data, host=args.host, port=args.port,
                         mdns=not args.no_mdns)
     where = f"http://{lan_address(args.host)}:{args.port}"
+    print(listening_line(args.host, args.port), flush=True)
     print(f"Dashboard:  {where}/dashboard", flush=True)
     print(f"Hall clock: {where}/hall", flush=True)
     print(f"Kiosk key:  {key}", flush=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 from dipclock.events import BUILTIN
 from dipclock.timeline import break_state, timetable
+from server.actions import played
 from server.context import Hub
 from server.grid import grid
 from server.hubtime import status as clock_status
@@ -24,7 +25,8 @@ DEADLINES = 12
 AUDIT_LINES = 40
 
 
-def state(hub: Hub) -> dict[str, Any]:
+def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
+    """``review``: the round whose late orders the dashboard lists (default: the current)."""
     cur = current(hub.store)
     now = hub.clock.moment()
     out: dict[str, Any] = {
@@ -41,6 +43,9 @@ def state(hub: Hub) -> dict[str, Any]:
         "deadlines": [],
         "tables": grid(hub, cur),
         "penalties": [],
+        "review_round": None,
+        "undecided": 0,
+        "rounds": [],
         "audit": [
             {"at": iso(a.at), "action": a.action, "summary": a.summary}
             for a in hub.store.audit(AUDIT_LINES)
@@ -64,6 +69,8 @@ def state(hub: Hub) -> dict[str, Any]:
         out["round"] = {
             "number": r.number, "title": r.title, "start": iso(r.start),
             "last_year": r.last_year, "call": iso(r.call),
+            "event": {"id": cur.profile.id, "name": cur.profile.name},
+            "started": played(r, now),
         }
         out["hall"] = clock_json(cur.profile, cur.schedule, now)
         out["pauses"] = [
@@ -75,5 +82,23 @@ def state(hub: Hub) -> dict[str, Any]:
             for ph in timetable(cur.profile, cur.schedule).phases
             if ph.deadline > now
         ][:DEADLINES]
-        out["penalties"] = late_submissions(hub, r.number)
+    review_rounds(hub, out, review if review is not None else cur.round.number if cur else None)
     return out
+
+
+def review_rounds(hub: Hub, out: dict[str, Any], review: int | None) -> None:
+    """Every round's late orders are judged (the count of those not yet decided, in any
+    round, is at the top of the dashboard); the rows of round ``review`` are listed."""
+    rows = late_submissions(hub)
+    stored = hub.store.rounds()
+    out["undecided"] = sum(1 for row in rows if row["decision"] is None)
+    out["rounds"] = [
+        {"number": rnd.number, "title": rnd.title,
+         "event": rnd.profile.name if rnd.profile else "",
+         "undecided": sum(1 for row in rows
+                          if row["round"] == rnd.number and row["decision"] is None)}
+        for rnd in stored
+    ]
+    if review is not None and any(rnd.number == review for rnd in stored):
+        out["review_round"] = review
+        out["penalties"] = [row for row in rows if row["round"] == review]

@@ -1,18 +1,29 @@
 """The TD's live grid: one row per table, from ``dipclock.phaseview.view`` and ``late.board``,
-with what the table's kiosk says about itself (the hall of Pis: ``server.kiosks``)."""
+with what the table's kiosk says about itself (the hall of Pis: ``server.kiosks``).
+
+Each tile's clock is that table's own screen (``dipclock.screen.build`` with its number and
+its presses: what its kiosk shows), with the table's own extra time and holds beside it, so
+a table given +90 s or held for a ruling never reads like every other table.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from datetime import datetime
 from typing import Any
 
-from dipclock.late import board
+from dipclock import screen
+from dipclock.events import EventProfile
+from dipclock.late import Pressed, board
 from dipclock.penalties import started_seconds
 from dipclock.phaseview import view
+from dipclock.schedule import Schedule
+from dipclock.timeline import break_state
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
 from server.rounds import Current, core_presses, out_powers, table_phases
 from server.store import PressRow
-from server.views import iso
+from server.views import ClockJson, iso
 
 
 def kiosk_json(status: TableStatus | None, mono: float) -> dict[str, Any] | None:
@@ -26,6 +37,42 @@ def kiosk_json(status: TableStatus | None, mono: float) -> dict[str, Any] | None
         "address": k.address,
         "uptime": round(k.info.uptime + (age if age <= REPORT_SECONDS else 0)),
         "reported_ago": round(age, 1),
+    }
+
+
+def table_clock_json(
+    profile: EventProfile,
+    schedule: Schedule,
+    now: datetime,
+    table: int,
+    presses: Sequence[Pressed] = (),
+    out: Collection[str] = (),
+) -> dict[str, Any]:
+    """Table ``table``'s own screen at ``now``, as the hall clock is served
+    (``server.views.ClockJson``): the page formats it and ticks it, deciding nothing."""
+    s = screen.build(profile, schedule, now, presses, out, table=table)
+    left = (s.count_to - now).total_seconds() if s.count_to is not None else None
+    return ClockJson(
+        now=now.isoformat(), look=s.look, stage=s.view.stage, heading=s.heading,
+        phase=s.phase, deadline=s.deadline, label=s.label, big=s.big, notes=s.notes,
+        count_to=iso(s.count_to), seconds_left=left, ticking=s.ticking,
+    ).model_dump(mode="json")
+
+
+def own_changes(cur: Current, now: datetime, table: int) -> dict[str, Any]:
+    """What the TD did to this table alone: its extra time and its holds not yet over."""
+    return {
+        "adjustments": [
+            {"seconds": a.seconds, "at": iso(a.at)}
+            for a in cur.schedule.adjustments if a.table == table
+        ],
+        "holds": [
+            {"id": i, "reason": p.reason, "state": state, "at": iso(p.at),
+             "until": iso(p.until), "minutes": p.minutes}
+            for i, p in cur.pauses
+            if p.table == table
+            and (state := break_state(cur.profile, cur.schedule, p, now)) != "over"
+        ],
     }
 
 
@@ -64,6 +111,10 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
                 "remaining": round(v.remaining, 1),
                 "deadline": iso(v.deadline),
             }
+            item["clock"] = table_clock_json(
+                cur.profile, cur.schedule, now, n, core_presses(presses), gone
+            )
+            item.update(own_changes(cur, now, n))
             item["powers"] = [
                 {
                     "power": s.power,

@@ -56,6 +56,7 @@ class SessionInfo(Out):
 
 class EventSet(Out):
     event: str
+    from_round: int  # the first round that plays it (earlier rounds keep their own)
     seq: int
 
 
@@ -91,6 +92,19 @@ class Called(Out):
 class Decided(Out):
     final: str
     seq: int
+
+
+class SeatingSet(Out):
+    seats: int
+    summary: str
+    seq: int
+
+
+class SeatOut(Out):
+    round: int
+    table: int
+    power: str
+    player: str
 
 
 class ClockMoved(Out):
@@ -139,6 +153,7 @@ class LateSubmission(Out):
     final: str | None
     note: str
     decided_at: Moment | None
+    player: str  # who plays the power at that table in that round ("" if not seated)
 
 
 # --- the dashboard's state ----------------------------------------------------------------
@@ -180,6 +195,17 @@ class RoundInfo(Out):
     start: Moment | None
     last_year: int | None
     call: Moment | None
+    event: EventName  # the event this round is played under (kept for good once started)
+    started: bool  # under way or called: a new event is for the next round
+
+
+class ReviewRound(Out):
+    """A round in the review's picker, with how many of its late orders await the TD."""
+
+    number: int
+    title: str
+    event: str
+    undecided: int
 
 
 class PauseInfo(Out):
@@ -233,6 +259,24 @@ class PowerTile(Out):
 
 
 
+class OwnAdjustment(Out):
+    """Extra time (or time taken away) for this table alone (``server.grid.own_changes``)."""
+
+    seconds: float
+    at: Moment | None
+
+
+class OwnHold(Out):
+    """A hold on this table alone, not yet over (``server.grid.own_changes``)."""
+
+    id: int
+    reason: str
+    state: str
+    at: Moment | None
+    until: Moment | None
+    minutes: float | None
+
+
 class TableRow(Out):
     """One table on the TD's grid; ``view`` and ``powers`` once a round is set up."""
 
@@ -246,6 +290,9 @@ class TableRow(Out):
     claims: list[Claim]
     view: TileView | None = None
     powers: list[PowerTile] | None = None
+    clock: ClockJson | None = None  # the table's own screen (what its kiosk shows)
+    holds: list[OwnHold] | None = None
+    adjustments: list[OwnAdjustment] | None = None
 
 
 class AuditLine(Out):
@@ -269,5 +316,8 @@ class DashboardState(Out):
     pauses: list[PauseInfo]
     deadlines: list[Deadline]
     tables: list[TableRow]
-    penalties: list[LateSubmission]
+    penalties: list[LateSubmission]  # of round ``review_round``
+    review_round: int | None
+    undecided: int  # late orders not yet decided, in every round
+    rounds: list[ReviewRound]
     audit: list[AuditLine]

@@ -25,6 +25,7 @@ from server.views import iso
 COLUMNS = (
     "round", "table", "power", "phase", "kind", "deadline", "pressed_at", "seconds_late",
     "started_second", "offence", "proposed", "decision", "final", "note", "decided_at",
+    "player",
 )
 
 
@@ -34,6 +35,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
     Each round is judged by the event profile stored with it (``Store.set_round``).
     """
     decisions = hub.store.decisions()
+    seats = {(s.round, s.table, s.power): s.player for s in hub.store.seating(round_no)}
     now = hub.clock.moment()
     out: list[dict[str, Any]] = []
     for rnd in hub.store.rounds():
@@ -64,7 +66,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                 items.append({
                     "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
                     "seconds_late": None, "started_second": None, "offence": m.offence,
-                    "proposed": m.proposed.as_json() | {"label": "No press: " + m.proposed.label},
+                    "proposed": m.proposed.no_orders().as_json(),
                 })
             for item in items:
                 d = decisions.get((rnd.number, n, item["power"], item["phase"].code))
@@ -78,6 +80,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                     "final": d.final if d else None,
                     "note": d.note if d else "",
                     "decided_at": iso(d.at) if d else None,
+                    "player": seats.get((rnd.number, n, item["power"]), ""),
                 })
     out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))
     return out

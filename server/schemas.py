@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from dipclock.powers import PowerLetter
+from dipclock.powers import PowerLetter, power_letter
 from dipclock.schedule import PhaseRef
 
 
@@ -123,6 +123,30 @@ class PenaltyDecision(Body):
     def _final(self) -> PenaltyDecision:
         if self.decision == "change" and not self.final:
             raise ValueError("a changed penalty needs final (what the penalty is now)")
+        return self
+
+
+class SeatIn(Body):
+    """One player in one seat: ``power`` is a letter or a name (``I``, ``Italy``); an empty
+    ``player`` clears the seat."""
+
+    round: Annotated[int, Field(ge=1, le=99)]
+    table: TableNo
+    power: Annotated[str, Field(max_length=16), AfterValidator(power_letter)]
+    player: Annotated[str, Field(max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+
+
+class SeatingIn(Body):
+    """Seats as a list, or the text of a CSV file ``round,table,power,player`` (read by the
+    page; a header line is optional)."""
+
+    seats: Annotated[list[SeatIn], Field(max_length=7 * 999)] | None = None
+    csv: Annotated[str, Field(max_length=500_000)] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SeatingIn:
+        if (self.seats is None) == (self.csv is None):
+            raise ValueError("give either seats (a list) or csv (a file's text)")
         return self
 
 

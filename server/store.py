@@ -54,6 +54,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE rounds ADD COLUMN profile TEXT;
     UPDATE rounds SET profile = (SELECT value FROM meta WHERE key = 'event');
     """,
+    # version 3: who plays which power at which table in each round (the review and the
+    # CSV name the player, not only the power)
+    """
+    CREATE TABLE seating(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, power TEXT NOT NULL,
+        player TEXT NOT NULL, PRIMARY KEY(round, table_no, power));
+    """,
 )
 
 
@@ -100,6 +107,16 @@ class Decision:
     final: str
     note: str
     at: datetime
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player at one table in one round, playing ``power`` (a letter)."""
+
+    round: int
+    table: int
+    power: str
+    player: str
 
 
 @dataclass(frozen=True)
@@ -224,18 +241,22 @@ class Store:
         text = self.meta("event")
         return EventProfile.model_validate_json(text) if text else None
 
-    def set_event(self, profile: EventProfile, now: datetime, summary: str) -> None:
-        """Set the event; the current round (if any) plays it too, earlier rounds keep theirs."""
+    def set_event(
+        self, profile: EventProfile, now: datetime, summary: str, current: int | None = None
+    ) -> None:
+        """Set the event for rounds set up from now on, and for round ``current`` (a round
+        not started yet, ``server.actions.event_scope``); every other round keeps its own."""
         text = profile.model_dump_json()
         with self.change(now, "event", summary) as db:
             db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('event', ?)", (text,))
-            db.execute(
-                "UPDATE rounds SET profile = ? WHERE number = "
-                "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'round')",
-                (text,),
-            )
+            if current is not None:
+                db.execute("UPDATE rounds SET profile = ? WHERE number = ?", (text, current))
 
     # --- round and tables ---------------------------------------------------------------
+
+    def round(self, number: int) -> RoundRow | None:
+        row = self._one(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?", (number,))
+        return _round_row(row) if row is not None else None
 
     def current_round(self) -> RoundRow | None:
         number = self.meta("round")
@@ -266,9 +287,11 @@ class Store:
                 "INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)", (str(r.number),)
             )
 
-    def set_call(self, number: int, call: datetime, now: datetime, summary: str) -> None:
+    def set_call(self, number: int, call: datetime | None, now: datetime, summary: str) -> None:
+        """Call round ``number`` at ``call``, or (None) take the call back."""
         with self.change(now, "call", summary) as db:
-            db.execute("UPDATE rounds SET call = ? WHERE number = ?", (call.isoformat(), number))
+            db.execute("UPDATE rounds SET call = ? WHERE number = ?",
+                       (call.isoformat() if call else None, number))
 
     def tables(self) -> list[int]:
         return [r[0] for r in self._all("SELECT number FROM tables ORDER BY number")]
@@ -365,6 +388,29 @@ class Store:
                 (d.round, d.table, d.power, d.phase, d.decision, d.final, d.note,
                  d.at.isoformat()),
             )
+
+    # --- seating ------------------------------------------------------------------------
+
+    def seating(self, round_no: int | None = None) -> list[Seat]:
+        sql = "SELECT round, table_no, power, player FROM seating"
+        args: tuple[object, ...] = ()
+        if round_no is not None:
+            sql, args = sql + " WHERE round = ?", (round_no,)
+        return [Seat(*r) for r in self._all(sql + " ORDER BY round, table_no, power", args)]
+
+    def set_seating(self, seats: list[Seat], now: datetime, summary: str) -> None:
+        """Seat each player (replacing whoever had that round, table and power); a seat with
+        no player is cleared."""
+        with self.change(now, "seating", summary) as db:
+            for s in seats:
+                if s.player:
+                    db.execute(
+                        "INSERT OR REPLACE INTO seating(round, table_no, power, player) "
+                        "VALUES(?, ?, ?, ?)", (s.round, s.table, s.power, s.player))
+                else:
+                    db.execute(
+                        "DELETE FROM seating WHERE round = ? AND table_no = ? AND power = ?",
+                        (s.round, s.table, s.power))
 
     # --- audit log ----------------------------------------------------------------------
 

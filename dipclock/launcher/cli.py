@@ -233,10 +233,7 @@ def _penalty(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_json()))
     else:
-        line = result.label
-        if result.deleted_orders:
-            line += ": delete " + ", ".join(result.deleted_orders)
-        print(line)
+        print(result.text)
     return 0
 
 

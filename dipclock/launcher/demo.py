@@ -14,22 +14,79 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 
+from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.schedule import Schedule
 from dipclock.sync import to_local
 from dipclock.timeline import timetable
 
 LEAD = timedelta(seconds=90)
+DEFAULT_PORT = 8000
+
+
+class DemoError(DipclockError):
+    """Something the person running the demo fixes: one line on stderr, exit status 2."""
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether the hub could listen on ``host``:``port`` now: bound as uvicorn binds
+    (SO_REUSEADDR), so a port another program listens on is taken and one merely in
+    TIME_WAIT is not. Checked before the hub starts, so a taken port is one clear line
+    rather than the hub's error, or worse, another hub answering in its place."""
+    with _socket_for(host, port) as (s, address):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError:
+            return False
+    return True
+
+
+@contextmanager
+def _socket_for(host: str, port: int) -> Iterator[tuple[socket.socket, Any]]:
+    """A TCP socket of the family ``host`` is in (IPv4 or IPv6), and the address to bind."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror:
+        raise DemoError(f"--host {host}: not an address of this machine") from None
+    with socket.socket(family, kind, proto) as s:
+        yield s, address
+
+
+def choose_port(host: str, asked: int | None, default: int = DEFAULT_PORT,
+                say: Callable[[str], None] = print) -> int:
+    """The port the demo's hub takes. One asked for (``--port``, ``make demo PORT=``) must
+    be free; with none asked for, the default if free, else any free port, said aloud."""
+    if asked is not None:
+        if not 1 <= asked <= 65535:
+            raise DemoError(f"--port {asked}: must be 1-65535")
+        if not port_is_free(host, asked):
+            raise DemoError(
+                f"port {asked} on {host} is taken (another program, perhaps another demo "
+                "or hub, listens there): choose a free one with --port N (make demo PORT=N)")
+        return asked
+    if port_is_free(host, default):
+        return default
+    with _socket_for(host, 0) as (s, address):
+        s.bind(address)
+        port: int = s.getsockname()[1]
+    say(f"dipclock demo: port {default} is taken, so the hub uses port {port} "
+        "(choose one with --port N, or make demo PORT=N)")
+    return port
 
 
 def _wait_for(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
@@ -45,6 +102,20 @@ def _wait_for(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) -> N
     raise SystemExit(f"dipclock demo: the hub did not answer at {url} within {seconds:g} s")
 
 
+def _ask(client: httpx.Client, method: str, path: str, body: object = None) -> dict[str, Any]:
+    """One call to the demo's own hub; a refusal is one line naming the call, not a
+    traceback (the hub may be another version, or not the demo's at all)."""
+    reply = client.request(method, path, json=body)
+    try:
+        answer = reply.json()
+    except ValueError:
+        answer = None
+    if reply.status_code >= 400 or not isinstance(answer, dict):
+        detail = answer.get("detail") if isinstance(answer, dict) else reply.text[:200]
+        raise DemoError(f"the hub refused {method} {path}: {reply.status_code} {detail}")
+    return answer
+
+
 def _has_display() -> bool:
     if sys.platform != "linux":
         return True
@@ -55,7 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="dipclock demo", description=__doc__.splitlines()[0])
     p.add_argument("--event", default="wdc2006", help="built-in id or .toml (default wdc2006)")
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from a phone")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int,
+                   help=f"the hub's port (default {DEFAULT_PORT}, or a free one if it is taken)")
     p.add_argument("--tables", type=int, default=4)
     p.add_argument("--headless", action="store_true", help="no kiosk window")
     p.add_argument("--run-for", type=float, help="stop after this many seconds")
@@ -63,7 +135,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # `kill` or systemd's stop ends the demo as Ctrl-C does: its children stop with it
     signal.signal(signal.SIGTERM, signal.default_int_handler)
 
-    profile = load_event(args.event)
+    try:
+        profile = load_event(args.event)
+        args.port = choose_port(args.host, args.port)
+    except DipclockError as exc:  # a taken port, a bad event: one line, no traceback
+        print(f"dipclock demo: error: {exc}", file=sys.stderr)
+        return 2
     data = Path(tempfile.mkdtemp(prefix="dipclock-demo-"))
     password = "demo-" + secrets.token_hex(4)
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": password, "PYTHONUNBUFFERED": "1"}
@@ -79,10 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         local = f"http://127.0.0.1:{args.port}"
         _wait_for(local, hub)
         td = httpx.Client(base_url=local, timeout=10)
-        login = td.post("/api/login", json={"password": password})
-        login.raise_for_status()
-        td.headers["X-CSRF-Token"] = login.json()["csrf"]
-        now = to_local(httpx.get(local + "/api/time").json()["t1"]).replace(microsecond=0)
+        td.headers["X-CSRF-Token"] = _ask(td, "POST", "/api/login", {"password": password})["csrf"]
+        now = to_local(_ask(td, "GET", "/api/time")["t1"]).replace(microsecond=0)
         first = timetable(profile, Schedule(start=now, last_year=1901)).phases[0]
         start = now - (first.deadline - now) + LEAD
         event = {"builtin": profile.id} if args.event == profile.id else {
@@ -92,8 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("PUT", "/api/td/round", {"number": 1, "start": start.isoformat()}),
             ("PUT", "/api/td/tables", {"count": args.tables}),
         ):
-            td.request(method, path, json=body).raise_for_status()
-        key = td.get("/api/td/state").json()["kiosk_key"]
+            _ask(td, method, path, body)
+        key = _ask(td, "GET", "/api/td/state")["kiosk_key"]
 
         headless = args.headless or not _has_display()
         kiosk_cmd = [*py, "kiosk", "--hub", local, "--table", "1", f"--key={key}",
@@ -121,6 +196,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 0
+    except (DemoError, httpx.TransportError) as exc:  # one line, then clean up
+        print(f"dipclock demo: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyError as exc:
+        print(f"dipclock demo: error: the hub's answer has no {exc}: is it another version?",
+              file=sys.stderr)
+        return 2
     finally:
         for c in reversed(children):
             if c.poll() is None:

@@ -14,14 +14,15 @@ checked and encoded (``server.responses.render``).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
 
 from server import actions
 from server.auth import TD, TDWrite
 from server.context import HubDep, heavy_read
 from server.dashboard import state as dashboard_state
 from server.responses import (
-    Called,
     Changed,
     DashboardState,
     Decided,
@@ -35,9 +36,9 @@ from server.responses import (
 )
 from server.review import as_csv, late_submissions
 from server.rounds import current
+from server.routers import seating as seating_routes
 from server.schemas import (
     AdjustRequest,
-    CallRequest,
     EventChoice,
     PauseRequest,
     PenaltyDecision,
@@ -46,32 +47,41 @@ from server.schemas import (
     TablesSetup,
 )
 from server.snapshot import publish
-from server.views import iso
 
 router = APIRouter(prefix="/api", tags=["td"])
+router.include_router(seating_routes.router)
+
+#: ``?round=3``: one round's late orders (without it: every round's)
+RoundQuery = Annotated[int | None, Query(ge=1, le=99)]
 
 # --- reading ----------------------------------------------------------------------------
 
 
 @router.get("/td/state", response_model=DashboardState)
-async def state(_: TD, hub: HubDep) -> Response:
-    """Everything the dashboard shows, in one poll."""
-    return await heavy_read(hub, lambda: render(DashboardState, dashboard_state(hub)))
+async def state(_: TD, hub: HubDep, review: RoundQuery = None) -> Response:
+    """Everything the dashboard shows, in one poll; ``review``: whose late orders to list
+    (default: the current round's)."""
+    return await heavy_read(hub, lambda: render(DashboardState, dashboard_state(hub, review)))
 
 
 @router.get("/td/penalties", response_model=list[LateSubmission])
-async def penalties(_: TD, hub: HubDep) -> Response:
-    return await heavy_read(hub, lambda: render(list[LateSubmission], late_submissions(hub)))
+async def penalties(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+    """Late orders of round ``round``, or of every round."""
+    return await heavy_read(
+        hub, lambda: render(list[LateSubmission], late_submissions(hub, round))
+    )
 
 
 @router.get("/penalties.csv", response_class=Response, responses={
     200: {"content": {"text/csv": {}}, "description": "every late submission, one a row"}})
-async def penalties_csv(_: TD, hub: HubDep) -> Response:
-    text = await heavy_read(hub, lambda: as_csv(late_submissions(hub)))
+async def penalties_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+    """The event's CSV (every round), or round ``round``'s alone."""
+    text = await heavy_read(hub, lambda: as_csv(late_submissions(hub, round)))
+    name = "penalties.csv" if round is None else f"penalties-round-{round}.csv"
     return Response(
         text,
         media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="penalties.csv"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 
@@ -80,18 +90,20 @@ async def penalties_csv(_: TD, hub: HubDep) -> Response:
 
 @router.put("/td/event", response_model=EventSet)
 def set_event(body: EventChoice, _: TDWrite, hub: HubDep) -> EventSet:
-    """Choose the event. The round set up now (if any) and every later one play it;
-    rounds set up before keep the rules they were played under (review, CSV)."""
-    done = actions.choose_event(body)
-    hub.store.set_event(done.what, hub.clock.moment(), done.summary)
+    """Choose the event for the next round, or for the current one if it has not started:
+    a round under way or called keeps the rules it is played under (review, CSV)."""
+    chosen, now = actions.choose_event(body), hub.clock.moment()
+    done = actions.event_scope(chosen.what, chosen.summary, hub.store.current_round(), now)
+    hub.store.set_event(done.what.profile, now, done.summary, done.what.current)
     publish(hub)
-    return EventSet(event=done.what.id, seq=hub.store.seq())
+    return EventSet(event=chosen.what.id, from_round=done.what.first_round, seq=hub.store.seq())
 
 
 @router.put("/td/round", response_model=RoundSet)
 def set_round(body: RoundSetup, _: TDWrite, hub: HubDep) -> RoundSet:
     """Set up (or correct) the round; the event's round list fills the title and last year."""
-    done = actions.set_up_round(body, hub.store.event())
+    done = actions.set_up_round(body, hub.store.event(), hub.store.round(body.number),
+                                hub.clock.moment())
     hub.store.set_round(done.what, hub.clock.moment(), done.summary)
     publish(hub)
     return RoundSet(round=body.number, seq=hub.store.seq())
@@ -146,16 +158,6 @@ def adjust(body: AdjustRequest, _: TDWrite, hub: HubDep) -> Changed:
     hub.store.add_adjustment(cur.round.number, done.what, now, done.summary)
     publish(hub)
     return Changed(seq=hub.store.seq())
-
-
-@router.post("/td/call", response_model=Called)
-def call_round(body: CallRequest, _: TDWrite, hub: HubDep) -> Called:
-    """Call the round: games end at the last deadline at or before the call."""
-    cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
-    done = actions.call_round(body, cur, now)
-    hub.store.set_call(cur.round.number, done.what, now, done.summary)
-    publish(hub)
-    return Called(call=iso(done.what), seq=hub.store.seq())
 
 
 # --- penalties --------------------------------------------------------------------------

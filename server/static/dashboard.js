@@ -20,7 +20,7 @@ function showApp() {
 async function refresh() {
   try {
     const sent = performance.now();
-    const data = await api("GET", "/api/td/state");
+    const data = await api("GET", statePath());
     // hub_time was read about halfway between asking and hearing back
     last = { data, at: (sent + performance.now()) / 2 };
     render(data);
@@ -32,6 +32,10 @@ async function refresh() {
 
 function render(d) {
   $("round-title").textContent = d.round ? `· ${d.round.title}` : "";
+  renderEventName(d);
+  $("undecided").hidden = !d.undecided;
+  $("undecided").textContent = `${d.undecided} late order${d.undecided === 1 ? "" : "s"} to decide`;
+  placeSetup(d);
   renderClock(d.hall);
   $("kiosk-key").textContent = d.kiosk_key;
   fillSelect($("event-builtin"), d.events.map((e) => [e.id, `${e.id}: ${e.name}`]));
@@ -45,14 +49,51 @@ function render(d) {
   $("btn-time-system").hidden = !d.clock.offer_system;
   renderTime();
   renderGrid(d.tables);
-  renderPenalties(d.penalties);
+  renderPenalties(d.penalties, d);
   $("audit").replaceChildren(...d.audit.map((a) =>
     el("li", {}, el("span", { class: "when" }, hhmmss(a.at)), " ", a.summary)));
 }
 
+// The event in use (the current round's, kept for good once it starts) at the top, and the
+// one chosen for the next round when that differs.
+function renderEventName(d) {
+  const now = d.round ? d.round.event : d.event;
+  let text = now ? now.name : "No event chosen";
+  if (d.round && d.event && d.event.id !== d.round.event.id) text += ` · next round: ${d.event.name}`;
+  $("event-name").textContent = text;
+}
+
+// What choosing an event does, said before the TD says yes (a round is a record).
+function eventQuestion(d, name) {
+  const r = d && d.round;
+  if (!r) return `Use ${name} for the event?`;
+  if (!r.started) return `Use ${name} for round ${r.number}, which has not started?`;
+  return `Use ${name} from round ${r.number + 1} on? Round ${r.number} keeps ${r.event.name}.`;
+}
+
+// With no round or no tables set up, set-up is what the TD needs: first on the page and
+// open. With both, it sits folded at the bottom. It never moves under the TD's hands: a
+// hub that becomes ready leaves it where it is until the page is next opened.
+function placeSetup(d) {
+  const card = $("setup-card"), app = $("app");
+  const ready = d.round !== null && d.tables.length > 0;
+  if (!ready && app.firstElementChild !== card) {
+    app.prepend(card);
+    $("setup").open = true;
+  }
+}
+
 function renderPauses(pauses) {
-  const live = pauses.filter((p) => p.state !== "over");
-  $("pauses").replaceChildren(...live.map((p) => {
+  const d = last ? last.data : null;
+  const playing = (table) => {
+    if (!d) return true;
+    const stages = d.tables.filter((t) => table === null || t.table === table)
+      .map((t) => (t.view ? t.view.stage : null)).filter(Boolean);
+    if (table === null && d.hall) stages.push(d.hall.stage);
+    return !stages.length || stages.some((s) => s !== "game_over");
+  };
+  const live = pauses.filter((p) => p.state !== "over" && playing(p.table));
+  const items = live.map((p) => {
     const who = p.table ? `Table ${p.table} hold` : "Break, all tables";
     const when = p.at_deadline ? `at ${p.at_deadline} deadline` : `from ${hhmm(p.at)}`;
     const until = p.until ? `, restart ${hhmm(p.until)}` : p.minutes ? `, ${p.minutes} min` : "";
@@ -62,7 +103,17 @@ function renderPauses(pauses) {
       el("button", {
         class: "small", onclick: () => act(`${verb}: ${who} ${when}?`, "POST", `/api/td/pauses/${p.id}/end`),
       }, verb));
-  }));
+  });
+  const call = d && d.round ? d.round.call : null;
+  if (call) {
+    items.push(el("li", { class: "called" },
+      el("span", {}, `Round called at ${hhmmss(call)}`),
+      el("button", {
+        class: "small", id: "btn-call-undo",
+        onclick: () => act(`Undo the call at ${hhmmss(call)}? Every game plays on.`, "DELETE", "/api/td/call"),
+      }, "Undo call")));
+  }
+  $("pauses").replaceChildren(...items);
 }
 
 // The hub's time beside this phone's, and a warning when they disagree or the hub's clock
@@ -103,14 +154,22 @@ function restartIso(hhmmValue) {
 
 function parseTables(spec) {
   const s = spec.trim();
-  if (/^\d+$/.test(s)) return { count: Number(s) };
+  const none = new Error("tables: give how many (1 to 999), or numbers and ranges like 1-12, 15");
+  if (!s) throw none;
+  if (/^\d+$/.test(s)) {
+    const count = Number(s);
+    if (count < 1 || count > 999) throw none;
+    return { count };
+  }
   const out = [];
   for (const part of s.split(/[,\s]+/).filter(Boolean)) {
     const m = part.match(/^(\d+)(?:-(\d+))?$/);
     if (!m) throw new Error(`tables: ${part} is not a number or a range like 1-12`);
     const a = Number(m[1]), b = Number(m[2] || m[1]);
+    if (a < 1 || b > 999 || b < a) throw new Error(`tables: ${part}: table numbers run from 1 to 999`);
     for (let n = a; n <= b && out.length < 1000; n++) out.push(n);
   }
+  if (!out.length) throw none;
   return { tables: out };
 }
 
@@ -184,17 +243,41 @@ function wireDashboard() {
       `${change >= 0 ? "+" : "−"}${span(change || 0)}; every table resyncs to it.`,
       "POST", "/api/clock", { source: "system" });
   };
-  $("btn-call").onclick = () => act("Call the round now? Games end at the last deadline before now.",
-    "POST", "/api/td/call", {});
+  // The call, previewed: the hub says where each table's game ends (server.calling, the
+  // same core question the call answers); the TD confirms that list, and the call is made
+  // at the moment previewed, so what was confirmed is what every kiosk shows.
+  $("btn-call").onclick = async () => {
+    let p;
+    try { p = await api("GET", "/api/td/call/preview"); } catch (e) { return toast(e.message, true); }
+    const line = (t) => {
+      const who = t.table === null ? "Every table" : `Table ${t.table}`;
+      const end = t.last ? `ends after ${t.last.title} (${hhmmss(t.last.deadline)})`
+        : "ends before its first deadline";
+      return `${who}: ${end}` + (t.cut ? `; loses ${t.cut.title}, ${Math.round(t.seconds_short)} s short` : "");
+    };
+    $("call-preview").replaceChildren(
+      el("li", { class: "muted small" }, `Called at ${hhmmss(p.at)}, the games end:`),
+      ...p.tables.map((t) => el("li", { class: t.warning ? "warn" : "", "data-table": t.table }, line(t))));
+    $("call-preview").hidden = false;
+    const warnings = p.tables.filter((t) => t.warning).map((t) => "! " + t.warning);
+    const question = [`Call round ${p.round} at ${hhmmss(p.at)}?`, ...warnings, ...p.tables.map(line)];
+    if (!window.confirm(question.join("\n"))) return;
+    try {
+      await api("POST", "/api/td/call", { at: p.at });
+      toast(`Round ${p.round} called at ${hhmmss(p.at)}`);
+      await refresh();
+    } catch (e) { toast(e.message, true); }
+  };
   $("btn-event").onclick = () => {
     const id = $("event-builtin").value;
-    act(`Use the event ${id}?`, "PUT", "/api/td/event", { builtin: id });
+    act(eventQuestion(last && last.data, id), "PUT", "/api/td/event", { builtin: id });
   };
   $("btn-event-file").onclick = async () => {
     const file = $("event-file").files[0];
     if (!file) return toast("Choose a .toml file first", true);
     const text = await file.text();
-    act(`Use the event in ${file.name}?`, "PUT", "/api/td/event", { toml: text, filename: file.name });
+    act(eventQuestion(last && last.data, file.name), "PUT", "/api/td/event",
+      { toml: text, filename: file.name });
   };
   $("btn-round").onclick = () => {
     const start = $("round-start").value;
@@ -205,6 +288,18 @@ function wireDashboard() {
       call: $("round-call").value ? $("round-call").value + ($("round-call").value.length === 16 ? ":00" : "") : null,
     };
     act(`Set up round ${body.number} starting ${start.replace("T", " ")}?`, "PUT", "/api/td/round", body);
+  };
+  $("btn-seating").onclick = async () => {
+    const file = $("seating-file").files[0];
+    const text = file ? await file.text() : $("seating-csv").value;
+    const lines = text.split(/\r?\n/).filter((l) => l.trim() && !/^\s*round\s*,/i.test(l));
+    if (!lines.length) return toast("seating: paste lines round,table,power,player or choose a CSV file", true);
+    const from = file ? ` from ${file.name}` : "";
+    if (await act(`Import ${lines.length} seat${lines.length === 1 ? "" : "s"}${from}?`, "PUT",
+      "/api/td/seating", { csv: text })) {
+      $("seating-csv").value = "";
+      $("seating-file").value = "";
+    }
   };
   $("btn-tables").onclick = () => {
     let body;

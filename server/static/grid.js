@@ -38,6 +38,37 @@ function kioskLines(t) {
   return out;
 }
 
+// The table's own clock (dipclock.screen for that table, served by server/grid.py): its big
+// number, label and deadline; then what the TD did to it alone: extra time and holds.
+function tileClock(t) {
+  const c = t.clock;
+  if (!c) return [];
+  const own = [
+    ...(t.adjustments || []).map((a) =>
+      el("span", { class: "mark own" }, `${a.seconds > 0 ? "+" : "−"}${Math.abs(a.seconds)} s at ${hhmm(a.at)}`)),
+    ...(t.holds || []).map((h) =>
+      el("span", { class: "mark warn own" }, `${h.state === "due" ? "Hold due" : "Held"}${h.reason ? ": " + h.reason : ""}`)),
+  ];
+  return [
+    el("div", { class: "tile-clock" },
+      el("span", { class: "tile-big", "data-table": t.table }, bigNow(c)),
+      el("span", { class: "tile-label small" }, c.label)),
+    c.deadline || c.phase ? el("div", { class: "small muted tile-deadline" },
+      [c.phase, c.deadline].filter(Boolean).join(" · ")) : null,
+    own.length ? el("div", { class: "marks tile-own" }, ...own) : null,
+  ];
+}
+
+// Between polls each tile's big number ticks down as its kiosk's does (common.js bigNow).
+function tickTiles() {
+  if (!last || !last.data.tables) return;
+  for (const t of last.data.tables) {
+    const big = document.querySelector(`.tile-big[data-table="${t.table}"]`);
+    if (big && t.clock) big.textContent = bigNow(t.clock);
+  }
+}
+if (page === "dashboard") setInterval(tickTiles, 250);
+
 function renderGrid(tables) {
   const up = tables.filter((t) => t.connected).length;
   $("tables-summary").textContent = tables.length ? `${up}/${tables.length} connected` : "none yet";
@@ -54,13 +85,15 @@ function renderGrid(tables) {
     });
     const lateNow = (t.powers || []).filter((p) => p.late !== null && !p.out);
     const claimed = t.claims.length ? " claimed" : "";
-    return el("div", { class: `tile ${t.connected ? "up" : "down"} ${v ? v.stage : ""}${claimed}`, "data-table": t.table },
+    const own = (t.adjustments || []).length || (t.holds || []).length ? " own" : "";
+    return el("div", { class: `tile ${t.connected ? "up" : "down"} ${v ? v.stage : ""}${claimed}${own}`, "data-table": t.table },
       el("div", { class: "tile-head" },
         el("strong", {}, `Table ${t.table}`),
         el("span", { class: "dot", title: t.connected ? "connected" : "not connected" })),
+      ...tileClock(t),
+      !t.clock && v ? el("div", { class: "small" }, `${STAGE_WORDS[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
       ...kioskLines(t),
       el("div", { class: "muted small" }, sync),
-      v ? el("div", { class: "small" }, `${STAGE_WORDS[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
       el("div", { class: "chips" }, ...chips),
       lateNow.length ? el("div", { class: "late-note small" }, lateSummary(lateNow)) : null);
   }));

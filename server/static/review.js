@@ -3,13 +3,37 @@
 "use strict";
 
 const drafts = new Map();
+// The round whose late orders the TD is reviewing: null for the current round (the hub's
+// default). Every round stays reviewable after the next is set up.
+let reviewRound = null;
 
-function renderPenalties(rows) {
+function statePath() {
+  return "/api/td/state" + (reviewRound === null ? "" : `?review=${reviewRound}`);
+}
+
+function renderReviewPicker(d) {
+  const picker = $("review-round");
+  if (!picker.onchange) {
+    picker.onchange = () => { reviewRound = Number(picker.value) || null; refresh(); };
+  }
+  fillSelect(picker, d.rounds.map((r) => [String(r.number),
+    `Round ${r.number}` + (r.undecided ? ` (${r.undecided} to decide)` : "")]));
+  picker.hidden = !d.rounds.length;
+  if (d.review_round !== null) picker.value = String(d.review_round);
+  $("csv-round").textContent = d.review_round === null ? "CSV" : `CSV, round ${d.review_round}`;
+  $("csv-round").href = "/api/penalties.csv" + (d.review_round === null ? "" : `?round=${d.review_round}`);
+  $("csv-all").hidden = d.rounds.length < 2;
+}
+
+function renderPenalties(rows, d) {
+  if (d) renderReviewPicker(d);
   const list = $("penalties");
   const typing = document.activeElement;
   if (typing && typing.tagName === "INPUT" && list.contains(typing)) return;  // not under the TD's thumb
   if (!rows.length) {
-    $("penalties").replaceChildren(el("li", { class: "muted" }, "No late or missing orders in this round."));
+    $("penalties").replaceChildren(el("li", { class: "muted" },
+      d && d.review_round !== null ? `No late or missing orders in round ${d.review_round}.`
+        : "No late or missing orders in this round."));
     return;
   }
   $("penalties").replaceChildren(...rows.map((r) => {
@@ -19,7 +43,7 @@ function renderPenalties(rows) {
       placeholder: "note", maxlength: 500, value: drafts.get(id) ?? (r.note || ""), "aria-label": "note",
     });
     note.addEventListener("input", () => drafts.set(id, note.value));
-    const what = `table ${r.table} ${r.power_name} ${r.phase}`;
+    const what = `table ${r.table} ${r.power_name}${r.player ? ` (${r.player})` : ""} ${r.phase}`;
     const decide = (decision) => {
       const body = { ...key, decision, note: note.value };
       if (decision === "change") {
@@ -33,7 +57,7 @@ function renderPenalties(rows) {
     };
     return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
       el("div", {},
-        el("strong", {}, `T${r.table} ${r.power_name} ${r.phase}`),
+        el("strong", {}, `T${r.table} ${r.power_name}${r.player ? ` (${r.player})` : ""} ${r.phase}`),
         r.kind === "missed" ? " no press recorded → " : ` ${r.started_second} s late (offence ${r.offence}) → `,
         el("em", {}, r.proposed.label),
         r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),

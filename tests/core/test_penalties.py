@@ -123,3 +123,51 @@ def test_a_unit_named_twice_counts_once():
 def test_lateness_must_be_a_number(late):
     with pytest.raises(ValueError):
         pen("wdc2006", late)
+
+
+# --- labels a TD reads: no "No press: Full NMR: ...", no deletion naming fewer units --------
+
+def test_a_graduated_deletion_names_as_many_orders_as_it_deletes():
+    two = pen("graduated20", 15.2, units=["Vie", "Bud", "Tri"])
+    assert two.text == "2-unit NMR: delete Bud, Tri"
+    # a 4-unit NMR for a power with three units deletes every order it has, and says so
+    assert pen("graduated20", 50, units=["Lvp", "Edi", "Lon"]).text == (
+        "4-unit NMR: delete all 3 orders (Edi, Lon, Lvp)")
+    assert pen("graduated20", 50, units=["Edi"]).text == "4-unit NMR: delete the only order (Edi)"
+    assert pen("graduated20", 95, units=["Vie", "Bud"]).text == (
+        "All units hold (NMR): delete all 2 orders (Bud, Vie)")
+    assert pen("graduated20", 50).text == "4-unit NMR"  # no units given: nothing to name
+    assert pen("graduated20", 50, units=[]).text == "4-unit NMR"
+
+
+@pytest.mark.parametrize("event, late, offence, label", [
+    ("graduated20", 95, 1, "All units hold (NMR)"),
+    ("wdc2003", 40, 1, "All units hold (NMR: over 30 s late)"),
+    ("wdc2006", 40, 1, "Red card: all units hold (more than 30 s late)"),
+])
+def test_a_full_nmr_says_all_units_hold_once(event, late, offence, label):
+    assert pen(event, late, offence).label == label
+
+
+@pytest.mark.parametrize("event, offence, label", [
+    ("graduated20", 1, "No orders: all units hold (NMR)"),
+    ("wdc2003", 1, "No orders: all units hold (NMR)"),
+    ("wdc2006", 1, "No orders: red card, all units hold"),
+    ("wdc2018", 1, "No orders: warning"),
+    ("wdc2018", 2, "No orders: all units hold (NMR)"),
+    ("wdc2019", 1, "No orders: referee decides"),
+])
+def test_a_missed_phase_reads_no_orders_then_the_cost(event, offence, label):
+    """What ``late.missed_to_judge`` proposes (orders later than the 5-minute window),
+    labelled for a power that never pressed."""
+    late = pen(event, 301, offence)
+    missed = late.no_orders()
+    assert missed.label == label
+    assert (missed.kind, missed.all_units_hold, missed.units_deleted) == (
+        late.kind, late.all_units_hold, late.units_deleted)  # the rule is unchanged
+    assert missed.label.count(":") == 1
+
+
+def test_the_leniency_label_leads_with_what_happened():
+    # the kiosk's chip shows the part before " (": "Leniency used" fits two short lines
+    assert pen("wdc2003", 12).label == "Leniency used (30 s)"

@@ -113,11 +113,11 @@ def test_late_powers_are_counted_live_and_grouped() -> None:
     on_time = tuple(Press(p, t("10:17:00")) for p in "AE")
     s = screen(at="10:18:16", presses=on_time)
     assert s.look == "late" and s.label == "Spring 1901 deadline passed: orders late"
-    assert s.notes[0] == "5 powers +16 s, Referee decides"
+    assert s.notes[0] == "5 powers +16 s, referee decides"
     assert s.valid_for == pytest.approx(1.0)
     two_left = on_time + tuple(Press(p, t("10:18:10")) for p in "FGI")
     assert screen(at="10:18:16", presses=two_left).notes[0] == (
-        "Russia and Turkey +16 s, Referee decides")
+        "Russia and Turkey +16 s, referee decides")
 
 
 @pytest.mark.parametrize(

@@ -77,3 +77,50 @@ def test_demo_stopped_with_sigterm_leaves_no_hub_behind(demo):
     proc.terminate()
     assert proc.wait(timeout=20) == 0
     assert hub_is_gone(url)
+
+
+@pytest.fixture
+def taken_port():
+    """A port another program listens on, for as long as the test runs."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        yield s.getsockname()[1]
+
+
+def test_a_taken_port_asked_for_is_one_line_naming_it_and_the_option(taken_port, tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "dipclock", "demo", "--headless", "--port", str(taken_port)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env=os.environ | {"TMPDIR": str(tmp_path)},
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (
+        f"dipclock demo: error: port {taken_port} on 127.0.0.1 is taken (another program, "
+        "perhaps another demo or hub, listens there): choose a free one with --port N "
+        "(make demo PORT=N)\n")
+    assert proc.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # no demo data folder left behind
+
+
+def test_with_no_port_asked_for_a_taken_default_gives_a_free_port_said_aloud(taken_port):
+    from dipclock.launcher.demo import choose_port, port_is_free
+
+    said: list[str] = []
+    port = choose_port("127.0.0.1", None, default=taken_port, say=said.append)
+    assert port != taken_port and port_is_free("127.0.0.1", port)
+    assert said == [f"dipclock demo: port {taken_port} is taken, so the hub uses port {port} "
+                    "(choose one with --port N, or make demo PORT=N)"]
+    free = free_port()
+    assert choose_port("127.0.0.1", None, default=free, say=said.append) == free
+    assert len(said) == 1  # a free default is used as it is, silently
+
+
+def test_make_demo_passes_port_through():
+    def demo_line(*make_args: str) -> str:
+        out = subprocess.run(["make", "-n", "demo", *make_args], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout  # -n: prints, runs nothing
+        return next(ln for ln in out.splitlines() if "-m dipclock demo" in ln).strip()
+
+    assert demo_line("PORT=8123").endswith("-m dipclock demo --port 8123")
+    assert demo_line().endswith("-m dipclock demo")

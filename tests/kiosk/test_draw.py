@@ -122,3 +122,67 @@ def test_screenshot_needs_a_moment(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_screenshots_module_writes_every_stage(tmp_path: Path) -> None:
     assert screenshots_main([str(tmp_path), "--size", "800x480"]) == 0
     assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(s.name for s in SCENES)
+
+
+# --- the penalty under a late power's chip is readable from across the table ---------------
+
+def ink_height(surface: pygame.Surface, rect: pygame.Rect) -> int:
+    """The height of what is inked inside ``rect`` on the real frame: rows holding any pixel
+    other than the rect's background (its top-left corner, outside every glyph)."""
+    area = surface.subsurface(rect)
+    bg = area.get_at((0, 0))
+    rows = [y for y in range(area.get_height())
+            if any(area.get_at((x, y)) != bg for x in range(area.get_width()))]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+def readable(size: tuple[int, int]) -> float:
+    """14 px capitals at 800x480, scaled with the screen."""
+    return 14 * min(size[0] / 800, size[1] / 480) - 0.5
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_penalty_under_a_chip_is_at_least_14_px_at_800x480(size: tuple[int, int]) -> None:
+    from kiosk.draw import short_label
+
+    surface, drawn, screen = draw(next(s for s in SCENES if s.name == "late-orders"), size,
+                                  painter)
+    late = [c for c in screen.chips if c.detail]
+    assert late, "the scene has no penalty to measure"
+    for chip in late:
+        lines = [d for d in drawn if d.role == f"chip-{chip.letter}-detail"]
+        assert " ".join(d.text for d in lines) == short_label(chip.detail)  # every word
+        for d in lines:
+            assert ink_height(surface, d.rect) >= readable(size), (d.text, d.rect)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_long_penalty_wraps_rather_than_shrinks(size: tuple[int, int]) -> None:
+    import dataclasses
+
+    from kiosk.draw import render
+
+    scene = next(s for s in SCENES if s.name == "late-orders")
+    screen = scene.frame().screen
+    details = {"A": "Referee decides", "E": "All units hold", "F": "10-unit NMR",
+               "G": "Yellow card", "I": "30-second leniency used by this power"}
+    chips = tuple(dataclasses.replace(c, state="late", note="+88 s", detail=details[c.letter])
+                  if c.letter in details else c for c in screen.chips)
+    surface = pygame.Surface(size)
+    drawn = render(surface, dataclasses.replace(screen, chips=chips), painter)
+    area = surface.get_rect()
+    for d in drawn:
+        assert area.contains(d.rect), f"{d.role} {d.text!r} {d.rect} is cut off"
+    for a, b in itertools.combinations(drawn, 2):
+        assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
+    for letter, detail in details.items():
+        lines = [d for d in drawn if d.role == f"chip-{letter}-detail"]
+        assert 1 <= len(lines) <= 2
+        assert all(ink_height(surface, d.rect) >= readable(size) for d in lines), lines
+        shown = " ".join(d.text for d in lines)
+        if letter == "I":  # too long for two lines: the second ends in "..."
+            assert shown.endswith("...") and shown.startswith("30-")
+        else:
+            assert shown == detail
+        notes = [d for d in drawn if d.role == f"chip-{letter}-note"]
+        assert [d.text for d in notes] == ["+88 s"]

@@ -74,10 +74,10 @@ def test_deadline_passed_counts_late_powers_live(table: Table) -> None:
     assert chips["F"].state == "waiting"  # on time for Spring, not yet in for Fall
     assert (chips["I"].state, chips["I"].note, chips["I"].detail) == (
         "late", "+16 s", "Referee decides")
-    assert s.notes[0] == "6 powers +16 s, Referee decides"
+    assert s.notes[0] == "6 powers +16 s, referee decides"
     for power in "AEGIR":
         table.press(power, t("10:18:20"))
-    assert table.screen(t("10:18:21")).notes[0] == "Turkey +21 s, Referee decides"
+    assert table.screen(t("10:18:21")).notes[0] == "Turkey +21 s, referee decides"
 
 
 def test_a_late_press_stops_the_count_and_shows_the_penalty(tmp_path: Path) -> None:

@@ -191,7 +191,9 @@ def test_the_kiosk_starts_over_by_itself_when_the_boot_file_is_corrected(tmp_pat
         assert proc.poll() is None  # it stays up on the problem: no restart loop
         boot.write_text("table = 3\n")
         ready = proc.stdout.readline()  # type: ignore[union-attr]
-        assert ready.startswith("READY "), ready
+        # READY first (scripts wait for it), then which table, which round, and the reading
+        assert ready.startswith("READY table 3, no hub (wdc2019, round from 2019-09-06 10:00), "
+                                "monotonic "), ready
     finally:
         proc.kill()
         proc.wait()

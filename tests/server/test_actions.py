@@ -182,6 +182,34 @@ def test_the_round_is_called_now_or_at_a_time_after_its_start() -> None:
             CallRequest(at=START), round_now(), now)
 
 
+def test_clock_actions_take_effect_on_a_whole_second() -> None:
+    """A pause from 09:05:00.7 to 09:10:00.4 would leave every later deadline at
+    hh:mm:59.7 (issue 9: "23:21:07.344941"); each action lands on its whole second."""
+    t1 = START + timedelta(minutes=5, microseconds=700_000)
+    t2 = START + timedelta(minutes=10, microseconds=400_000)
+    brk = actions.start_pause(PauseRequest(), round_now(), t1, TABLES).what
+    assert brk.at == START + timedelta(minutes=5)
+    ended = actions.resume(ResumeRequest(), round_now(brk), t2).what[1]
+    assert ended.ended == START + timedelta(minutes=10)
+    assert actions.end_pause(1, round_now(brk), t2).what[1].ended == START + timedelta(minutes=10)
+    adj = actions.adjust(AdjustRequest(seconds=89.6, table=2), round_now(), t1, TABLES)
+    assert (adj.what.at, adj.what.seconds) == (START + timedelta(minutes=5), 90)
+    assert adj.summary == "add 90 s, table 2"
+    refused(422, "at least 1 s", actions.adjust, AdjustRequest(seconds=0.3), round_now(), t1,
+            TABLES)
+    assert actions.call_round(CallRequest(), round_now(), t2).what == START + timedelta(minutes=10)
+
+
+def test_a_call_is_undone_to_the_round_with_no_call_and_said_so() -> None:
+    cur = round_now()
+    refused(409, "round 1 has not been called", actions.undo_call, cur)
+    called = Current(WDC, RoundRow(1, START, None, START + timedelta(minutes=32, seconds=39),
+                                   "First Individual Round", WDC), cur.schedule, [])
+    done = actions.undo_call(called)
+    assert done.what == RoundRow(1, START, None, None, "First Individual Round", WDC)
+    assert done.summary == "call of round 1 undone (was 09:32:39): games play on"
+
+
 # --- penalties --------------------------------------------------------------------------
 
 
@@ -207,3 +235,23 @@ def test_a_decision_keeps_what_the_td_ruled(
     done = actions.decide(body, LATE, S1901)
     assert (done.what.final, done.what.decision, done.what.at) == (stored, decision, S1901)
     assert done.summary == summary
+
+
+def test_an_event_is_for_the_next_round_once_the_current_one_is_under_way():
+    g20 = BUILTIN["graduated20"]
+    played = RoundRow(1, START, None, None, "Round 1", WDC)
+    before = START - timedelta(seconds=1)
+    assert actions.event_scope(g20, "event g", None, before).what == actions.EventScope(
+        g20, 1, None)
+    soon = actions.event_scope(g20, "event g", played, before)
+    assert (soon.what.first_round, soon.what.current) == (1, 1)
+    assert soon.summary == "event g, for round 1 (not started)"
+    late = actions.event_scope(g20, "event g", played, START)
+    assert (late.what.first_round, late.what.current) == (2, None)
+    assert late.summary == f"event g, from round 2 on (round 1 keeps {WDC.name})"
+    called = RoundRow(1, START, None, START + timedelta(hours=1), "Round 1", WDC)
+    assert actions.event_scope(g20, "e", called, before).what.current is None
+    # correcting a round played keeps its event; one not started takes today's
+    body = RoundSetup(number=1, start=START)
+    assert actions.set_up_round(body, g20, played, START).what.profile == WDC
+    assert actions.set_up_round(body, g20, played, before).what.profile == g20

@@ -174,7 +174,7 @@ def test_the_dashboard_lists_a_power_that_never_pressed(browser, tmp_path):
         page, _ = signed_in(browser, live.url, PASSWORD)
         row = page.locator("#pen-1-3-E-S1901")
         expect(row).to_contain_text("no press recorded")
-        expect(row).to_contain_text("No press: Red card")
+        expect(row).to_contain_text("No orders: red card")
         expect(page.locator("#penalties li")).to_have_count(1)  # tables 1-2 never used buttons
     finally:
         live.stop()

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
 
 from server.cli import main
 from server.passwords import verify_password
+from tests.server.conftest import PASSWORD
+from tests.server.live import ROOT, free_port
 
 
 def test_a_short_password_is_refused(tmp_path, monkeypatch, capsys):
@@ -102,3 +111,65 @@ def test_a_restart_after_the_td_set_the_time_does_not_wait_again(tmp_path):
     store.close()
     assert td_set_this_boot(tmp_path, "boot-1")
     assert not td_set_this_boot(tmp_path, "boot-2") and not td_set_this_boot(tmp_path, None)
+
+
+# --- where a real hub listens -------------------------------------------------------------
+
+def _hub_on(tmp_path, *host: str):
+    """A real ``dipclock hub`` on a free port with the given --host (none: the default)."""
+    port = free_port()
+    log = tmp_path / "hub.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dipclock", "hub", "--data", str(tmp_path / "hub"),
+             "--port", str(port), "--no-mdns", "--wait-for-sync", "0", *host],
+            cwd=ROOT, env=os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}, stdout=out,
+            stderr=subprocess.STDOUT)
+    ends = time.monotonic() + 60  # a bound on a hang, not a timing margin
+    while time.monotonic() < ends and proc.poll() is None:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=2)
+            break
+        except httpx.TransportError:
+            time.sleep(0.05)
+    return proc, port, log
+
+
+def _answers(address: str, port: int) -> bool:
+    try:
+        return httpx.get(f"http://{address}:{port}/api/time", timeout=5).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def test_a_hub_listens_on_every_address_by_default_and_says_so(tmp_path):
+    """A hall's kiosks reach the hub over the LAN: every address unless --host narrows it.
+    127.0.0.2 stands for another address of this machine (a socket bound to 127.0.0.1
+    refuses it; one bound to 0.0.0.0 answers)."""
+    proc, port, log = _hub_on(tmp_path)
+    try:
+        assert _answers("127.0.0.2", port), log.read_text()
+        assert (f"Listening:  every address of this machine (0.0.0.0), port {port}; "
+                "--host 127.0.0.1 for this machine only") in log.read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_host_keeps_the_hub_to_one_address_and_says_so(tmp_path):
+    proc, port, log = _hub_on(tmp_path, "--host", "127.0.0.1")
+    try:
+        assert _answers("127.0.0.1", port), log.read_text()
+        assert not _answers("127.0.0.2", port)
+        assert f"Listening:  127.0.0.1 only, port {port}" in log.read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_the_help_says_the_default_is_every_address(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default 0.0.0.0: every address of this machine" in text
+    assert "127.0.0.1: this machine only" in text

@@ -6,6 +6,7 @@ import csv
 import io
 import sqlite3
 from datetime import timedelta
+from pathlib import Path
 
 from server.store import MIGRATIONS, Store
 from tests.server.conftest import START
@@ -89,3 +90,86 @@ def test_rounds_stored_before_profiles_get_the_event_they_were_played_under(tmp_
         assert r.profile is not None and r.profile.id == "wdc2018"
     finally:
         store.close()
+
+
+MY_OPEN = (Path(__file__).resolve().parents[2] / "examples/events/my-open.toml").read_text()
+# my-open: Spring 1901 ends 09:15, Fall 1901 09:27, graduated penalties (30 s grace)
+M_S1901, M_F1901 = START + timedelta(minutes=15), START + timedelta(minutes=27)
+
+
+def csv_rows(hub, round_no: int | None = None) -> list[dict[str, str]]:
+    path = "/api/penalties.csv" + (f"?round={round_no}" if round_no else "")
+    return list(csv.DictReader(io.StringIO(hub.client.get(path).text)))
+
+
+def decide(hub, csrf, table: int, power: str, phase: str, decision: str, **more) -> None:
+    r = hub.client.post("/api/td/penalties", headers=csrf, json={
+        "round": 1, "table": table, "power": power, "phase": phase, "decision": decision,
+        **more})
+    assert r.status_code == 200, r.text
+
+
+def test_an_event_chosen_after_a_round_is_played_is_for_the_next_round(hub):
+    csrf = hub.sign_in()
+    r = hub.client.put("/api/td/event", json={"toml": MY_OPEN, "filename": "my-open.toml"},
+                       headers=csrf)
+    assert r.json()["from_round"] == 1
+    set_round(hub, csrf, 1, START)
+    hub.client.put("/api/td/tables", json={"count": 2}, headers=csrf).raise_for_status()
+    hub.at(START + timedelta(minutes=40))
+    post(hub, 1, press("a", "A", M_S1901 + timedelta(seconds=40)),
+         press("e", "E", M_S1901 + timedelta(seconds=50)),
+         press("f", "F", M_F1901 + timedelta(seconds=70)))
+    post(hub, 2, press("g", "G", M_S1901 + timedelta(seconds=35)),
+         press("i", "I", M_F1901 + timedelta(seconds=45)))
+    decide(hub, csrf, 1, "A", "S1901", "confirm")
+    decide(hub, csrf, 1, "E", "S1901", "change", final="1 unit deleted", note="clock unclear")
+    decide(hub, csrf, 2, "G", "S1901", "waive")
+    hub.client.post("/api/td/call", json={}, headers=csrf).raise_for_status()
+    before = csv_rows(hub)
+    assert len([b for b in before if b["kind"] == "late"]) == 5
+    state = hub.client.get("/api/td/state").json()
+    assert state["round"]["started"] and state["round"]["event"]["name"] == "My Open 2026"
+
+    r = hub.client.put("/api/td/event", json={"builtin": "wdc2006"}, headers=csrf)
+    assert r.status_code == 200 and r.json()["from_round"] == 2
+    assert csv_rows(hub) == before  # every row, decision and deadline as played
+    assert snap(hub, 1)["event"]["id"] == "my-open"  # round 1 still plays (and shows) it
+    state = hub.client.get("/api/td/state").json()
+    assert (state["round"]["event"]["id"], state["event"]["id"]) == ("my-open", "wdc2006")
+    assert "from round 2 on (round 1 keeps My Open 2026)" in state["audit"][0]["summary"]
+    # correcting round 1 (a later call) keeps its event too
+    r = hub.client.put("/api/td/round", headers=csrf, json={
+        "number": 1, "start": START.isoformat(), "call": (START + timedelta(hours=3)).isoformat()})
+    assert r.status_code == 200
+    assert snap(hub, 1)["event"]["id"] == "my-open"
+    set_round(hub, csrf, 2, ROUND2)
+    assert snap(hub, 1)["event"]["id"] == "wdc2006"
+    assert [b for b in csv_rows(hub, 1) if b["kind"] == "late"] == [
+        b for b in before if b["kind"] == "late"]
+    # a round not started yet takes a new choice at once
+    r = hub.client.put("/api/td/event", json={"builtin": "graduated20"}, headers=csrf)
+    assert r.json()["from_round"] == 2 and snap(hub, 1)["event"]["id"] == "graduated20"
+
+
+def test_every_round_is_reviewable_and_the_undecided_are_counted(hub, td):
+    post(hub, 1, press("a", "A", S1901 + timedelta(seconds=15)))
+    set_round(hub, td, 2, ROUND2)
+    hub.at(ROUND2 + timedelta(minutes=30))
+    post(hub, 2, press("e", "E", ROUND2 + timedelta(minutes=17, seconds=10)))
+    state = hub.client.get("/api/td/state").json()
+    assert state["review_round"] == 2
+    assert {(p["round"], p["power"]) for p in state["penalties"] if p["kind"] == "late"} == {
+        (2, "E")}
+    undecided = state["undecided"]
+    assert undecided == sum(r["undecided"] for r in state["rounds"]) > 2
+    one = hub.client.get("/api/td/state?review=1").json()
+    assert one["review_round"] == 1 and {p["round"] for p in one["penalties"]} == {1}
+    assert {p["round"] for p in hub.client.get("/api/td/penalties?round=1").json()} == {1}
+    assert {r["round"] for r in csv_rows(hub, 2)} == {"2"}
+    assert {r["round"] for r in csv_rows(hub)} == {"1", "2"}
+    got = hub.client.get("/api/penalties.csv?round=1")
+    assert 'filename="penalties-round-1.csv"' in got.headers["content-disposition"]
+    decide(hub, td, 1, "A", "S1901", "waive")
+    assert hub.client.get("/api/td/state").json()["undecided"] == undecided - 1
+    assert hub.client.get("/api/td/penalties?round=0").status_code == 422

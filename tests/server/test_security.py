@@ -19,11 +19,14 @@ TD_WRITES = [
     ("POST", "/api/td/pauses/1/end", None),
     ("POST", "/api/td/adjustments", {"seconds": 60}),
     ("POST", "/api/td/call", {}),
+    ("DELETE", "/api/td/call", None),
+    ("PUT", "/api/td/seating", {"csv": "1,1,A,Ann"}),
     ("POST", "/api/td/penalties",
      {"round": 1, "table": 1, "power": "A", "phase": "S1901", "decision": "waive"}),
     ("POST", "/api/logout", {}),
 ]
-TD_READS = ["/api/td/state", "/api/td/penalties", "/api/penalties.csv"]
+TD_READS = ["/api/td/state", "/api/td/penalties", "/api/penalties.csv",
+            "/api/td/call/preview?at=2024-05-04T10:00:00", "/api/td/seating"]
 KIOSK_WRITES = [
     ("POST", "/api/tables/1/presses",
      {"presses": [{"id": "p1", "power": "A", "kind": "press", "at": "2024-05-04T09:10:00"}]}),

@@ -313,7 +313,7 @@ def test_a_power_that_never_pressed_is_listed_for_the_td_once_the_window_closes(
     hub.at(S1901 + timedelta(minutes=6))
     [row] = c.get("/api/td/penalties").json()  # Italy; Turkey is out; table 2 never pressed
     assert (row["table"], row["power"], row["phase"], row["kind"]) == (1, "I", "S1901", "missed")
-    assert row["proposed"]["label"] == "No press: Red card: all units hold (more than 30 s late)"
+    assert row["proposed"]["label"] == "No orders: red card, all units hold"
     r = c.post("/api/td/penalties", headers=td, json={
         "round": 1, "table": 1, "power": "I", "phase": "S1901", "decision": "waive",
         "note": "orders were in the box, button forgotten"})

@@ -1,0 +1,93 @@
+"""Calling the round: where each table's game ends if the TD calls it at a moment.
+
+The preview asks the core the very question the call answers once stored: the round's
+schedule with ``call`` set, walked by ``dipclock.timeline`` for each table (its own holds
+and extra time included). So the list the TD confirms is what every kiosk then shows, and
+a table the call would rob of a nearly finished phase is named before, not after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from dipclock.events import EventProfile
+from dipclock.schedule import Schedule
+from dipclock.timeline import Phase, table_clock
+from server.responses import Out
+from server.views import iso
+
+#: A table this close to a deadline the call would cut off is named in a warning: the
+#: players have nearly finished that phase and will ask the TD why it does not count.
+WARN_SECONDS = 300.0
+
+
+class PhaseEnd(Out):
+    """A movement phase and its deadline on one table's clock."""
+
+    phase: str  # "F1901"
+    title: str  # "Fall 1901"
+    deadline: str | None
+
+
+class TableEnding(Out):
+    """Where one table's game ends if the round is called at ``at``."""
+
+    table: int | None  # None: every table (no tables set up yet)
+    last: PhaseEnd | None  # the last phase that counts (None: not even the first one)
+    cut: PhaseEnd | None  # the phase the call cuts off, when its deadline is near
+    seconds_short: float | None  # how far the call falls before the cut phase's deadline
+    warning: str  # "" or one line naming the loss
+
+
+class CallPreview(Out):
+    """``GET /api/td/call/preview``: the call's effect on every table, before it is made."""
+
+    at: str
+    round: int
+    tables: list[TableEnding]
+    warnings: int
+
+
+def _end(p: Phase) -> PhaseEnd:
+    return PhaseEnd(phase=p.ref.code, title=p.ref.title, deadline=iso(p.deadline))
+
+
+def ending(
+    profile: EventProfile,
+    schedule: Schedule,
+    at: datetime,
+    table: int | None,
+    warn_seconds: float = WARN_SECONDS,
+) -> TableEnding:
+    """``table``'s game under the schedule called at ``at`` (``dipclock.timeline``)."""
+    called = table_clock(profile, schedule.model_copy(update={"call": at}), table)
+    counted = called.timetable().phases
+    after = [p for p in called.all_phases if p.deadline > at]
+    cut = after[0] if after and len(counted) < len(called.all_phases) else None
+    short = (cut.deadline - at).total_seconds() if cut is not None else None
+    if cut is None or short is None or short > warn_seconds:
+        return TableEnding(table=table, last=_end(counted[-1]) if counted else None,
+                           cut=None, seconds_short=None, warning="")
+    who = "Every table" if table is None else f"Table {table}"
+    warning = (f"{who} is {round(short)} s from its {cut.ref.title} deadline "
+               f"({cut.deadline:%H:%M:%S}): called at {at:%H:%M:%S}, "
+               f"{cut.ref.title} does not count")
+    return TableEnding(table=table, last=_end(counted[-1]) if counted else None,
+                       cut=_end(cut), seconds_short=short, warning=warning)
+
+
+def preview(
+    profile: EventProfile,
+    schedule: Schedule,
+    number: int,
+    at: datetime,
+    tables: Iterable[int],
+    warn_seconds: float = WARN_SECONDS,
+) -> CallPreview:
+    """Every table's ending if round ``number`` is called at ``at`` (every table's clock
+    when none is set up)."""
+    numbers: list[int | None] = list(tables) or [None]
+    rows = [ending(profile, schedule, at, n, warn_seconds) for n in numbers]
+    return CallPreview(at=at.isoformat(), round=number, tables=rows,
+                       warnings=sum(bool(r.warning) for r in rows))
