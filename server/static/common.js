@@ -97,6 +97,8 @@ function renderClock(clock) {
   const named = !clock.phase || [clock.label, ...clock.notes].some((n) => n.includes(clock.phase));
   stage.textContent = named ? clock.label : `${clock.label} · ${clock.phase}`;
   rem.textContent = bigNow(clock);
+  // words ("Game over", "Break") are longer than a countdown: sized to fit on one line
+  rem.classList.toggle("words", !/\d/.test(rem.textContent));
   detail.textContent = [clock.deadline, ...clock.notes].filter(Boolean).join(" · ");
 }
 

@@ -46,8 +46,9 @@ function tileClock(t) {
   const own = [
     ...(t.adjustments || []).map((a) =>
       el("span", { class: "mark own" }, `${a.seconds > 0 ? "+" : "−"}${Math.abs(a.seconds)} s at ${hhmm(a.at)}`)),
-    ...(t.holds || []).map((h) =>
-      el("span", { class: "mark warn own" }, `${h.state === "due" ? "Hold due" : "Held"}${h.reason ? ": " + h.reason : ""}`)),
+    // a running hold is in the label already ("Table held by the TD: ruling"): only a due one
+    ...(t.holds || []).filter((h) => h.state === "due").map((h) =>
+      el("span", { class: "mark warn own" }, `Hold due${h.reason ? ": " + h.reason : ""}`)),
   ];
   return [
     el("div", { class: "tile-clock" },
