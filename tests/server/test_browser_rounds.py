@@ -163,15 +163,21 @@ def test_choosing_the_next_rounds_event_keeps_round_one_as_played(browser, hub):
     assert dash.errors == []
 
 
-def test_a_round_one_row_is_decided_after_round_two_is_set_up(browser, hub):
-    from playwright.sync_api import expect
-
+def wdc2006_round_one(hub):
+    """Round 1 of wdc2006 on two tables, the hub 40 minutes in; the TD's API client."""
     td = hub.td()
     for method, path, body in (("PUT", "/api/td/event", {"builtin": "wdc2006"}),
                                ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
                                ("PUT", "/api/td/tables", {"count": 2})):
         td.request(method, path, json=body).raise_for_status()
     at(hub, START + timedelta(minutes=40))
+    return td
+
+
+def test_a_round_one_row_is_decided_after_round_two_is_set_up(browser, hub):
+    from playwright.sync_api import expect
+
+    td = wdc2006_round_one(hub)
     s1901 = START + timedelta(minutes=17)  # wdc2006
     kiosk_post(hub, td, 1, ("a", "A", s1901 + timedelta(seconds=15)))
     dash = Dashboard(browser, hub)
@@ -242,12 +248,7 @@ def test_an_empty_hub_opens_on_set_up(browser, hub):
 def test_seating_imported_on_the_dashboard_names_the_player_in_the_review(browser, hub):
     from playwright.sync_api import expect
 
-    td = hub.td()
-    for method, path, body in (("PUT", "/api/td/event", {"builtin": "wdc2006"}),
-                               ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
-                               ("PUT", "/api/td/tables", {"count": 2})):
-        td.request(method, path, json=body).raise_for_status()
-    at(hub, START + timedelta(minutes=40))
+    td = wdc2006_round_one(hub)
     kiosk_post(hub, td, 1, ("e", "E", START + timedelta(minutes=17, seconds=15)))
     dash = Dashboard(browser, hub)
     page = dash.page
