@@ -12,7 +12,7 @@ press costs from ``dipclock.penalties``.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -107,6 +107,12 @@ def in_sentence(label: str) -> str:
     return label[0].lower() + label[1:]
 
 
+def who(letter: str, players: Mapping[str, str]) -> str:
+    """"Italy (Ann Smith)": the power, and its player when the TD seated one."""
+    player = players.get(letter, "").strip()
+    return f"{POWERS[letter]} ({player})" if player else POWERS[letter]
+
+
 def _until_tick(x: float) -> float:
     """Seconds until ceil(x) changes, for a value counting down (x > 0) or up (late)."""
     frac = x - math.floor(x)
@@ -123,12 +129,17 @@ def build(
     warning_seconds: float = WARNING_SECONDS,
     banner_seconds: float = BANNER_SECONDS,
     buttons: bool = True,
+    players: Mapping[str, str] | None = None,
 ) -> Screen:
     """The screen of ``table`` at ``now``; ``table`` None is every table's clock.
 
     ``buttons=False`` is a clock with no buttons (the hall's projector, the dashboard): no
     chips, no banner, and no "orders late" after a deadline, which only a table can know.
+    ``players`` (power letter -> name, as the TD seated the table) names the player beside
+    the power in the late notes and the banner, so the table hears who is late; the chips
+    keep the power's name alone, to fit seven along the bottom.
     """
+    seated = players or {}
     v = view(profile, schedule, now, table)
     phases = timetable(profile, schedule, table).phases
     if not buttons:
@@ -162,7 +173,8 @@ def build(
             ticks.append(_until_tick(st.late_seconds))
             label = st.heading_for.label if st.heading_for else ""
             chips.append(Chip(letter, name, "late", f"+{late} s", label))
-            late_lines.append((name, f"+{late} s, {in_sentence(label)}" if label else f"+{late} s"))
+            what = f"+{late} s, {in_sentence(label)}" if label else f"+{late} s"
+            late_lines.append((who(letter, seated), what))
         elif just is not None and just.late:
             cost = penalty(profile.penalty, just.seconds_late, just.offence)
             secs = started_seconds(just.seconds_late)
@@ -174,7 +186,7 @@ def build(
 
     banner = ""
     if recent:
-        banner = _banner(recent[-1], subs, profile, phases, out)
+        banner = _banner(recent[-1], subs, profile, phases, out, seated)
     opens = phases[0].opens if phases else schedule.start
     look, label, big, count_to, notes = _stage(
         v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call
@@ -214,9 +226,10 @@ def _banner(
     profile: EventProfile,
     phases: Sequence[Phase],
     out: Collection[str],
+    players: Mapping[str, str],
 ) -> str:
     """What the last press did, in words: in, late and its cost, out, or why not counted."""
-    name = POWERS[press.power]
+    name = who(press.power, players)
     if press.kind == "hold":
         return f"{name} is out of the game" if press.power in out else f"{name} is back in the game"
     sub = subs.get((press.power, press.at))

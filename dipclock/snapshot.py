@@ -19,6 +19,9 @@ from dipclock.events import EventProfile, describe_validation_error
 from dipclock.powers import PowerLetter
 from dipclock.schedule import Schedule
 
+#: A seated player's name as the hub stores it (``server.schemas.SeatIn``): one line.
+PlayerName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
+
 
 class _Part(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
@@ -58,6 +61,9 @@ class Snapshot(_Part):
     hub_time: float
     claims: tuple[Claim, ...] = ()
     clock: Annotated[int, Field(strict=True, ge=0)] = 0
+    #: who plays which power at this table this round, as the TD seated them: the screen
+    #: names the player beside a late power. Empty from a hub that does not send it.
+    players: dict[PowerLetter, PlayerName] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _round_whole(self) -> Snapshot:

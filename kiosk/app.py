@@ -252,7 +252,7 @@ class Kiosk:
         presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
         fr = state.build(
             rnd.profile, rnd.schedule, now, presses, out, rnd.table,
-            self.warning_seconds, lost, alerts=alerts,
+            self.warning_seconds, lost, alerts=alerts, players=dict(rnd.players),
         )
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)

@@ -24,6 +24,9 @@ class Round:
     key: str  # the outbox's name for this round at this table
     hub_presses: tuple[StoredPress, ...] = ()
     hub_out: frozenset[str] = frozenset()
+    #: (power letter, player) as the TD seated this table for the round: a tuple, so a
+    #: Round stays hashable and compares by value
+    players: tuple[tuple[str, str], ...] = ()
 
 
 def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
@@ -37,4 +40,5 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
     key = round_key(snap.event, snap.schedule, table)
     presses = tuple(StoredPress(p.id, key, p.power, p.kind, p.at, "hub", True)
                     for p in snap.presses)
-    return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out))
+    return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
+                 tuple(sorted(snap.players.items())))

@@ -9,7 +9,7 @@ box unplugged, a clock not verified. The screens with no round (``connecting``,
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
@@ -138,9 +138,12 @@ def build(
     hub_lost: bool = False,
     banner_seconds: float = BANNER_SECONDS,
     alerts: tuple[str, ...] = (),
+    players: Mapping[str, str] | None = None,
 ) -> Frame:
-    """The screen of ``table`` at ``now`` (hub local time): ``dipclock.screen.build``."""
-    s = core.build(profile, schedule, now, presses, out, table, warning_seconds, banner_seconds)
+    """The screen of ``table`` at ``now`` (hub local time): ``dipclock.screen.build``;
+    ``players`` (letter -> name) are the table's seated players, named when late."""
+    s = core.build(profile, schedule, now, presses, out, table, warning_seconds, banner_seconds,
+                   players=players)
     shown = Screen(s.look, s.heading, s.phase, s.deadline, s.label, s.big, s.notes, s.banner,
                    s.chips, hub_lost, tuple(alerts))
     return Frame(shown, s.valid_for, s.view)

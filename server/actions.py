@@ -330,7 +330,8 @@ def decide(
             404, f"no late submission by {body.power} at table {body.table} in {body.phase}"
         )
     final = {
-        "confirm": str(found["proposed"]["label"]),
+        # the proposal's text: its label and, once units are entered, the orders to delete
+        "confirm": str(found["proposed"].get("text") or found["proposed"]["label"]),
         "waive": "Waived",
         "change": body.final,
     }[body.decision]

@@ -107,6 +107,22 @@ class SeatOut(Out):
     player: str
 
 
+class UnitsOut(Out):
+    """A power's units in one phase, as the TD entered them (``PUT /api/td/units``)."""
+
+    round: int
+    table: int
+    power: str
+    phase: str
+    units: list[str]
+
+
+class UnitsSet(Out):
+    units: list[str]
+    summary: str
+    seq: int
+
+
 class ClockMoved(Out):
     """``POST /api/clock``: hub time before and after, and the clock's new epoch."""
 
@@ -132,6 +148,9 @@ class ProposedPenalty(Out):
     units_deleted: int
     label: str
     deleted_orders: list[str] | None = None  # only for the models that delete orders
+    #: the label and the orders it deletes, once the power's units are entered:
+    #: "2-unit NMR: delete A Bud, A Vie" (``Penalty.text``); the label alone before
+    text: str = ""
 
 
 class LateSubmission(Out):
@@ -154,6 +173,7 @@ class LateSubmission(Out):
     note: str
     decided_at: Moment | None
     player: str  # who plays the power at that table in that round ("" if not seated)
+    units: list[str] = []  # the power's units in that phase, if the TD entered them
 
 
 # --- the dashboard's state ----------------------------------------------------------------

@@ -16,7 +16,7 @@ import io
 from typing import Any
 
 from dipclock.late import missed_to_judge, submissions
-from dipclock.penalties import penalty, started_seconds
+from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from server.context import Hub
 from server.rounds import core_presses, round_profile, schedule_for, table_phases
@@ -25,7 +25,7 @@ from server.views import iso
 COLUMNS = (
     "round", "table", "power", "phase", "kind", "deadline", "pressed_at", "seconds_late",
     "started_second", "offence", "proposed", "decision", "final", "note", "decided_at",
-    "player",
+    "player", "units",
 )
 
 
@@ -36,6 +36,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
     """
     decisions = hub.store.decisions()
     seats = {(s.round, s.table, s.power): s.player for s in hub.store.seating(round_no)}
+    units = {(u.round, u.table, u.power, u.phase): u.units for u in hub.store.units(round_no)}
     now = hub.clock.moment()
     out: list[dict[str, Any]] = []
     for rnd in hub.store.rounds():
@@ -56,17 +57,20 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
             items: list[dict[str, Any]] = []
             for s in subs:
                 if s.late:
+                    given = units.get((rnd.number, n, s.power, s.phase.code))
+                    cost = penalty(profile.penalty, s.seconds_late, s.offence, given)
                     items.append({
                         "power": s.power, "phase": s.phase, "kind": "late",
                         "pressed_at": iso(s.at), "seconds_late": round(s.seconds_late, 3),
                         "started_second": started_seconds(s.seconds_late), "offence": s.offence,
-                        "proposed": penalty(profile.penalty, s.seconds_late, s.offence).as_json(),
+                        "proposed": _proposed(cost), "units": list(given or ()),
                     })
             for m in missed_to_judge(phases[n], now, mine, profile.penalty, schedule.start):
+                # no orders came, so none are deleted: the units name nothing here
                 items.append({
                     "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
                     "seconds_late": None, "started_second": None, "offence": m.offence,
-                    "proposed": m.proposed.no_orders().as_json(),
+                    "proposed": _proposed(m.proposed.no_orders()), "units": [],
                 })
             for item in items:
                 d = decisions.get((rnd.number, n, item["power"], item["phase"].code))
@@ -86,12 +90,20 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
     return out
 
 
+def _proposed(cost: Penalty) -> dict[str, object]:
+    """The proposal as JSON, with its text: the label and, once the power's units are
+    entered, the orders it deletes ("2-unit NMR: delete A Bud, A Vie")."""
+    return cost.as_json() | {"text": cost.text}
+
+
 def as_csv(rows: list[dict[str, Any]]) -> str:
+    """The review as CSV: ``proposed`` is the proposal's text (naming the orders to delete
+    once the units are entered), ``units`` the units the TD gave, comma-separated."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(COLUMNS)
     for r in rows:
-        flat = r | {"proposed": r["proposed"]["label"]}
+        flat = r | {"proposed": r["proposed"]["text"], "units": ", ".join(r["units"])}
         w.writerow([_cell(flat[c]) for c in COLUMNS])
     return buf.getvalue()
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    model_validator,
+)
 
 from dipclock.powers import PowerLetter, power_letter
 from dipclock.schedule import PhaseRef
@@ -148,6 +155,46 @@ class SeatingIn(Body):
         if (self.seats is None) == (self.csv is None):
             raise ValueError("give either seats (a list) or csv (a file's text)")
         return self
+
+
+def _split_units(value: Any) -> Any:
+    """"A Vie, A Bud, F Tri" as the TD types it (or a list): one unit per comma, spaces
+    tidied; an empty text is no units (clears them)."""
+    if isinstance(value, str):
+        value = [u for u in value.split(",") if u.strip()]
+    if isinstance(value, list | tuple):
+        return [" ".join(u.split()) if isinstance(u, str) else u for u in value]
+    return value
+
+
+def _each_once(units: tuple[str, ...]) -> tuple[str, ...]:
+    seen: set[str] = set()
+    for u in units:
+        if u.casefold() in seen:
+            raise ValueError(f"{u} is given twice")
+        seen.add(u.casefold())
+    return units
+
+
+def _printable(unit: str) -> str:
+    if not unit.isprintable():
+        raise ValueError("a unit is printable text, like A Vie")
+    return unit
+
+
+Unit = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(_printable)]
+
+
+class UnitsIn(Body):
+    """A power's units in one phase ("A Vie, A Bud, F Tri"), so the review names the orders
+    a graduated penalty deletes; no units clears them. ``power`` is a letter or a name."""
+
+    round: Annotated[int, Field(ge=1, le=99)]
+    table: TableNo
+    power: Annotated[str, Field(max_length=16), AfterValidator(power_letter)]
+    phase: PhaseCode
+    units: Annotated[tuple[Unit, ...], Field(max_length=34), BeforeValidator(_split_units),
+                     AfterValidator(_each_once)]
 
 
 class PressIn(Body):

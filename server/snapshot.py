@@ -15,10 +15,14 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     cur = current(hub.store)
     seq = hub.store.seq()
     by_table: dict[int, list[PressRow]] = {n: [] for n in tables}
+    players: dict[int, dict[str, str]] = {n: {} for n in tables}
     if cur is not None:
         for row in hub.store.presses(cur.round.number):
             if row.table in by_table:
                 by_table[row.table].append(row)
+        for seat in hub.store.seating(cur.round.number):
+            if seat.table in players:
+                players[seat.table][seat.power] = seat.player
     now = hub.clock.now()
     return {
         n: Snapshot(
@@ -33,6 +37,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             hub_time=now,
             claims=tuple(Claim.model_validate(c) for c in hub.claims(n)),
             clock=hub.clock_epoch,
+            players=players[n],
         )
         for n, rows in by_table.items()
     }

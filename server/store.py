@@ -8,6 +8,7 @@ rising across restarts.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -60,6 +61,14 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE seating(
         round INTEGER NOT NULL, table_no INTEGER NOT NULL, power TEXT NOT NULL,
         player TEXT NOT NULL, PRIMARY KEY(round, table_no, power));
+    """,
+    # version 4: a power's units in a phase, as the TD entered them (graduated penalties:
+    # the review names the orders a late power's penalty deletes); a JSON list of strings
+    """
+    CREATE TABLE units(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, power TEXT NOT NULL,
+        phase TEXT NOT NULL, units TEXT NOT NULL,
+        PRIMARY KEY(round, table_no, power, phase));
     """,
 )
 
@@ -117,6 +126,17 @@ class Seat:
     table: int
     power: str
     player: str
+
+
+@dataclass(frozen=True)
+class Units:
+    """A power's units at one table in one phase of a round, as the TD gave them."""
+
+    round: int
+    table: int
+    power: str
+    phase: str  # "S1901"
+    units: tuple[str, ...]  # "A Vie", "F Tri": empty clears
 
 
 @dataclass(frozen=True)
@@ -411,6 +431,30 @@ class Store:
                     db.execute(
                         "DELETE FROM seating WHERE round = ? AND table_no = ? AND power = ?",
                         (s.round, s.table, s.power))
+
+    # --- units (graduated penalties) ----------------------------------------------------
+
+    def units(self, round_no: int | None = None) -> list[Units]:
+        sql = "SELECT round, table_no, power, phase, units FROM units"
+        args: tuple[object, ...] = ()
+        if round_no is not None:
+            sql, args = sql + " WHERE round = ?", (round_no,)
+        return [Units(r, t, p, ph, tuple(json.loads(u)))
+                for r, t, p, ph, u in self._all(sql + " ORDER BY round, table_no, phase, power",
+                                                args)]
+
+    def set_units(self, u: Units, now: datetime, summary: str) -> None:
+        """Keep a power's units for one phase (replacing any given before); none clears."""
+        with self.change(now, "units", summary) as db:
+            if u.units:
+                db.execute(
+                    "INSERT OR REPLACE INTO units(round, table_no, power, phase, units) "
+                    "VALUES(?, ?, ?, ?, ?)",
+                    (u.round, u.table, u.power, u.phase, json.dumps(list(u.units))))
+            else:
+                db.execute(
+                    "DELETE FROM units WHERE round = ? AND table_no = ? AND power = ? "
+                    "AND phase = ?", (u.round, u.table, u.power, u.phase))
 
     # --- audit log ----------------------------------------------------------------------
 

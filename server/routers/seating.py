@@ -1,8 +1,12 @@
-"""The seating: who plays which power at which table in each round.
+"""The seating: who plays which power at which table in each round, and the units a power
+had in a phase.
 
-The TD enters it on the dashboard or imports a CSV file (``round,table,power,player``);
-the review and the penalties CSV name the player beside the power (``server.review``).
-Included by ``server.routers.td`` under its ``/api`` prefix.
+The TD enters the seating on the dashboard or imports a CSV file
+(``round,table,power,player``); the review and the penalties CSV name the player beside the
+power (``server.review``) and each table's kiosk names a late power's player. Under a
+graduated penalty the TD enters a late power's units ("A Vie, A Bud, F Tri") and the
+review names the orders its penalty deletes. Included by ``server.routers.td`` under its
+``/api`` prefix.
 """
 
 from __future__ import annotations
@@ -11,11 +15,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from dipclock.powers import POWERS
 from server import actions
 from server.auth import TD, TDWrite
 from server.context import HubDep
-from server.responses import SeatingSet, SeatOut
-from server.schemas import SeatingIn
+from server.responses import SeatingSet, SeatOut, UnitsOut, UnitsSet
+from server.schemas import SeatingIn, UnitsIn
+from server.snapshot import publish
+from server.store import Units
 
 router = APIRouter(tags=["seating"])
 
@@ -35,4 +42,26 @@ def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep) -> SeatingSet:
     cleared. Seats not named stay as they are."""
     done = actions.seat(body)
     hub.store.set_seating(done.what, hub.clock.moment(), done.summary)
+    publish(hub)  # the tables' screens name their players: a new seating reaches them now
     return SeatingSet(seats=len(done.what), summary=done.summary, seq=hub.store.seq())
+
+
+@router.get("/td/units", response_model=list[UnitsOut])
+def units(
+    _: TD, hub: HubDep, round: Annotated[int | None, Query(ge=1, le=99)] = None
+) -> list[UnitsOut]:
+    """The units the TD entered, per power and phase, of round ``round`` (or every round)."""
+    return [UnitsOut(round=u.round, table=u.table, power=u.power, phase=u.phase,
+                     units=list(u.units)) for u in hub.store.units(round)]
+
+
+@router.put("/td/units", response_model=UnitsSet)
+def set_units(body: UnitsIn, _: TDWrite, hub: HubDep) -> UnitsSet:
+    """A power's units in one phase (replacing those given before; none clears them), so
+    the review names the orders a graduated penalty deletes."""
+    where = f"round {body.round} table {body.table} {POWERS[body.power]} {body.phase}"
+    summary = (f"units: {where}: {', '.join(body.units)}" if body.units
+               else f"units: {where} cleared")
+    hub.store.set_units(Units(body.round, body.table, body.power, body.phase, body.units),
+                        hub.clock.moment(), summary)
+    return UnitsSet(units=list(body.units), summary=summary, seq=hub.store.seq())

@@ -47,7 +47,7 @@ function renderPenalties(rows, d) {
     const decide = (decision) => {
       const body = { ...key, decision, note: note.value };
       if (decision === "change") {
-        const final = window.prompt(`New penalty for ${what}:`, r.final || r.proposed.label);
+        const final = window.prompt(`New penalty for ${what}:`, r.final || r.proposed.text || r.proposed.label);
         if (!final) return;
         body.final = final;
       }
@@ -55,12 +55,22 @@ function renderPenalties(rows, d) {
       act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body)
         .then((done) => { if (done) drafts.delete(id); });
     };
+    // a graduated penalty deletes orders: the TD types the power's units to have them named
+    const deletes = r.kind === "late" && r.proposed.units_deleted > 0 && !r.proposed.all_units_hold;
+    const units = deletes ? el("input", {
+      class: "units", placeholder: "units: A Vie, A Bud, F Tri", maxlength: 400,
+      value: (r.units || []).join(", "), "aria-label": "units",
+    }) : null;
+    const saveUnits = () => act(`Set the units of ${what} to "${units.value || "none"}"?`, "PUT",
+      "/api/td/units", { ...key, units: units.value });
     return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
       el("div", {},
         el("strong", {}, `T${r.table} ${r.power_name}${r.player ? ` (${r.player})` : ""} ${r.phase}`),
         r.kind === "missed" ? " no press recorded → " : ` ${r.started_second} s late (offence ${r.offence}) → `,
-        el("em", {}, r.proposed.label),
+        el("em", {}, r.proposed.text || r.proposed.label),
         r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),
+      units ? el("div", { class: "row tight" }, units,
+        el("button", { class: "small", onclick: saveUnits }, "Units")) : null,
       el("div", { class: "row tight" }, note,
         el("button", { class: "small", onclick: () => decide("confirm") }, "Confirm"),
         el("button", { class: "small", onclick: () => decide("waive") }, "Waive"),

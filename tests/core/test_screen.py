@@ -155,3 +155,27 @@ def test_a_clock_with_no_buttons_never_says_orders_are_late() -> None:
         "negotiating", "Negotiating", "15:44", (), "")
     table = build(BUILTIN["wdc2019"], Schedule(start=START), t("10:18:16"))
     assert table.look == "late" and table.big == s.big and len(table.chips) == 7
+
+
+SEATED = {"I": "Ann Smith", "R": "Boris Ivanov", "A": "Carla Weiss"}
+
+
+def test_the_late_notes_and_the_banner_name_the_seated_player_and_the_chips_stay_short() -> None:
+    on_time = tuple(Press(p, t("10:17:00")) for p in "AEFGT")
+    s = build(BUILTIN["wdc2019"], Schedule(start=START), t("10:18:16"), on_time,
+              players=SEATED)
+    assert s.notes[0] == "Italy (Ann Smith) and Russia (Boris Ivanov) +16 s, referee decides"
+    assert [(c.letter, c.name) for c in s.chips if c.state == "late"] == [
+        ("I", "Italy"), ("R", "Russia")]
+    late = (*on_time, Press("I", t("10:18:17")))
+    s = build(BUILTIN["wdc2019"], Schedule(start=START), t("10:18:18"), late, players=SEATED)
+    assert s.banner.startswith("Italy (Ann Smith) +17 s, ")
+    assert s.notes[0] == "Russia (Boris Ivanov) +18 s, referee decides"
+    # a power nobody was seated at, or no seating at all: the power alone, as before
+    s = build(BUILTIN["wdc2019"], Schedule(start=START), t("10:10:01"),
+              (Press("E", t("10:10:00")),), players=SEATED)
+    assert s.banner == "England: orders in"
+    s = build(BUILTIN["wdc2019"], Schedule(start=START), t("10:10:01"),
+              (Press("A", t("10:10:00")), Press("G", t("10:10:00.5"), "hold")), {"G"},
+              players=SEATED)
+    assert s.banner == "Germany is out of the game"

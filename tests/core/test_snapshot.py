@@ -23,7 +23,7 @@ def built() -> Snapshot:
         "out": ["I"], "presses": [{"id": "p1", "power": "I", "kind": "hold",
                                    "at": datetime(2024, 5, 4, 9, 30)}],
         "hub_time": 1234567.5, "claims": [{"id": "card-1", "address": "10.0.0.12"}],
-        "clock": 2})
+        "clock": 2, "players": {"I": "Ann Smith", "E": "Chloé O'Neil, jr"}})
 
 
 def test_what_the_hub_sends_the_kiosk_reads_back_unchanged() -> None:
@@ -31,15 +31,16 @@ def test_what_the_hub_sends_the_kiosk_reads_back_unchanged() -> None:
     wire = json.loads(json.dumps(snap.model_dump(mode="json")))
     assert Snapshot.model_validate(wire) == snap
     assert wire["presses"][0]["at"] == "2024-05-04T09:30:00"  # naive local ISO, as documented
+    assert wire["players"] == {"I": "Ann Smith", "E": "Chloé O'Neil, jr"}
 
 
 def test_a_newer_hubs_extra_field_is_ignored_and_an_older_hubs_missing_ones_default() -> None:
     wire: dict[str, Any] = built().model_dump(mode="json") | {"board_clocks": [1, 2]}
     assert Snapshot.model_validate(wire) == built()
-    for key in ("hub", "claims", "clock"):
+    for key in ("hub", "claims", "clock", "players"):
         del wire[key]
     old = Snapshot.model_validate(wire)
-    assert (old.hub, old.claims, old.clock) == (None, (), 0)
+    assert (old.hub, old.claims, old.clock, old.players) == (None, (), 0, {})
 
 
 @pytest.mark.parametrize(("change", "where"), [
@@ -48,6 +49,8 @@ def test_a_newer_hubs_extra_field_is_ignored_and_an_older_hubs_missing_ones_defa
     ({"presses": [{"id": "p", "power": "I", "kind": "tap", "at": "2024-05-04T09:30"}]},
      "presses.0.kind"),
     ({"claims": [{"id": 7}]}, "claims.0.id"),
+    ({"players": {"X": "Ann"}}, "players.X.[key]"), ({"players": {"I": "Ann\nSmith"}}, "players.I"),
+    ({"players": {"I": ""}}, "players.I"),
 ])
 def test_a_bad_snapshot_gets_one_line_naming_where(change: dict[str, Any], where: str) -> None:
     with pytest.raises(ValidationError) as caught:

@@ -446,3 +446,47 @@ def test_standalone_the_wall_clock_is_slewed_too() -> None:
     assert (clock.local(mono[0]) - mono[0]) - first == pytest.approx(0.05)
     mono[0] += 20
     assert (clock.local(mono[0]) - mono[0]) - first == pytest.approx(0.5)
+
+
+def test_a_seated_player_is_named_on_the_table_s_screen_by_a_real_hub(tmp_path: Path) -> None:
+    """Players, not just powers (issue 9): the TD seats Ann Smith at Italy on table 2 of a
+    real hub (uvicorn, its clock set by the test); the hub pushes the seating to the kiosk
+    it already talks to, whose late list and banner name her."""
+    from tests.doubles import FakeClock
+    from tests.server.live import ThreadHub
+
+    day = "2024-05-04"
+    clock = FakeClock(from_local(datetime.fromisoformat(f"{day}T08:00:00")))
+    with ThreadHub(tmp_path / "hub", synced=lambda: True, clock=clock) as live:
+        td = live.td()
+        td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
+        td.put("/api/td/round", json={"number": 1, "start": f"{day}T09:00:00"}
+               ).raise_for_status()
+        td.put("/api/td/tables", json={"count": 3}).raise_for_status()
+        outbox = Outbox(tmp_path / "o.sqlite")
+        client = HubClient(live.url, 2, live.key(td), outbox, mono=clock.mono)
+        kiosk = Kiosk(client, outbox, client, log=lambda line: None)
+        try:
+            assert client.sync_once() and client.fetch_snapshot()
+            clock.t = from_local(datetime.fromisoformat(f"{day}T09:16:00"))
+            for letter in "AEFGT":  # all in before the 09:17 deadline but Italy and Russia
+                kiosk.handle(ButtonEvent(letter, "press", clock.t, "test"))
+            assert client.upload_once()
+            client.start()  # the WebSocket: what the TD changes is pushed, not polled
+            td.put("/api/td/seating", json={"csv": (
+                "round,table,power,player\n2,2,Italy,Not This Round\n"
+                "1,2,Italy,Ann Smith\n1,1,Russia,Other Table\n")}).raise_for_status()
+            wait_for("the seating pushed to table 2", lambda: (
+                (rnd := client.current()) is not None and rnd.players == (("I", "Ann Smith"),)))
+            clock.t = from_local(datetime.fromisoformat(f"{day}T09:17:20"))
+            screen = kiosk.frame(clock.t).screen
+            assert screen.look == "late"
+            assert screen.notes[0] == "Italy (Ann Smith) and Russia +20 s, yellow card"
+            assert [c.name for c in screen.chips if c.state == "late"] == ["Italy", "Russia"]
+            kiosk.handle(ButtonEvent("I", "press", clock.t + 1, "test"))
+            screen = kiosk.frame(clock.t + 2).screen
+            assert screen.banner.startswith("Italy (Ann Smith) +21 s, ")
+        finally:
+            client.close()
+            outbox.close()
+            td.close()

@@ -186,6 +186,22 @@ def test_claims_name_the_other_kiosks_and_stored_ones_are_old_news() -> None:
     assert restored.current() is not None and restored.others("me") == ()
 
 
+def test_the_seating_rides_on_the_round_and_survives_a_restart_from_the_stored_snapshot(
+) -> None:
+    session = HubSession(3)
+    session.snapshot(snapshot(1, hub="h1"))
+    first = session.current()
+    assert first is not None and first.players == ()  # an older hub: nobody named
+    seated = snapshot(2, hub="h1", players={"R": "Boris Ivanov", "I": "Ann Smith"})
+    taken = session.snapshot(seated)
+    assert taken.ok and taken.save_snapshot is not None
+    now = session.current()
+    assert now is not None and now.key == first.key  # the same round, its players named
+    assert now.players == (("I", "Ann Smith"), ("R", "Boris Ivanov"))
+    restored = HubSession(3, stored=taken.save_snapshot)
+    assert restored.current() == now
+
+
 def test_a_refused_kiosk_block_is_sent_again_without_it_and_never_again() -> None:
     session = HubSession(3)
     first = session.status_request(0.001, 0.02, {"id": "card-1", "version": "0.2"})

@@ -265,3 +265,33 @@ def test_seating_imported_on_the_dashboard_names_the_player_in_the_review(browse
     [got] = [r for r in csv_rows(td, 1) if r["kind"] == "late"]
     assert got["player"] == "Alice Smith"
     assert dash.errors == []
+
+
+def test_units_typed_on_a_late_row_name_the_orders_a_graduated_penalty_deletes(browser, hub):
+    from playwright.sync_api import expect
+
+    td = hub.td()
+    for method, path, body in (("PUT", "/api/td/event", {"builtin": "graduated20"}),
+                               ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
+                               ("PUT", "/api/td/tables", {"count": 1})):
+        td.request(method, path, json=body).raise_for_status()
+    at(hub, START + timedelta(minutes=30))
+    deadline = START + timedelta(minutes=BUILTIN["graduated20"].phase_minutes(1901, "spring"))
+    kiosk_post(hub, td, 1, ("e", "E", deadline + timedelta(seconds=40)))  # 3 started 15 s
+    dash = Dashboard(browser, hub)
+    page = dash.page
+    row = page.locator("#pen-1-1-E-S1901")
+    expect(row).to_contain_text("3-unit NMR", timeout=WAIT)
+    row.locator("input.units").fill("F Lon, F Nth, A Lvp, A Edi")
+    assert dash.click("#pen-1-1-E-S1901 button:has-text('Units')") == (
+        'Set the units of table 1 England S1901 to "F Lon, F Nth, A Lvp, A Edi"?')
+    expect(row.locator("em")).to_contain_text("3-unit NMR: delete", timeout=WAIT)
+    shown = row.locator("em").inner_text()
+    row.screenshot(path=f"{SHOTS}/dipclock-units-row.png")
+    [got] = [r for r in csv_rows(td, 1) if r["kind"] == "late"]
+    assert got["proposed"] == shown and got["units"] == "F Lon, F Nth, A Lvp, A Edi"
+    row.locator("button", has_text="Confirm").click()
+    expect(row).to_have_class("penalty decided", timeout=WAIT)
+    [got] = [r for r in csv_rows(td, 1) if r["kind"] == "late"]
+    assert got["final"] == shown  # confirmed with the orders it deletes
+    assert dash.errors == []

@@ -36,7 +36,7 @@ def test_the_review_and_the_csv_name_the_seated_player(hub, td):
     assert {(p["table"], p["power"], p["player"]) for p in state["penalties"]
             if p["kind"] == "late"} == {(1, "E", "Alice Smith"), (2, "F", "Chloé O'Neil, jr")}
     text = hub.client.get("/api/penalties.csv").text
-    assert text.splitlines()[0].endswith(",decided_at,player")
+    assert text.splitlines()[0].endswith(",decided_at,player,units")
     got = [g for g in csv.DictReader(io.StringIO(text)) if g["kind"] == "late"]
     assert [g["player"] for g in got] == ["Alice Smith", "Chloé O'Neil, jr"]
     # a seat corrected by the list, another cleared; the rest stay
@@ -80,5 +80,88 @@ def test_a_hub_stored_before_seating_gets_the_table_and_keeps_its_rounds(tmp_pat
     store = Store(path)
     try:
         assert [r.number for r in store.rounds()] == [1] and store.seating() == []
+    finally:
+        store.close()
+
+
+def test_a_late_power_s_units_make_the_review_name_the_orders_to_delete(hub):
+    """Graduated penalties: 16-30 s late deletes 2 orders; with the units the TD entered,
+    the review and the CSV say which, and the kiosk-facing proposal is otherwise unchanged."""
+    csrf = hub.sign_in()
+    hub.set_up(csrf, event="graduated20")  # Spring 20 min, bands 15 s: 1, 30 s: 2, ...
+    deadline = START + timedelta(minutes=20)
+    post(hub, 1, press("a", "A", deadline + timedelta(seconds=20)))
+    post(hub, 2, press("t", "T", deadline + timedelta(seconds=20)))
+
+    def rows():
+        return {(r["table"], r["power"]): r for r in
+                hub.client.get("/api/td/penalties?round=1").json() if r["kind"] == "late"}
+
+    before = rows()[(1, "A")]
+    assert (before["proposed"]["text"], before["units"]) == ("2-unit NMR", [])
+    assert "deleted_orders" not in before["proposed"]
+    r = hub.client.put("/api/td/units", headers=csrf, json={
+        "round": 1, "table": 1, "power": "Austria", "phase": "s1901",
+        "units": " F Tri, A  Vie,A Bud "})
+    assert r.status_code == 200, r.text
+    assert r.json()["units"] == ["F Tri", "A Vie", "A Bud"]
+    assert r.json()["summary"] == "units: round 1 table 1 Austria S1901: F Tri, A Vie, A Bud"
+    got = rows()
+    assert got[(1, "A")]["units"] == ["F Tri", "A Vie", "A Bud"]
+    assert got[(1, "A")]["proposed"]["deleted_orders"] == ["A Bud", "A Vie"]
+    assert got[(1, "A")]["proposed"]["text"] == "2-unit NMR: delete A Bud, A Vie"
+    assert got[(1, "A")]["proposed"]["label"] == "2-unit NMR"
+    assert got[(2, "T")]["proposed"]["text"] == "2-unit NMR"  # another table's: untouched
+    assert hub.client.get("/api/td/units?round=1").json() == [{
+        "round": 1, "table": 1, "power": "A", "phase": "S1901",
+        "units": ["F Tri", "A Vie", "A Bud"]}]
+    assert hub.client.get("/api/td/state").json()["audit"][0]["action"] == "units"
+    text = hub.client.get("/api/penalties.csv?round=1").text
+    assert text.splitlines()[0].endswith(",player,units")
+    line = next(g for g in csv.DictReader(io.StringIO(text)) if g["power"] == "A")
+    assert (line["proposed"], line["units"]) == ("2-unit NMR: delete A Bud, A Vie",
+                                                 "F Tri, A Vie, A Bud")
+    # two units only: both orders go, which is every order the power has
+    hub.client.put("/api/td/units", headers=csrf, json={
+        "round": 1, "table": 1, "power": "A", "phase": "S1901", "units": ["A Vie", "A Bud"]})
+    assert rows()[(1, "A")]["proposed"]["text"] == (
+        "2-unit NMR: delete all 2 orders (A Bud, A Vie)")
+    # none clears them
+    r = hub.client.put("/api/td/units", headers=csrf, json={
+        "round": 1, "table": 1, "power": "A", "phase": "S1901", "units": ""})
+    assert r.json()["summary"] == "units: round 1 table 1 Austria S1901 cleared"
+    assert rows()[(1, "A")]["proposed"]["text"] == "2-unit NMR"
+    assert hub.client.get("/api/td/units").json() == []
+
+
+def test_bad_units_are_one_clear_refusal_and_nothing_is_stored(hub, td):
+    base = {"round": 1, "table": 1, "power": "A", "phase": "S1901"}
+    for change, says in (
+        ({"units": "A Vie, a vie"}, "units: a vie is given twice"),
+        ({"units": "A " + "x" * 30}, "units.0:"),
+        ({"units": "A Vie,\x07"}, "units.1: a unit is printable text"),
+        ({"units": ", ".join(f"A U{n}" for n in range(35))}, "units:"),
+        ({"power": "Spain", "units": "A Vie"}, "power:"),
+        ({"phase": "X1901", "units": "A Vie"}, "phase:"),
+    ):
+        r = hub.client.put("/api/td/units", headers=td, json=base | change)
+        assert r.status_code == 422 and r.json()["detail"].startswith(says), (change, r.text)
+        assert "\n" not in r.json()["detail"]
+    assert hub.client.get("/api/td/units").json() == []
+    hub.client.post("/api/logout", json={}, headers=td)
+    assert hub.client.get("/api/td/units").status_code == 401
+    assert hub.client.put("/api/td/units", json=base | {"units": "A Vie"}).status_code in (
+        401, 403)
+
+
+def test_a_hub_stored_before_units_gets_the_table_and_keeps_its_seating(tmp_path):
+    path = tmp_path / "hub.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript("".join(MIGRATIONS[:3]) + "PRAGMA user_version = 3;")
+    db.execute("INSERT INTO seating VALUES(1, 1, 'E', 'Alice Smith')")
+    db.close()
+    store = Store(path)
+    try:
+        assert [s.player for s in store.seating()] == ["Alice Smith"] and store.units() == []
     finally:
         store.close()
