@@ -40,7 +40,7 @@ def test_td_phone_drives_every_kiosk_and_judges_a_late_press(hall: Hall, tmp_pat
         row = page.locator("#pen-1-2-I-S1901")
         row.wait_for(timeout=60_000)
         assert "Yellow card" in row.inner_text()
-        row.locator("input").fill("box was across the room")
+        row.locator("input[aria-label=note]").fill("box was across the room")
         row.get_by_role("button", name="Waive").click()
         page.wait_for_function(
             "document.querySelector('#pen-1-2-I-S1901').innerText.includes('Waived')")

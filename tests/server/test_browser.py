@@ -84,7 +84,7 @@ def _drive(browser, live: LiveHub) -> None:
     assert snapshot()["schedule"]["pauses"][-1]["ended"]  # the polling kiosks agree
 
     row = page.locator("#pen-1-2-E-S1901")
-    row.locator("input").fill("kiosk button stuck")
+    row.locator("input[aria-label=note]").fill("kiosk button stuck")
     row.get_by_role("button", name="Waive").click()
     expect(row).to_contain_text("Waived")
     pen = api.get("/api/td/penalties").json()[0]

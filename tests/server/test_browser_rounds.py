@@ -129,7 +129,7 @@ def test_choosing_the_next_rounds_event_keeps_round_one_as_played(browser, hub):
     expect(row).to_be_visible(timeout=WAIT)
     page.locator("#pen-1-1-A-S1901 button", has_text="Confirm").click()
     expect(page.locator("#pen-1-1-A-S1901")).to_have_class("penalty decided", timeout=WAIT)
-    row.locator("input").fill("clock unclear")
+    row.locator("input[aria-label=note]").fill("clock unclear")
     dash.answer = "1 unit deleted"
     row.locator("button", has_text="Change").click()
     expect(row).to_contain_text("1 unit deleted", timeout=WAIT)
@@ -197,7 +197,7 @@ def test_a_round_one_row_is_decided_after_round_two_is_set_up(browser, hub):
     row = page.locator("#pen-1-1-A-S1901")
     expect(row).to_be_visible(timeout=WAIT)
     expect(page.locator("#csv-round")).to_have_attribute("href", "/api/penalties.csv?round=1")
-    row.locator("input").fill("first offence, kiosk far")
+    row.locator("input[aria-label=note]").fill("first offence, kiosk far")
     row.locator("button", has_text="Waive").click()
     expect(row).to_contain_text("Waived", timeout=WAIT)
     expect(page.locator("#undecided")).to_have_text(f"{undecided - 1} late orders to decide",
