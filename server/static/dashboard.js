@@ -201,7 +201,9 @@ function wireDashboard() {
       const span = minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
       restart = `, restart at ${hhmm(until)} (in ${span})`;
     }
-    act(`Pause every clock now${restart}?`, "POST", "/api/td/pauses", { reason, until });
+    // a restart time is for this break: the next pause must not inherit it unseen
+    act(`Pause every clock now${restart}?`, "POST", "/api/td/pauses", { reason, until })
+      .then((done) => { if (done) $("pause-until").value = ""; });
   };
   $("btn-resume").onclick = () => act("Resume every clock now?", "POST", "/api/td/resume", {});
   $("btn-break").onclick = () => {

@@ -72,6 +72,9 @@ class Dashboard:
         toast says so)."""
         from playwright.sync_api import expect
 
+        # emptied first: the last action's toast, hidden but still reading "Done: ...", must
+        # not pass for this one
+        self.page.evaluate("(t => { t.hidden = true; t.textContent = ''; })($('toast'))")
         n = len(self.asked)
         self.page.click(selector)
         expect(self.page.locator("#toast")).to_contain_text("Done", timeout=WAIT)
