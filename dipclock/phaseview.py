@@ -80,7 +80,9 @@ def view(
     mark = marks[idx]
     current = phases[idx] if idx < len(phases) else None
     stage: Stage
-    if g < 0:
+    # Before the round's real start the big number counts to it. Time given early in the
+    # first phase may put the game clock below 0 again later: the round is under way then.
+    if now < built.clock.reach(0.0):
         stage = "paused" if paused else "before_start"
         remaining = -g
     else:

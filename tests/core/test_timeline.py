@@ -274,3 +274,14 @@ def test_a_table_clock_is_built_once_and_rebuilt_when_the_schedule_changes():
     assert rebuilt is not first
     assert rebuilt.phases == ()  # an open-ended break from 10:05: no deadline is known
     assert first.phases[0].deadline == start + timedelta(minutes=17)
+
+
+def test_time_given_early_in_the_first_phase_never_puts_the_round_back_before_its_start():
+    """+5 min at 10:01 on a round that started at 10:00: at 10:02 the table is negotiating
+    with 20 minutes left, not "starts in 3:00" (the game clock is below 0, the round is on)."""
+    start = D("2006-08-04T10:00")
+    s = Schedule(start=start, adjustments=(Adjustment(at=D("2006-08-04T10:01"), seconds=300),))
+    v = view(BUILTIN["wdc2006"], s, D("2006-08-04T10:02"))
+    assert (v.stage, v.phase.code, v.remaining) == ("negotiating", "S1901", 20 * 60)
+    before = view(BUILTIN["wdc2006"], s, D("2006-08-04T09:59"))
+    assert (before.stage, before.remaining) == ("before_start", 60)
