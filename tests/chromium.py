@@ -54,3 +54,28 @@ def signed_in(browser: Any, url: str, password: str) -> tuple[Any, list[str]]:
     page.click("#signin button[type=submit]")
     page.wait_for_selector("#app:not([hidden])")
     return page, asked
+
+
+class TdPhone:
+    """The TD's dashboard on a phone, signed in: every question asked is kept and answered
+    yes, a prompt gets ``self.answer``, and a script error on the page is kept (a test
+    asserts there is none)."""
+
+    def __init__(self, browser: Any, url: str, password: str) -> None:
+        self.page = phone(browser).new_page()
+        self.asked: list[str] = []
+        self.errors: list[str] = []
+        self.answer = ""
+        self.page.on("dialog", self._dialog)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(url + "/dashboard")
+        self.page.fill("#password", password)
+        self.page.click("#signin button[type=submit]")
+        self.page.wait_for_selector("#app:not([hidden])")
+
+    def _dialog(self, d: Any) -> None:
+        self.asked.append(d.message)
+        if d.type == "prompt":
+            d.accept(self.answer)
+        else:
+            d.accept()

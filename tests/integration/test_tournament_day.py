@@ -28,7 +28,7 @@ from dipclock.powers import POWERS
 from dipclock.schedule import Schedule
 from dipclock.sync import from_local
 from kiosk import state
-from tests.chromium import SHOTS, chromium, phone
+from tests.chromium import SHOTS, TdPhone, chromium
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
 from tests.server.live import ThreadHub
@@ -84,30 +84,13 @@ def hub(tmp_path: Path) -> Iterator[ThreadHub]:
         yield h
 
 
-class Day:
-    """The hub, its clock, and the TD's dashboard on a phone: every question asked is kept
-    and answered yes; a prompt gets ``self.answer``; a script error on the page is kept."""
+class Day(TdPhone):
+    """The hub, its clock, and the TD's dashboard on a phone."""
 
     def __init__(self, browser: Any, hub: Any) -> None:
+        super().__init__(browser, hub.url, PASSWORD)
         self.hub = hub  # a ThreadHub on a FakeClock (its TD helpers are LiveHub's)
-        self.page = phone(browser).new_page()
-        self.asked: list[str] = []
-        self.errors: list[str] = []
-        self.answer = ""
-        self.page.on("dialog", self._dialog)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(hub.url + "/dashboard")
-        self.page.fill("#password", PASSWORD)
-        self.page.click("#signin button[type=submit]")
-        self.page.wait_for_selector("#app:not([hidden])")
         self.reader = self.hub.td()  # reads only: the key for the kiosks' posts, and the CSVs
-
-    def _dialog(self, d: Any) -> None:
-        self.asked.append(d.message)
-        if d.type == "prompt":
-            d.accept(self.answer)
-        else:
-            d.accept()
 
     def now(self, hms: str) -> None:
         self.hub.clock.t = from_local(at(hms))

@@ -20,7 +20,7 @@ import pytest
 
 from dipclock.events import BUILTIN
 from dipclock.sync import from_local
-from tests.chromium import SHOTS, phone
+from tests.chromium import SHOTS, TdPhone, phone
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD, START
 from tests.server.live import ThreadHub
@@ -44,28 +44,11 @@ def at(hub: ThreadHub, moment: datetime) -> None:
     hub.clock.t = from_local(moment)
 
 
-class Dashboard:
-    """The dashboard on a phone, signed in: every question kept and answered yes; a prompt
-    gets ``self.answer``; a script error on the page is kept (a test asserts none)."""
+class Dashboard(TdPhone):
+    """The TD's phone on ``hub``, with the set-up steps these tests take."""
 
     def __init__(self, browser: Any, hub: ThreadHub) -> None:
-        self.page = phone(browser).new_page()
-        self.asked: list[str] = []
-        self.errors: list[str] = []
-        self.answer = ""
-        self.page.on("dialog", self._dialog)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(hub.url + "/dashboard")
-        self.page.fill("#password", PASSWORD)
-        self.page.click("#signin button[type=submit]")
-        self.page.wait_for_selector("#app:not([hidden])")
-
-    def _dialog(self, d: Any) -> None:
-        self.asked.append(d.message)
-        if d.type == "prompt":
-            d.accept(self.answer)
-        else:
-            d.accept()
+        super().__init__(browser, hub.url, PASSWORD)
 
     def click(self, selector: str) -> str:
         """Click, and the question the dashboard asked (the click's action is done when the
