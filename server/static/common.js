@@ -68,12 +68,6 @@ function duration(seconds) {
   return h ? `${h}:${mm}:${rr}` : `${mm}:${rr}`;
 }
 
-// The stage of a grid tile's table, in a word (dipclock.timeline's stage names).
-const STAGE_WORDS = {
-  before_start: "Starts in", negotiating: "Negotiating", writing: "Writing orders",
-  paused: "Paused", held: "Held", game_over: "Game over",
-};
-
 // The big number now: the hub's, ticked down by the hub time gone since the hub said it.
 // The hub decides whether it ticks and what it counts to (dipclock.screen); this page
 // only subtracts, so between polls it shows what the table's kiosk shows.

@@ -92,7 +92,6 @@ function renderGrid(tables) {
         el("strong", {}, `Table ${t.table}`),
         el("span", { class: "dot", title: t.connected ? "connected" : "not connected" })),
       ...tileClock(t),
-      !t.clock && v ? el("div", { class: "small" }, `${STAGE_WORDS[v.stage] || v.stage}${v.phase ? " " + v.phase : ""}`) : null,
       ...kioskLines(t),
       el("div", { class: "muted small" }, sync),
       el("div", { class: "chips" }, ...chips),
