@@ -14,7 +14,7 @@ from datetime import date, datetime, time, timedelta
 
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
-from dipclock.rounds import round_naming
+from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Pause, PhaseRef, Schedule
 
 MAX_BREAK_MINUTES = 24 * 60
@@ -65,7 +65,13 @@ def parse_pause(text: str, start: datetime) -> Pause:
             return Pause(at_deadline=PhaseRef.parse(where), minutes=minutes, reason="Break")
         except ValueError:
             raise UsageError(f"--pause {text!r}: no such deadline (games start in 1901)") from None
-    at = moment_in_round(where, start)
+    try:
+        at = moment_in_round(where, start)
+    except UsageError:
+        raise UsageError(
+            f"--pause {text!r}: {where.strip()!r} is neither a deadline like S1903 nor a "
+            "time like 12:30"
+        ) from None
     return Pause(at=at, minutes=minutes, reason="Break")
 
 
@@ -88,6 +94,7 @@ def round_schedule(
     """A round from the command line (``plan``, a standalone kiosk): the same options, the
     same checks. ``--round`` gives the round's name and, where it differs, its last year."""
     title, last_year = round_naming(profile, round_number, last_year=end_year, listed_only=True)
+    call = call if call is not None else published_call(profile, round_number)
     if last_year is not None and not FIRST_YEAR <= last_year <= LAST_YEAR:
         raise UsageError(f"--end-year {last_year}: a game year from {FIRST_YEAR} to {LAST_YEAR}")
     return Schedule(

@@ -14,8 +14,16 @@ import re
 import tomllib
 from datetime import time
 from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from dipclock.errors import DipclockError
 
@@ -23,7 +31,14 @@ FIRST_YEAR = 1901
 LAST_YEAR = 2100  # far past any game; keeps every date arithmetic in range
 Year = Annotated[int, Field(ge=FIRST_YEAR, le=LAST_YEAR)]
 
-PenaltyModel = Literal["yellow_red", "graduated", "leniency", "warning", "referee"]
+PenaltyModel = Literal["yellow_red", "graduated", "leniency", "warning", "referee", "nmr"]
+#: How the TD's call ends a game (``call_ends``):
+#: ``last_fall``: at the last Fall deadline before the call, the start of an adjustment
+#: phase (wdc2003: the TD calls "only at the beginning of an adjustments phase");
+#: ``at_call``: at the call itself, whatever the phase, the last completed Fall's centres
+#: scoring (wdc2018: "games will end immediately, regardless of which phase");
+#: ``last_deadline``: at the last deadline before the call, Spring or Fall (the default).
+CallEnds = Literal["last_fall", "at_call", "last_deadline"]
 
 
 class _Strict(BaseModel):
@@ -38,6 +53,8 @@ class PhaseLengths(_Strict):
     from_year: Year = FIRST_YEAR
     spring: Annotated[float, Field(gt=0, le=240)]
     fall: Annotated[float, Field(gt=0, le=240)]
+    #: The silent writing minutes of these years, where they differ from the event's.
+    writing_minutes: Annotated[float, Field(ge=0, le=10)] | None = None
 
 
 class VictoryThreshold(_Strict):
@@ -55,6 +72,8 @@ class RoundInfo(_Strict):
     day: str = ""
     start: time | None = None
     last_year: Year | None = None
+    #: The published call time: the round ends by the event's call rule at this time.
+    call: time | None = None
 
     @property
     def title(self) -> str:
@@ -86,16 +105,33 @@ class PenaltyRules(_Strict):
         return self
 
 
+def _zone_name(name: str | None) -> str | None:
+    """An IANA time zone name that this machine's zone data (or the tzdata package) knows."""
+    if name is None:
+        return None
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(
+            f"{name!r} is not a time zone name like Europe/Berlin or America/New_York"
+        ) from None
+    return name
+
+
 class EventProfile(_Strict):
     """One tournament's rules as the clock needs them (see ../shared/EVENTS.md)."""
 
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
     name: str
     source: str = ""
+    #: The venue's IANA time zone: every time a TD types or reads is in it. None: the
+    #: machine's own zone, which the shell that loads the event fills in.
+    timezone: Annotated[str | None, AfterValidator(_zone_name)] = None
     central_clock: bool = True
     phase_lengths: Annotated[tuple[PhaseLengths, ...], Field(min_length=1)]
     writing_minutes: Annotated[float, Field(ge=0, le=10)] = 0
     last_year: Year | None = None
+    call_ends: CallEnds = "last_deadline"
     rounds: tuple[RoundInfo, ...] = ()
     # Only where the event changes the target by year (wdc2003); the usual 18 goes unsaid,
     # as on every board, rather than clutter every screen.
@@ -109,9 +145,13 @@ class EventProfile(_Strict):
             raise ValueError(f"phase_lengths must start at from_year = {FIRST_YEAR}")
         if years != sorted(set(years)):
             raise ValueError("phase_lengths must rise in from_year")
-        shortest = min(min(p.spring, p.fall) for p in self.phase_lengths)
-        if self.writing_minutes >= shortest:
-            raise ValueError("writing_minutes must be shorter than every phase")
+        for rule in self.phase_lengths:
+            writing = self.writing_for(rule.from_year)
+            if writing >= min(rule.spring, rule.fall):
+                raise ValueError(
+                    f"writing_minutes must be shorter than every phase ({writing:g} min; "
+                    f"from {rule.from_year}: Spring {rule.spring:g}, Fall {rule.fall:g})"
+                )
         v_years = [v.from_year for v in self.victory]
         if v_years != sorted(set(v_years)):
             raise ValueError("victory must rise in from_year")
@@ -127,6 +167,11 @@ class EventProfile(_Strict):
             if rule.from_year <= year:
                 current = rule
         return current
+
+    def writing_for(self, year: int) -> float:
+        """The silent writing minutes at the end of each phase of ``year``."""
+        tier = self.lengths_for(year).writing_minutes
+        return self.writing_minutes if tier is None else tier
 
     def phase_minutes(self, year: int, season: str) -> float:
         rule = self.lengths_for(year)
@@ -149,23 +194,30 @@ class EventProfile(_Strict):
 
     def summary(self) -> str:
         """One line for ``dipclock events``."""
-        lengths = "; ".join(_describe_lengths(self.phase_lengths))
+        lengths = "; ".join(_describe_lengths(self.phase_lengths, self.writing_minutes))
         writing = f" incl. {self.writing_minutes:g} min writing" if self.writing_minutes else ""
         end = f"to Fall {self.last_year}" if self.last_year else "no fixed last year"
         varies = {r.last_year for r in self.rounds if r.last_year}
         if varies:
             end = "to Fall " + "/".join(str(y) for y in sorted(varies)) + " by round"
         model = self.penalty.model
-        return f"{self.id:<12} {self.name}: {lengths}{writing}; {end}; penalties: {model}"
+        call = {"last_fall": "; a call ends games after the last Fall",
+                "at_call": "; a call ends games at once", "last_deadline": ""}[self.call_ends]
+        board = "; board clocks" if not self.central_clock else ""
+        return (f"{self.id:<12} {self.name}: {lengths}{writing}; {end}{call}{board}; "
+                f"penalties: {model}")
 
 
-def _describe_lengths(rules: tuple[PhaseLengths, ...]) -> list[str]:
+def _describe_lengths(rules: tuple[PhaseLengths, ...], writing: float) -> list[str]:
     out = []
     for i, r in enumerate(rules):
         until = rules[i + 1].from_year - 1 if i + 1 < len(rules) else None
         span = f"{r.from_year}-{until}" if until else (f"{r.from_year}+" if i else "")
         label = f"{span} " if span else ""
-        out.append(f"{label}S{r.spring:g}/F{r.fall:g} min")
+        tier = ""
+        if r.writing_minutes is not None and r.writing_minutes != writing:
+            tier = f" incl. {r.writing_minutes:g} min writing"
+        out.append(f"{label}S{r.spring:g}/F{r.fall:g} min{tier}")
     return out
 
 
@@ -179,6 +231,9 @@ def parse_event_toml(text: str, origin: str) -> EventProfile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise EventError(f"{origin}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per level of [[[...]]] or {a = {...}}
+        raise EventError(f"{origin}: not an event file: arrays or tables nested too deeply") \
+            from None
     data.setdefault("id", _stem(origin))
     try:
         return EventProfile.model_validate(data)
@@ -236,7 +291,10 @@ BUILTIN: dict[str, EventProfile] = {
         EventProfile(
             id="wdc2003",
             name="World DipCon XIII, ARMADA Regatta, Denver 2003",
-            source="003_247548c183451310.txt: Negotiation, Adjudication, and Deadlines",
+            source=(
+                "003_247548c183451310.txt: Negotiation, Adjudication, and Deadlines; "
+                "the TD's call"
+            ),
             phase_lengths=(
                 PhaseLengths(from_year=1901, spring=20, fall=17),
                 PhaseLengths(from_year=1906, spring=18, fall=15),
@@ -247,6 +305,7 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Round 3", "Saturday", "19:00", None),
                 ("Round 4", "Sunday", "09:00", None),
             ),
+            call_ends="last_fall",
             victory=tuple(
                 VictoryThreshold(from_year=y, centres=c)
                 for y, c in (
@@ -274,7 +333,7 @@ BUILTIN: dict[str, EventProfile] = {
         EventProfile(
             id="wdc2018",
             name="WDC 2018 at Tempest",
-            source="004_4145b2ade7c22ff3.txt: Turn Deadlines",
+            source="004_4145b2ade7c22ff3.txt: Turn Deadlines; Rounds Structure (the call)",
             phase_lengths=(
                 PhaseLengths(from_year=1901, spring=18, fall=16),
                 PhaseLengths(from_year=1907, spring=17, fall=15),
@@ -286,6 +345,7 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Preliminary Round 4", "Saturday", "17:30", None),
                 ("Final Round and Top Board", "Sunday", "09:00", None),
             ),
+            call_ends="at_call",
             penalty=PenaltyRules(model="warning"),
         ),
         EventProfile(

@@ -12,6 +12,7 @@ Built once per (schedule, table) by ``dipclock.timeline.TableClock`` and then qu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import IntEnum
@@ -22,6 +23,8 @@ from dipclock.schedule import Adjustment, Pause, PhaseRef, Schedule
 
 #: "Never": the moment a stopped clock reaches a mark, the end of an open-ended break.
 NEVER: Final = datetime.max
+#: The reason of a board clock's stop at a deadline: the board adjudicates, then says so.
+ADJUDICATING: Final = "Adjudicating"
 
 
 class Happening(IntEnum):
@@ -43,11 +46,15 @@ class Mark:
 
 @dataclass(frozen=True)
 class BreakInterval:
-    """When a break or hold really ran (``end`` is NEVER while it is open-ended)."""
+    """When a break or hold really ran (``end`` is NEVER while it is open-ended).
+
+    ``board``: the stop of a board clock at a deadline, until the board is ready.
+    """
 
     start: datetime
     end: datetime
     pause: Pause
+    board: bool = False
 
 
 @dataclass(frozen=True)
@@ -154,13 +161,20 @@ def _pause_end(p: Pause, start: datetime) -> datetime:
 
 
 def build_clock(
-    schedule: Schedule, marks: list[float], table: int | None
+    schedule: Schedule,
+    marks: list[float],
+    table: int | None,
+    board_stops: Sequence[PhaseRef] = (),
 ) -> tuple[GameClock, list[BreakInterval]]:
     """Walk the round in real time, applying breaks and adjustments in the order they happen.
 
     Breaks anchored at a deadline start when the game clock reaches that deadline's mark,
-    so they follow every earlier break. Returns the clock and each break's real interval.
+    so they follow every earlier break. ``board_stops`` (a board clock) are the deadlines
+    after which the clock waits for the board: each stop ends at the table's first
+    ``BoardStart`` at or after the moment it began, so a signal given while the clock
+    still ran starts nothing. Returns the clock and each break's real interval.
     """
+    starts = sorted(s.at for s in schedule.board_starts if s.applies_to(table))
     timed: list[tuple[datetime, int, Pause | Adjustment]] = []
     for p in schedule.pauses:
         if p.applies_to(table) and p.at is not None:
@@ -169,14 +183,19 @@ def build_clock(
         if a.applies_to(table):
             timed.append((a.at, 0, a))
     timed.sort(key=lambda e: (e[0], e[1]))
-    anchored = sorted(
-        (
-            (marks[p.at_deadline.index], p)
+    anchored: list[tuple[float, Pause, bool]] = sorted(
+        [
+            (marks[p.at_deadline.index], p, False)
             for p in schedule.pauses
             if p.applies_to(table) and p.at_deadline is not None
             and p.at_deadline.index < len(marks)
-        ),
-        key=lambda e: e[0],
+        ]
+        + [
+            (marks[ref.index], Pause(at_deadline=ref, reason=ADJUDICATING, table=table), True)
+            for ref in board_stops
+            if ref.index < len(marks)
+        ],
+        key=lambda e: (e[0], e[2]),
     )
 
     t0 = min([schedule.start] + [e[0] for e in timed])
@@ -189,9 +208,9 @@ def build_clock(
     def running() -> bool:
         return not open_ends
 
-    def start_break(pause: Pause) -> None:
-        end = _pause_end(pause, t)
-        intervals.append(BreakInterval(t, end, pause))
+    def start_break(pause: Pause, board: bool = False) -> None:
+        end = next((s for s in starts if s >= t), NEVER) if board else _pause_end(pause, t)
+        intervals.append(BreakInterval(t, end, pause, board))
         open_ends.append(end)
 
     while ti < len(timed) or ai < len(anchored) or open_ends:
@@ -220,10 +239,10 @@ def build_clock(
             else:
                 start_break(item)
         elif kind is Happening.AT_DEADLINE:
-            mark, pause = anchored[ai]
+            mark, pause, board = anchored[ai]
             ai += 1
             g = max(g, mark)
-            start_break(pause)
+            start_break(pause, board)
         else:
             open_ends.remove(min(open_ends))
         segments.append(_Segment(t, g, running()))

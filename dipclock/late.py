@@ -31,6 +31,10 @@ from dipclock.timeline import Phase
 LATE_WINDOW = timedelta(minutes=5)
 #: A power's second press this soon after its last one is a double tap, never new orders.
 REPEAT = timedelta(seconds=30)
+#: Two holds of different powers this close together are a chord: on a board clock, the
+#: board saying it is ready for its next phase (``dipclock.boardclock``), not two powers
+#: going out of the game.
+CHORD = timedelta(seconds=2)
 
 
 PressKind = Literal["press", "hold"]
@@ -163,11 +167,28 @@ def board(
     return status
 
 
+def chords(presses: Iterable[Pressed]) -> list[tuple[Pressed, Pressed]]:
+    """Pairs of holds by two different powers within ``CHORD`` of each other, in time
+    order; a hold belongs to one chord at most."""
+    holds = sorted((p for p in presses if p.kind == "hold"), key=lambda p: p.at)
+    out: list[tuple[Pressed, Pressed]] = []
+    i = 0
+    while i + 1 < len(holds):
+        first, second = holds[i], holds[i + 1]
+        if first.power != second.power and second.at - first.at <= CHORD:
+            out.append((first, second))
+            i += 2
+        else:
+            i += 1
+    return out
+
+
 def out_of_game(
     presses: Iterable[Pressed],
     since: datetime,
     base: Collection[str] = (),
     now: datetime | None = None,
+    board: bool = False,
 ) -> set[str]:
     """Powers out of the game: each 3-second hold toggles its power out or back.
 
@@ -176,10 +197,14 @@ def out_of_game(
     another round's: ignored. With ``now``, holds after it do not count yet (the state at a
     past deadline); without, every recorded hold counts, even one stamped a moment ahead
     of the reader's clock by a kiosk's clock error: a hold is a fact once recorded.
+    With ``board`` (an event on board clocks) the holds of a chord are the board's ready
+    signal and take no one out.
     """
+    presses = list(presses)
+    skip = {id(h) for pair in chords(presses) for h in pair} if board else set()
     out = set(base)
     for h in sorted((p for p in presses if p.kind == "hold"), key=lambda p: p.at):
-        if h.at >= since and (now is None or h.at <= now):
+        if h.at >= since and (now is None or h.at <= now) and id(h) not in skip:
             out ^= {h.power}
     return out
 

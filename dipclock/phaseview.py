@@ -17,7 +17,9 @@ from dipclock.gameclock import NEVER, BreakInterval
 from dipclock.schedule import Pause, PhaseRef, Schedule
 from dipclock.timeline import Phase, table_clock
 
-Stage = Literal["before_start", "negotiating", "writing", "paused", "held", "game_over"]
+Stage = Literal[
+    "before_start", "negotiating", "writing", "paused", "held", "adjudicating", "game_over"
+]
 GameOver = Literal["last_year", "called"]
 
 
@@ -41,6 +43,11 @@ class PhaseView:
     pause: Pause | None
     restart_at: datetime | None  # when a break or hold ends, where known
     game_over_reason: GameOver | None
+    #: Where the game ends, once that is known (the last year, or the TD's call): the
+    #: last phase that counts and the Fall whose centres count (None: no Fall completed,
+    #: the starting centres count). Both None while the game has no end in view.
+    last_counted: PhaseRef | None = None
+    scoring_phase: PhaseRef | None = None
 
 
 def view(
@@ -58,8 +65,10 @@ def view(
     past = [p for p in phases if p.deadline <= now]
     previous = past[-1] if past else None
     idx = len(past)
-    writing_seconds = profile.writing_minutes * 60
+    writing_seconds = profile.writing_for((marks[min(idx, len(marks) - 1)]).ref.year) * 60
 
+    ending = built.timetable()
+    last_counted = ending.phases[-1].ref if ending.phases and ending.ends != "horizon" else None
     over: GameOver | None = None
     if schedule.call is not None and now >= schedule.call:
         over = "called"
@@ -74,7 +83,8 @@ def view(
             writing_from=None, writing_seconds=writing_seconds, previous=previous,
             next_phase=None, next_minutes=None, next_length_changes=False,
             victory_centres=None, final_year=False, pause=pause, restart_at=restart,
-            game_over_reason=over,
+            game_over_reason=over, last_counted=last_counted,
+            scoring_phase=ending.scoring_phase,
         )
 
     mark = marks[idx]
@@ -87,7 +97,9 @@ def view(
         remaining = -g
     else:
         remaining = max(0.0, mark.seconds - g)
-        if paused:
+        if paused and active and all(b.board for b in active):
+            stage = "adjudicating"  # a board clock, waiting for the board to be ready
+        elif paused:
             stage = "held" if pause is not None and pause.table is not None else "paused"
         elif writing_seconds and remaining <= writing_seconds:
             stage = "writing"
@@ -114,6 +126,8 @@ def view(
         pause=pause,
         restart_at=restart,
         game_over_reason=None,
+        last_counted=last_counted,
+        scoring_phase=ending.scoring_phase,
     )
 
 
@@ -127,5 +141,5 @@ def _length_changes(profile: EventProfile, ref: PhaseRef) -> bool:
 
 def _main_pause(active: Iterable[BreakInterval]) -> Pause | None:
     """The break to show: a hall-wide one before a table hold."""
-    found = sorted(active, key=lambda b: (b.pause.table is not None, b.start))
+    found = sorted(active, key=lambda b: (b.board, b.pause.table is not None, b.start))
     return found[0].pause if found else None

@@ -46,4 +46,13 @@ def round_naming(
     return RoundNaming(title or info.title, last_year or info.last_year)
 
 
-__all__ = ["RoundNaming", "round_naming"]
+def published_call(profile: EventProfile, number: int | None) -> str | None:
+    """Round ``number``'s published call time as the TD would type it ("14:30"), if the
+    event publishes one: it stands unless the TD gives another."""
+    info = next((r for r in profile.rounds if r.number == number), None)
+    if info is None or info.call is None:
+        return None
+    return info.call.isoformat(timespec="seconds" if info.call.second else "minutes")
+
+
+__all__ = ["RoundNaming", "published_call", "round_naming"]

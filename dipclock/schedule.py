@@ -88,6 +88,17 @@ class Adjustment(_Strict):
         return self.table is None or self.table == table
 
 
+class BoardStart(_Strict):
+    """A board on its own clock (an event with ``central_clock = false``) is ready: the
+    phase after the deadline it is stopped at starts now (``dipclock.boardclock``)."""
+
+    at: datetime
+    table: int | None = None  # None: every table (a standalone kiosk is its own table)
+
+    def applies_to(self, table: int | None) -> bool:
+        return self.table is None or self.table == table
+
+
 class Schedule(_Strict):
     """One round as the hub knows it: the input of every clock question."""
 
@@ -97,3 +108,5 @@ class Schedule(_Strict):
     pauses: tuple[Pause, ...] = ()
     adjustments: tuple[Adjustment, ...] = ()
     title: str = ""
+    #: Board clocks only: when each board said it was ready for its next phase.
+    board_starts: tuple[BoardStart, ...] = ()

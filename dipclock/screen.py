@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from dipclock.events import EventProfile
+from dipclock.events import CallEnds, EventProfile
 from dipclock.late import (
     DropReason,
     Pressed,
     Submission,
     board,
+    chords,
     drop_reason,
     orders,
     submissions,
@@ -30,16 +31,19 @@ from dipclock.late import (
 from dipclock.penalties import penalty, started_seconds
 from dipclock.phaseview import PhaseView, view
 from dipclock.powers import LETTERS, POWERS
-from dipclock.schedule import Schedule
+from dipclock.schedule import PhaseRef, Schedule
 from dipclock.timeline import Phase, timetable
 
 Look = Literal[
-    "before_start", "negotiating", "warning", "writing", "late", "paused", "held", "game_over"
+    "before_start", "negotiating", "warning", "writing", "late", "paused", "held",
+    "adjudicating", "game_over",
 ]
 ChipState = Literal["waiting", "in", "late", "just_late", "out"]
 
 #: How long a press's message stays on screen (from the moment the button went down).
 BANNER_SECONDS = 8.0
+#: How a board on its own clock starts its next phase (``dipclock.boardclock``).
+READY_HINT = "Ready? Two players hold their buttons together for 3 s"
 #: From this many seconds before a deadline the screen says "Last minutes".
 WARNING_SECONDS = 120.0
 
@@ -187,14 +191,22 @@ def build(
     banner = ""
     if recent:
         banner = _banner(recent[-1], subs, profile, phases, out, seated)
+        board_ready = {id(h) for pair in chords(recent) for h in pair}
+        if not profile.central_clock and id(recent[-1]) in board_ready:
+            banner = f"Board ready: {v.phase.title} starts" if v.phase else "Board ready"
     opens = phases[0].opens if phases else schedule.start
     look, label, big, count_to, notes = _stage(
-        v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call
+        v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call,
+        profile.call_ends,
     )
     if count_to is not None:
         ticks.append(_until_tick((count_to - now).total_seconds()))
-    if look == "late":
+    if look in ("late", "adjudicating"):
         notes = _late_notes(late_lines) + notes
+    if look == "adjudicating" and not buttons:
+        notes = tuple(n for n in notes if n != READY_HINT)
+        if table is None:
+            label = "Board clocks: each board starts its next phase when it is ready"
     heading = " · ".join(
         x for x in (schedule.title or "", f"Table {table}" if table is not None else "") if x
     )
@@ -207,6 +219,14 @@ def build(
         look, heading, phase, deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
     )
+
+
+def _called_end(last: PhaseRef, call_ends: CallEnds) -> str:
+    """Where a called game ends, in a few words, by the event's call rule."""
+    if call_ends == "at_call":
+        return f"the game ends then, after {last.title}" if last.season == "fall" else (
+            f"the game ends then, Fall {last.year - 1} centres count")
+    return f"the game ends after {last.title}"
 
 
 def _late_notes(lines: list[tuple[str, str]]) -> tuple[str, ...]:
@@ -249,9 +269,13 @@ def _stage(
     title: str,
     opens: datetime,
     call: datetime | None,
+    call_ends: CallEnds = "last_deadline",
 ) -> tuple[Look, str, str, datetime | None, tuple[str, ...]]:
     """The look, the stage label, the big text, what it counts to, and the notes."""
     notes: list[str] = []
+    if call is not None and v.phase is not None and v.last_counted is not None:
+        # the TD has called the round: every table hears where its game will end
+        notes.append(f"Called for {clock_text(call)}: {_called_end(v.last_counted, call_ends)}")
     if v.phase is not None:
         if v.final_year:
             notes.append("Final year")
@@ -282,19 +306,30 @@ def _stage(
                 label += f", clock restarts at {clock_text(v.restart_at)}"
             return "held", label, big, None, tuple(notes)
         case "game_over":
-            if v.game_over_reason == "called" and call is not None and v.now < call:
+            scoring = (f"{v.scoring_phase.title} centres count",) if v.scoring_phase else (
+                ("Starting centres count",) if v.last_counted or v.previous else ())
+            called = v.game_over_reason == "called" and call is not None
+            if called and call is not None and v.now < call and call_ends != "last_fall":
                 # no deadline is left before the call: boards finish, the call ends them
                 label = f"No more deadlines: the round ends at {clock_text(call)}"
-                return "game_over", label, duration_text((call - v.now).total_seconds()), call, ()
-            if v.game_over_reason == "called":
+                to_go = duration_text((call - v.now).total_seconds())
+                return "game_over", label, to_go, call, scoring
+            if called and v.last_counted is not None and call_ends == "last_fall":
+                label = f"Round called: the game ended after {v.last_counted.title}"
+            elif called:
                 label = "Round called: the game ends here"
             elif v.previous is not None:
                 label = f"{v.previous.ref.title} was the last deadline"
             else:
                 label = "The game is over"
-            return "game_over", label, "Game over", None, ()
+            return "game_over", label, "Game over", None, scoring
         case "writing":
             return "writing", "WRITING, silence", big, running, tuple(notes)
+        case "adjudicating":
+            # a board clock: the next phase's whole length waits for the board
+            nxt = v.phase.title if v.phase else "The next phase"
+            label = f"Adjudicating: {nxt} starts when the board is ready"
+            return "adjudicating", label, big, None, (READY_HINT, *notes)
     if anyone_late:
         ended = v.previous.ref.title if v.previous else "The"
         return "late", f"{ended} deadline passed: orders late", big, running, tuple(notes)

@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Literal
 
-from dipclock.events import EventProfile
+from dipclock.events import CallEnds, EventProfile
 from dipclock.gameclock import NEVER, BreakInterval, GameClock, Mark, build_clock, phase_marks
 from dipclock.schedule import Pause, PhaseRef, Schedule, Season
 
@@ -48,11 +48,19 @@ class Phase:
 
 @dataclass(frozen=True)
 class Timetable:
-    """The round's deadlines in order, and how the game ends."""
+    """The round's deadlines in order, and how the game ends.
+
+    ``ends_at`` is the moment the game ends (its last deadline, or the call itself where
+    the event's call rule says so; None: no end in view). ``scoring_phase`` is the Fall
+    whose centres count: the last Fall played to its deadline, whatever phase ended it
+    (None: no Fall was completed, the starting centres count).
+    """
 
     phases: tuple[Phase, ...]
     ends: GameEnd
     last_year: int | None
+    ends_at: datetime | None = None
+    scoring_phase: PhaseRef | None = None
 
     def phase(self, ref: PhaseRef) -> Phase | None:
         return next((p for p in self.phases if p.ref == ref), None)
@@ -84,21 +92,20 @@ class TableClock:
         self.marks: list[Mark] = phase_marks(profile, self.last_year or horizon_year)
         self.clock: GameClock
         self.breaks: list[BreakInterval]
+        # a board clock stops at every deadline but the last until the board is ready
+        stops = [] if profile.central_clock else [m.ref for m in self.marks[:-1]]
         self.clock, self.breaks = build_clock(
-            schedule, [m.seconds for m in self.marks], table
+            schedule, [m.seconds for m in self.marks], table, stops
         )
         self.all_phases = self._walk()
-        call = schedule.call
-        self.phases = (
-            self.all_phases if call is None
-            else tuple(p for p in self.all_phases if p.deadline <= call)
-        )
+        self.phases = counted_phases(self.all_phases, schedule.call, profile.call_ends)
+        self._timetable: Timetable | None = None
 
     def _walk(self) -> tuple[Phase, ...]:
-        writing = self.profile.writing_minutes * 60
         out: list[Phase] = []
         previous = self.clock.reach(0.0)  # the round's start
         for m in self.marks:
+            writing = self.profile.writing_for(m.ref.year) * 60
             deadline = self.clock.reach(m.seconds)
             if deadline == NEVER:
                 break
@@ -113,16 +120,26 @@ class TableClock:
     def timetable(self) -> Timetable:
         """Every movement phase, in order, and why the list stops where it does.
 
-        The game ends at the last year (schedule, else event), or at the call (the last
-        deadline at or before it), else the table runs to the horizon.
+        The game ends at the last year (schedule, else event), or at the call (by the
+        event's call rule, ``counted_phases``), else the table runs to the horizon.
         """
+        if self._timetable is None:
+            self._timetable = self._ends()
+        return self._timetable
+
+    def _ends(self) -> Timetable:
         ends: GameEnd = "last_year" if self.last_year else "horizon"
         phases = self.all_phases
-        if self.schedule.call is not None and (
-            len(self.phases) < len(self.all_phases) or not self.last_year
-        ):
+        call = self.schedule.call
+        if call is not None and (len(self.phases) < len(self.all_phases) or not self.last_year):
             phases, ends = self.phases, "call"
-        return Timetable(phases=phases, ends=ends, last_year=self.last_year)
+        ends_at = phases[-1].deadline if phases and ends != "horizon" else None
+        if ends == "call" and self.profile.call_ends == "at_call":
+            ends_at = call
+        falls = [p.ref for p in phases if p.season == "fall"]
+        scoring = falls[-1] if falls and ends != "horizon" else None
+        return Timetable(phases=phases, ends=ends, last_year=self.last_year,
+                         ends_at=ends_at, scoring_phase=scoring)
 
     def active_breaks(self, now: datetime) -> list[BreakInterval]:
         return [b for b in self.breaks if b.start <= now < b.end]
@@ -137,6 +154,24 @@ class TableClock:
             if b.pause is pause or b.pause == pause:
                 return b.start, None if b.end == NEVER else b.end
         return None, None
+
+
+def counted_phases(
+    phases: tuple[Phase, ...], call: datetime | None, rule: CallEnds
+) -> tuple[Phase, ...]:
+    """The phases a call at ``call`` leaves in the game, by the event's call rule.
+
+    Every rule keeps only deadlines at or before the call (a call never ends a game
+    later than the call); ``last_fall`` then ends at the last Fall among them, the start
+    of an adjustment phase, so a Spring after it does not count.
+    """
+    if call is None:
+        return phases
+    kept = tuple(p for p in phases if p.deadline <= call)
+    if rule == "last_fall":
+        while kept and kept[-1].season != "fall":
+            kept = kept[:-1]
+    return kept
 
 
 @lru_cache(maxsize=512)

@@ -38,6 +38,9 @@ class TableEnding(Out):
     cut: PhaseEnd | None  # the phase the call cuts off, when its deadline is near
     seconds_short: float | None  # how far the call falls before the cut phase's deadline
     warning: str  # "" or one line naming the loss
+    #: the Fall whose centres count ("F1906"; None: no Fall completed), by the event's
+    #: call rule (``dipclock.timeline.counted_phases``)
+    scoring: str | None = None
 
 
 class CallPreview(Out):
@@ -63,18 +66,20 @@ def ending(
     """``table``'s game under the schedule called at ``at`` (``dipclock.timeline``)."""
     called = table_clock(profile, schedule.model_copy(update={"call": at}), table)
     counted = called.timetable().phases
+    fall = called.timetable().scoring_phase
+    scoring = fall.code if fall is not None else None
     after = [p for p in called.all_phases if p.deadline > at]
     cut = after[0] if after and len(counted) < len(called.all_phases) else None
     short = (cut.deadline - at).total_seconds() if cut is not None else None
     if cut is None or short is None or short > warn_seconds:
         return TableEnding(table=table, last=_end(counted[-1]) if counted else None,
-                           cut=None, seconds_short=None, warning="")
+                           cut=None, seconds_short=None, warning="", scoring=scoring)
     who = "Every table" if table is None else f"Table {table}"
     warning = (f"{who} is {round(short)} s from its {cut.ref.title} deadline "
                f"({cut.deadline:%H:%M:%S}): called at {at:%H:%M:%S}, "
                f"{cut.ref.title} does not count")
     return TableEnding(table=table, last=_end(counted[-1]) if counted else None,
-                       cut=_end(cut), seconds_short=short, warning=warning)
+                       cut=_end(cut), seconds_short=short, warning=warning, scoring=scoring)
 
 
 def preview(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -25,13 +26,14 @@ from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, EventProfile
 from dipclock.penalties import penalty
-from dipclock.schedule import Schedule
+from dipclock.roundcheck import check_round
+from dipclock.schedule import Pause, Schedule
 from dipclock.timeline import (
     OPEN_HORIZON_YEAR,
     PLAN_HORIZON_YEAR,
     Timetable,
     break_window,
-    timetable,
+    table_clock,
 )
 
 
@@ -97,8 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _build_parser().parse_args(args_list)
         if args.command == "events":
-            for profile in BUILTIN.values():
-                print(profile.summary())
+            _say("\n".join(profile.summary() for profile in BUILTIN.values()))
             return 0
         if args.command == "plan":
             return _plan(args)
@@ -106,41 +107,66 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DipclockError as exc:  # UsageError, EventError: one line, no traceback
         print(f"dipclock: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader has gone (`| head -1`): nothing more to say, and no traceback when
+        # Python flushes stdout on the way out
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _plan(args: argparse.Namespace) -> int:
     profile = load_event(args.event)
     start = parse_moment(args.start, date.today())
     schedule = round_schedule(profile, start, args.round, args.end_year, args.call, args.pause)
-    # with a call, the timetable runs to the call, however long that is
-    horizon = OPEN_HORIZON_YEAR if schedule.call is not None else PLAN_HORIZON_YEAR
-    table = timetable(profile, schedule, horizon_year=horizon)
-    if not table.phases:
-        raise UsageError(f"--call {args.call}: no deadline of the round falls before it")
-    known = [p.ref for p in table.phases]
-    for pause in schedule.pauses:
-        if pause.at_deadline is None:
-            continue
-        if pause.at_deadline not in known:
-            raise UsageError(
-                f"--pause {pause.at_deadline.code}: no such deadline in this round "
-                f"({known[0].code} to {known[-1].code})"
-            )
-        if pause.at_deadline == known[-1]:
-            raise UsageError(
-                f"--pause {pause.at_deadline.code}: the game ends at that deadline, "
-                "no clock runs after it"
-            )
+    built = table_clock(earliest(profile), schedule, horizon_year=_horizon(schedule))
+    for note in check_round(built, args.pause, args.call):
+        print(f"dipclock: note: {note}", file=sys.stderr)
+    table = built.timetable()
     if args.json:
-        print(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
+        _say(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
     else:
-        print(plan_text(profile, schedule, table, args.round))
+        _say(plan_text(profile, schedule, table, args.round))
     return 0
+
+
+def earliest(profile: EventProfile) -> EventProfile:
+    """The event as planned: a board clock's phases start when the board is ready, so a
+    plan shows the earliest times, as if every board were ready at its deadline
+    (``plan_text`` and ``--json`` say so)."""
+    return profile if profile.central_clock else profile.model_copy(
+        update={"central_clock": True})
+
+
+def _horizon(schedule: Schedule) -> int:
+    """How far a plan with no last year looks: to the call, however long that is, else to
+    PLAN_HORIZON_YEAR and a year past the latest break at a deadline."""
+    if schedule.call is not None:
+        return OPEN_HORIZON_YEAR
+    years = [p.at_deadline.year + 1 for p in schedule.pauses if p.at_deadline is not None]
+    return min(OPEN_HORIZON_YEAR, max([PLAN_HORIZON_YEAR, *years]))
+
+
+def _say(text: str) -> None:
+    """Print the answer; a full disk is an ``OutputError``, a closed pipe ends quietly."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+class OutputError(DipclockError):
+    """Standard output cannot be written (a full disk, ``>/dev/full``)."""
 
 
 def plan_json(
     profile: EventProfile, schedule: Schedule, table: Timetable, round_number: int | None
 ) -> dict[str, object]:
+    windows = [break_window(earliest(profile), schedule, b) for b in schedule.pauses]
+    stops = [_stop_json(p, begins, ends) for p, (begins, ends) in zip(
+        schedule.pauses, windows, strict=True)]
     return {
         "event": profile.id,
         "round": round_number,
@@ -148,6 +174,12 @@ def plan_json(
         "ends": table.ends,
         "last_year": table.last_year,
         "call": schedule.call.isoformat() if schedule.call else None,
+        "call_ends": profile.call_ends,
+        "central_clock": profile.central_clock,
+        "ends_at": table.ends_at.isoformat() if table.ends_at else None,
+        "scoring_phase": table.scoring_phase.code if table.scoring_phase else None,
+        "breaks": [s for s, p in zip(stops, schedule.pauses, strict=True) if p.table is None],
+        "holds": [s for s, p in zip(stops, schedule.pauses, strict=True) if p.table is not None],
         "phases": [
             {
                 "year": p.year,
@@ -159,6 +191,22 @@ def plan_json(
             }
             for p in table.phases
         ],
+    }
+
+
+def _stop_json(
+    pause: Pause, begins: datetime | None, ends: datetime | None
+) -> dict[str, object]:
+    """A break (or a table's hold) as planned and as it falls on the clock: ``starts`` None
+    for one at a deadline the round never reaches, ``ends`` None while open-ended."""
+    return {
+        "reason": pause.reason,
+        "table": pause.table,
+        "at": pause.at.isoformat() if pause.at else None,
+        "at_deadline": pause.at_deadline.code if pause.at_deadline else None,
+        "minutes": pause.minutes,
+        "starts": begins.isoformat() if begins else None,
+        "ends": ends.isoformat() if ends else None,
     }
 
 
@@ -180,7 +228,10 @@ def plan_text(
         if rnd.start is not None and rnd.start != schedule.start.time():
             head += f", published start {rnd.start:%H:%M}"
     lines.append(f"{head}: starts {schedule.start:%a %Y-%m-%d %H:%M}")
-    windows = [break_window(profile, schedule, b) for b in schedule.pauses]
+    if not profile.central_clock:
+        lines.append("Board clocks: each phase starts when its board is ready.")
+        lines.append("The times below are the earliest, with no time for adjudication.")
+    windows = [break_window(earliest(profile), schedule, b) for b in schedule.pauses]
     has_writing = any(p.writing_from for p in table.phases)
     lines.append("")
     lines.append(
@@ -202,21 +253,35 @@ def plan_text(
                     span = f"{_clock(begins, schedule.start)} to {_clock(ends, schedule.start)}"
                     lines.append(f"{'':<12} -- break {span} --")
     lines.append("")
-    if not table.phases:
-        lines.append("No deadline falls in this round.")
-    elif table.ends == "last_year":
-        lines.append(f"Game ends after the Fall {table.last_year} deadline.")
-    elif table.ends == "call" and schedule.call is not None:
-        lines.append(
-            f"Round called at {_clock(schedule.call, schedule.start)}: the last deadline "
-            f"before it is {table.phases[-1].ref.title}."
-        )
-    else:
-        lines.append(
-            f"{profile.id} has no fixed last year: shown to Fall {PLAN_HORIZON_YEAR}. "
-            "Use --end-year or --call to set one."
-        )
+    lines.extend(_ending(profile, schedule, table))
     return "\n".join(lines)
+
+
+def _ending(profile: EventProfile, schedule: Schedule, table: Timetable) -> list[str]:
+    """How the game ends, and which Fall's centres count."""
+    scoring = (f" {table.scoring_phase.title} centres count." if table.scoring_phase
+               else " The starting centres count.")
+    if not table.phases:
+        return ["No deadline falls in this round."]
+    if table.ends == "last_year":
+        return [f"Game ends after the Fall {table.last_year} deadline.{scoring}"]
+    if table.ends == "call" and schedule.call is not None:
+        called = _clock(schedule.call, schedule.start)
+        last = table.phases[-1].ref.title
+        rule = {
+            "last_fall": f"games end after the last Fall before it, {last}.",
+            "at_call": f"games end at the call; the last deadline before it is {last}.",
+            "last_deadline": f"games end after the last deadline before it, {last}.",
+        }[profile.call_ends]
+        return [f"Round called at {called}: {rule}{scoring}"]
+    shown = table.phases[-1].ref.year
+    by_round = sorted({r.last_year for r in profile.rounds if r.last_year})
+    if by_round:
+        years = "/".join(str(y) for y in by_round)
+        return [f"{profile.id}'s last year is the round's ({years}): shown to Fall {shown}. "
+                "Give --round or --end-year."]
+    return [f"{profile.id} has no fixed last year: shown to Fall {shown}. "
+            "Use --end-year or --call to set one."]
 
 
 def _penalty(args: argparse.Namespace) -> int:

@@ -255,7 +255,8 @@ function wireDashboard() {
       const who = t.table === null ? "Every table" : `Table ${t.table}`;
       const end = t.last ? `ends after ${t.last.title} (${hhmmss(t.last.deadline)})`
         : "ends before its first deadline";
-      return `${who}: ${end}` + (t.cut ? `; loses ${t.cut.title}, ${Math.round(t.seconds_short)} s short` : "");
+      const counts = t.scoring ? `; ${(t.scoring[0] === "F" ? "Fall " : "Spring ") + t.scoring.slice(1)} centres count` : "; starting centres count";
+      return `${who}: ${end}` + (t.cut ? `; loses ${t.cut.title}, ${Math.round(t.seconds_short)} s short` : "") + counts;
     };
     $("call-preview").replaceChildren(
       el("li", { class: "muted small" }, `Called at ${hhmmss(p.at)}, the games end:`),

@@ -114,6 +114,8 @@ def test_plan_call_time(capsys):
         (["plan", "wdc2006", "--start", "2006-08-04T10:00+02:00"], "without a time zone"),
         (["plan", "wdc2006", "--start", "9999-12-31T23:00"], "between 1970 and 2999"),
         (["plan", "wdc2006", "--start", "2006-08-04T10:00", "--call", "2006-08-04T09:00"],
+         "--call 2006-08-04T09:00: at or before the start"),
+        (["plan", "wdc2006", "--start", "2006-08-04T10:00", "--call", "2006-08-04T10:10"],
          "no deadline of the round falls before it"),
         (["penalty", "wdc2006", "--late", "nan"], "give a number of seconds"),
         (["penalty", "wdc2006", "--late", "inf"], "give a number of seconds"),

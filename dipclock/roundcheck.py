@@ -1,0 +1,127 @@
+"""A round as the TD typed it, checked against its own timetable before anyone relies on it.
+
+``dipclock plan`` and a standalone ``dipclock kiosk`` take ``--start``, ``--call`` and
+``--pause``; parsing them (``dipclock.arguments``) cannot tell a break that falls after the
+game, or a call a day late, from one the TD meant. This can, because it asks the built
+clock: what cannot be meant is a ``UsageError`` naming the option, and what is odd but valid
+comes back as a note to print, so nothing silently changes meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from dipclock.arguments import UsageError
+from dipclock.schedule import Pause
+from dipclock.timeline import TableClock
+
+#: A call further than this after the start is a typo (a bare 09:00 before a 10:00 start
+#: is read as the next day): the longest rounds of the five events run about 8 hours.
+LONGEST_ROUND = timedelta(hours=16)
+
+
+def _hm(moment: datetime, start: datetime) -> str:
+    text = moment.strftime("%H:%M:%S" if moment.second else "%H:%M")
+    return text if moment.date() == start.date() else moment.strftime("%a ") + text
+
+
+def _bare(typed: str) -> bool:
+    """A clock time without a date (``19:00``), which the parser may put on the next day."""
+    return "T" not in typed and "-" not in typed
+
+
+def check_round(
+    built: TableClock,
+    typed_pauses: Sequence[str] = (),
+    typed_call: str | None = None,
+) -> list[str]:
+    """Refuse what the round cannot mean; return notes for what is odd but valid.
+
+    ``typed_pauses`` are the ``--pause`` texts in the schedule's order, ``typed_call`` the
+    ``--call`` text (None: the call, if any, is the event's published one).
+    """
+    schedule = built.schedule
+    notes: list[str] = []
+    if schedule.call is not None:
+        notes += _check_call(built, schedule.call, typed_call)
+    table = built.timetable()
+    game_end = table.ends_at if table.ends != "horizon" else None
+    for typed, pause in zip(typed_pauses, schedule.pauses, strict=False):
+        _check_pause(built, pause, typed, game_end)
+    _check_overlaps(built, typed_pauses)
+    return notes
+
+
+def _check_call(built: TableClock, call: datetime, typed: str | None) -> list[str]:
+    start = built.schedule.start
+    name = f"--call {typed}" if typed is not None else f"the published call ({_hm(call, start)})"
+    if call <= start:
+        raise UsageError(f"{name}: at or before the start ({_hm(start, start)})")
+    if call - start > LONGEST_ROUND:
+        hours = (call - start).total_seconds() / 3600
+        why = f"{hours:.0f} h after the start ({start:%a %H:%M})"
+        if call.date() != start.date() and typed is not None and _bare(typed):
+            why = f"a time before the start is the next day, {why}"
+        raise UsageError(f"{name}: {why}, longer than any round can be")
+    table = built.timetable()
+    if not table.phases:
+        what = "no Fall deadline" if built.profile.call_ends == "last_fall" else "no deadline"
+        raise UsageError(f"{name}: {what} of the round falls before it")
+    if built.last_year is None and len(built.phases) == len(built.all_phases):
+        last = built.all_phases[-1].ref.title
+        raise UsageError(f"{name}: after {last}, the furthest a game is shown")
+    if table.ends == "last_year" and table.ends_at is not None and table.ends_at < call:
+        return [
+            f"the game ends after Fall {table.last_year} ({_hm(table.ends_at, start)}), "
+            "before the call"
+        ]
+    return []
+
+
+def _check_pause(
+    built: TableClock, pause: Pause, typed: str, game_end: datetime | None
+) -> None:
+    start, name = built.schedule.start, f"--pause {typed}"
+    if pause.at is not None:
+        if pause.at < start:
+            raise UsageError(
+                f"{name}: starts before the round ({_hm(start, start)}); to start later, "
+                "move --start"
+            )
+        if game_end is not None and pause.at >= game_end:
+            when = _hm(pause.at, start)
+            if pause.at.date() != start.date() and _bare(typed.split("=", 1)[0]):
+                when = f"a time before the start is the next day, {when}"
+            raise UsageError(
+                f"{name}: the game is over by then ({when}; it ends at {_hm(game_end, start)})"
+            )
+        return
+    ref = pause.at_deadline
+    if ref is None:
+        return
+    known = [p.ref for p in built.timetable().phases]
+    if ref not in known:
+        span = f"{known[0].code} to {known[-1].code}" if known else "none"
+        raise UsageError(f"{name}: no such deadline in this round ({span})")
+    if ref == known[-1] and built.timetable().ends != "horizon":
+        raise UsageError(f"{name}: the game ends at that deadline, no clock runs after it")
+
+
+def _check_overlaps(built: TableClock, typed: Sequence[str]) -> None:
+    windows: list[tuple[datetime, datetime, str]] = []
+    for text, pause in zip(typed, built.schedule.pauses, strict=False):
+        begins, ends = built.break_window(pause)
+        if begins is not None:
+            windows.append((begins, ends or datetime.max, text))
+    windows.sort()
+    start = built.schedule.start
+    for (b1, e1, t1), (b2, _e2, t2) in zip(windows, windows[1:], strict=False):
+        if b2 < e1:
+            raise UsageError(
+                f"--pause {t2} overlaps --pause {t1} ({_hm(b1, start)} to {_hm(e1, start)}): "
+                "make it one longer break"
+            )
+
+
+__all__ = ["LONGEST_ROUND", "check_round"]
