@@ -30,14 +30,15 @@ def ready_signals(presses: Iterable[Pressed]) -> list[datetime]:
 def with_board_starts(
     schedule: Schedule, presses: Iterable[Pressed], table: int | None
 ) -> Schedule:
-    """``schedule`` with ``table``'s board starts read from its presses (replacing any it
-    had for that table): what both the kiosk and the hub put into the table's clock."""
-    kept = tuple(s for s in schedule.board_starts if s.table != table)
-    mine = tuple(BoardStart(at=at, table=table) for at in ready_signals(presses))
-    if not mine and len(kept) == len(schedule.board_starts):
+    """``schedule`` with ``table``'s board starts read from its presses added: what both
+    the kiosk and the hub put into the table's clock. Adding (not replacing) lets a side
+    that holds only some of the table's presses keep the starts the other side read."""
+    mine = {BoardStart(at=at, table=table) for at in ready_signals(presses)}
+    new = mine - set(schedule.board_starts)
+    if not new:
         return schedule
-    return schedule.model_copy(update={"board_starts": tuple(sorted(
-        kept + mine, key=lambda s: (s.at, s.table or 0)))})
+    starts = sorted(set(schedule.board_starts) | new, key=lambda s: (s.at, s.table or 0))
+    return schedule.model_copy(update={"board_starts": tuple(starts)})
 
 
 __all__ = ["CHORD", "ready_signals", "with_board_starts"]

@@ -189,6 +189,7 @@ def out_of_game(
     base: Collection[str] = (),
     now: datetime | None = None,
     board: bool = False,
+    seen: Iterable[Pressed] = (),
 ) -> set[str]:
     """Powers out of the game: each 3-second hold toggles its power out or back.
 
@@ -198,10 +199,11 @@ def out_of_game(
     past deadline); without, every recorded hold counts, even one stamped a moment ahead
     of the reader's clock by a kiosk's clock error: a hold is a fact once recorded.
     With ``board`` (an event on board clocks) the holds of a chord are the board's ready
-    signal and take no one out.
+    signal and take no one out; ``seen`` are holds already counted in ``base`` (the hub's),
+    read only to find a chord whose other half is among ``presses``.
     """
     presses = list(presses)
-    skip = {id(h) for pair in chords(presses) for h in pair} if board else set()
+    skip = {id(h) for pair in chords([*seen, *presses]) for h in pair} if board else set()
     out = set(base)
     for h in sorted((p for p in presses if p.kind == "hold"), key=lambda p: p.at):
         if h.at >= since and (now is None or h.at <= now) and id(h) not in skip:
@@ -241,6 +243,7 @@ def missed_to_judge(
     rules: PenaltyRules,
     since: datetime,
     window: timedelta = LATE_WINDOW,
+    board: bool = False,
 ) -> list[Missed]:
     """The missed phases the TD must rule on, with the penalty the event proposes.
 
@@ -256,7 +259,7 @@ def missed_to_judge(
     out = []
     for power, ref in missed(phases, now, mine, window=window):
         deadline = deadlines[ref]
-        if ref not in in_use or power in out_of_game(presses, since, now=deadline):
+        if ref not in in_use or power in out_of_game(presses, since, now=deadline, board=board):
             continue
         offence = 1 + sum(1 for s in subs if s.power == power and s.late and s.at < deadline)
         proposed = penalty(rules, window.total_seconds() + 1, offence)

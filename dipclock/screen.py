@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from dipclock.boardclock import with_board_starts
 from dipclock.events import CallEnds, EventProfile
 from dipclock.late import (
     DropReason,
@@ -144,6 +145,8 @@ def build(
     keep the power's name alone, to fit seven along the bottom.
     """
     seated = players or {}
+    if not profile.central_clock and buttons:
+        schedule = with_board_starts(schedule, presses, table)  # this board's own signals
     v = view(profile, schedule, now, table)
     phases = timetable(profile, schedule, table).phases
     if not buttons:

@@ -248,7 +248,8 @@ class Kiosk:
                 return cached
         hub_ids = {p.id for p in rnd.hub_presses}
         mine = [p for p in local if p.id not in hub_ids]
-        out = state.out_powers(rnd.hub_out, mine, now, rnd.schedule.start)
+        out = state.out_powers(rnd.hub_out, mine, now, rnd.schedule.start, rnd.profile,
+                               rnd.hub_presses)
         presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
         fr = state.build(
             rnd.profile, rnd.schedule, now, presses, out, rnd.table,

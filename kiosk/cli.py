@@ -80,7 +80,7 @@ def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
     profile, schedule, _ = standalone_round(settings, date.today())
     at = parse_moment(args.at, schedule.start.date())
     presses = _presses(args.press, "press", at.date()) + _presses(args.hold, "hold", at.date())
-    out = state.out_powers((), presses, at, schedule.start)
+    out = state.out_powers((), presses, at, schedule.start, profile)
     frame = state.build(profile, schedule, at, presses, out, settings.table,
                         settings.warning_minutes * 60)
     pygame.font.init()

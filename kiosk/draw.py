@@ -38,6 +38,8 @@ LOOKS: dict[str, Look] = {
     "late": Look((50, 8, 12), (214, 36, 36), WHITE, WHITE),
     "paused": Look((6, 46, 58), (40, 170, 190), DARK_TEXT, WHITE),
     "held": Look((56, 14, 52), (214, 96, 206), DARK_TEXT, WHITE),
+    # a board clock waiting for the board: calm, like a break, but its own colour
+    "adjudicating": Look((12, 40, 34), (120, 200, 170), DARK_TEXT, (200, 230, 220)),
     "game_over": Look((36, 36, 38), (120, 120, 126), WHITE, (210, 210, 214)),
     "problem": Look((38, 20, 16), (196, 60, 40), WHITE, WHITE),
 }

@@ -46,11 +46,14 @@ class Scene:
     alerts: tuple[str, ...] = ()
     before_round: Callable[[], state.Frame] | None = None  # a screen with no round yet
     extra: dict[str, object] = field(default_factory=dict)
+    board: bool = False  # the event on board clocks (a club night), not a central clock
 
     def frame(self) -> state.Frame:
         if self.before_round is not None:
             return self.before_round()
         profile = BUILTIN[self.event]
+        if self.board:
+            profile = profile.model_copy(update={"central_clock": False})
         schedule = Schedule(start=_t("10:00:00"), last_year=self.last_year,
                             pauses=self.pauses, title=self.title)
         presses = [StoredPress(f"p{i}", "", p, "press", _t(w))
@@ -58,7 +61,7 @@ class Scene:
         presses += [StoredPress(f"h{i}", "", p, "hold", _t(w))
                     for i, (p, w) in enumerate(self.holds)]
         presses.sort(key=lambda p: p.at)
-        out = state.out_powers((), presses, self.at, schedule.start)
+        out = state.out_powers((), presses, self.at, schedule.start, profile)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
                             hub_lost=self.hub_lost, alerts=self.alerts)
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
@@ -81,6 +84,8 @@ SCENES: tuple[Scene, ...] = (
           pauses=(Pause(at_deadline=PhaseRef.parse("F1901"), minutes=60, reason="Meal break"),)),
     Scene("held", "wdc2019", _t("10:09:00"),
           pauses=(Pause(at=_t("10:06:40"), minutes=5, table=3),)),
+    Scene("board-adjudicating", "wdc2006", _t("10:22:40"), board=True, title="Club night",
+          presses=tuple((p, f"10:16:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))),
     Scene("game-over", "wdc2006", _t("15:20:00"), last_year=1909, title="Round 5"),
     Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
           presses=(("I", "10:05:00"),)),

@@ -58,10 +58,17 @@ class Frame:
 
 
 def out_powers(
-    base: Collection[str], presses: Iterable[Pressed], now: datetime, since: datetime
+    base: Collection[str],
+    presses: Iterable[Pressed],
+    now: datetime,
+    since: datetime,
+    profile: EventProfile | None = None,
+    seen: Iterable[Pressed] = (),
 ) -> set[str]:
-    """Powers out of the game at ``now``: ``base`` (the hub's list) toggled by each hold."""
-    return out_of_game(presses, since, base, now=now)
+    """Powers out of the game at ``now``: ``base`` (the hub's list, from the hub's presses
+    ``seen``) toggled by each hold; on a board clock a chord is the board's ready signal."""
+    board = profile is not None and not profile.central_clock
+    return out_of_game(presses, since, base, now=now, board=board, seen=seen)
 
 
 def connecting(heading: str, hub_lost: bool, alerts: tuple[str, ...] = ()) -> Frame:

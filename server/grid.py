@@ -102,7 +102,7 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
         }
         if cur is not None:
             presses = rows.get(n, [])
-            gone = out_powers(presses, cur.schedule)
+            gone = out_powers(presses, cur.schedule, cur.profile)
             v = view(cur.profile, cur.schedule, now, table=n)
             powers = board(phases[n], now, core_presses(presses), cur.profile.penalty, gone)
             item["view"] = {  # the few fields a tile shows: the grid is polled every 2 s

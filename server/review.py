@@ -65,7 +65,8 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                         "started_second": started_seconds(s.seconds_late), "offence": s.offence,
                         "proposed": _proposed(cost), "units": list(given or ()),
                     })
-            for m in missed_to_judge(phases[n], now, mine, profile.penalty, schedule.start):
+            for m in missed_to_judge(phases[n], now, mine, profile.penalty, schedule.start,
+                                     board=not profile.central_clock):
                 # no orders came, so none are deleted: the units name nothing here
                 items.append({
                     "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,

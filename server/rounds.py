@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from dipclock.boardclock import with_board_starts
 from dipclock.events import EventProfile
 from dipclock.late import Press, out_of_game
 from dipclock.powers import LETTERS
@@ -66,7 +67,7 @@ def schedule_for(
     store: Store, rnd: RoundRow, pauses: list[tuple[int, Pause]] | None = None
 ) -> Schedule:
     pauses = store.pauses(rnd.number) if pauses is None else pauses
-    return Schedule(
+    schedule = Schedule(
         start=rnd.start,
         last_year=rnd.last_year,
         call=rnd.call,
@@ -74,6 +75,16 @@ def schedule_for(
         adjustments=tuple(a for _, a in store.adjustments(rnd.number)),
         title=rnd.title,
     )
+    profile = round_profile(store, rnd)
+    if profile is not None and not profile.central_clock:
+        # board clocks: each table's ready signals, read from its holds as its kiosk does
+        by_table: dict[int, list[PressRow]] = {}
+        for row in store.presses(rnd.number):
+            if row.kind == "hold":
+                by_table.setdefault(row.table, []).append(row)
+        for table, rows in sorted(by_table.items()):
+            schedule = with_board_starts(schedule, rows, table)
+    return schedule
 
 
 def core_presses(rows: Iterable[PressRow]) -> list[Press]:
@@ -81,13 +92,17 @@ def core_presses(rows: Iterable[PressRow]) -> list[Press]:
     return [Press(r.power, r.at) for r in rows if r.kind == "press"]
 
 
-def out_powers(rows: Iterable[PressRow], schedule: Schedule) -> list[str]:
+def out_powers(
+    rows: Iterable[PressRow], schedule: Schedule, profile: EventProfile | None = None
+) -> list[str]:
     """The powers held out of the game by this round's 3-second holds, in table order.
 
     Every stored hold counts (``out_of_game`` with no ``now``), even one stamped a moment
     ahead of the hub's clock: a hold is a fact once recorded, and no later push would fix it.
+    On a board clock a chord of two holds is the board's ready signal, not two powers out.
     """
-    out = out_of_game(rows, since=schedule.start)
+    board = profile is not None and not profile.central_clock
+    out = out_of_game(rows, since=schedule.start, board=board)
     return [p for p in LETTERS if p in out]
 
 
@@ -95,7 +110,8 @@ def table_phases(
     profile: EventProfile, schedule: Schedule, tables: Iterable[int]
 ) -> dict[int, tuple[Phase, ...]]:
     """Each table's deadlines; tables with no hold or adjustment of their own share one."""
-    own = {p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
+    own = ({p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
+           | {s.table for s in schedule.board_starts})
     shared: tuple[Phase, ...] | None = None
     out = {}
     for n in tables:

@@ -31,7 +31,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             table=n,
             event=cur.profile if cur else None,
             schedule=cur.schedule if cur else None,
-            out=tuple(out_powers(rows, cur.schedule)) if cur else (),
+            out=tuple(out_powers(rows, cur.schedule, cur.profile)) if cur else (),
             presses=tuple(SnapshotPress.model_validate(
                 {"id": r.id, "power": r.power, "kind": r.kind, "at": r.at}) for r in rows),
             hub_time=now,

@@ -55,7 +55,7 @@ def test_each_stage_has_its_own_look() -> None:
         surface, _, screen = draw(scene, (800, 480), painter)
         colours[screen.look] = dominant(surface)
     assert set(colours) >= {"before_start", "negotiating", "warning", "writing", "late",
-                            "paused", "held", "game_over"}
+                            "paused", "held", "adjudicating", "game_over"}
     assert len(set(colours.values())) == len(colours), colours
 
 
