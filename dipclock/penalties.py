@@ -126,6 +126,9 @@ def penalty(
             if offence == 1:
                 return _with_units(Penalty("warning", False, 0, "Warning"), ordered, 0)
             return _nmr(Penalty("nmr", True, 0, "All units hold (after a warning)"), ordered)
+        case "nmr":
+            # late is NMR, from the first started second: no grace, no warning
+            return _nmr(Penalty("nmr", True, 0, "Late: all units hold (NMR)"), ordered)
         case "referee":
             return _with_units(Penalty("referee", False, 0, "Referee decides"), ordered, 0)
         case "graduated":

@@ -176,3 +176,16 @@ def test_a_writing_tier_as_long_as_a_phase_is_refused() -> None:
     text = TOML.format(rule="at_call").replace("writing_minutes = 0.5", "writing_minutes = 10")
     with pytest.raises(ValueError, match="writing_minutes must be shorter than every phase"):
         parse_event_toml(text, "club.toml")
+
+
+def test_a_plain_nmr_event_holds_every_unit_from_the_first_late_second() -> None:
+    from dipclock.penalties import penalty
+
+    rules = parse_event_toml(TOML.format(rule="at_call"), "club.toml").penalty
+    assert rules.model == "nmr"
+    assert penalty(rules, 0).kind == "none"
+    late = penalty(rules, 0.2)
+    assert (late.kind, late.all_units_hold, late.label) == (
+        "nmr", True, "Late: all units hold (NMR)")
+    assert penalty(rules, 0.2, offence=3) == late
+    assert late.no_orders().label == "No orders: all units hold (NMR)"
