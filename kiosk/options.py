@@ -17,7 +17,9 @@ from typing import Any, NoReturn
 from dipclock.arguments import UsageError, parse_moment, round_schedule
 from dipclock.eventfiles import load_event
 from dipclock.events import EventProfile
+from dipclock.roundcheck import check_round
 from dipclock.schedule import Schedule
+from dipclock.timeline import table_clock
 from kiosk.config import SYSTEM_CONFIG, Loaded, Settings, load_file, merge
 from machine.identity import BOOT_FILES, hostname_table, read_boot_file
 
@@ -39,7 +41,8 @@ def build_parser() -> _Parser:
     p = _Parser(prog="dipclock kiosk", description="Run a table's deadline clock.")
     p.add_argument("--config", help=f"settings file (default {SYSTEM_CONFIG} if it exists)")
     p.add_argument("--event", help="built-in event id or a .toml event file (standalone)")
-    p.add_argument("--start", help="round start: 10:00 (today) or 2006-08-04T10:00")
+    p.add_argument("--start", help="round start: 10:00 (today) or 2006-08-04T10:00; "
+                   "a board-clock event (a club night) starts when the kiosk does")
     p.add_argument("--round", type=int, help="take the round's name and last year from the event")
     p.add_argument("--end-year", type=int, help="last game year (overrides the event)")
     p.add_argument("--call", help="the round's call time")
@@ -151,18 +154,30 @@ def standalone_round(
             raise UsageError("give --event and --start (standalone) or --hub")
         profile = EventProfile.model_validate(stored["profile"])
         return profile, Schedule.model_validate(stored["schedule"]), stored
-    if settings.event is None or settings.start is None:
-        raise UsageError("a standalone kiosk needs both --event and --start")
+    if settings.event is None:
+        raise UsageError("a standalone kiosk needs --event (and --start for a central clock)")
     profile = load_event(settings.event)
-    start = parse_moment(settings.start, today)
-    if stored is not None and "T" not in settings.start and now is not None:
-        old = Schedule.model_validate(stored["schedule"]).start
-        if (stored.get("profile", {}).get("id") == profile.id
-                and stored.get("table") == settings.table
-                and old.time() == start.time() and timedelta(0) <= now - old < RESUME_WITHIN):
-            start = old
+    same = stored is not None and (stored.get("profile", {}).get("id") == profile.id
+                                   and stored.get("table") == settings.table)
+    if settings.start is None:
+        # a board clock (a club night) starts when the kiosk does, and a restart resumes it
+        if profile.central_clock or now is None:
+            raise UsageError(f"--start: {profile.id} runs on a central clock: give the "
+                             "round's start, like --start 19:00")
+        start = now.replace(microsecond=0)
+        if same and stored is not None:
+            old = Schedule.model_validate(stored["schedule"]).start
+            if timedelta(0) <= now - old < RESUME_WITHIN:
+                start = old
+    else:
+        start = parse_moment(settings.start, today)
+        if same and stored is not None and "T" not in settings.start and now is not None:
+            old = Schedule.model_validate(stored["schedule"]).start
+            if old.time() == start.time() and timedelta(0) <= now - old < RESUME_WITHIN:
+                start = old
     schedule = round_schedule(profile, start, settings.round, settings.end_year, settings.call,
                               settings.pauses)
+    check_round(table_clock(profile, schedule, settings.table), settings.pauses, settings.call)
     record = {
         "profile": profile.model_dump(mode="json"),
         "schedule": schedule.model_dump(mode="json"),
