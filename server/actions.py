@@ -18,10 +18,11 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
+from dipclock.arguments import moment_in_round
 from dipclock.errors import DipclockError
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 from dipclock.powers import POWERS
-from dipclock.rounds import round_naming
+from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.timeline import break_state, timetable
 from server.rounds import Current
@@ -142,9 +143,13 @@ def set_up_round(
     summary = f"round {body.number} starts {body.start.isoformat(sep=' ')}"
     if last_year:
         summary += f", last year {last_year}"
-    if body.call:
-        summary += f", call {body.call.isoformat(sep=' ')}"
-    return Action(RoundRow(body.number, body.start, last_year, body.call, title, event), summary)
+    call, published = body.call, published_call(event, body.number)
+    if call is None and published is not None:
+        call = moment_in_round(published, body.start)  # the event's published call time
+    if call:
+        summary += f", call {call.isoformat(sep=' ')}"
+        summary += " (published)" if body.call is None else ""
+    return Action(RoundRow(body.number, body.start, last_year, call, title, event), summary)
 
 
 def set_up_tables(body: TablesSetup) -> Action[list[int]]:

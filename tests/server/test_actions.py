@@ -78,6 +78,21 @@ def test_the_event_s_round_list_names_the_round_and_sets_its_last_year() -> None
     assert (unlisted.what.title, unlisted.what.last_year) == ("Round 9", None)
 
 
+def test_a_round_s_published_call_time_is_set_up_with_it_unless_the_td_gives_another() -> None:
+    from datetime import time
+
+    rounds = tuple(r.model_copy(update={"call": time(15, 30)} if r.number == 5 else {})
+                   for r in BUILTIN["wdc2018"].rounds)
+    event = BUILTIN["wdc2018"].model_copy(update={"rounds": rounds})
+    done = actions.set_up_round(RoundSetup(number=5, start=START), event)
+    assert done.what.call == datetime(2024, 5, 4, 15, 30)
+    assert done.summary.endswith(", call 2024-05-04 15:30:00 (published)")
+    mine = actions.set_up_round(
+        RoundSetup(number=5, start=START, call=START + timedelta(hours=5)), event)
+    assert mine.what.call == datetime(2024, 5, 4, 14, 0) and "published" not in mine.summary
+    assert actions.set_up_round(RoundSetup(number=4, start=START), event).what.call is None
+
+
 def test_round_naming_is_one_rule_for_the_hub_and_the_command_line() -> None:
     grad = BUILTIN["graduated20"]
     assert round_naming(grad, 1) == ("Friday round", 1909)
