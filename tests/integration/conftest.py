@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -122,18 +123,31 @@ def start_kiosk(hub: LiveHub, key: str, table: int, tmp: Path) -> KioskProc:
                      server=server)
 
 
-def set_up_round(td: httpx.Client, start: datetime) -> None:
+def set_up_round(
+    td: httpx.Client,
+    start: datetime,
+    event: dict[str, str] | None = None,
+    tables: tuple[int, ...] = TABLES,
+) -> None:
     for method, path, body in (
-        ("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+        ("PUT", "/api/td/event", event or {"builtin": "wdc2006"}),
         ("PUT", "/api/td/round", {"number": 1, "start": start.isoformat(timespec="seconds")}),
-        ("PUT", "/api/td/tables", {"tables": list(TABLES)}),
+        ("PUT", "/api/td/tables", {"tables": list(tables)}),
     ):
         td.request(method, path, json=body).raise_for_status()
 
 
-@pytest.fixture(scope="module")
-def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    tmp = tmp_path_factory.mktemp("hall")
+@contextmanager
+def running_hall(
+    tmp: Path,
+    minutes_in: float = 1,
+    event: dict[str, str] | None = None,
+    tables: tuple[int, ...] = TABLES,
+    stage: str = "negotiating",
+) -> Iterator[Hall]:
+    """A hub with ``event`` (wdc2006) whose round began ``minutes_in`` ago, and a kiosk with
+    a button box at each of ``tables``, each shown at ``stage`` and connected; all killed
+    at the end."""
     hub = LiveHub(tmp / "hub")
     kiosks: dict[int, KioskProc] = {}
     try:
@@ -141,9 +155,9 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
         td = hub.td()
         key = hub.key(td)
         now = to_local(httpx.get(hub.url + "/api/time").json()["t1"])
-        start = (now - timedelta(minutes=1)).replace(microsecond=0)  # S1901, 16 min to go
-        set_up_round(td, start)
-        for n in TABLES:
+        start = (now - timedelta(minutes=minutes_in)).replace(microsecond=0)
+        set_up_round(td, start, event, tables)
+        for n in tables:
             kiosks[n] = start_kiosk(hub, key, n, tmp)
         for k in kiosks.values():
             assert k.server is not None
@@ -151,8 +165,8 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
             k.box.sendall(b"HELLO dipclock-box 1\n")
         h = Hall(hub, key, kiosks, start)
         for k in kiosks.values():
-            wait_for(f"table {k.table} shows the round, connected",
-                     lambda k=k: (s := k.screen()) and s["stage"] == "negotiating"
+            wait_for(f"table {k.table} shows the round at {stage}, connected",
+                     lambda k=k: (s := k.screen()) and s["stage"] == stage
                      and not s["hub_lost"], timeout=60)
         yield h
     finally:
@@ -160,3 +174,9 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
             k.kill()
         hub.stop()
         hub.kill()
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    with running_hall(tmp_path_factory.mktemp("hall")) as h:  # S1901, 16 min to go
+        yield h

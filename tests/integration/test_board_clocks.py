@@ -5,62 +5,28 @@ next phase starts on its kiosk, its snapshot and the TD's grid; table 2 still wa
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
-from pathlib import Path
 
 import httpx
 import pytest
 
-from dipclock.sync import to_local
-from tests.server.live import ROOT, LiveHub
+from tests.server.live import ROOT
 
-from .conftest import KioskProc, start_kiosk, wait_for
+from .conftest import Hall, running_hall, wait_for
 
 CLUB = (ROOT / "examples" / "events" / "club-night.toml").read_text()
 
 
 @pytest.fixture(scope="module")
-def club(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[LiveHub, str, dict[int, KioskProc]]]:
-    tmp: Path = tmp_path_factory.mktemp("club")
-    hub = LiveHub(tmp / "hub")
-    kiosks: dict[int, KioskProc] = {}
-    try:
-        hub.start()
-        td = hub.td()
-        key = hub.key(td)
-        now = to_local(httpx.get(hub.url + "/api/time").json()["t1"])
-        # Spring 1901 (15 min) ended a minute ago: every board is adjudicating
-        start = (now - timedelta(minutes=16)).replace(microsecond=0)
-        for method, path, body in (
-            ("PUT", "/api/td/event", {"toml": CLUB, "filename": "club-night.toml"}),
-            ("PUT", "/api/td/round", {"number": 1, "start": start.isoformat(timespec="seconds")}),
-            ("PUT", "/api/td/tables", {"tables": [1, 2]}),
-        ):
-            td.request(method, path, json=body).raise_for_status()
-        for n in (1, 2):
-            kiosks[n] = start_kiosk(hub, key, n, tmp)
-        for k in kiosks.values():
-            assert k.server is not None
-            k.box, _ = k.server.accept()
-            k.box.sendall(b"HELLO dipclock-box 1\n")
-        for k in kiosks.values():
-            wait_for(f"table {k.table} waits for its board",
-                     lambda k=k: (s := k.screen()) and s["stage"] == "adjudicating"
-                     and not s["hub_lost"], timeout=60)
-        yield hub, key, kiosks
-    finally:
-        for k in kiosks.values():
-            k.kill()
-        hub.stop()
-        hub.kill()
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    # Spring 1901 (15 min) ended a minute ago: every board is adjudicating
+    with running_hall(tmp_path_factory.mktemp("club"), minutes_in=16,
+                      event={"toml": CLUB, "filename": "club-night.toml"}, tables=(1, 2),
+                      stage="adjudicating") as h:
+        yield h
 
 
-def test_two_players_holding_together_start_their_board_s_next_phase_only(
-    club: tuple[LiveHub, str, dict[int, KioskProc]],
-) -> None:
-    hub, key, kiosks = club
+def test_two_players_holding_together_start_their_board_s_next_phase_only(club: Hall) -> None:
+    hub, key, kiosks = club.hub, club.key, club.kiosks
     one, two = kiosks[1], kiosks[2]
     assert one.box is not None
     one.box.sendall(b"H A\nH F\n")  # Austria and France hold together: the board is ready
