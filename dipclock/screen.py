@@ -224,11 +224,11 @@ def build(
     )
 
 
-def _called_end(last: PhaseRef, call_ends: CallEnds) -> str:
+def _called_end(last: PhaseRef, scoring: PhaseRef | None, call_ends: CallEnds) -> str:
     """Where a called game ends, in a few words, by the event's call rule."""
     if call_ends == "at_call":
-        return f"the game ends then, after {last.title}" if last.season == "fall" else (
-            f"the game ends then, Fall {last.year - 1} centres count")
+        counts = f"{scoring.title} centres count" if scoring else "the starting centres count"
+        return f"the game ends then, {counts}"
     return f"the game ends after {last.title}"
 
 
@@ -278,7 +278,8 @@ def _stage(
     notes: list[str] = []
     if call is not None and v.phase is not None and v.last_counted is not None:
         # the TD has called the round: every table hears where its game will end
-        notes.append(f"Called for {clock_text(call)}: {_called_end(v.last_counted, call_ends)}")
+        ends = _called_end(v.last_counted, v.scoring_phase, call_ends)
+        notes.append(f"Called for {clock_text(call)}: {ends}")
     if v.phase is not None:
         if v.final_year:
             notes.append("Final year")

@@ -119,6 +119,8 @@ def test_the_kiosk_says_where_a_called_game_ends_and_which_centres_count() -> No
 def test_under_at_call_the_screen_counts_to_the_call_after_the_last_deadline() -> None:
     profile, call = BUILTIN["wdc2018"], datetime(2018, 10, 7, 14, 30)
     schedule = Schedule(start=datetime(2018, 10, 7, 9), call=call)
+    playing = build(profile, schedule, datetime(2018, 10, 7, 13, 50), table=1)
+    assert "Called for 14:30: the game ends then, Fall 1909 centres count" in playing.notes
     screen = build(profile, schedule, datetime(2018, 10, 7, 14, 20), table=1)
     assert screen.look == "game_over" and screen.count_to == call
     assert screen.label == "No more deadlines: the round ends at 14:30"
