@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from dipclock.events import PenaltyRules
+from dipclock.provinces import alphabetical, parse_units
 
 Kind = Literal[
     "none",
@@ -95,12 +96,16 @@ def penalty(
     """The penalty for a submission ``seconds_late`` after the deadline.
 
     ``offence`` counts this player's late submissions in this game, this one included.
-    ``units`` (the power's unit provinces) lets the graduated model name the deleted orders.
+    ``units`` (the power's units, "A Vie" or "Vie", as typed) lets the graduated model name
+    the deleted orders, in the order of the provinces' English names (``dipclock.provinces``:
+    an unknown unit is an ``UnknownUnit``; one typed twice counts once).
     """
     if offence < 1:
         raise ValueError("offence counts this late submission too, so it is at least 1")
     late = started_seconds(seconds_late)
-    ordered = sorted(dict.fromkeys(units), key=str.casefold) if units is not None else None
+    ordered = (
+        [u.text for u in alphabetical(parse_units(units))] if units is not None else None
+    )
     if late == 0:
         return _with_units(Penalty("none", False, 0, "On time"), ordered, 0)
     grace = rules.grace_seconds

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from typing import Any
 
+from dipclock.events import EventProfile
 from dipclock.late import missed_to_judge, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
+from dipclock.provinces import UnknownUnit
 from server.context import Hub
 from server.rounds import core_presses, round_profile, schedule_for, table_phases
 from server.views import iso
@@ -58,7 +61,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
             for s in subs:
                 if s.late:
                     given = units.get((rnd.number, n, s.power, s.phase.code))
-                    cost = penalty(profile.penalty, s.seconds_late, s.offence, given)
+                    cost = _cost(profile, s.seconds_late, s.offence, given)
                     items.append({
                         "power": s.power, "phase": s.phase, "kind": "late",
                         "pressed_at": iso(s.at), "seconds_late": round(s.seconds_late, 3),
@@ -89,6 +92,17 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                 })
     out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))
     return out
+
+
+def _cost(
+    profile: EventProfile, seconds_late: float, offence: int, units: Sequence[str] | None
+) -> Penalty:
+    """The proposal, naming the deleted orders when the units given are on the map (units
+    stored before the hub checked them may not be: the proposal then names none)."""
+    try:
+        return penalty(profile.penalty, seconds_late, offence, units)
+    except UnknownUnit:
+        return penalty(profile.penalty, seconds_late, offence)
 
 
 def _proposed(cost: Penalty) -> dict[str, object]:

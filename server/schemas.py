@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from dipclock.powers import PowerLetter, power_letter
+from dipclock.provinces import UnknownUnit, parse_units
 from dipclock.schedule import PhaseRef
 
 
@@ -167,13 +168,13 @@ def _split_units(value: Any) -> Any:
     return value
 
 
-def _each_once(units: tuple[str, ...]) -> tuple[str, ...]:
-    seen: set[str] = set()
-    for u in units:
-        if u.casefold() in seen:
-            raise ValueError(f"{u} is given twice")
-        seen.add(u.casefold())
-    return units
+def _on_the_map(units: tuple[str, ...]) -> tuple[str, ...]:
+    """Each unit a unit of the standard map (``dipclock.provinces``), written back in the
+    usual short form ("f stp/sc" -> "F StP/sc") and given once."""
+    try:
+        return tuple(u.text for u in parse_units(units))
+    except UnknownUnit as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _printable(unit: str) -> str:
@@ -194,7 +195,7 @@ class UnitsIn(Body):
     power: Annotated[str, Field(max_length=16), AfterValidator(power_letter)]
     phase: PhaseCode
     units: Annotated[tuple[Unit, ...], Field(max_length=34), BeforeValidator(_split_units),
-                     AfterValidator(_each_once)]
+                     AfterValidator(_on_the_map)]
 
 
 class PressIn(Body):

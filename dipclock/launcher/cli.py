@@ -26,6 +26,7 @@ from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, EventProfile
 from dipclock.penalties import penalty
+from dipclock.provinces import UnknownUnit
 from dipclock.roundcheck import check_round
 from dipclock.schedule import Pause, Schedule
 from dipclock.timeline import (
@@ -35,6 +36,9 @@ from dipclock.timeline import (
     break_window,
     table_clock,
 )
+
+#: Later than this is not a late submission but a missing one: ``--late`` stops here.
+MAX_LATE_SECONDS = 24 * 60 * 60
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,7 +70,8 @@ def _build_parser() -> _Parser:
     pen.add_argument("--late", type=float, required=True, help="seconds after the deadline")
     pen.add_argument("--offence", type=int, default=1,
                      help="this player's late submissions this game, this one included")
-    pen.add_argument("--units", help='the power\'s unit provinces, "Bud,Tri,Vie"')
+    pen.add_argument("--units", help='the power\'s units, "A Bud, F Tri, Vie" (names or '
+                     "abbreviations; the alphabetically earliest provinces go first)")
     pen.add_argument("--json", action="store_true")
 
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
@@ -290,15 +295,20 @@ def _penalty(args: argparse.Namespace) -> int:
         raise UsageError("--offence counts this late submission too, so it is at least 1")
     if not math.isfinite(args.late):
         raise UsageError(f"--late {args.late}: give a number of seconds")
+    if not 0 <= args.late <= MAX_LATE_SECONDS:
+        raise UsageError(f"--late {args.late:g}: seconds after the deadline, from 0 to "
+                         f"{MAX_LATE_SECONDS} (a day)")
     units = None
     if args.units is not None:
-        # each unit once, in the order given
-        units = list(dict.fromkeys(u.strip() for u in args.units.split(",") if u.strip()))
-    result = penalty(profile.penalty, args.late, args.offence, units)
-    if args.json:
-        print(json.dumps(result.as_json()))
-    else:
-        print(result.text)
+        units = [u for u in args.units.split(",") if u.strip()]
+        if not units:
+            raise UsageError('--units: no unit given; leave it out, or give the power\'s '
+                             'units like "A Vie, F Tri"')
+    try:
+        result = penalty(profile.penalty, args.late, args.offence, units)
+    except UnknownUnit as exc:
+        raise UsageError(f"--units: {exc}") from None
+    _say(json.dumps(result.as_json()) if args.json else result.text)
     return 0
 
 

@@ -42,7 +42,7 @@ def test_graduated20_past_90_seconds_is_a_full_nmr(late):
 
 def test_graduated20_deletes_the_alphabetically_earliest_provinces():
     p = pen("graduated20", 20, units=["Vie", "bud", "Tri", "Gal"])
-    assert p.deleted_orders == ("bud", "Gal")
+    assert p.deleted_orders == ("Bud", "Gal")  # written back in the usual short form
     assert pen("graduated20", 95, units=["Vie", "Bud"]).deleted_orders == ("Bud", "Vie")
     assert pen("graduated20", 5, units=[]).deleted_orders == ()
 
@@ -112,7 +112,8 @@ def test_json_shape():
 def test_deleting_every_units_order_is_all_units_holding():
     p = pen("graduated20", 80, units=["Vie", "Bud"])  # a 10-unit NMR for two units
     assert p.kind == "unit_nmr" and p.all_units_hold and p.deleted_orders == ("Bud", "Vie")
-    assert not pen("graduated20", 80, units=["A"] * 1 + [f"P{i}" for i in range(12)]).all_units_hold
+    eleven = ["Vie", "Bud", "Tri", "Ser", "Gre", "Rum", "Bul", "Con", "Smy", "Ank", "Sev"]
+    assert not pen("graduated20", 80, units=eleven).all_units_hold
 
 
 def test_a_unit_named_twice_counts_once():
@@ -132,7 +133,7 @@ def test_a_graduated_deletion_names_as_many_orders_as_it_deletes():
     assert two.text == "2-unit NMR: delete Bud, Tri"
     # a 4-unit NMR for a power with three units deletes every order it has, and says so
     assert pen("graduated20", 50, units=["Lvp", "Edi", "Lon"]).text == (
-        "4-unit NMR: delete all 3 orders (Edi, Lon, Lvp)")
+        "4-unit NMR: delete all 3 orders (Edi, Lvp, Lon)")  # Liverpool before London
     assert pen("graduated20", 50, units=["Edi"]).text == "4-unit NMR: delete the only order (Edi)"
     assert pen("graduated20", 95, units=["Vie", "Bud"]).text == (
         "All units hold (NMR): delete all 2 orders (Bud, Vie)")

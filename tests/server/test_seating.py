@@ -102,14 +102,15 @@ def test_a_late_power_s_units_make_the_review_name_the_orders_to_delete(hub):
     assert "deleted_orders" not in before["proposed"]
     r = hub.client.put("/api/td/units", headers=csrf, json={
         "round": 1, "table": 1, "power": "Austria", "phase": "s1901",
-        "units": " F Tri, A  Vie,A Bud "})
+        "units": " F Tri, A  Vie,a bud "})
     assert r.status_code == 200, r.text
     assert r.json()["units"] == ["F Tri", "A Vie", "A Bud"]
     assert r.json()["summary"] == "units: round 1 table 1 Austria S1901: F Tri, A Vie, A Bud"
     got = rows()
     assert got[(1, "A")]["units"] == ["F Tri", "A Vie", "A Bud"]
-    assert got[(1, "A")]["proposed"]["deleted_orders"] == ["A Bud", "A Vie"]
-    assert got[(1, "A")]["proposed"]["text"] == "2-unit NMR: delete A Bud, A Vie"
+    # Budapest, Trieste, Vienna: the alphabetically earliest provinces, by their names
+    assert got[(1, "A")]["proposed"]["deleted_orders"] == ["A Bud", "F Tri"]
+    assert got[(1, "A")]["proposed"]["text"] == "2-unit NMR: delete A Bud, F Tri"
     assert got[(1, "A")]["proposed"]["label"] == "2-unit NMR"
     assert got[(2, "T")]["proposed"]["text"] == "2-unit NMR"  # another table's: untouched
     assert hub.client.get("/api/td/units?round=1").json() == [{
@@ -119,7 +120,7 @@ def test_a_late_power_s_units_make_the_review_name_the_orders_to_delete(hub):
     text = hub.client.get("/api/penalties.csv?round=1").text
     assert text.splitlines()[0].endswith(",player,units")
     line = next(g for g in csv.DictReader(io.StringIO(text)) if g["power"] == "A")
-    assert (line["proposed"], line["units"]) == ("2-unit NMR: delete A Bud, A Vie",
+    assert (line["proposed"], line["units"]) == ("2-unit NMR: delete A Bud, F Tri",
                                                  "F Tri, A Vie, A Bud")
     # two units only: both orders go, which is every order the power has
     hub.client.put("/api/td/units", headers=csrf, json={
@@ -137,7 +138,8 @@ def test_a_late_power_s_units_make_the_review_name_the_orders_to_delete(hub):
 def test_bad_units_are_one_clear_refusal_and_nothing_is_stored(hub, td):
     base = {"round": 1, "table": 1, "power": "A", "phase": "S1901"}
     for change, says in (
-        ({"units": "A Vie, a vie"}, "units: a vie is given twice"),
+        ({"units": "A Vie, A Xyz"}, "units: 'Xyz' is not a province of the standard map"),
+        ({"units": "A Vei"}, "units: 'Vei' is not a province of the standard map: did you mean"),
         ({"units": "A " + "x" * 30}, "units.0:"),
         ({"units": "A Vie,\x07"}, "units.1: a unit is printable text"),
         ({"units": ", ".join(f"A U{n}" for n in range(35))}, "units:"),
@@ -165,3 +167,11 @@ def test_a_hub_stored_before_units_gets_the_table_and_keeps_its_seating(tmp_path
         assert [s.player for s in store.seating()] == ["Alice Smith"] and store.units() == []
     finally:
         store.close()
+
+
+def test_a_unit_typed_twice_is_stored_once_in_its_usual_short_form(hub, td):
+    r = hub.client.put("/api/td/units", headers=td, json={
+        "round": 1, "table": 1, "power": "A", "phase": "S1901",
+        "units": "A Vie, a vie, fleet tri, Budapest"})
+    assert r.status_code == 200, r.text
+    assert r.json()["units"] == ["A Vie", "F Tri", "Bud"]
