@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "benchmark-td-password"
@@ -174,7 +174,7 @@ def main() -> int:
             td = httpx.Client(base_url=url, timeout=30)
             login = td.post("/api/login", json={"password": PASSWORD})
             td.headers["X-CSRF-Token"] = login.json()["csrf"]
-            now = to_local(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
+            now = to_moment(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
             start = now - timedelta(hours=2)  # deadlines passed, for the review's work
             td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
             td.put("/api/td/round", json={"number": 1, "start": start.isoformat()}

@@ -16,6 +16,7 @@ from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Pause, PhaseRef, Schedule
+from dipclock.venuetime import NoSuchTime, resolve, zone
 
 MAX_BREAK_MINUTES = 24 * 60
 
@@ -90,18 +91,41 @@ def round_schedule(
     end_year: int | None = None,
     call: str | None = None,
     pauses: Sequence[str] = (),
+    notes: list[str] | None = None,
 ) -> Schedule:
     """A round from the command line (``plan``, a standalone kiosk): the same options, the
-    same checks. ``--round`` gives the round's name and, where it differs, its last year."""
+    same checks. ``--round`` gives the round's name and, where it differs, its last year.
+
+    ``start``, ``call`` and the breaks are the venue's wall time (``profile.timezone``);
+    the schedule is in UTC (``dipclock.venuetime``). A time the clocks skip is refused
+    naming its option; one they repeat is the first, with a line added to ``notes``.
+    """
     title, last_year = round_naming(profile, round_number, last_year=end_year, listed_only=True)
     call = call if call is not None else published_call(profile, round_number)
     if last_year is not None and not FIRST_YEAR <= last_year <= LAST_YEAR:
         raise UsageError(f"--end-year {last_year}: a game year from {FIRST_YEAR} to {LAST_YEAR}")
+    tz = zone(profile.timezone)
+
+    def utc(local: datetime, option: str) -> datetime:
+        try:
+            moment, note = resolve(local, tz)
+        except NoSuchTime as exc:
+            raise UsageError(f"{option}: {exc}") from None
+        if note is not None and notes is not None:
+            notes.append(f"{option}: {note}")
+        return moment
+
+    breaks = []
+    for text in pauses:
+        pause = parse_pause(text, start)
+        if pause.at is not None:
+            pause = pause.model_copy(update={"at": utc(pause.at, f"--pause {text}")})
+        breaks.append(pause)
     return Schedule(
-        start=start,
+        start=utc(start, f"--start {start:%Y-%m-%dT%H:%M}"),
         last_year=last_year,
-        call=moment_in_round(call, start) if call else None,
-        pauses=tuple(parse_pause(p, start) for p in pauses),
+        call=utc(moment_in_round(call, start), f"--call {call}") if call else None,
+        pauses=tuple(breaks),
         title=title,
     )
 

@@ -9,13 +9,42 @@ checks every other core module and leaves this one (and the launcher) out by nam
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import tzlocal
 
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 
 
 def load_event(ref: str) -> EventProfile:
-    """A built-in id (``wdc2006``) or a path to a TD's TOML file."""
+    """A built-in id (``wdc2006``) or a path to a TD's TOML file, in the venue's time
+    zone: the file's ``timezone``, else this machine's (``machine_zone``)."""
+    profile = _read(ref)
+    if profile.timezone is None:
+        profile = profile.model_copy(update={"timezone": machine_zone()})
+    return profile
+
+
+def machine_zone() -> str:
+    """This machine's IANA zone (``TZ``, /etc/timezone, /etc/localtime, as tzlocal reads
+    them: a well-kept library for what the standard library cannot tell); UTC when the
+    machine names none it knows."""
+    try:
+        with warnings.catch_warnings():  # "no configuration, defaulting to UTC": said below
+            warnings.simplefilter("ignore")
+            name = tzlocal.get_localzone_name()
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return "UTC"
+    try:
+        ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return "UTC"
+    return name or "UTC"
+
+
+def _read(ref: str) -> EventProfile:
     if ref in BUILTIN:
         return BUILTIN[ref]
     path = Path(ref)

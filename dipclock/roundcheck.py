@@ -15,15 +15,24 @@ from datetime import datetime, timedelta
 from dipclock.arguments import UsageError
 from dipclock.schedule import Pause
 from dipclock.timeline import TableClock
+from dipclock.venuetime import venue_naive, zone
 
 #: A call further than this after the start is a typo (a bare 09:00 before a 10:00 start
 #: is read as the next day): the longest rounds of the five events run about 8 hours.
 LONGEST_ROUND = timedelta(hours=16)
 
 
-def _hm(moment: datetime, start: datetime) -> str:
-    text = moment.strftime("%H:%M:%S" if moment.second else "%H:%M")
-    return text if moment.date() == start.date() else moment.strftime("%a ") + text
+def _hm(moment: datetime, built: TableClock) -> str:
+    """A moment on the venue's clock: "14:48", or "Sat 09:30" on another day than the start."""
+    local = venue_naive(moment, zone(built.profile.timezone))
+    text = local.strftime("%H:%M:%S" if local.second else "%H:%M")
+    return local.strftime("%a ") + text if _other_day(moment, built) else text
+
+
+def _other_day(moment: datetime, built: TableClock) -> bool:
+    """On another day of the venue's calendar than the round's start."""
+    tz = zone(built.profile.timezone)
+    return venue_naive(moment, tz).date() != venue_naive(built.schedule.start, tz).date()
 
 
 def _bare(typed: str) -> bool:
@@ -55,13 +64,13 @@ def check_round(
 
 def _check_call(built: TableClock, call: datetime, typed: str | None) -> list[str]:
     start = built.schedule.start
-    name = f"--call {typed}" if typed is not None else f"the published call ({_hm(call, start)})"
+    name = f"--call {typed}" if typed is not None else f"the published call ({_hm(call, built)})"
     if call <= start:
-        raise UsageError(f"{name}: at or before the start ({_hm(start, start)})")
+        raise UsageError(f"{name}: at or before the start ({_hm(start, built)})")
     if call - start > LONGEST_ROUND:
         hours = (call - start).total_seconds() / 3600
-        why = f"{hours:.0f} h after the start ({start:%a %H:%M})"
-        if call.date() != start.date() and typed is not None and _bare(typed):
+        why = f"{hours:.0f} h after the start ({_hm(start, built)})"
+        if _other_day(call, built) and typed is not None and _bare(typed):
             why = f"a time before the start is the next day, {why}"
         raise UsageError(f"{name}: {why}, longer than any round can be")
     table = built.timetable()
@@ -73,7 +82,7 @@ def _check_call(built: TableClock, call: datetime, typed: str | None) -> list[st
         raise UsageError(f"{name}: after {last}, the furthest a game is shown")
     if table.ends == "last_year" and table.ends_at is not None and table.ends_at < call:
         return [
-            f"the game ends after Fall {table.last_year} ({_hm(table.ends_at, start)}), "
+            f"the game ends after Fall {table.last_year} ({_hm(table.ends_at, built)}), "
             "before the call"
         ]
     return []
@@ -86,15 +95,15 @@ def _check_pause(
     if pause.at is not None:
         if pause.at < start:
             raise UsageError(
-                f"{name}: starts before the round ({_hm(start, start)}); to start later, "
+                f"{name}: starts before the round ({_hm(start, built)}); to start later, "
                 "move --start"
             )
         if game_end is not None and pause.at >= game_end:
-            when = _hm(pause.at, start)
-            if pause.at.date() != start.date() and _bare(typed.split("=", 1)[0]):
+            when = _hm(pause.at, built)
+            if _other_day(pause.at, built) and _bare(typed.split("=", 1)[0]):
                 when = f"a time before the start is the next day, {when}"
             raise UsageError(
-                f"{name}: the game is over by then ({when}; it ends at {_hm(game_end, start)})"
+                f"{name}: the game is over by then ({when}; it ends at {_hm(game_end, built)})"
             )
         return
     ref = pause.at_deadline
@@ -115,11 +124,10 @@ def _check_overlaps(built: TableClock, typed: Sequence[str]) -> None:
         if begins is not None:
             windows.append((begins, ends or datetime.max, text))
     windows.sort()
-    start = built.schedule.start
     for (b1, e1, t1), (b2, _e2, t2) in zip(windows, windows[1:], strict=False):
         if b2 < e1:
             raise UsageError(
-                f"--pause {t2} overlaps --pause {t1} ({_hm(b1, start)} to {_hm(e1, start)}): "
+                f"--pause {t2} overlaps --pause {t1} ({_hm(b1, built)} to {_hm(e1, built)}): "
                 "make it one longer break"
             )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Literal
 
 from dipclock.boardclock import with_board_starts
@@ -34,6 +34,7 @@ from dipclock.phaseview import PhaseView, view
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import PhaseRef, Schedule
 from dipclock.timeline import Phase, timetable
+from dipclock.venuetime import venue_naive, zone
 
 Look = Literal[
     "before_start", "negotiating", "warning", "writing", "late", "paused", "held",
@@ -90,9 +91,11 @@ class Screen:
     view: PhaseView
 
 
-def clock_text(moment: datetime) -> str:
-    """10:17, or 10:17:30 when the deadline is not on a whole minute (after an adjustment)."""
-    return moment.strftime("%H:%M:%S" if moment.second else "%H:%M")
+def clock_text(moment: datetime, tz: tzinfo = UTC) -> str:
+    """A UTC moment on the venue's clock: 10:17, or 10:17:30 when the deadline is not on a
+    whole minute (after an adjustment)."""
+    local = venue_naive(moment, tz)
+    return local.strftime("%H:%M:%S" if local.second else "%H:%M")
 
 
 def duration_text(seconds: float) -> str:
@@ -145,6 +148,7 @@ def build(
     keep the power's name alone, to fit seven along the bottom.
     """
     seated = players or {}
+    tz = zone(profile.timezone)
     if not profile.central_clock and buttons:
         schedule = with_board_starts(schedule, presses, table)  # this board's own signals
     v = view(profile, schedule, now, table)
@@ -200,7 +204,7 @@ def build(
     opens = phases[0].opens if phases else schedule.start
     look, label, big, count_to, notes = _stage(
         v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call,
-        profile.call_ends,
+        profile.call_ends, tz,
     )
     if count_to is not None:
         ticks.append(_until_tick((count_to - now).total_seconds()))
@@ -217,7 +221,7 @@ def build(
     deadline = ""
     if v.deadline is not None and v.stage != "game_over":
         first = "First deadline" if v.stage == "before_start" else "Deadline"
-        deadline = f"{first} {clock_text(v.deadline)}"
+        deadline = f"{first} {clock_text(v.deadline, tz)}"
     return Screen(
         look, heading, phase, deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
@@ -273,13 +277,14 @@ def _stage(
     opens: datetime,
     call: datetime | None,
     call_ends: CallEnds = "last_deadline",
+    tz: tzinfo = UTC,
 ) -> tuple[Look, str, str, datetime | None, tuple[str, ...]]:
     """The look, the stage label, the big text, what it counts to, and the notes."""
     notes: list[str] = []
     if call is not None and v.phase is not None and v.last_counted is not None:
         # the TD has called the round: every table hears where its game will end
         ends = _called_end(v.last_counted, v.scoring_phase, call_ends)
-        notes.append(f"Called for {clock_text(call)}: {ends}")
+        notes.append(f"Called for {clock_text(call, tz)}: {ends}")
     if v.phase is not None:
         if v.final_year:
             notes.append("Final year")
@@ -291,7 +296,7 @@ def _stage(
     running = v.now + timedelta(seconds=v.remaining)  # the clock runs until then
     match v.stage:
         case "before_start":
-            label = f"{title or 'The round'} starts at {clock_text(opens)}"
+            label = f"{title or 'The round'} starts at {clock_text(opens, tz)}"
             return "before_start", label, big, running, ()
         case "paused":
             reason = (v.pause.reason if v.pause else "") or "Break"
@@ -299,7 +304,7 @@ def _stage(
                 notes.insert(0, f"Then {v.phase.title}: {big} to the deadline")
             if v.restart_at is None:
                 return "paused", f"{reason}: the clock is stopped", "Break", None, tuple(notes)
-            label = f"{reason}, clock restarts at {clock_text(v.restart_at)}"
+            label = f"{reason}, clock restarts at {clock_text(v.restart_at, tz)}"
             to_go = duration_text((v.restart_at - v.now).total_seconds())
             return "paused", label, to_go, v.restart_at, tuple(notes)
         case "held":
@@ -307,7 +312,7 @@ def _stage(
             held_for = v.pause.reason if v.pause else ""
             label = f"Table held by the TD: {held_for}" if held_for else "Table held by the TD"
             if v.restart_at is not None:
-                label += f", clock restarts at {clock_text(v.restart_at)}"
+                label += f", clock restarts at {clock_text(v.restart_at, tz)}"
             return "held", label, big, None, tuple(notes)
         case "game_over":
             scoring = (f"{v.scoring_phase.title} centres count",) if v.scoring_phase else (
@@ -315,7 +320,7 @@ def _stage(
             called = v.game_over_reason == "called" and call is not None
             if called and call is not None and v.now < call and call_ends != "last_fall":
                 # no deadline is left before the call: boards finish, the call ends them
-                label = f"No more deadlines: the round ends at {clock_text(call)}"
+                label = f"No more deadlines: the round ends at {clock_text(call, tz)}"
                 to_go = duration_text((call - v.now).total_seconds())
                 return "game_over", label, to_go, call, scoring
             if called and v.last_counted is not None and call_ends == "last_fall":

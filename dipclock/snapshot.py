@@ -28,7 +28,7 @@ class _Part(BaseModel):
 
 
 class SnapshotPress(_Part):
-    """A press the hub holds for the table: ``at`` is naive local time."""
+    """A press the hub holds for the table: ``at`` is naive UTC."""
 
     id: str
     power: PowerLetter

@@ -3,9 +3,9 @@
 A kiosk never trusts its own wall clock (a Pi has no RTC). It measures the offset from
 its ``time.monotonic()`` to hub time with four timestamps, keeps the lowest-delay samples
 of a recent window (a sample that waited in a Wi-Fi queue is a bad sample), and moves the
-displayed clock gently towards the estimate rather than jumping. Hub time is expressed
-as *local seconds*: seconds since 1970-01-01 00:00 in the event's local wall time, so
-``to_local`` needs no time-zone database on the kiosk.
+displayed clock gently towards the estimate rather than jumping. Hub time is POSIX
+time, seconds since 1970-01-01 00:00 UTC: a daylight-saving change moves no deadline,
+and the venue's zone is applied only where a time is shown (``dipclock.venuetime``).
 """
 
 from __future__ import annotations
@@ -14,16 +14,17 @@ from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-LOCAL_EPOCH = datetime(1970, 1, 1)
+EPOCH = datetime(1970, 1, 1)
 
 
-def to_local(seconds: float) -> datetime:
-    """Hub time (local seconds) as a naive local datetime."""
-    return LOCAL_EPOCH + timedelta(seconds=seconds)
+def to_moment(seconds: float) -> datetime:
+    """Hub time (POSIX seconds) as the core's naive UTC datetime."""
+    return EPOCH + timedelta(seconds=seconds)
 
 
-def from_local(moment: datetime) -> float:
-    return (moment - LOCAL_EPOCH).total_seconds()
+def to_seconds(moment: datetime) -> float:
+    """A naive UTC datetime as POSIX seconds."""
+    return (moment - EPOCH).total_seconds()
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from typing import Protocol
 import pygame
 
 from dipclock.powers import LETTERS
-from dipclock.sync import Slew, from_local, to_local
+from dipclock.sync import Slew, to_moment
 from hardware.events import ButtonEvent
 from hardware.keyboard import KeyboardButtons
 from kiosk import state
@@ -84,7 +84,7 @@ class FixedRound:
 
 class TimeBase(Protocol):
     def local(self, mono: float) -> float:
-        """Hub time (local seconds, see dipclock.sync) at monotonic reading ``mono``."""
+        """Hub time (POSIX seconds, see dipclock.sync) at monotonic reading ``mono``."""
         ...
 
     def trusted(self) -> bool:
@@ -109,7 +109,7 @@ class WallTime:
 
     def __init__(
         self,
-        wall: Callable[[], float] = lambda: from_local(datetime.now()),
+        wall: Callable[[], float] = time.time,
         mono: Callable[[], float] = time.monotonic,
         shift: float = 0.0,
         synchronised: Callable[[], bool | None] = clock_synchronised,
@@ -167,7 +167,7 @@ class Kiosk:
     _settle_after: float = float("-inf")
 
     def now(self, mono: float) -> datetime:
-        return to_local(self.timebase.local(mono))
+        return to_moment(self.timebase.local(mono))
 
     def presses(self, key: str) -> list[StoredPress]:
         """This round's local presses (read from disk once, then kept in memory)."""
@@ -202,7 +202,7 @@ class Kiosk:
             return 0
         try:
             restamped, released = self.outbox.correct(
-                self.boot, lambda m: to_local(self.timebase.stamp(m)))
+                self.boot, lambda m: to_moment(self.timebase.stamp(m)))
         except sqlite3.Error as exc:  # a full or failing card: keep the guesses, try again
             log.warning("cannot re-stamp the presses made on an unverified clock: %s", exc)
             self._settle_after = mono + SETTLE_RETRY

@@ -26,12 +26,10 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 import httpx
 
-from dipclock.sync import from_local
 from kiosk.outbox import Outbox
 from kiosk.round import Round
 from kiosk.session import (
@@ -65,7 +63,7 @@ class HubClient:
         outbox: Outbox,
         wake: Callable[[], None] = lambda: None,
         mono: Callable[[], float] = time.monotonic,
-        wall: Callable[[], float] = lambda: from_local(datetime.now()),
+        wall: Callable[[], float] = time.time,
         transport: httpx.BaseTransport | None = None,
         rng: random.Random | None = None,
         about: Callable[[], dict[str, Any]] = dict,

@@ -20,6 +20,7 @@ from dipclock.events import EventProfile
 from dipclock.roundcheck import check_round
 from dipclock.schedule import Schedule
 from dipclock.timeline import table_clock
+from dipclock.venuetime import venue_naive, zone
 from kiosk.config import SYSTEM_CONFIG, Loaded, Settings, load_file, merge
 from machine.identity import BOOT_FILES, hostname_table, read_boot_file
 
@@ -157,23 +158,24 @@ def standalone_round(
     if settings.event is None:
         raise UsageError("a standalone kiosk needs --event (and --start for a central clock)")
     profile = load_event(settings.event)
+    tz = zone(profile.timezone)  # starts are typed and resumed in the venue's time
     same = stored is not None and (stored.get("profile", {}).get("id") == profile.id
                                    and stored.get("table") == settings.table)
+    old = (venue_naive(Schedule.model_validate(stored["schedule"]).start, tz)
+           if same and stored is not None else None)
+    here = venue_naive(now, tz) if now is not None else None
     if settings.start is None:
         # a board clock (a club night) starts when the kiosk does, and a restart resumes it
-        if profile.central_clock or now is None:
+        if profile.central_clock or here is None:
             raise UsageError(f"--start: {profile.id} runs on a central clock: give the "
                              "round's start, like --start 19:00")
-        start = now.replace(microsecond=0)
-        if same and stored is not None:
-            old = Schedule.model_validate(stored["schedule"]).start
-            if timedelta(0) <= now - old < RESUME_WITHIN:
-                start = old
+        start = here.replace(microsecond=0)
+        if old is not None and timedelta(0) <= here - old < RESUME_WITHIN:
+            start = old
     else:
         start = parse_moment(settings.start, today)
-        if same and stored is not None and "T" not in settings.start and now is not None:
-            old = Schedule.model_validate(stored["schedule"]).start
-            if old.time() == start.time() and timedelta(0) <= now - old < RESUME_WITHIN:
+        if old is not None and here is not None and "T" not in settings.start:
+            if old.time() == start.time() and timedelta(0) <= here - old < RESUME_WITHIN:
                 start = old
     schedule = round_schedule(profile, start, settings.round, settings.end_year, settings.call,
                               settings.pauses)

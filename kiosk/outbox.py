@@ -28,9 +28,12 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from dipclock.eventfiles import machine_zone
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS presses (
@@ -39,7 +42,7 @@ CREATE TABLE IF NOT EXISTS presses (
     round    TEXT NOT NULL,                      -- which round/table the press belongs to
     power    TEXT NOT NULL CHECK (length(power) = 1),
     kind     TEXT NOT NULL CHECK (kind IN ('press', 'hold')),
-    at       TEXT NOT NULL,                      -- naive local ISO time (hub time)
+    at       TEXT NOT NULL,                      -- naive UTC ISO time (hub time)
     source   TEXT NOT NULL DEFAULT '',
     sent     INTEGER NOT NULL DEFAULT 0          -- 1 once the hub stored it (or had it),
                                                  -- 2 if the hub refused it: kept, not resent
@@ -61,6 +64,15 @@ STAMP_COLUMNS = {
     "uncorrected": "INTEGER NOT NULL DEFAULT 0",    # 1: a guess of an earlier boot, sent as is
 }
 _COLUMNS = "id, round, power, kind, at, source, sent, mono, boot, trusted, uncorrected"
+
+#: ``PRAGMA user_version`` from which ``presses.at`` is UTC (before: local time).
+UTC_VERSION = 1
+
+
+def _utc(text: str, tz: ZoneInfo) -> str:
+    local = datetime.fromisoformat(text).replace(tzinfo=tz)
+    return local.astimezone(UTC).replace(tzinfo=None).isoformat()
+
 
 SENT = 1  # ``presses.sent``: the hub stored it (or already had it)
 REJECTED = 2  # the hub refused it (e.g. stamped by a clock set to 1970): never resent
@@ -100,19 +112,34 @@ class Outbox:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Add the stamp columns to a file written by an older kiosk (its rows: trusted)."""
+        """Bring a file written by an older kiosk up to date: the stamp columns (its rows:
+        trusted), and its times in UTC (``UTC_VERSION``)."""
         with self._lock:
-            if not self._missing_columns():
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if not self._missing_columns() and version >= UTC_VERSION:
                 return  # the usual case: no write lock taken just to look
             self._db.execute("BEGIN IMMEDIATE")  # two processes opening one file add them once
             try:
                 for name in self._missing_columns():
                     self._db.execute(f"ALTER TABLE presses ADD COLUMN {name} "
                                      f"{STAMP_COLUMNS[name]}")
+                if self._db.execute("PRAGMA user_version").fetchone()[0] < UTC_VERSION:
+                    self._to_utc()
+                    self._db.execute(f"PRAGMA user_version = {UTC_VERSION}")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def _to_utc(self) -> None:
+        """An older kiosk stamped presses in this machine's local time; hub time is UTC now
+        (``dipclock.sync``). Converted with the zone the machine has, the one they were
+        stamped in, so a press waiting to be uploaded keeps its second."""
+        tz = ZoneInfo(machine_zone())
+        rows = self._db.execute("SELECT seq, at, guess FROM presses").fetchall()
+        for seq, at, guess in rows:
+            self._db.execute("UPDATE presses SET at = ?, guess = ? WHERE seq = ?",
+                             (_utc(at, tz), _utc(guess, tz) if guess else guess, seq))
 
     def _missing_columns(self) -> list[str]:
         have = {r[1] for r in self._db.execute("PRAGMA table_info(presses)")}

@@ -24,11 +24,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
 from dipclock.errors import DipclockError
+from dipclock.sync import to_moment
+from dipclock.venuetime import venue_naive, zone
 from kiosk import state
 from kiosk.app import Kiosk
 from kiosk.config import ConfigError, Loaded, default_outbox
@@ -354,8 +356,8 @@ class Table:
         else:
             stored = outbox.get("standalone")
             try:
-                profile, schedule, record = standalone_round(s, date.today(), stored,
-                                                             datetime.now())
+                now = to_moment(time.time())  # UTC, as the core counts
+                profile, schedule, record = standalone_round(s, date.today(), stored, now)
             except DipclockError as exc:
                 raise Problem(f"no round to show: {exc}",
                               "set hub and key in dipclock.txt on the card's boot partition "
@@ -365,7 +367,8 @@ class Table:
             source = FixedRound(Round(profile, schedule, table,
                                       round_key(profile, schedule, table)))
             timebase = WallTime()
-            where = f"no hub ({profile.id}, round from {schedule.start:%Y-%m-%d %H:%M})"
+            begins = venue_naive(schedule.start, zone(profile.timezone))
+            where = f"no hub ({profile.id}, round from {begins:%Y-%m-%d %H:%M})"
             shown_table = table
             alerts = About("", s.table, inputs, factory, box).alerts
 

@@ -4,7 +4,7 @@ For the TD debugging a table over SSH and for tests that run a real kiosk proces
 fields of ``kiosk.state.Screen`` (``look``, ``phase``, ``big``, ``hub_lost``, ``chips``, ...)
 plus ``stage`` and ``phase_code`` from ``dipclock.phaseview.view`` ("connecting" and None
 before the first snapshot), ``remaining`` (s), ``hub_time`` (the hub time the screen was
-drawn for, local seconds) with the ``mono`` reading (``time.monotonic()``) it belongs to,
+drawn for, POSIX seconds) with the ``mono`` reading (``time.monotonic()``) it belongs to,
 ``sync`` (the last ``{"offset", "rtt"}`` reported to the hub, or None) and ``written``
 (a counter). The file is replaced atomically (written beside it, then renamed), so a
 reader never sees half of it; it is not fsynced, being only a view.

@@ -88,7 +88,7 @@ class Machine:
     find_hub: Callable[[str, float], str | None] = _find_hub
     http: Callable[[str], httpx.Client] = field(
         default=lambda url: httpx.Client(base_url=url, timeout=HTTP_TIMEOUT))
-    wall: Callable[[], float] = hub.local_wall
+    wall: Callable[[], float] = hub.wall_seconds
     box_wait: float = box.WAIT
     discovery_wait: float = 5.0  # seconds of mDNS browsing
 

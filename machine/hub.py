@@ -7,24 +7,24 @@ with its fix instead of as a table stuck on "connecting".
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from datetime import datetime
 
 import httpx
 
-from dipclock.sync import from_local, sample
+from dipclock.sync import sample
 from machine.check import Check, fail, ok, warn
 
 OFFSET_WARN = 1.0  # seconds
 
 
-def local_wall() -> float:
-    """This machine's wall clock in the hub's unit: local seconds (``dipclock.sync``)."""
-    return from_local(datetime.now())
+def wall_seconds() -> float:
+    """This machine's wall clock in the hub's unit: POSIX seconds (``dipclock.sync``)."""
+    return time.time()
 
 
 def check_hub(client: httpx.Client, table: int | None, key: str | None,
-              wall: Callable[[], float] = local_wall, found_by: str = "") -> list[Check]:
+              wall: Callable[[], float] = wall_seconds, found_by: str = "") -> list[Check]:
     """``client`` has the hub's address as its base URL (``found_by`` says how we got it).
     Stops at the first failure: a hub that does not answer has no key or clock to check."""
     url = str(client.base_url).rstrip("/")

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dipclock.events import BUILTIN  # noqa: E402
-from dipclock.sync import to_local  # noqa: E402
+from dipclock.sync import to_moment  # noqa: E402
 from tests.chromium import chromium, phone  # noqa: E402
 from tests.server.conftest import PASSWORD  # noqa: E402
 from tests.server.live import LiveHub  # noqa: E402
@@ -148,7 +148,7 @@ def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
             live = LiveHub(Path(work) / name).start()
             try:
                 td = live.td()
-                now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+                now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
                 setup(td, live, now)
                 for kind, size in (("phone", None), ("desktop", {"width": 1280, "height": 900})):
                     page = _dashboard(browser, live.url, size)

@@ -13,7 +13,7 @@ import csv
 import io
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
@@ -25,7 +25,8 @@ from dipclock.powers import POWERS
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.timeline import break_state, timetable
-from server.rounds import Current
+from dipclock.venuetime import NoSuchTime, resolve, venue_naive
+from server.rounds import Current, venue
 from server.schemas import (
     AdjustRequest,
     CallRequest,
@@ -149,7 +150,21 @@ def set_up_round(
     if call:
         summary += f", call {call.isoformat(sep=' ')}"
         summary += " (published)" if body.call is None else ""
-    return Action(RoundRow(body.number, body.start, last_year, call, title, event), summary)
+    # the TD typed the venue's time; the round is kept in UTC (dipclock.venuetime)
+    tz = venue(event)
+    start, summary = _utc(body.start, tz, "start", summary)
+    utc_call, summary = _utc(call, tz, "call", summary) if call else (None, summary)
+    return Action(RoundRow(body.number, start, last_year, utc_call, title, event), summary)
+
+
+def _utc(local: datetime, tz: tzinfo, key: str, summary: str) -> tuple[datetime, str]:
+    """A time the TD typed on the venue's clock, in UTC; one the clocks skip is a 422 and
+    one they repeat is the first, said in the log line ``summary``."""
+    try:
+        moment, note = resolve(local, tz)
+    except NoSuchTime as exc:
+        raise Refused(422, f"{key}: {exc}") from None
+    return moment, summary + (f" ({note})" if note else "")
 
 
 def set_up_tables(body: TablesSetup) -> Action[list[int]]:
@@ -183,7 +198,9 @@ def start_pause(
     """A break for every table (now, or at a coming deadline), or a hold on one table."""
     now = whole_second(now)
     need_table(tables, body.table)
-    if body.until is not None and body.until <= now:
+    tz = venue(cur.profile)
+    until = _utc(body.until, tz, "until", "")[0] if body.until is not None else None
+    if until is not None and until <= now:
         raise Refused(422, "until: the restart must be in the future")
     if body.deadline is None:
         for _i, p in cur.pauses:
@@ -191,7 +208,7 @@ def start_pause(
                 "running"
             ):
                 raise Refused(409, f"{who(body.table)} already paused: resume first")
-        new = Pause(at=now, until=body.until, minutes=body.minutes, table=body.table,
+        new = Pause(at=now, until=until, minutes=body.minutes, table=body.table,
                     reason=body.reason)
         when = "now"
     else:
@@ -201,9 +218,9 @@ def start_pause(
             raise Refused(422, f"deadline: {ref.code} is not a deadline of this round")
         if phase.deadline <= now:
             raise Refused(409, f"the {ref.title} deadline has passed")
-        new = Pause(at_deadline=ref, until=body.until, minutes=body.minutes, table=body.table,
+        new = Pause(at_deadline=ref, until=until, minutes=body.minutes, table=body.table,
                     reason=body.reason)
-        when = f"at the {ref.title} deadline ({phase.deadline:%H:%M:%S})"
+        when = f"at the {ref.title} deadline ({venue_naive(phase.deadline, tz):%H:%M:%S})"
     summary = f"{'hold' if body.table else 'pause'} {who(body.table)} {when}"
     if body.until:
         summary += f", restart {body.until:%H:%M}"
@@ -258,10 +275,11 @@ def adjust(
 def call_round(body: CallRequest, cur: Current, now: datetime) -> Action[datetime]:
     """Call the round (now, or at ``body.at``): games end at the last deadline before it
     (``server.calling.preview`` shows where, table by table, before the TD confirms)."""
-    at = whole_second(body.at or now)
+    tz = venue(cur.profile)
+    at = whole_second(_utc(body.at, tz, "at", "")[0] if body.at is not None else now)
     if at <= cur.round.start:
         raise Refused(422, "at: the call must be after the round's start")
-    return Action(at, f"round {cur.round.number} called at {at:%H:%M:%S}")
+    return Action(at, f"round {cur.round.number} called at {venue_naive(at, tz):%H:%M:%S}")
 
 
 def undo_call(cur: Current) -> Action[RoundRow]:
@@ -269,7 +287,8 @@ def undo_call(cur: Current) -> Action[RoundRow]:
     if cur.round.call is None:
         raise Refused(409, f"round {cur.round.number} has not been called")
     return Action(replace(cur.round, call=None),
-                  f"call of round {cur.round.number} undone (was {cur.round.call:%H:%M:%S}): "
+                  f"call of round {cur.round.number} undone "
+                  f"(was {venue_naive(cur.round.call, venue(cur.profile)):%H:%M:%S}): "
                   "games play on")
 
 

@@ -9,11 +9,12 @@ a table the call would rob of a nearly finished phase is named before, not after
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
 from dipclock.timeline import Phase, table_clock
+from dipclock.venuetime import venue_naive, zone
 from server.responses import Out
 from server.views import iso
 
@@ -52,8 +53,8 @@ class CallPreview(Out):
     warnings: int
 
 
-def _end(p: Phase) -> PhaseEnd:
-    return PhaseEnd(phase=p.ref.code, title=p.ref.title, deadline=iso(p.deadline))
+def _end(p: Phase, tz: tzinfo) -> PhaseEnd:
+    return PhaseEnd(phase=p.ref.code, title=p.ref.title, deadline=iso(p.deadline, tz))
 
 
 def ending(
@@ -64,6 +65,7 @@ def ending(
     warn_seconds: float = WARN_SECONDS,
 ) -> TableEnding:
     """``table``'s game under the schedule called at ``at`` (``dipclock.timeline``)."""
+    tz = zone(profile.timezone)
     called = table_clock(profile, schedule.model_copy(update={"call": at}), table)
     counted = called.timetable().phases
     fall = called.timetable().scoring_phase
@@ -72,14 +74,15 @@ def ending(
     cut = after[0] if after and len(counted) < len(called.all_phases) else None
     short = (cut.deadline - at).total_seconds() if cut is not None else None
     if cut is None or short is None or short > warn_seconds:
-        return TableEnding(table=table, last=_end(counted[-1]) if counted else None,
+        return TableEnding(table=table, last=_end(counted[-1], tz) if counted else None,
                            cut=None, seconds_short=None, warning="", scoring=scoring)
     who = "Every table" if table is None else f"Table {table}"
     warning = (f"{who} is {round(short)} s from its {cut.ref.title} deadline "
-               f"({cut.deadline:%H:%M:%S}): called at {at:%H:%M:%S}, "
+               f"({venue_naive(cut.deadline, tz):%H:%M:%S}): called at "
+               f"{venue_naive(at, tz):%H:%M:%S}, "
                f"{cut.ref.title} does not count")
-    return TableEnding(table=table, last=_end(counted[-1]) if counted else None,
-                       cut=_end(cut), seconds_short=short, warning=warning, scoring=scoring)
+    return TableEnding(table=table, last=_end(counted[-1], tz) if counted else None,
+                       cut=_end(cut, tz), seconds_short=short, warning=warning, scoring=scoring)
 
 
 def preview(
@@ -94,5 +97,5 @@ def preview(
     when none is set up)."""
     numbers: list[int | None] = list(tables) or [None]
     rows = [ending(profile, schedule, at, n, warn_seconds) for n in numbers]
-    return CallPreview(at=at.isoformat(), round=number, tables=rows,
+    return CallPreview(at=iso(at, zone(profile.timezone)) or "", round=number, tables=rows,
                        warnings=sum(bool(r.warning) for r in rows))

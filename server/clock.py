@@ -1,4 +1,4 @@
-"""Hub time: local seconds that never jump when the machine's wall clock is stepped.
+"""Hub time: POSIX seconds that never jump when the machine's wall clock is stepped.
 
 The wall clock is read once, at start-up, to anchor ``time.monotonic()``; after that only
 the monotonic clock moves hub time. NTP stepping the hub machine's clock mid-round would
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 
-from dipclock.sync import from_local, to_local
+from dipclock.sync import to_moment
 
 #: How far the hub can trust its own time; the dashboard shows it beside the phone's.
 SYNCHRONISED = "synchronised"  # anchored on a wall clock NTP had set
@@ -28,11 +28,11 @@ class Clock(Protocol):
     (``tests.doubles.FakeClock``)."""
 
     def now(self) -> float:
-        """Hub time in local seconds (see docs/protocol.md)."""
+        """Hub time in POSIX seconds (see docs/protocol.md)."""
         ...
 
     def moment(self) -> datetime:
-        """Hub time as a naive local datetime, for ``dipclock.timeline``."""
+        """Hub time as a naive UTC datetime, for ``dipclock.timeline``."""
         ...
 
     def mono(self) -> float:
@@ -40,7 +40,7 @@ class Clock(Protocol):
         ...
 
     def wall(self) -> float:
-        """The machine's wall clock now, as local seconds: what a restart would anchor on."""
+        """The machine's wall clock now, as POSIX seconds: what a restart would anchor on."""
         ...
 
     def set_to(self, seconds: float) -> None:
@@ -48,9 +48,9 @@ class Clock(Protocol):
         ...
 
 
-def local_wall() -> float:
-    """The wall clock as local seconds, read through ``time.time`` (patchable in tests)."""
-    return from_local(datetime.fromtimestamp(time.time()))
+def wall_seconds() -> float:
+    """The wall clock as POSIX seconds, read through ``time.time`` (patchable in tests)."""
+    return time.time()
 
 
 def standing_of(synchronised: bool | None) -> str:
@@ -69,14 +69,14 @@ class HubClock:
         wall: Callable[[], float] | None = None,
     ) -> None:
         self._mono = mono or (lambda: time.monotonic())
-        self._wall = wall or local_wall
+        self._wall = wall or wall_seconds
         self._offset = self._wall() - self._mono()
 
     def now(self) -> float:
         return self._mono() + self._offset
 
     def moment(self) -> datetime:
-        return to_local(self.now())
+        return to_moment(self.now())
 
     def mono(self) -> float:
         return self._mono()

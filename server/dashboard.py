@@ -7,6 +7,7 @@ the event loop that answers the kiosks' time sync. The shape is ``server.respons
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from typing import Any
 
 from dipclock.events import BUILTIN
@@ -16,7 +17,7 @@ from server.context import Hub
 from server.grid import grid
 from server.hubtime import status as clock_status
 from server.review import late_submissions
-from server.rounds import current
+from server.rounds import Current, current, venue
 from server.views import clock_json, iso, pause_json
 
 #: how many coming deadlines the dashboard lists
@@ -25,13 +26,20 @@ DEADLINES = 12
 AUDIT_LINES = 40
 
 
+def hub_venue(hub: Hub, cur: Current | None) -> tzinfo:
+    """The venue's zone: the current round's event's, else the chosen event's."""
+    return venue(cur.profile if cur is not None else hub.store.event())
+
+
 def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
     """``review``: the round whose late orders the dashboard lists (default: the current)."""
     cur = current(hub.store)
     now = hub.clock.moment()
+    tz = hub_venue(hub, cur)
     out: dict[str, Any] = {
         "hub_time": hub.clock.now(),
-        "now": iso(now),
+        "now": iso(now, tz),
+        "timezone": str(tz),
         "clock": clock_status(hub),
         "seq": hub.store.seq(),
         "kiosk_key": hub.kiosk_key,
@@ -47,7 +55,7 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
         "undecided": 0,
         "rounds": [],
         "audit": [
-            {"at": iso(a.at), "action": a.action, "summary": a.summary}
+            {"at": iso(a.at, tz), "action": a.action, "summary": a.summary}
             for a in hub.store.audit(AUDIT_LINES)
         ],
     }
@@ -67,18 +75,18 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
     if cur is not None:
         r = cur.round
         out["round"] = {
-            "number": r.number, "title": r.title, "start": iso(r.start),
-            "last_year": r.last_year, "call": iso(r.call),
+            "number": r.number, "title": r.title, "start": iso(r.start, tz),
+            "last_year": r.last_year, "call": iso(r.call, tz),
             "event": {"id": cur.profile.id, "name": cur.profile.name},
             "started": played(r, now),
         }
         out["hall"] = clock_json(cur.profile, cur.schedule, now)
         out["pauses"] = [
-            pause_json(p) | {"id": i, "state": break_state(cur.profile, cur.schedule, p, now)}
+            pause_json(p, tz) | {"id": i, "state": break_state(cur.profile, cur.schedule, p, now)}
             for i, p in cur.pauses
         ]
         out["deadlines"] = [
-            {"phase": ph.ref.code, "deadline": iso(ph.deadline)}
+            {"phase": ph.ref.code, "deadline": iso(ph.deadline, tz)}
             for ph in timetable(cur.profile, cur.schedule).phases
             if ph.deadline > now
         ][:DEADLINES]

@@ -19,11 +19,12 @@ from dipclock.penalties import started_seconds
 from dipclock.phaseview import view
 from dipclock.schedule import Schedule
 from dipclock.timeline import break_state
+from dipclock.venuetime import zone
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
 from server.rounds import Current, core_presses, out_powers, table_phases
 from server.store import PressRow
-from server.views import ClockJson, iso
+from server.views import iso, screen_json
 
 
 def kiosk_json(status: TableStatus | None, mono: float) -> dict[str, Any] | None:
@@ -51,24 +52,20 @@ def table_clock_json(
     """Table ``table``'s own screen at ``now``, as the hall clock is served
     (``server.views.ClockJson``): the page formats it and ticks it, deciding nothing."""
     s = screen.build(profile, schedule, now, presses, out, table=table)
-    left = (s.count_to - now).total_seconds() if s.count_to is not None else None
-    return ClockJson(
-        now=now.isoformat(), look=s.look, stage=s.view.stage, heading=s.heading,
-        phase=s.phase, deadline=s.deadline, label=s.label, big=s.big, notes=s.notes,
-        count_to=iso(s.count_to), seconds_left=left, ticking=s.ticking,
-    ).model_dump(mode="json")
+    return screen_json(s, now, zone(profile.timezone)).model_dump(mode="json")
 
 
 def own_changes(cur: Current, now: datetime, table: int) -> dict[str, Any]:
     """What the TD did to this table alone: its extra time and its holds not yet over."""
+    tz = zone(cur.profile.timezone)
     return {
         "adjustments": [
-            {"seconds": a.seconds, "at": iso(a.at)}
+            {"seconds": a.seconds, "at": iso(a.at, tz)}
             for a in cur.schedule.adjustments if a.table == table
         ],
         "holds": [
-            {"id": i, "reason": p.reason, "state": state, "at": iso(p.at),
-             "until": iso(p.until), "minutes": p.minutes}
+            {"id": i, "reason": p.reason, "state": state, "at": iso(p.at, tz),
+             "until": iso(p.until, tz), "minutes": p.minutes}
             for i, p in cur.pauses
             if p.table == table
             and (state := break_state(cur.profile, cur.schedule, p, now)) != "over"
@@ -109,7 +106,7 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
                 "stage": v.stage,
                 "phase": v.phase.code if v.phase else None,
                 "remaining": round(v.remaining, 1),
-                "deadline": iso(v.deadline),
+                "deadline": iso(v.deadline, zone(cur.profile.timezone)),
             }
             item["clock"] = table_clock_json(
                 cur.profile, cur.schedule, now, n, core_presses(presses), gone

@@ -16,9 +16,11 @@ from datetime import datetime
 from typing import Any
 
 from dipclock.errors import DipclockError
-from dipclock.sync import from_local, to_local
+from dipclock.sync import to_moment, to_seconds
+from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
 from server.clock import SET_BY_TD, SYNCHRONISED
 from server.context import Hub
+from server.rounds import current, venue
 from server.store import Store
 
 log = logging.getLogger("uvicorn.error")
@@ -74,6 +76,7 @@ def status(hub: Hub) -> dict[str, Any]:
 
 
 def _when(moment: datetime, other: datetime) -> str:
+    """A venue time for the log: the time, with the date when the day changed."""
     return f"{moment:%H:%M:%S}" if moment.date() == other.date() else f"{moment:%Y-%m-%d %H:%M:%S}"
 
 
@@ -86,6 +89,8 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
     """Set hub time to ``target`` (the phone's local time), or to the system's synchronised
     clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk."""
     before = hub.clock.now()
+    cur = current(hub.store)
+    tz = venue(cur.profile if cur is not None else hub.store.event())
     if target is None:
         if hub.synced() is not True:
             raise ClockRefused(
@@ -93,12 +98,16 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
             )
         after, standing = hub.clock.wall(), SYNCHRONISED
     else:
-        after, standing = from_local(target), SET_BY_TD  # naive local time (schemas.LocalTime)
+        try:  # the phone's wall time, on the venue's clock (schemas.LocalTime)
+            after, standing = to_seconds(to_utc(target, tz)), SET_BY_TD
+        except NoSuchTime as exc:
+            raise ClockRefused(f"time: {exc}") from None
     shift = after - before
-    old, new = to_local(before), to_local(after)
+    old, new = to_moment(before), to_moment(after)
+    here, there = venue_naive(old, tz), venue_naive(new, tz)
     summary = (
         "hub time set" + (" to the system's synchronised time," if target is None else "")
-        + f" from {_when(old, new)} to {_when(new, old)}, {change_text(shift)}"
+        + f" from {_when(here, there)} to {_when(there, here)}, {change_text(shift)}"
     )
     kept = None
     if standing == SET_BY_TD and hub.boot is not None:
@@ -107,6 +116,6 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
     hub.clock.set_to(after)
     hub.clock_standing = standing
     hub.clock_epoch += 1
-    return {"hub_time": after, "from": old.isoformat(), "to": new.isoformat(),
+    return {"hub_time": after, "from": here.isoformat(), "to": there.isoformat(),
             "change": shift, "standing": standing, "epoch": hub.clock_epoch,
             "summary": summary}

@@ -326,6 +326,9 @@ class DashboardState(Out):
 
     hub_time: float
     now: Moment | None
+    #: the venue's IANA zone: every Moment here is its naive local time, and the page
+    #: shows the hub's and the phone's clocks in it
+    timezone: str
     clock: ClockStanding
     seq: int
     kiosk_key: str

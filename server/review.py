@@ -21,6 +21,7 @@ from dipclock.late import missed_to_judge, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
+from dipclock.venuetime import zone
 from server.context import Hub
 from server.rounds import core_presses, round_profile, schedule_for, table_phases
 from server.views import iso
@@ -49,6 +50,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
         if profile is None:
             continue
         schedule = schedule_for(hub.store, rnd)
+        tz = zone(profile.timezone)  # times on the venue's clock, as the TD reads them
         presses = hub.store.presses(rnd.number)
         tables = sorted({p.table for p in presses})
         phases = table_phases(profile, schedule, tables)
@@ -64,7 +66,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                     cost = _cost(profile, s.seconds_late, s.offence, given)
                     items.append({
                         "power": s.power, "phase": s.phase, "kind": "late",
-                        "pressed_at": iso(s.at), "seconds_late": round(s.seconds_late, 3),
+                        "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
                         "started_second": started_seconds(s.seconds_late), "offence": s.offence,
                         "proposed": _proposed(cost), "units": list(given or ()),
                     })
@@ -83,11 +85,11 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
                     "table": n,
                     "power_name": POWERS[item["power"]],
                     "phase": item["phase"].code,
-                    "deadline": iso(deadlines.get(item["phase"])),
+                    "deadline": iso(deadlines.get(item["phase"]), tz),
                     "decision": d.decision if d else None,
                     "final": d.final if d else None,
                     "note": d.note if d else "",
-                    "decided_at": iso(d.at) if d else None,
+                    "decided_at": iso(d.at, tz) if d else None,
                     "player": seats.get((rnd.number, n, item["power"]), ""),
                 })
     out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))

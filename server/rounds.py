@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
+from functools import cache
 
 from dipclock.boardclock import with_board_starts
+from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.late import Press, out_of_game
 from dipclock.powers import LETTERS
 from dipclock.schedule import Pause, Schedule
 from dipclock.timeline import Phase, timetable
+from dipclock.venuetime import zone
 from server.store import PressRow, RoundRow, Store
 
 
@@ -41,8 +44,29 @@ def current(store: Store) -> Current | None:
 
 
 def round_profile(store: Store, rnd: RoundRow) -> EventProfile | None:
-    """The rules ``rnd`` is played and judged under: the profile stored with the round."""
-    return rnd.profile if rnd.profile is not None else store.event()
+    """The rules ``rnd`` is played and judged under: the profile stored with the round, in
+    the venue's zone (``in_venue``)."""
+    profile = rnd.profile if rnd.profile is not None else store.event()
+    return in_venue(profile) if profile is not None else None
+
+
+@cache
+def hub_zone() -> str:
+    """The hub machine's zone: the venue's, for an event that names none."""
+    return machine_zone()
+
+
+def in_venue(profile: EventProfile) -> EventProfile:
+    """``profile`` with its time zone said: its own, else the hub machine's. Kiosks get it
+    in the snapshot, so a table shows the venue's time whatever its own Pi's zone."""
+    if profile.timezone is not None:
+        return profile
+    return profile.model_copy(update={"timezone": hub_zone()})
+
+
+def venue(profile: EventProfile | None) -> tzinfo:
+    """The zone the TD types and reads times in."""
+    return zone(profile.timezone if profile and profile.timezone else hub_zone())
 
 
 def round_for(rounds: Iterable[RoundRow], at: datetime, fallback: RoundRow) -> RoundRow:

@@ -11,17 +11,69 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Adjustment, Pause
 
-MIGRATIONS: tuple[str, ...] = (
+
+def _to_utc(db: sqlite3.Connection) -> None:
+    """Version 5: times were the hub machine's naive local time; they are UTC now
+    (``dipclock.venuetime``), so a hub restarted after a daylight-saving change, or under
+    another zone, shows every stored deadline where it was. Converted with the zone the
+    machine has now, the one they were written in; each stored event gets that zone, so
+    its rounds stay in it whatever the machine says later. Sessions (local seconds) end."""
+    name = machine_zone()
+    tz = ZoneInfo(name)
+
+    def utc(text: str | None) -> str | None:
+        if not text:
+            return text
+        local = datetime.fromisoformat(text).replace(tzinfo=tz)  # a gap time: its old offset
+        return local.astimezone(UTC).replace(tzinfo=None).isoformat()
+
+    def profile(text: str | None) -> str | None:
+        if not text:
+            return text
+        data = json.loads(text)
+        data.setdefault("timezone", None)
+        data["timezone"] = data["timezone"] or name
+        return json.dumps(data)
+
+    def body(text: str) -> str:
+        data = json.loads(text)
+        for key in ("at", "until", "ended"):
+            if isinstance(data.get(key), str):
+                data[key] = utc(data[key])
+        return json.dumps(data)
+
+    for table, columns in (("rounds", ("start", "call")), ("presses", ("at", "received")),
+                           ("decisions", ("at",)), ("audit", ("at",))):
+        for column in columns:
+            rows = db.execute(f"SELECT rowid, {column} FROM {table}").fetchall()
+            db.executemany(f"UPDATE {table} SET {column} = ? WHERE rowid = ?",
+                           [(utc(value), rowid) for rowid, value in rows])
+    for table in ("pauses", "adjustments"):
+        rows = db.execute(f"SELECT id, body FROM {table}").fetchall()
+        db.executemany(f"UPDATE {table} SET body = ? WHERE id = ?",
+                       [(body(text), rowid) for rowid, text in rows])
+    rows = db.execute("SELECT number, profile FROM rounds").fetchall()
+    db.executemany("UPDATE rounds SET profile = ? WHERE number = ?",
+                   [(profile(text), number) for number, text in rows])
+    event = db.execute("SELECT value FROM meta WHERE key = 'event'").fetchone()
+    if event is not None:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'event'", (profile(event[0]),))
+    db.execute("DELETE FROM sessions")
+
+
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     # version 1
     """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,6 +122,8 @@ MIGRATIONS: tuple[str, ...] = (
         phase TEXT NOT NULL, units TEXT NOT NULL,
         PRIMARY KEY(round, table_no, power, phase));
     """,
+    # version 5: every stored time in UTC, every stored event in its zone (``_to_utc``)
+    _to_utc,
 )
 
 
@@ -174,7 +228,9 @@ class Store:
             with self._lock:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in script.split(";"):
+                    if callable(script):
+                        script(self._db)
+                    for statement in script.split(";") if isinstance(script, str) else ():
                         if statement.strip():
                             self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version = {n}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from pydantic import BaseModel
@@ -11,37 +11,41 @@ from dipclock import screen
 from dipclock.events import EventProfile
 from dipclock.phaseview import PhaseView
 from dipclock.schedule import Pause, Schedule
+from dipclock.venuetime import venue_naive, zone
 
 
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
+def iso(moment: datetime | None, tz: tzinfo = UTC) -> str | None:
+    """A UTC moment as the venue's naive local ISO time: what the pages show and the TD
+    types back (``docs/protocol.md``)."""
+    return venue_naive(moment, tz).isoformat() if moment else None
 
 
-def pause_json(pause: Pause) -> dict[str, Any]:
+def pause_json(pause: Pause, tz: tzinfo = UTC) -> dict[str, Any]:
     return pause.model_dump(mode="json") | {
-        "at_deadline": pause.at_deadline.code if pause.at_deadline else None
+        "at": iso(pause.at, tz), "until": iso(pause.until, tz), "ended": iso(pause.ended, tz),
+        "at_deadline": pause.at_deadline.code if pause.at_deadline else None,
     }
 
 
-def view_json(v: PhaseView) -> dict[str, Any]:
+def view_json(v: PhaseView, tz: tzinfo = UTC) -> dict[str, Any]:
     """The fields of ``dipclock.phaseview.view`` a screen needs."""
     return {
-        "now": iso(v.now),
+        "now": iso(v.now, tz),
         "stage": v.stage,
         "phase": v.phase.code if v.phase else None,
         "phase_title": v.phase.title if v.phase else None,
         "remaining": v.remaining,
-        "deadline": iso(v.deadline),
-        "writing_from": iso(v.writing_from),
+        "deadline": iso(v.deadline, tz),
+        "writing_from": iso(v.writing_from, tz),
         "writing_seconds": v.writing_seconds,
         "previous": v.previous.ref.code if v.previous else None,
-        "previous_deadline": iso(v.previous.deadline) if v.previous else None,
+        "previous_deadline": iso(v.previous.deadline, tz) if v.previous else None,
         "next_phase": v.next_phase.code if v.next_phase else None,
         "next_minutes": v.next_minutes,
         "victory_centres": v.victory_centres,
         "final_year": v.final_year,
-        "pause": pause_json(v.pause) if v.pause else None,
-        "restart_at": iso(v.restart_at),
+        "pause": pause_json(v.pause, tz) if v.pause else None,
+        "restart_at": iso(v.restart_at, tz),
         "game_over_reason": v.game_over_reason,
     }
 
@@ -70,12 +74,17 @@ class ClockJson(BaseModel):
 
 def clock_model(profile: EventProfile, schedule: Schedule, now: datetime) -> ClockJson:
     """Every table's clock (table None, no buttons) at ``now``, for the hall and the TD."""
-    s = screen.build(profile, schedule, now, buttons=False)
+    return screen_json(screen.build(profile, schedule, now, buttons=False), now,
+                       zone(profile.timezone))
+
+
+def screen_json(s: screen.Screen, now: datetime, tz: tzinfo) -> ClockJson:
+    """A core screen as the pages draw it, its times on the venue's clock."""
     left = (s.count_to - now).total_seconds() if s.count_to is not None else None
     return ClockJson(
-        now=now.isoformat(), look=s.look, stage=s.view.stage, heading=s.heading,
+        now=iso(now, tz) or "", look=s.look, stage=s.view.stage, heading=s.heading,
         phase=s.phase, deadline=s.deadline, label=s.label, big=s.big, notes=s.notes,
-        count_to=iso(s.count_to), seconds_left=left, ticking=s.ticking,
+        count_to=iso(s.count_to, tz), seconds_left=left, ticking=s.ticking,
     )
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 
 
 class FakeClock:
-    """The hub's clock (``server.clock.Clock``), set by hand: ``clock.t = from_local(deadline)
+    """The hub's clock (``server.clock.Clock``), set by hand: ``clock.t = to_seconds(deadline)
     + 20``.
 
     ``set_to`` moves hub time but not ``mono`` (as on the real clock); ``wall_offset`` is how
@@ -30,7 +30,7 @@ class FakeClock:
         return self.t + self.offset
 
     def moment(self) -> datetime:
-        return to_local(self.now())
+        return to_moment(self.now())
 
     def mono(self) -> float:
         return self.t

@@ -18,7 +18,7 @@ import math
 import os
 import sys
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from typing import NoReturn
 
 from dipclock.arguments import UsageError, parse_moment, round_schedule
@@ -36,6 +36,7 @@ from dipclock.timeline import (
     break_window,
     table_clock,
 )
+from dipclock.venuetime import at_venue, venue_naive, zone
 
 #: Later than this is not a late submission but a missing one: ``--late`` stops here.
 MAX_LATE_SECONDS = 24 * 60 * 60
@@ -121,10 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _plan(args: argparse.Namespace) -> int:
     profile = load_event(args.event)
-    start = parse_moment(args.start, date.today())
-    schedule = round_schedule(profile, start, args.round, args.end_year, args.call, args.pause)
+    start = parse_moment(args.start, date.today())  # the venue's wall time
+    notes: list[str] = []
+    schedule = round_schedule(profile, start, args.round, args.end_year, args.call, args.pause,
+                              notes)
     built = table_clock(earliest(profile), schedule, horizon_year=_horizon(schedule))
-    for note in check_round(built, args.pause, args.call):
+    for note in notes + check_round(built, args.pause, args.call):
         print(f"dipclock: note: {note}", file=sys.stderr)
     table = built.timetable()
     if args.json:
@@ -170,18 +173,20 @@ def plan_json(
     profile: EventProfile, schedule: Schedule, table: Timetable, round_number: int | None
 ) -> dict[str, object]:
     windows = [break_window(earliest(profile), schedule, b) for b in schedule.pauses]
-    stops = [_stop_json(p, begins, ends) for p, (begins, ends) in zip(
+    tz = zone(profile.timezone)
+    stops = [_stop_json(p, begins, ends, tz) for p, (begins, ends) in zip(
         schedule.pauses, windows, strict=True)]
     return {
         "event": profile.id,
+        "timezone": str(tz),
         "round": round_number,
-        "start": schedule.start.isoformat(),
+        "start": _iso(schedule.start, tz),
         "ends": table.ends,
         "last_year": table.last_year,
-        "call": schedule.call.isoformat() if schedule.call else None,
+        "call": _iso(schedule.call, tz) if schedule.call else None,
         "call_ends": profile.call_ends,
         "central_clock": profile.central_clock,
-        "ends_at": table.ends_at.isoformat() if table.ends_at else None,
+        "ends_at": _iso(table.ends_at, tz) if table.ends_at else None,
         "scoring_phase": table.scoring_phase.code if table.scoring_phase else None,
         "breaks": [s for s, p in zip(stops, schedule.pauses, strict=True) if p.table is None],
         "holds": [s for s, p in zip(stops, schedule.pauses, strict=True) if p.table is not None],
@@ -190,9 +195,9 @@ def plan_json(
                 "year": p.year,
                 "season": p.season,
                 "minutes": p.minutes,
-                "opens": p.opens.isoformat(),
-                "writing_from": p.writing_from.isoformat() if p.writing_from else None,
-                "deadline": p.deadline.isoformat(),
+                "opens": _iso(p.opens, tz),
+                "writing_from": _iso(p.writing_from, tz) if p.writing_from else None,
+                "deadline": _iso(p.deadline, tz),
             }
             for p in table.phases
         ],
@@ -200,39 +205,48 @@ def plan_json(
 
 
 def _stop_json(
-    pause: Pause, begins: datetime | None, ends: datetime | None
+    pause: Pause, begins: datetime | None, ends: datetime | None, tz: tzinfo
 ) -> dict[str, object]:
     """A break (or a table's hold) as planned and as it falls on the clock: ``starts`` None
     for one at a deadline the round never reaches, ``ends`` None while open-ended."""
     return {
         "reason": pause.reason,
         "table": pause.table,
-        "at": pause.at.isoformat() if pause.at else None,
+        "at": _iso(pause.at, tz) if pause.at else None,
         "at_deadline": pause.at_deadline.code if pause.at_deadline else None,
         "minutes": pause.minutes,
-        "starts": begins.isoformat() if begins else None,
-        "ends": ends.isoformat() if ends else None,
+        "starts": _iso(begins, tz) if begins else None,
+        "ends": _iso(ends, tz) if ends else None,
     }
 
 
-def _clock(moment: datetime, start: datetime) -> str:
-    text = moment.strftime("%H:%M:%S" if moment.second else "%H:%M")
-    if moment.date() != start.date():
-        text = moment.strftime("%a ") + text
+def _clock(moment: datetime, start: datetime, tz: tzinfo) -> str:
+    """A UTC moment on the venue's clock, with the weekday when it is not the start's day."""
+    local, first = venue_naive(moment, tz), venue_naive(start, tz)
+    text = local.strftime("%H:%M:%S" if local.second else "%H:%M")
+    if local.date() != first.date():
+        text = local.strftime("%a ") + text
     return text
+
+
+def _iso(moment: datetime, tz: tzinfo) -> str:
+    """A UTC moment as the venue's local ISO 8601 time with its offset."""
+    return at_venue(moment, tz).isoformat()
 
 
 def plan_text(
     profile: EventProfile, schedule: Schedule, table: Timetable, round_number: int | None
 ) -> str:
+    tz = zone(profile.timezone)
     lines = [f"{profile.name} ({profile.id})"]
     head = schedule.title or "Round"
     if round_number is not None:
         rnd = profile.round(round_number)
         head += f" ({rnd.day})" if rnd.day else ""
-        if rnd.start is not None and rnd.start != schedule.start.time():
+        if rnd.start is not None and rnd.start != venue_naive(schedule.start, tz).time():
             head += f", published start {rnd.start:%H:%M}"
-    lines.append(f"{head}: starts {schedule.start:%a %Y-%m-%d %H:%M}")
+    lines.append(f"{head}: starts {venue_naive(schedule.start, tz):%a %Y-%m-%d %H:%M} "
+                 f"({tz})")
     if not profile.central_clock:
         lines.append("Board clocks: each phase starts when its board is ready.")
         lines.append("The times below are the earliest, with no time for adjudication.")
@@ -245,17 +259,18 @@ def plan_text(
         + f"{'Deadline':>9}"
     )
     for p in table.phases:
-        row = f"{p.ref.title:<12} {p.minutes:>4g} min  {_clock(p.opens, schedule.start):>9}  "
+        row = f"{p.ref.title:<12} {p.minutes:>4g} min  {_clock(p.opens, schedule.start, tz):>9}  "
         if has_writing:
-            row += f"{_clock(p.writing_from, schedule.start) if p.writing_from else '':>9}  "
-        row += f"{_clock(p.deadline, schedule.start):>9}"
+            row += f"{_clock(p.writing_from, schedule.start, tz) if p.writing_from else '':>9}  "
+        row += f"{_clock(p.deadline, schedule.start, tz):>9}"
         lines.append(row)
         for begins, ends in windows:  # each break under the phase it falls in
             if begins is not None and p.opens <= begins <= p.deadline:
                 if ends is None:
                     lines.append(f"{'':<12} -- break --")
                 else:
-                    span = f"{_clock(begins, schedule.start)} to {_clock(ends, schedule.start)}"
+                    first, last = (_clock(m, schedule.start, tz) for m in (begins, ends))
+                    span = f"{first} to {last}"
                     lines.append(f"{'':<12} -- break {span} --")
     lines.append("")
     lines.extend(_ending(profile, schedule, table))
@@ -264,6 +279,7 @@ def plan_text(
 
 def _ending(profile: EventProfile, schedule: Schedule, table: Timetable) -> list[str]:
     """How the game ends, and which Fall's centres count."""
+    tz = zone(profile.timezone)
     scoring = (f" {table.scoring_phase.title} centres count." if table.scoring_phase
                else " The starting centres count.")
     if not table.phases:
@@ -271,7 +287,7 @@ def _ending(profile: EventProfile, schedule: Schedule, table: Timetable) -> list
     if table.ends == "last_year":
         return [f"Game ends after the Fall {table.last_year} deadline.{scoring}"]
     if table.ends == "call" and schedule.call is not None:
-        called = _clock(schedule.call, schedule.start)
+        called = _clock(schedule.call, schedule.start, tz)
         last = table.phases[-1].ref.title
         rule = {
             "last_fall": f"games end after the last Fall before it, {last}.",

@@ -30,7 +30,7 @@ import httpx
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.schedule import Schedule
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 from dipclock.timeline import timetable
 
 LEAD = timedelta(seconds=90)
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _wait_for(local, hub)
         td = httpx.Client(base_url=local, timeout=10)
         td.headers["X-CSRF-Token"] = _ask(td, "POST", "/api/login", {"password": password})["csrf"]
-        now = to_local(_ask(td, "GET", "/api/time")["t1"]).replace(microsecond=0)
+        now = to_moment(_ask(td, "GET", "/api/time")["t1"]).replace(microsecond=0)
         first = timetable(profile, Schedule(start=now, last_year=1901)).phases[0]
         start = now - (first.deadline - now) + LEAD
         event = {"builtin": profile.id} if args.event == profile.id else {

@@ -14,7 +14,7 @@ from server.auth import TD, TDWrite
 from server.calling import CallPreview, preview
 from server.context import HubDep
 from server.responses import Called
-from server.rounds import current
+from server.rounds import current, venue
 from server.schemas import CallRequest, LocalTime
 from server.snapshot import publish
 from server.views import iso
@@ -38,7 +38,7 @@ def call_round(body: CallRequest, _: TDWrite, hub: HubDep) -> Called:
     done = actions.call_round(body, cur, now)
     hub.store.set_call(cur.round.number, done.what, now, done.summary)
     publish(hub)
-    return Called(call=iso(done.what), seq=hub.store.seq())
+    return Called(call=iso(done.what, venue(cur.profile)), seq=hub.store.seq())
 
 
 @router.delete("/call", response_model=Called)

@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from pydantic import BaseModel
 
 from dipclock.phaseview import view
+from dipclock.venuetime import zone
 from server.context import HubDep
 from server.rounds import current
 from server.views import ClockJson, clock_model, view_json
@@ -37,8 +38,9 @@ def hall() -> FileResponse:
 class HallJson(BaseModel):
     """What the hall page polls: the hub's time and every table's clock."""
 
-    hub_time: float  # the hub's clock, local seconds (the page ticks from it)
+    hub_time: float  # the hub's clock (POSIX seconds: the page ticks from it)
     seq: int
+    timezone: str = "UTC"  # the venue's zone: the times in ``view`` are its local time
     event: str | None = None
     round: str | None = None
     clock: ClockJson | None = None  # None: no round set up yet
@@ -55,7 +57,8 @@ def hall_view(hub: HubDep) -> HallJson:
     if cur is not None:
         now = hub.clock.moment()
         out.event = cur.profile.name
+        out.timezone = cur.profile.timezone or "UTC"
         out.round = cur.round.title or f"Round {cur.round.number}"
         out.clock = clock_model(cur.profile, cur.schedule, now)
-        out.view = view_json(view(cur.profile, cur.schedule, now))
+        out.view = view_json(view(cur.profile, cur.schedule, now), zone(cur.profile.timezone))
     return out

@@ -17,15 +17,26 @@ function hubNow() {
   return last.data.hub_time + (performance.now() - last.at) / 1000;
 }
 
-// The phone's own clock in the same "local seconds" as hub time.
+// The phone's own clock, in hub time's unit: POSIX seconds.
 function phoneNow() {
-  const d = new Date();
-  return d.getTime() / 1000 - d.getTimezoneOffset() * 60;
+  return Date.now() / 1000;
 }
 
-// Local seconds as the naive ISO time the hub takes: 2024-05-04T10:04:05.250
-function localIso(localSeconds) {
-  return new Date(localSeconds * 1000).toISOString().slice(0, 23);
+// The venue's IANA zone, as the hub says: the hub's times are its naive local time, and
+// the page shows clocks in it, whatever zone the phone itself is set to.
+function venueZone() {
+  return (last && last.data.timezone) || "UTC";
+}
+
+// POSIX seconds as the venue's naive local ISO time: 2024-05-04T10:04:05.250
+function localIso(seconds) {
+  const parts = {};
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: venueZone(), hourCycle: "h23", year: "numeric", month: "2-digit",
+    day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  }).formatToParts(new Date(seconds * 1000)).forEach((p) => { parts[p.type] = p.value; });
+  const ms = String(Math.floor(((seconds % 1) + 1) % 1 * 1000)).padStart(3, "0");
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${ms}`;
 }
 
 // 0.4 s, 2 min 3 s, 1 h 0 min: how far apart two clocks are.
@@ -44,11 +55,9 @@ const STANDING = {
   "unknown": "The hub cannot tell whether its clock is synchronised.",
 };
 
-function clockText(localSeconds) {
-  // Hub time is seconds since 1970-01-01 00:00 *local*: read it back with UTC getters.
-  const d = new Date(localSeconds * 1000);
-  return [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]
-    .map((n) => String(n).padStart(2, "0")).join(":");
+// POSIX seconds on the venue's clock: 10:04:05
+function clockText(seconds) {
+  return localIso(seconds).slice(11, 19);
 }
 
 function hhmm(iso) {

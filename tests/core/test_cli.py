@@ -28,8 +28,8 @@ def test_plan_json_has_the_documented_shape(capsys):
     data = json.loads(out)
     assert code == 0 and data["event"] == "wdc2003"
     assert data["phases"][0] == {
-        "year": 1901, "season": "spring", "minutes": 20.0, "opens": "2003-02-14T19:00:00",
-        "writing_from": None, "deadline": "2003-02-14T19:20:00",
+        "year": 1901, "season": "spring", "minutes": 20.0, "opens": "2003-02-14T19:00:00+00:00",
+        "writing_from": None, "deadline": "2003-02-14T19:20:00+00:00",
     }
     assert [(p["year"], p["season"]) for p in data["phases"]] == [
         (1901, "spring"), (1901, "fall"), (1902, "spring"), (1902, "fall")]
@@ -38,8 +38,8 @@ def test_plan_json_has_the_documented_shape(capsys):
 def test_plan_wdc2019_sets_writing_from(capsys):
     _, out, _ = run(capsys, "plan", "wdc2019", "--start", "2019-09-06T10:00", "--json")
     phases = json.loads(out)["phases"]
-    assert phases[0]["writing_from"] == "2019-09-06T10:17:00"
-    assert phases[-1]["deadline"] == "2019-09-06T13:58:00" and phases[-1]["year"] == 1907
+    assert phases[0]["writing_from"] == "2019-09-06T10:17:00+00:00"
+    assert phases[-1]["deadline"] == "2019-09-06T13:58:00+00:00" and phases[-1]["year"] == 1907
 
 
 def test_plan_round_and_pause(capsys):
@@ -49,7 +49,8 @@ def test_plan_round_and_pause(capsys):
     assert phases[-1]["year"] == 1909
     # S1903 deadline 19:00 + 5 x 20 min = 20:40; F1903 then runs 21:40-22:00
     f1903 = phases[5]
-    assert (f1903["opens"], f1903["deadline"]) == ("2011-01-07T21:40:00", "2011-01-07T22:00:00")
+    assert (f1903["opens"], f1903["deadline"]) == (
+        "2011-01-07T21:40:00+00:00", "2011-01-07T22:00:00+00:00")
 
 
 def test_plan_text_says_the_horizon_for_an_open_event(capsys):
@@ -65,7 +66,7 @@ def test_plan_with_a_call_runs_to_the_call_past_the_usual_horizon(capsys):
     data = json.loads(out)
     # 1901-06 204 min, then 32 min a year: F1910 at 14:32, S1911 at 14:49, F1911 15:04
     assert data["phases"][-1]["year"] == 1911 and data["phases"][-1]["season"] == "spring"
-    assert data["phases"][-1]["deadline"] == "2018-10-07T14:49:00"
+    assert data["phases"][-1]["deadline"] == "2018-10-07T14:49:00+00:00"
 
 
 def test_plan_text_shows_every_break_where_it_falls(capsys):
@@ -88,7 +89,7 @@ def test_plan_call_time(capsys):
     _, out, _ = run(capsys, "plan", "wdc2018", "--start", "2018-10-07T09:00", "--call", "14:30",
                     "--json")
     data = json.loads(out)
-    assert data["ends"] == "call" and data["phases"][-1]["deadline"] == "2018-10-07T14:17:00"
+    assert data["ends"] == "call" and data["phases"][-1]["deadline"] == "2018-10-07T14:17:00+00:00"
 
 
 @pytest.mark.parametrize(

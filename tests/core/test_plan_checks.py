@@ -88,7 +88,7 @@ def test_plan_json_lists_breaks_holds_the_call_and_the_scoring_fall(
     # the hour's break pushes Fall 1905 to 13:05, past the call: Fall 1904 (12:28) ends it
     assert data["call_ends"] == "last_fall" and data["scoring_phase"] == "F1904"
     assert data["phases"][-1]["year"] == 1904 and data["phases"][-1]["season"] == "fall"
-    assert data["phases"][-1]["deadline"] == "2003-02-16T12:28:00"
+    assert data["phases"][-1]["deadline"] == "2003-02-16T12:28:00+00:00"
     assert data["ends_at"] == data["phases"][-1]["deadline"]
     assert data["holds"] == []
     [brk] = data["breaks"]
@@ -107,9 +107,10 @@ def test_a_published_call_time_applies_without_call(tmp_path: Path,
     code, out, _ = run(capsys, "plan", str(event), "--start", "2026-05-01T19:00", "--round", "1",
                        "--json")
     data = json.loads(out)
-    assert code == 0 and data["call"] == "2026-05-01T22:00:00"
+    assert code == 0 and data["call"] == "2026-05-01T22:00:00+00:00"
     # six 30-minute years: Fall 1906's deadline is the call itself, and counts
-    assert data["scoring_phase"] == "F1906" and data["phases"][-1]["deadline"].endswith("22:00:00")
+    assert data["scoring_phase"] == "F1906"
+    assert data["phases"][-1]["deadline"].endswith("22:00:00+00:00")
 
 
 def test_a_deeply_nested_event_file_is_one_line(tmp_path: Path,

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 from tests.server.live import ROOT, LiveHub
 
 TABLES = (1, 2, 3)
@@ -154,7 +154,7 @@ def running_hall(
         hub.start()
         td = hub.td()
         key = hub.key(td)
-        now = to_local(httpx.get(hub.url + "/api/time").json()["t1"])
+        now = to_moment(httpx.get(hub.url + "/api/time").json()["t1"])
         start = (now - timedelta(minutes=minutes_in)).replace(microsecond=0)
         set_up_round(td, start, event, tables)
         for n in tables:

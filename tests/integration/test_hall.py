@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from dipclock.sync import from_local, to_local
+from dipclock.sync import to_moment, to_seconds
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from tests.integration.conftest import TABLES, Hall, wait_for
@@ -91,7 +91,7 @@ def test_a_press_sent_three_times_is_stored_once(hall: Hall, tmp_path: Path) -> 
         assert client.sync_once() and client.fetch_snapshot()
         rnd = client.current()
         assert rnd is not None
-        at = to_local(client.local(time.monotonic()))
+        at = to_moment(client.local(time.monotonic()))
         press = outbox.record("T", "press", at, rnd.key, "test")
         for _ in range(3):
             assert outbox.unsent() == [press]
@@ -164,7 +164,7 @@ def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
                                                                   tmp_path: Path) -> None:
     """The sign of the reported offset: hub time minus what the screen was showing."""
     outbox = Outbox(tmp_path / "o.sqlite")
-    wall = lambda: from_local(datetime.now()) + 3.0  # noqa: E731 - a wall clock 3 s fast
+    wall = lambda: to_seconds(datetime.now()) + 3.0  # noqa: E731 - a wall clock 3 s fast
     client = HubClient(hall.hub.url, 3, hall.key, outbox, wall=wall)
     try:
         assert client.sync_once()  # before it, the screen ran on the (wrong) wall clock

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 from tests.integration.conftest import set_up_round, start_kiosk, wait_for
 from tests.server.live import LiveHub
 
@@ -24,7 +24,7 @@ def test_a_kiosk_started_before_the_round_waits_then_shows_it(tmp_path: Path) ->
             s := kiosk.screen()) and not s["hub_lost"] and s)
         assert screen["stage"] == "connecting" and screen["big"] == "--:--"
         assert screen["label"] == "Waiting for the TD to set up the round"
-        now = to_local(httpx.get(hub.url + "/api/time").json()["t1"])
+        now = to_moment(httpx.get(hub.url + "/api/time").json()["t1"])
         set_up_round(td, (now - timedelta(minutes=1)).replace(microsecond=0))
         screen = wait_for("the round reached the kiosk", lambda: (
             s := kiosk.screen()) and s["stage"] == "negotiating" and s)

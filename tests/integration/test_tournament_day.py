@@ -26,7 +26,7 @@ import pytest
 from dipclock.events import BUILTIN, EventProfile
 from dipclock.powers import POWERS
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from kiosk import state
 from tests.chromium import SHOTS, TdPhone, chromium
 from tests.doubles import FakeClock
@@ -80,7 +80,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[ThreadHub]:
     with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(from_local(at("08:30:00")))) as h:
+                   clock=FakeClock(to_seconds(at("08:30:00")))) as h:
         yield h
 
 
@@ -93,7 +93,7 @@ class Day(TdPhone):
         self.reader = self.hub.td()  # reads only: the key for the kiosks' posts, and the CSVs
 
     def now(self, hms: str) -> None:
-        self.hub.clock.t = from_local(at(hms))
+        self.hub.clock.t = to_seconds(at(hms))
 
     def click(self, selector: str) -> list[str]:
         """Click a control whose action ends in a "Done" toast; the questions it asked."""

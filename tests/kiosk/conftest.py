@@ -18,7 +18,7 @@ import pytest  # noqa: E402
 
 from dipclock.events import BUILTIN  # noqa: E402
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local  # noqa: E402
+from dipclock.sync import to_seconds  # noqa: E402
 from hardware.events import ButtonEvent  # noqa: E402
 from kiosk.app import FixedRound, Kiosk  # noqa: E402
 from kiosk.outbox import Outbox  # noqa: E402
@@ -44,7 +44,7 @@ class Table:
 
     def at(self, moment: datetime) -> float:
         """Jump the fake monotonic clock to a hub-time moment."""
-        self.mono = from_local(moment) - self.kiosk.timebase.offset  # type: ignore[attr-defined]
+        self.mono = to_seconds(moment) - self.kiosk.timebase.offset  # type: ignore[attr-defined]
         return self.mono
 
     def screen(self, moment: datetime | None = None):  # noqa: ANN201
@@ -65,7 +65,7 @@ def make_table(
     rnd = Round(profile, sched, 3, round_key(profile, sched, 3))
     outbox = Outbox(tmp_path / "outbox.sqlite")
     start_mono = 1000.0
-    offset = from_local(sched.start) - 600 - start_mono  # the kiosk booted 10 min early
+    offset = to_seconds(sched.start) - 600 - start_mono  # the kiosk booted 10 min early
     kiosk = Kiosk(FixedRound(rnd), outbox, FixedTime(offset), log=lambda line: None)
     return Table(kiosk, outbox)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from dipclock import __version__
 from dipclock.events import BUILTIN
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from hardware.serialbox import SerialButtonBox
 from kiosk.about import BOX_UNPLUGGED, About, kiosk_id
 from kiosk.app import FixedRound, Kiosk
@@ -91,10 +91,10 @@ def test_before_the_round_the_kiosk_names_its_table_and_hub(tmp_path: Path) -> N
     hub = hub_line("http://10.0.0.1:8000", discovered=True)
     kiosk = Kiosk(FixedRound(rnd), outbox, FixedTime(0.0), log=lambda _: None,
                             table=3, hub_text=hub)
-    before = kiosk.frame(from_local(datetime(2019, 9, 6, 9, 50))).screen
+    before = kiosk.frame(to_seconds(datetime(2019, 9, 6, 9, 50))).screen
     assert before.look == "before_start" and "Table 3" in before.heading
     assert hub in before.notes
-    during = kiosk.frame(from_local(datetime(2019, 9, 6, 10, 5))).screen
+    during = kiosk.frame(to_seconds(datetime(2019, 9, 6, 10, 5))).screen
     assert during.look == "negotiating" and hub not in during.notes
     # a hub client that has had no snapshot yet (never started: nothing goes on the wire)
     client = HubClient("http://127.0.0.1:9", 3, "K", outbox)

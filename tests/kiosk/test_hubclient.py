@@ -17,7 +17,7 @@ import pytest
 from websockets.sync.server import serve
 
 from dipclock.events import BUILTIN
-from dipclock.sync import from_local, to_local
+from dipclock.sync import to_moment, to_seconds
 from hardware.events import ButtonEvent
 from kiosk.app import Kiosk, WallTime
 from kiosk.hubclient import Backoff, HubClient
@@ -25,7 +25,7 @@ from kiosk.outbox import Outbox
 from tests.integration.conftest import wait_for
 
 START = datetime(2019, 9, 6, 10, 0)
-HUB_SHIFT = from_local(START) - 1000.0  # hub time = monotonic + this
+HUB_SHIFT = to_seconds(START) - 1000.0  # hub time = monotonic + this
 
 
 def snapshot(seq: int, presses: list[dict[str, str]] | None = None, out: list[str] | None = None,
@@ -274,7 +274,7 @@ def test_the_websocket_pushes_snapshots(tmp_path: Path) -> None:
 
 
 def test_hub_time_is_local_time() -> None:
-    assert to_local(HUB_SHIFT + 1000.0) == START
+    assert to_moment(HUB_SHIFT + 1000.0) == START
 
 
 ABOUT = {"id": "card-7f3a", "version": "0.2.0", "uptime": 12.5, "buttons": ["serial"],
@@ -456,7 +456,7 @@ def test_a_seated_player_is_named_on_the_table_s_screen_by_a_real_hub(tmp_path: 
     from tests.server.live import ThreadHub
 
     day = "2024-05-04"
-    clock = FakeClock(from_local(datetime.fromisoformat(f"{day}T08:00:00")))
+    clock = FakeClock(to_seconds(datetime.fromisoformat(f"{day}T08:00:00")))
     with ThreadHub(tmp_path / "hub", synced=lambda: True, clock=clock) as live:
         td = live.td()
         td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
@@ -468,7 +468,7 @@ def test_a_seated_player_is_named_on_the_table_s_screen_by_a_real_hub(tmp_path: 
         kiosk = Kiosk(client, outbox, client, log=lambda line: None)
         try:
             assert client.sync_once() and client.fetch_snapshot()
-            clock.t = from_local(datetime.fromisoformat(f"{day}T09:16:00"))
+            clock.t = to_seconds(datetime.fromisoformat(f"{day}T09:16:00"))
             for letter in "AEFGT":  # all in before the 09:17 deadline but Italy and Russia
                 kiosk.handle(ButtonEvent(letter, "press", clock.t, "test"))
             assert client.upload_once()
@@ -478,7 +478,7 @@ def test_a_seated_player_is_named_on_the_table_s_screen_by_a_real_hub(tmp_path: 
                 "1,2,Italy,Ann Smith\n1,1,Russia,Other Table\n")}).raise_for_status()
             wait_for("the seating pushed to table 2", lambda: (
                 (rnd := client.current()) is not None and rnd.players == (("I", "Ann Smith"),)))
-            clock.t = from_local(datetime.fromisoformat(f"{day}T09:17:20"))
+            clock.t = to_seconds(datetime.fromisoformat(f"{day}T09:17:20"))
             screen = kiosk.frame(clock.t).screen
             assert screen.look == "late"
             assert screen.notes[0] == "Italy (Ann Smith) and Russia +20 s, yellow card"

@@ -17,7 +17,7 @@ import pytest
 
 from dipclock.events import BUILTIN
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from hardware.events import ButtonEvent
 from kiosk.app import FixedRound, Kiosk
 from kiosk.hubclient import HubClient
@@ -122,8 +122,8 @@ sys.stdin.read()  # the upload would come next; the power goes first
 def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> None:
     """A kiosk process re-stamps its offline press, then dies (SIGKILL) before uploading."""
     pressed = START + timedelta(minutes=16, seconds=50)
-    offset = from_local(START) - 1000.0  # hub time = mono + offset in this boot
-    mono = from_local(pressed) - offset
+    offset = to_seconds(START) - 1000.0  # hub time = mono + offset in this boot
+    mono = to_seconds(pressed) - offset
     path = tmp_path / "outbox.sqlite"
     outbox = Outbox(path)  # the press, made while the clock was an hour back and unverified
     profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
@@ -147,7 +147,7 @@ def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> 
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
 
-    hub = Hub(tmp_path / "hub", hash_password(PASSWORD), FakeClock(from_local(pressed) + 20))
+    hub = Hub(tmp_path / "hub", hash_password(PASSWORD), FakeClock(to_seconds(pressed) + 20))
     outbox = Outbox(path)  # the kiosk starts again, the hub in reach
     client = HubClient("http://testserver", 1, hub.kiosk_key, outbox,
                        transport=hub.client._transport)
@@ -180,7 +180,7 @@ def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) 
 
     outbox = Outbox(tmp_path / "outbox.sqlite")
     said: list[str] = []
-    table = Kiosk(Source(rnd), outbox, FixedTime(from_local(START) - 1000.0), log=said.append)
+    table = Kiosk(Source(rnd), outbox, FixedTime(to_seconds(START) - 1000.0), log=said.append)
     table.handle(ButtonEvent("A", "press", 1000.0 + 60, "gpio"))
     assert len(said) == 1 and len(woken) == 1
     outbox._db.execute("PRAGMA query_only = ON")  # every write now fails, as on a dead card

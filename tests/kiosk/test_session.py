@@ -18,12 +18,12 @@ import pytest
 
 import kiosk.session
 from dipclock.events import BUILTIN
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from kiosk.outbox import StoredPress
 from kiosk.session import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, Effects, HubSession, Request
 
 START = datetime(2019, 9, 6, 10, 0)
-HUB = from_local(START) - 1000.0  # hub time = monotonic + HUB
+HUB = to_seconds(START) - 1000.0  # hub time = monotonic + HUB
 
 
 def snapshot(seq: int, **extra: Any) -> dict[str, Any]:

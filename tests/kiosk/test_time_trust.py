@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from hardware.events import ButtonEvent
 from kiosk.app import CLOCK_ALERT, FixedRound, Kiosk, WallTime, this_boot
 from kiosk.hubclient import HubClient
@@ -68,12 +68,12 @@ class Hall:
     def boot_up(self, boot: str, at: datetime, uptime: float) -> None:
         """The Pi (re)boots: its monotonic clock reads ``uptime`` at hub time ``at``."""
         self.boot, self.mono = boot, uptime
-        self.shift = from_local(at) - uptime
-        self.hub.clock.t += from_local(at) - self.hub.clock.now()
+        self.shift = to_seconds(at) - uptime
+        self.hub.clock.t += to_seconds(at) - self.hub.clock.now()
 
     def go_to(self, moment: datetime) -> float:
         """Time passes on every clock in the hall alike, until the hub's reads ``moment``."""
-        step = from_local(moment) - self.hub.clock.now()
+        step = to_seconds(moment) - self.hub.clock.now()
         assert step >= 0, "clocks only run forwards"
         self.mono += step
         self.hub.clock.t += step
@@ -113,7 +113,7 @@ def password_hash() -> str:
 
 @pytest.fixture
 def hall(tmp_path: Path, password_hash: str) -> Iterator[Hall]:
-    hub = Hub(tmp_path / "hub", password_hash, FakeClock(from_local(START) - 600))
+    hub = Hub(tmp_path / "hub", password_hash, FakeClock(to_seconds(START) - 600))
     hall = Hall(hub, tmp_path / "kiosk" / "outbox.sqlite")
     hub.set_up(hall.csrf)
     yield hall
@@ -277,14 +277,14 @@ def test_standalone_presses_made_before_ntp_are_restamped_when_it_steps_the_cloc
         tmp_path: Path) -> None:
     table = make_table(tmp_path, "wdc2006", "2024-05-04T09:00")
     mono = [1000.0]
-    truth = from_local(START) - 1000.0  # the right time is mono + truth
+    truth = to_seconds(START) - 1000.0  # the right time is mono + truth
     error = [-HOUR]  # fake-hwclock's time, an hour old
     kernel = SystemClock(False)
     wall = WallTime(wall=lambda: mono[0] + truth + error[0], mono=lambda: mono[0],
                     synchronised=kernel)
     rnd = table.kiosk.source.current()
     kiosk = Kiosk(FixedRound(rnd), table.outbox, wall, log=lambda line: None, boot="b")
-    mono[0] = from_local(PRESSED) - truth
+    mono[0] = to_seconds(PRESSED) - truth
     assert kiosk.frame(mono[0]).screen.alerts == (CLOCK_ALERT,)
     kiosk.handle(ButtonEvent("G", "press", mono[0], "keyboard"))
     assert [p.at for p in kiosk.presses(rnd.key)] == [PRESSED - timedelta(hours=1)]

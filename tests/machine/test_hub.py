@@ -15,7 +15,7 @@ from tests.server.live import free_port
 def check(url: str, table: int | None, key: str | None, shift: float = 0.0):
     """The doctor's hub checks, with this machine's wall clock moved by ``shift`` seconds."""
     with httpx.Client(base_url=url, timeout=10) as client:
-        return hub.check_hub(client, table, key, lambda: hub.local_wall() + shift)
+        return hub.check_hub(client, table, key, lambda: hub.wall_seconds() + shift)
 
 
 def test_a_hub_that_answers_takes_our_key_and_agrees_on_the_time(live):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from server.app import create_app
 from server.passwords import hash_password
 from server.settings import Settings
@@ -26,7 +26,7 @@ def password_hash() -> str:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock(from_local(datetime(2024, 5, 4, 8, 50)))
+    return FakeClock(to_seconds(datetime(2024, 5, 4, 8, 50)))
 
 
 class Hub:
@@ -78,7 +78,7 @@ class Hub:
             assert r.status_code == 200, r.text
 
     def at(self, moment: datetime) -> None:
-        self.clock.t = from_local(moment)
+        self.clock.t = to_seconds(moment)
 
 
 @pytest.fixture

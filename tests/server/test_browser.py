@@ -9,7 +9,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 from tests.chromium import SHOTS, phone, signed_in
 from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub
@@ -30,7 +30,7 @@ def _drive(browser, live: LiveHub) -> None:
     from playwright.sync_api import expect
 
     api = live.td()
-    now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+    now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
     start = (now - timedelta(minutes=17, seconds=40)).replace(microsecond=0)
     set_up(api, start, tables=8)
     key = live.key(api)
@@ -107,7 +107,7 @@ def _drive(browser, live: LiveHub) -> None:
 def round_under_way(live: LiveHub, ago: timedelta, tables: int) -> tuple[datetime, dict]:
     """A wdc2006 round that started ``ago`` before the hub's now; its start and kiosk auth."""
     api = live.td()
-    now = to_local(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
+    now = to_moment(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
     set_up(api, now - ago, tables=tables)
     return now - ago, {"Authorization": f"Bearer {live.key(api)}"}
 
@@ -141,7 +141,7 @@ def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(bro
         expect(page.locator("#pen-1-3-F-S1901 input")).to_have_value(
             "player was in the toilet, TD saw")
 
-        hub_now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+        hub_now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
         soon = (hub_now + timedelta(minutes=75)).strftime("%H:%M")
         page.fill("#pause-until", soon)
         page.click("#btn-pause")

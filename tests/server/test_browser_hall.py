@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
-from dipclock.sync import to_local
-from server.clock import local_wall
+from dipclock.sync import to_moment
+from server.clock import wall_seconds
 from tests.chromium import SHOTS, signed_in
 from tests.server.conftest import PASSWORD
 from tests.server.live import ThreadHub
@@ -26,7 +26,7 @@ def test_the_td_sees_the_hub_is_behind_and_sets_its_time_from_the_phone(browser,
 
     shift, synced = [-125.0], [False]  # a Pi that booted on an old time, no time server
     hub = ThreadHub(tmp_path / "hub", synced=lambda: synced[0],
-                    wall=lambda: local_wall() + shift[0])
+                    wall=lambda: wall_seconds() + shift[0])
     with hub:
         api = hub.td()
         key = hub.key(api)
@@ -82,7 +82,7 @@ def test_the_grid_shows_the_hall_of_pis_readably_on_a_phone(browser, tmp_path):
 
     with ThreadHub(tmp_path / "hub") as hub:
         api = hub.td()
-        now = to_local(httpx.get(hub.url + "/api/time").json()["t1"]).replace(microsecond=0)
+        now = to_moment(httpx.get(hub.url + "/api/time").json()["t1"]).replace(microsecond=0)
         set_up(api, now - timedelta(minutes=5), tables=6)
         key = hub.key(api)
         reports = {  # table: [(the kiosk's address, what it says), ...]
@@ -135,3 +135,55 @@ def test_the_grid_shows_the_hall_of_pis_readably_on_a_phone(browser, tmp_path):
                 assert inner, f"table {n}'s tile overflows at {width} px"
             page.locator("#grid").screenshot(path=f"{SHOTS}/dipclock-hall-of-pis-{width}.png")
         page.context.close()
+
+
+AUCKLAND = """
+name = "Auckland Open"
+timezone = "Pacific/Auckland"
+[[phase_lengths]]
+spring = 15
+fall = 15
+[penalty]
+model = "warning"
+"""
+
+
+def test_a_phone_in_another_zone_reads_and_sets_the_venue_s_time(browser, tmp_path):
+    """The venue is in Auckland, the TD's phone still on New York time: the dashboard shows
+    the hub's clock and the phone's in the venue's zone, sees they agree, and setting the
+    hub from the phone moves it by the seconds they differ, not by the zones' 17 hours."""
+    from zoneinfo import ZoneInfo
+
+    from playwright.sync_api import expect
+
+    hub = ThreadHub(tmp_path / "hub")
+    with hub:
+        api = hub.td()
+        api.put("/api/td/event", json={"toml": AUCKLAND}).raise_for_status()
+        context = browser.new_context(viewport={"width": 390, "height": 844},
+                                      timezone_id="America/New_York")
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+        page.goto(hub.url + "/dashboard")
+        assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == (
+            "America/New_York")
+        page.fill("#password", PASSWORD)
+        page.click("#signin button[type=submit]")
+        page.wait_for_selector("#app:not([hidden])")
+        shown = page.locator("#time-hub")
+        expect(shown).to_have_text(re.compile(r"\d\d:\d\d:\d\d"))
+        venue_now = datetime.now(ZoneInfo("Pacific/Auckland"))
+        hh, mm, ss = (int(x) for x in shown.inner_text().split(":"))
+        seen = venue_now.replace(hour=hh, minute=mm, second=ss)
+        assert abs((seen - venue_now).total_seconds()) % 86400 < 30 or abs(
+            (seen - venue_now).total_seconds()) % 86400 > 86400 - 30
+        # the two clocks agree to the second, not 17 hours apart
+        expect(page.locator("#time-diff")).to_have_text(re.compile(r"^[+−]?\d\.\d s$"))
+        page.get_by_text("Set the hub's time", exact=True).click()
+        page.click("#btn-time-phone")
+        expect(page.locator("#time-standing")).to_have_text("Hub clock set from a TD's phone.")
+        logged = api.get("/api/td/state").json()["audit"][0]["summary"]
+        moved = float(re.search(r", ([+-][\d.]+) s$", logged).group(1))
+        assert abs(moved) < 10, logged
+        context.close()

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from dipclock.events import BUILTIN
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from tests.chromium import SHOTS, TdPhone, phone
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD, START
@@ -36,12 +36,12 @@ WAIT = 30_000
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[ThreadHub]:
     with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(from_local(START - timedelta(minutes=10)))) as h:
+                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
         yield h
 
 
 def at(hub: ThreadHub, moment: datetime) -> None:
-    hub.clock.t = from_local(moment)
+    hub.clock.t = to_seconds(moment)
 
 
 class Dashboard(TdPhone):

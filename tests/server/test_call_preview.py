@@ -20,7 +20,7 @@ import pytest
 
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from kiosk import state
 from tests.chromium import SHOTS, signed_in
 from tests.doubles import FakeClock
@@ -39,7 +39,7 @@ def at(hms: str) -> datetime:
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[ThreadHub]:
     with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(from_local(at("08:00:00")))) as h:
+                   clock=FakeClock(to_seconds(at("08:00:00")))) as h:
         yield h
 
 
@@ -68,9 +68,9 @@ def test_the_call_names_table_2_s_loss_before_and_its_undo_restores_the_kiosk(
     browser: Any, live: ThreadHub
 ) -> None:
     td = set_up(live)
-    live.clock.t = from_local(at("09:20:00"))
+    live.clock.t = to_seconds(at("09:20:00"))
     td.post("/api/td/adjustments", json={"seconds": 90, "table": 2}).raise_for_status()
-    live.clock.t = from_local(at("09:32:39"))
+    live.clock.t = to_seconds(at("09:32:39"))
     before = kiosk_screen(live, td, 2, "09:32:39")
     assert (before.look, before.phase, before.big) == ("warning", "Fall 1901", "0:51")
 
@@ -119,16 +119,16 @@ def test_after_the_call_no_break_or_hold_is_offered_to_end_and_no_deadline_has_m
 ) -> None:
     td = set_up(live)
     # a pause from 09:05:00.7 to 09:10:00.4 once left every later deadline at hh:mm:59.7
-    live.clock.t = from_local(at("09:05:00.700000"))
+    live.clock.t = to_seconds(at("09:05:00.700000"))
     td.post("/api/td/pauses", json={"reason": "Fire alarm"}).raise_for_status()
-    live.clock.t = from_local(at("09:10:00.400000"))
+    live.clock.t = to_seconds(at("09:10:00.400000"))
     td.post("/api/td/resume", json={}).raise_for_status()
     state_now = td.get("/api/td/state").json()
     assert state_now["hall"]["deadline"] == "Deadline 09:22"
     assert [d["deadline"] for d in state_now["deadlines"][:2]] == [
         f"{DAY}T09:22:00", f"{DAY}T09:37:00"]
     # a hold on table 1 and a break to come at the Spring 1902 deadline: both offered
-    live.clock.t = from_local(at("09:12:00.250000"))
+    live.clock.t = to_seconds(at("09:12:00.250000"))
     td.post("/api/td/pauses", json={"table": 1, "reason": "ruling"}).raise_for_status()
     td.post("/api/td/pauses", json={"deadline": "S1902", "minutes": 10}).raise_for_status()
     page, asked = signed_in(browser, live.url, PASSWORD)
@@ -137,7 +137,7 @@ def test_after_the_call_no_break_or_hold_is_offered_to_end_and_no_deadline_has_m
     assert page.locator("#clock-detail").inner_text().startswith("Deadline 09:22")
 
     # called at 09:30: every game is over; neither the hold nor the break can matter now
-    live.clock.t = from_local(at("09:30:00"))
+    live.clock.t = to_seconds(at("09:30:00"))
     td.post("/api/td/call", json={}).raise_for_status()
     page.locator("#btn-call-undo").wait_for(timeout=30_000)
     buttons = page.locator("#pauses button").all_inner_texts()

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 from server.clock import HubClock
 from server.push import Fanout
 from tests.server.live import ThreadHub
@@ -59,7 +59,7 @@ def served(tmp_path: Path) -> Iterator[ThreadHub]:
 
 
 def _set_up(td: httpx.Client, url: str) -> None:
-    now = to_local(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
+    now = to_moment(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
     for method, path, body in (
         ("PUT", "/api/td/event", {"builtin": "wdc2006"}),
         ("PUT", "/api/td/round", {"number": 1, "start": (now - timedelta(minutes=5)).isoformat()}),

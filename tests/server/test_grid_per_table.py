@@ -18,7 +18,7 @@ import pytest
 
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from kiosk import state
 from tests.chromium import SHOTS, signed_in
 from tests.doubles import FakeClock
@@ -49,7 +49,7 @@ def seconds(big: str) -> int:
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[ThreadHub]:
     with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(from_local(at("08:00:00")))) as h:
+                   clock=FakeClock(to_seconds(at("08:00:00")))) as h:
         yield h
 
 
@@ -60,11 +60,11 @@ def test_each_tile_shows_its_own_table_s_time_extra_time_and_hold_with_its_reaso
     td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
     td.put("/api/td/round", json={"number": 1, "start": f"{DAY}T09:00:00"}).raise_for_status()
     td.put("/api/td/tables", json={"count": 3}).raise_for_status()
-    live.clock.t = from_local(at("09:05:00"))
+    live.clock.t = to_seconds(at("09:05:00"))
     td.post("/api/td/adjustments", json={"seconds": 90, "table": 2}).raise_for_status()
-    live.clock.t = from_local(at("09:06:00"))
+    live.clock.t = to_seconds(at("09:06:00"))
     td.post("/api/td/pauses", json={"table": 1, "reason": "Rules question"}).raise_for_status()
-    live.clock.t = from_local(at("09:07:00"))
+    live.clock.t = to_seconds(at("09:07:00"))
 
     # the payload: each row carries its own table's screen
     rows = {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}

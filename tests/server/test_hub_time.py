@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from dipclock.sync import from_local, to_local
+from dipclock.sync import to_moment, to_seconds
 from server.app import create_app
 from server.clock import HubClock
 from server.hubtime import change_text
@@ -49,12 +49,12 @@ def test_the_td_sets_the_hubs_time_from_the_phone_and_every_kiosk_resyncs(hub, t
         assert r.json()["change"] == pytest.approx(122.25)
         pushed = ws.receive_json()
     assert pushed["clock"] == 1 and pushed["seq"] > first["seq"]
-    assert pushed["hub_time"] == pytest.approx(from_local(phone))
-    assert hub.client.get("/api/time").json()["t1"] == pytest.approx(from_local(phone))
+    assert pushed["hub_time"] == pytest.approx(to_seconds(phone))
+    assert hub.client.get("/api/time").json()["t1"] == pytest.approx(to_seconds(phone))
     assert audit(hub)[0] == "hub time set from 08:50:00 to 08:52:02, +122 s"
     assert clock_of(hub)["standing"] == "set by the TD"
     hub.clock.t += 10  # and it runs on from there, on the monotonic clock
-    assert to_local(hub.client.get("/api/time").json()["t1"]) == phone + timedelta(seconds=10)
+    assert to_moment(hub.client.get("/api/time").json()["t1"]) == phone + timedelta(seconds=10)
 
 
 def test_a_jump_of_days_keeps_the_tds_session(hub, td):
@@ -130,7 +130,7 @@ def live_app(data, pw_hash: str, wall: list[float], boot: str, synced: bool = Fa
 def test_a_restart_in_the_same_boot_keeps_the_tds_time_and_a_reboot_forgets_it(
     tmp_path, password_hash
 ):
-    wall = [from_local(T0)]  # a Pi an hour behind: the TD sets 09:50
+    wall = [to_seconds(T0)]  # a Pi an hour behind: the TD sets 09:50
     c = live_app(tmp_path, password_hash, wall, "boot-A")
     csrf = {"X-CSRF-Token": c.post("/api/login", json={"password": PASSWORD}).json()["csrf"]}
     c.post("/api/clock", json={"time": "2024-05-04T09:50:00"}, headers=csrf).raise_for_status()
@@ -138,17 +138,17 @@ def test_a_restart_in_the_same_boot_keeps_the_tds_time_and_a_reboot_forgets_it(
 
     wall[0] += 30  # the hub restarts half a minute later, same boot, clock still wrong
     c = live_app(tmp_path, password_hash, wall, "boot-A")
-    assert to_local(c.get("/api/time").json()["t1"]) == datetime(2024, 5, 4, 9, 50, 30)
+    assert to_moment(c.get("/api/time").json()["t1"]) == datetime(2024, 5, 4, 9, 50, 30)
     c.post("/api/login", json={"password": PASSWORD})
     assert c.get("/api/td/state").json()["clock"]["standing"] == "set by the TD"
     c.__exit__(None, None, None)
 
     c = live_app(tmp_path, password_hash, wall, "boot-B")  # rebooted: the wall clock guesses
-    assert to_local(c.get("/api/time").json()["t1"]) == to_local(wall[0])
+    assert to_moment(c.get("/api/time").json()["t1"]) == to_moment(wall[0])
     c.__exit__(None, None, None)
 
     c = live_app(tmp_path, password_hash, wall, "boot-A", synced=True)  # NTP has set it: it wins
-    assert to_local(c.get("/api/time").json()["t1"]) == to_local(wall[0])
+    assert to_moment(c.get("/api/time").json()["t1"]) == to_moment(wall[0])
     c.__exit__(None, None, None)
 
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from dipclock.sync import to_local
+from dipclock.sync import to_moment
 from tests.server.live import ROOT, LiveHub
 
 
@@ -39,7 +39,7 @@ def test_kiosks_follow_a_pause_and_a_killed_hub_comes_back_intact(live: LiveHub)
     printed = live.printed()
     assert f"Kiosk key:  {key}" in printed
     assert f"Dashboard:  {live.url}/dashboard" in printed
-    now = to_local(httpx.get(live.url + "/api/time").json()["t1"])
+    now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
     start = (now - timedelta(minutes=17, seconds=30)).replace(microsecond=0)  # S1901 just ended
     set_up(td, start)
     auth = {"Authorization": f"Bearer {key}"}

@@ -22,7 +22,7 @@ from dipclock.events import EventProfile
 from dipclock.late import Press
 from dipclock.powers import LETTERS
 from dipclock.schedule import Schedule
-from dipclock.sync import from_local
+from dipclock.sync import to_seconds
 from kiosk import state
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
@@ -39,7 +39,7 @@ def at(hms: str) -> datetime:
 
 def frozen_hub(data: Path) -> ThreadHub:
     """The hub app on a real uvicorn whose time the test sets (``hub.clock.t``)."""
-    return ThreadHub(data, synced=lambda: True, clock=FakeClock(from_local(at("08:00:00"))))
+    return ThreadHub(data, synced=lambda: True, clock=FakeClock(to_seconds(at("08:00:00"))))
 
 
 @dataclass(frozen=True)
@@ -119,9 +119,9 @@ def test_the_hall_page_shows_what_the_kiosk_shows_at_every_stage(
             round_body["last_year"] = scene.last_year
         td.put("/api/td/round", json=round_body).raise_for_status()
         for when, method, path, body in scene.actions:
-            hub.clock.t = from_local(at(when))
+            hub.clock.t = to_seconds(at(when))
             td.request(method, path, json=body).raise_for_status()
-        hub.clock.t = from_local(at(scene.moment))
+        hub.clock.t = to_seconds(at(scene.moment))
         hall = httpx.get(hub.url + "/api/hall").json()
         # the page's next answers carry this state: wait for one (a poll is once a second),
         # and for the page to have ticked a little: a countdown at x.1 s shows one second less
