@@ -133,3 +133,13 @@ def test_every_deadline_is_a_real_instant_and_phases_keep_their_length(
             resolve(local.replace(tzinfo=None), venue)[1] is not None)
         assert venue_naive(p.deadline, venue) == local.replace(tzinfo=None)
         assert p.deadline - p.opens == timedelta(minutes=p.minutes)
+
+
+def test_a_machine_without_zone_data_still_knows_the_venue_s_zone() -> None:
+    """A Pi image or a container with no /usr/share/zoneinfo: the tzdata package serves."""
+    done = subprocess.run(
+        [sys.executable, "-m", "dipclock", "plan", "wdc2006", "--start", "2006-03-26T01:00",
+         "--end-year", "1902"], capture_output=True, text=True, check=False,
+        env={"TZ": "Europe/Berlin", "PATH": "/usr/bin:/bin", "PYTHONTZPATH": "/nonexistent"})
+    assert done.returncode == 0, done.stderr
+    assert "(Europe/Berlin)" in done.stdout and "03:04" in done.stdout
