@@ -28,7 +28,9 @@ from pathlib import Path
 import httpx
 import websockets
 
+from dipclock.eventfiles import machine_zone
 from dipclock.sync import to_moment
+from dipclock.venuetime import venue_naive, zone
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "benchmark-td-password"
@@ -177,7 +179,8 @@ def main() -> int:
             now = to_moment(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
             start = now - timedelta(hours=2)  # deadlines passed, for the review's work
             td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
-            td.put("/api/td/round", json={"number": 1, "start": start.isoformat()}
+            local = venue_naive(start, zone(machine_zone()))  # the dashboard's venue time
+            td.put("/api/td/round", json={"number": 1, "start": local.isoformat()}
                    ).raise_for_status()
             td.put("/api/td/tables", json={"count": args.tables}).raise_for_status()
             key = td.get("/api/td/state").json()["kiosk_key"]

@@ -25,8 +25,10 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from dipclock.eventfiles import machine_zone  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
 from dipclock.sync import to_moment  # noqa: E402
+from dipclock.venuetime import venue_naive, zone  # noqa: E402
 from tests.chromium import chromium, phone  # noqa: E402
 from tests.server.conftest import PASSWORD  # noqa: E402
 from tests.server.live import LiveHub  # noqa: E402
@@ -35,9 +37,15 @@ TABLES = 8
 Setup = Callable[[httpx.Client, LiveHub, datetime], None]
 
 
+def venue(moment: datetime) -> datetime:
+    """Hub time (UTC) as the venue's time the dashboard takes: this machine's zone, the
+    hub's for a built-in event."""
+    return venue_naive(moment, zone(machine_zone()))
+
+
 def _round(td: httpx.Client, event: str, start: datetime, **more: Any) -> None:
     td.put("/api/td/event", json={"builtin": event}).raise_for_status()
-    td.put("/api/td/round", json={"number": 1, "start": start.isoformat(timespec="seconds"),
+    td.put("/api/td/round", json={"number": 1, "start": venue(start).isoformat(timespec="seconds"),
                                   "title": "Round 1", **more}).raise_for_status()
     td.put("/api/td/tables", json={"count": TABLES}).raise_for_status()
 
@@ -89,7 +97,7 @@ def writing(td: httpx.Client, live: LiveHub, now: datetime) -> None:
 def lunch(td: httpx.Client, live: LiveHub, now: datetime) -> None:
     _spring_over(td, live, now)
     until = (now + timedelta(minutes=50)).replace(second=0, microsecond=0)
-    td.post("/api/td/pauses", json={"reason": "Lunch", "until": until.isoformat()}
+    td.post("/api/td/pauses", json={"reason": "Lunch", "until": venue(until).isoformat()}
             ).raise_for_status()
 
 

@@ -32,6 +32,7 @@ from dipclock.eventfiles import load_event
 from dipclock.schedule import Schedule
 from dipclock.sync import to_moment
 from dipclock.timeline import timetable
+from dipclock.venuetime import venue_naive, zone
 
 LEAD = timedelta(seconds=90)
 DEFAULT_PORT = 8000
@@ -164,7 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "toml": Path(args.event).read_text(encoding="utf-8"), "filename": args.event}
         for method, path, body in (
             ("PUT", "/api/td/event", event),
-            ("PUT", "/api/td/round", {"number": 1, "start": start.isoformat()}),
+            # the dashboard takes the venue's time: the event's zone, as the hub reads it
+            ("PUT", "/api/td/round", {
+                "number": 1, "start": venue_naive(start, zone(profile.timezone)).isoformat()}),
             ("PUT", "/api/td/tables", {"count": args.tables}),
         ):
             _ask(td, method, path, body)
