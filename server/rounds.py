@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 
 from dipclock.boardclock import with_board_starts
 from dipclock.eventfiles import machine_zone
@@ -56,9 +56,11 @@ def hub_zone() -> str:
     return machine_zone()
 
 
+@lru_cache(maxsize=64)
 def in_venue(profile: EventProfile) -> EventProfile:
     """``profile`` with its time zone said: its own, else the hub machine's. Kiosks get it
-    in the snapshot, so a table shows the venue's time whatever its own Pi's zone."""
+    in the snapshot, so a table shows the venue's time whatever its own Pi's zone. Cached:
+    the same profile object each time, so the built clocks' cache finds it at once."""
     if profile.timezone is not None:
         return profile
     return profile.model_copy(update={"timezone": hub_zone()})

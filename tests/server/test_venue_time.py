@@ -15,7 +15,7 @@ import pytest
 import tzlocal
 
 from dipclock.sync import to_seconds
-from server.rounds import hub_zone
+from server.rounds import hub_zone, in_venue
 from server.store import MIGRATIONS, Store
 
 # The night Europe springs forward in 2024: 02:00 CET becomes 03:00 CEST.
@@ -40,6 +40,7 @@ def machine_zone_is() -> Iterator[object]:
         time.tzset()
         tzlocal.reload_localzone()  # tzlocal keeps its first reading
         hub_zone.cache_clear()
+        in_venue.cache_clear()
 
     yield set_zone
     set_zone("UTC")
