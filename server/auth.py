@@ -78,13 +78,20 @@ def require_td_write(request: Request, session: Annotated[Session, Depends(requi
     sent = request.headers.get(CSRF_HEADER)
     if not sent:
         raise HTTPException(403, f"missing the {CSRF_HEADER} header")
-    if not hmac.compare_digest(sent, session.csrf):
+    if not same_secret(sent, session.csrf):
         raise HTTPException(403, f"wrong {CSRF_HEADER}: reload the dashboard")
     return session
 
 
+def same_secret(sent: str, kept: str) -> bool:
+    """Constant-time, on bytes: a header may carry any character (``compare_digest`` on
+    ``str`` raises on a non-ASCII one, which was a 500 and a traceback per request)."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogateescape"),
+                               kept.encode("utf-8", "surrogateescape"))
+
+
 def key_ok(hub: Hub, key: str | None) -> bool:
-    return key is not None and hmac.compare_digest(key, hub.kiosk_key)
+    return key is not None and same_secret(key, hub.kiosk_key)
 
 
 def require_kiosk(request: Request, hub: HubDep) -> None:

@@ -54,6 +54,9 @@ def _parser() -> _Parser:
     p.add_argument("--td-password-file", type=Path, help="first start: read the TD password here")
     p.add_argument("--wait-for-sync", type=float, default=90.0, metavar="SECONDS",
                    help="wait this long for NTP to set the system clock (default 90; 0: no wait)")
+    p.add_argument("--trust-proxy", metavar="ADDRESSES",
+                   help="a reverse proxy's address(es), comma-separated: only then is "
+                        "X-Forwarded-For believed (default: never)")
     p.add_argument("--no-mdns", action="store_true",
                    help="do not announce the hub on the LAN (kiosks then need its address)")
     return p
@@ -191,6 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = uvicorn.Config(
         create_app(settings), host=args.host, port=args.port, log_level="warning",
         ws_ping_interval=10, ws_ping_timeout=10,
+        # X-Forwarded-For names the client only behind a proxy the TD names: otherwise
+        # anyone could pick the address the sign-in limit counts (uvicorn trusts 127.0.0.1
+        # by default)
+        proxy_headers=args.trust_proxy is not None,
+        forwarded_allow_ips=args.trust_proxy or "",
     )
     uvicorn.Server(config).run()
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, TypeVar
@@ -41,6 +42,8 @@ class Hub:
     boot: str | None = None
     #: the TD's heavy reads, one at a time (``heavy_read``); made on the event loop
     heavy: anyio.CapacityLimiter | None = None
+    #: password hashes one at a time: a burst of sign-ins costs one scrypt's memory
+    hashing: threading.Lock = field(default_factory=threading.Lock)
 
     def seen(self, table: int, address: str | None = None) -> TableStatus:
         s = self.status.setdefault(table, TableStatus())

@@ -1,17 +1,27 @@
-"""Sign-in failures per client IP: a player on the venue Wi-Fi cannot guess the password."""
+"""Sign-in failures per client IP: a player on the venue Wi-Fi cannot guess the password.
+
+An attempt counts as a failure *before* its password is hashed (``attempt``) and is taken
+back only when it succeeds (``clear``): 200 guesses sent at once are ``limit`` hashes and
+195 refusals, not 200 hashes checked before the first failure is recorded. The hashing
+itself is one at a time (``Hub.hashing``), so a burst costs one scrypt's memory.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 
 
 class FailureLimit:
-    """At most ``limit`` failures per key in ``window`` seconds; then refuse until one ages out."""
+    """At most ``limit`` failures per key in ``window`` seconds; then refuse until one ages out.
+
+    Thread-safe: the sign-in route runs in worker threads."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
         self.window = window
         self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
 
     def _recent(self, key: str, now: float) -> deque[float]:
         q = self._failures.setdefault(key, deque())
@@ -23,14 +33,30 @@ class FailureLimit:
 
     def retry_after(self, key: str, now: float) -> float | None:
         """Seconds to wait if ``key`` is blocked now, else None."""
+        with self._lock:
+            return self._wait(key, now)
+
+    def _wait(self, key: str, now: float) -> float | None:
         q = self._recent(key, now)
         if len(q) < self.limit:
             return None
         return max(1.0, self.window - (now - q[0]))
 
+    def attempt(self, key: str, now: float) -> float | None:
+        """Count an attempt as a failure now, before it is checked: None if it may go on,
+        else the seconds to wait (and nothing counted)."""
+        with self._lock:
+            wait = self._wait(key, now)
+            if wait is None:
+                self._failures.setdefault(key, deque()).append(now)
+            return wait
+
     def fail(self, key: str, now: float) -> None:
-        self._recent(key, now)
-        self._failures.setdefault(key, deque()).append(now)
+        with self._lock:
+            self._recent(key, now)
+            self._failures.setdefault(key, deque()).append(now)
 
     def clear(self, key: str) -> None:
-        self._failures.pop(key, None)
+        """A success: this key's failures (the counted attempt with them) are forgotten."""
+        with self._lock:
+            self._failures.pop(key, None)

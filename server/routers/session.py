@@ -19,17 +19,19 @@ router = APIRouter(prefix="/api", tags=["td"])
 
 @router.post("/login", response_model=SignedIn)
 def login(body: Login, request: Request, response: Response, hub: HubDep) -> SignedIn:
-    """Rate-limited per client IP: too many failures in the window answer 429."""
+    """Rate-limited per client IP: too many failures in the window answer 429. The attempt
+    counts before the password is hashed, and hashes run one at a time (``ratelimit``)."""
     ip = request.client.host if request.client else "?"
-    wait = hub.logins.retry_after(ip, hub.clock.mono())
+    wait = hub.logins.attempt(ip, hub.clock.mono())
     if wait is not None:
         raise HTTPException(
             429, f"too many failed sign-ins: try again in {wait:.0f} s",
             headers={"Retry-After": str(int(wait + 0.999))},
         )
-    if not verify_password(body.password, hub.password_hash):
-        hub.logins.fail(ip, hub.clock.mono())
-        raise HTTPException(401, "wrong password")
+    with hub.hashing:
+        ok = verify_password(body.password, hub.password_hash)
+    if not ok:
+        raise HTTPException(401, "wrong password")  # counted already, by ``attempt``
     hub.logins.clear(ip)
     hub.store.drop_expired_sessions(hub.clock.now())
     return SignedIn(csrf=start_session(hub, response))
