@@ -221,12 +221,22 @@ def _describe_lengths(rules: tuple[PhaseLengths, ...], writing: float) -> list[s
     return out
 
 
+#: An event file's keys go two levels deep (``penalty.bands``); a dotted key far deeper is
+#: no event file, and tomllib spends seconds on one (a 66 KB key: 16 s).
+MAX_KEY_DOTS = 32
+
+
 class EventError(DipclockError, ValueError):
     """An event that cannot be used, with one line saying why."""
 
 
 def parse_event_toml(text: str, origin: str) -> EventProfile:
     """Read a TD's event file. Errors name ``origin``, the key and what was expected."""
+    deep = next((n for n, line in enumerate(text.splitlines(), 1)
+                 if line.partition("=")[0].count(".") > MAX_KEY_DOTS), None)
+    if deep is not None:  # tomllib takes seconds per such key (quadratic): refuse first
+        raise EventError(f"{origin}: not an event file: line {deep} has a key nested more "
+                         f"than {MAX_KEY_DOTS} levels")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

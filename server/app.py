@@ -14,6 +14,7 @@ from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import errors
 from server.actions import Refused
+from server.bodylimit import BodyLimit
 from server.clock import Clock, HubClock, standing_of
 from server.context import Hub
 from server.hubtime import restore
@@ -111,4 +112,5 @@ def create_app(
     app.include_router(clock_routes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.add_middleware(BodyLimit)  # outermost: a body's size before its parsing or its sender
     return app

@@ -67,3 +67,50 @@ def test_a_forged_forwarded_for_does_not_reset_the_sign_in_limit(tmp_path: Path)
     finally:
         hub.stop()
     assert codes == [401] * 5 + [429] * 2, codes
+
+
+def test_a_body_over_its_route_s_limit_is_a_413_before_it_is_parsed(hub, td) -> None:
+    big = b'{"password": "' + b"x" * (8 * 1024) + b'"}'
+    r = hub.client.post("/api/login", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json() == {"detail": "request body over 4 KB"}
+    # no Content-Length (chunked): read up to the limit, then refused all the same
+    r = hub.client.post("/api/td/pauses", content=(b"x" * 1024 for _ in range(100)),
+                        headers=td | {"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json() == {"detail": "request body over 64 KB"}
+    # under the limit, the same body the route would have had
+    r = hub.client.post("/api/td/pauses", content=(b"{" + b"}" for _ in range(1)),
+                        headers=td | {"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    r = hub.client.post("/api/login", content=b"12", headers={"Content-Length": "x1"})
+    assert r.status_code == 413
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_a_huge_anonymous_body_does_not_grow_the_hub(tmp_path: Path) -> None:
+    """100 MB sent to /api/login, without saying its length, on `dipclock hub` itself."""
+    hub = LiveHub(tmp_path / "hub").start()
+    try:
+        assert hub.proc is not None
+        before = _rss_kb(hub.proc.pid)
+
+        def body():  # 100 MB in 1 MB chunks: chunked, so only reading can tell its size
+            for _ in range(100):
+                yield b"x" * (1024 * 1024)
+
+        try:
+            r = httpx.post(f"{hub.url}/api/login", content=body(), timeout=60,
+                           headers={"Content-Type": "application/json"})
+            assert r.status_code == 413
+        except httpx.TransportError:
+            pass  # the hub closed the connection while the client still sent: refused
+        grown = _rss_kb(hub.proc.pid) - before
+        assert httpx.get(f"{hub.url}/api/time", timeout=5).status_code == 200
+    finally:
+        hub.stop()
+    assert grown < 20 * 1024, f"the hub grew by {grown} kB"

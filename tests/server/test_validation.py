@@ -29,6 +29,8 @@ BAD = [
      "arrays or tables nested too deeply"),
     ("PUT", "/api/td/event", {"toml": "a = " + "{b = " * 3000 + "1" + "}" * 3000},
      "arrays or tables nested too deeply"),
+    ("PUT", "/api/td/event", {"toml": "a" + ".a" * 20000 + " = 1"},
+     "line 1 has a key nested more than 32 levels"),
     ("PUT", "/api/td/round", {"number": 1}, "start: required"),
     ("PUT", "/api/td/round", {"number": 1, "start": "2024-05-04T09:00:00",
                               "call": "2024-05-04T08:00:00"}, "call: must be after the start"),

@@ -1,0 +1,90 @@
+"""Request bodies have a size, checked before anything parses them or asks who sent them.
+
+A 100 MB anonymous JSON body once took the hub to 520 MB before its 401, and four at once
+to ``/api/login`` to 1.5 GB. This ASGI middleware answers 413 as soon as a body is known to
+be too big: at once from its ``Content-Length``, or after reading no more than the limit
+of a body that does not say its length. Under the limit, the body it read is handed on
+unchanged. Limits are by route, each well above what the route's real requests carry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+KB = 1024
+#: (path prefix, most bytes): the first prefix that matches decides, else ``DEFAULT``.
+LIMITS: tuple[tuple[str, int], ...] = (
+    ("/api/login", 4 * KB),  # a password
+    ("/api/tables/", 256 * KB),  # a batch of up to 200 presses (about 120 bytes each)
+    ("/api/td/event", 512 * KB),  # an event file of up to 100,000 characters, as JSON
+    ("/api/td/seating", 2048 * KB),  # a seating CSV of up to 500,000 characters
+)
+DEFAULT = 64 * KB
+
+
+def limit_for(path: str) -> int:
+    return next((n for prefix, n in LIMITS if path.startswith(prefix)), DEFAULT)
+
+
+class BodyLimit:
+    """Wraps the hub's app: 413 with one line for a body over its route's limit."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        limit = limit_for(scope["path"])
+        length = dict(scope.get("headers") or ()).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _too_big(send, limit)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _too_big(send, limit)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([body], receive), send)
+
+
+def _replay(messages: list[Message], then: Receive) -> Receive:
+    """The messages already read, then the connection's own (its disconnect, when it comes)."""
+    pending = list(messages)
+
+    async def receive() -> Message:
+        return pending.pop(0) if pending else await then()
+
+    return receive
+
+
+async def _too_big(send: Send, limit: int) -> None:
+    body = json.dumps({"detail": f"request body over {limit // KB} KB"}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["DEFAULT", "LIMITS", "BodyLimit", "limit_for"]
