@@ -12,7 +12,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -205,12 +205,24 @@ def _dt(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+def private_file(path: Path) -> None:
+    """The hub's data (the kiosk key, the TD's sessions, every press) readable by its owner
+    only: the directory 0700, the file 0600 before SQLite opens it (its -wal and -shm files
+    take the database file's mode). A file from before is tightened too."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.touch(mode=0o600, exist_ok=True)
+    for each, wanted in ((path.parent, 0o700), (path, 0o600)):
+        if each.stat().st_mode & 0o777 != wanted:
+            with suppress(PermissionError):  # not ours to change: leave it as it is
+                each.chmod(wanted)
+
+
 class Store:
     """One SQLite connection under a lock: the hub's routes run in worker threads (off the
     event loop), and the lock makes each statement and each transaction one at a time."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._lock = threading.RLock()
         self._db.execute("PRAGMA journal_mode=WAL")

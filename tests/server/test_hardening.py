@@ -114,3 +114,23 @@ def test_a_huge_anonymous_body_does_not_grow_the_hub(tmp_path: Path) -> None:
     finally:
         hub.stop()
     assert grown < 20 * 1024, f"the hub grew by {grown} kB"
+
+
+def test_the_hub_s_data_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    from server.store import Store
+
+    path = tmp_path / "data" / "hub.sqlite3"
+    store = Store(path)
+    try:
+        store.set_meta_once("kiosk_key", "a secret")
+        modes = {p.name: p.stat().st_mode & 0o777 for p in path.parent.iterdir()}
+    finally:
+        store.close()
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert modes["hub.sqlite3"] == 0o600
+    assert all(mode == 0o600 for mode in modes.values()), modes  # -wal and -shm too
+    # a data dir from an older hub (0644 file, 0755 dir) is tightened on the next start
+    path.chmod(0o644)
+    path.parent.chmod(0o755)
+    Store(path).close()
+    assert (path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777) == (0o600, 0o700)
