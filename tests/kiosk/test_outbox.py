@@ -115,3 +115,33 @@ def test_a_guess_needs_its_monotonic_reading(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="mono"):
         box.record("A", "press", AT, "r", trusted=False)
     assert box.presses() == []
+
+
+def test_an_older_kiosk_s_local_stamps_become_utc_once(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before UTC, a Pi in Berlin stamped 10:18 local; opened on it, the press says 08:18
+    UTC (summer time), and a second opening converts nothing again."""
+    import os
+    import time
+
+    import tzlocal
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    tzlocal.reload_localzone()
+    try:
+        path = tmp_path / "o.sqlite"
+        db = sqlite3.connect(path)
+        db.executescript(OLD_SCHEMA)
+        db.close()
+        before = {r[0]: r[1] for r in sqlite3.connect(path).execute("SELECT id, at FROM presses")}
+        Outbox(path).close()
+        box = Outbox(path)
+        after = {p.id: p.at for p in box.presses()}
+        box.close()
+    finally:
+        os.environ["TZ"] = "UTC"
+        time.tzset()
+        tzlocal.reload_localzone()
+    for press_id, local in before.items():
+        assert after[press_id] == datetime.fromisoformat(local) - timedelta(hours=2)
