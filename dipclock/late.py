@@ -267,6 +267,16 @@ def missed_to_judge(
     return out
 
 
+def judged_until(
+    phases: Sequence[Phase], now: datetime, window: timedelta = LATE_WINDOW
+) -> datetime | None:
+    """Until when ``missed_to_judge`` at ``now`` stands, if no press comes: the next close of
+    a late window (None: every window has closed, so the answer is final). The hub keeps a
+    table's judgment until then rather than judging its whole history at every poll."""
+    return min((p.deadline + window for p in phases if p.deadline + window >= now),
+               default=None)
+
+
 def missed(
     phases: Sequence[Phase],
     now: datetime,

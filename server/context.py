@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from server.clock import UNKNOWN, Clock
+from server.history import Judgments, PressBook
 from server.kiosks import TableStatus
 from server.push import Fanout
 from server.ratelimit import FailureLimit
@@ -44,6 +45,10 @@ class Hub:
     heavy: anyio.CapacityLimiter | None = None
     #: password hashes one at a time: a burst of sign-ins costs one scrypt's memory
     hashing: threading.Lock = field(default_factory=threading.Lock)
+    #: the current round's presses and every table's judged late orders, kept between
+    #: requests and read again only where they changed (``server.history``)
+    book: PressBook = field(default_factory=PressBook)
+    judgments: Judgments = field(default_factory=Judgments)
 
     def seen(self, table: int, address: str | None = None) -> TableStatus:
         s = self.status.setdefault(table, TableStatus())

@@ -16,7 +16,7 @@ from server.actions import played
 from server.context import Hub
 from server.grid import grid
 from server.hubtime import status as clock_status
-from server.review import late_submissions
+from server.review import late_submissions, undecided
 from server.rounds import Current, current, venue
 from server.views import clock_json, iso, pause_json
 
@@ -97,16 +97,15 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
 def review_rounds(hub: Hub, out: dict[str, Any], review: int | None) -> None:
     """Every round's late orders are judged (the count of those not yet decided, in any
     round, is at the top of the dashboard); the rows of round ``review`` are listed."""
-    rows = late_submissions(hub)
+    counts = undecided(hub)
     stored = hub.store.rounds()
-    out["undecided"] = sum(1 for row in rows if row["decision"] is None)
+    out["undecided"] = sum(counts.values())
     out["rounds"] = [
         {"number": rnd.number, "title": rnd.title,
          "event": rnd.profile.name if rnd.profile else "",
-         "undecided": sum(1 for row in rows
-                          if row["round"] == rnd.number and row["decision"] is None)}
+         "undecided": counts.get(rnd.number, 0)}
         for rnd in stored
     ]
     if review is not None and any(rnd.number == review for rnd in stored):
         out["review_round"] = review
-        out["penalties"] = [row for row in rows if row["round"] == review]
+        out["penalties"] = late_submissions(hub, review)

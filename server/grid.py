@@ -76,10 +76,9 @@ def own_changes(cur: Current, now: datetime, table: int) -> dict[str, Any]:
 def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
     tables = hub.store.tables()
     mono = hub.clock.mono()
-    rows: dict[int, list[PressRow]] = {n: [] for n in tables}
+    rows: dict[int, tuple[PressRow, ...]] = {}
     if cur is not None:
-        for r in hub.store.presses(cur.round.number):
-            rows.setdefault(r.table, []).append(r)
+        rows = hub.book.rows(hub.store, cur.round.number, tables)
         phases = table_phases(cur.profile, cur.schedule, tables)
     now = hub.clock.moment()
     out = []
@@ -98,7 +97,7 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
             "claims": hub.claims(n),
         }
         if cur is not None:
-            presses = rows.get(n, [])
+            presses = rows.get(n, ())
             gone = out_powers(presses, cur.schedule, cur.profile)
             v = view(cur.profile, cur.schedule, now, table=n)
             powers = board(phases[n], now, core_presses(presses), cur.profile.penalty, gone)

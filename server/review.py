@@ -12,17 +12,23 @@ waive, change with a note) is stored beside it, never instead of it, so the CSV 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NamedTuple
 
+import dipclock
 from dipclock.events import EventProfile
-from dipclock.late import missed_to_judge, submissions
+from dipclock.late import judged_until, missed_to_judge, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
+from dipclock.schedule import Schedule
 from dipclock.venuetime import zone
 from server.context import Hub
+from server.history import Judged
 from server.rounds import core_presses, round_profile, schedule_for, table_phases
 from server.views import iso
 
@@ -34,66 +40,136 @@ COLUMNS = (
 
 
 def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, Any]]:
-    """Every late submission and missed phase of every round (or of ``round_no``).
+    """Every late submission and missed phase of every round (or of ``round_no``), with
+    the player, the TD's decision and the deadline on the venue's clock."""
+    decisions = hub.store.decisions()
+    seats = {(s.round, s.table, s.power): s.player for s in hub.store.seating(round_no)}
+    out: list[dict[str, Any]] = []
+    for j in judged(hub, round_no):
+        rnd, n, item = j.round, j.table, j.item
+        d = decisions.get((rnd, n, item["power"], item["phase"]))
+        out.append(item | {
+            "round": rnd,
+            "table": n,
+            "decision": d.decision if d else None,
+            "final": d.final if d else None,
+            "note": d.note if d else "",
+            "decided_at": iso(d.at, zone(j.timezone)) if d else None,
+            "player": seats.get((rnd, n, item["power"]), ""),
+        })
+    out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))
+    return out
+
+
+def undecided(hub: Hub) -> dict[int, int]:
+    """Each round's count of late orders and missed phases the TD has not ruled on."""
+    decided = hub.store.decisions()
+    counts: dict[int, int] = {}
+    for j in judged(hub):
+        if (j.round, j.table, j.item["power"], j.item["phase"]) not in decided:
+            counts[j.round] = counts.get(j.round, 0) + 1
+    return counts
+
+
+class Item(NamedTuple):
+    """One late submission or missed phase, judged, before the TD's decision is added."""
+
+    round: int
+    table: int
+    timezone: str | None
+    item: dict[str, Any]
+
+
+def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
+    """Each late submission and missed phase, each table judged
+    again only when it could have changed (``server.history.Judgments``).
 
     Each round is judged by the event profile stored with it (``Store.set_round``).
     """
-    decisions = hub.store.decisions()
-    seats = {(s.round, s.table, s.power): s.player for s in hub.store.seating(round_no)}
-    units = {(u.round, u.table, u.power, u.phase): u.units for u in hub.store.units(round_no)}
     now = hub.clock.moment()
-    out: list[dict[str, Any]] = []
+    out: list[Item] = []
+    final: list[tuple[int, int, int, str, list[dict[str, Any]]]] = []
     for rnd in hub.store.rounds():
         if round_no is not None and rnd.number != round_no:
             continue
-        profile = round_profile(hub.store, rnd)  # the round's own rules, not today's event
-        if profile is None:
+        found = round_profile(hub.store, rnd)  # the round's own rules, not today's event
+        if found is None:
             continue
-        schedule = schedule_for(hub.store, rnd)
-        tz = zone(profile.timezone)  # times on the venue's clock, as the TD reads them
-        presses = hub.store.presses(rnd.number)
-        tables = sorted({p.table for p in presses})
-        phases = table_phases(profile, schedule, tables)
-        for n in tables:
-            mine = [p for p in presses if p.table == n]
-            orders = core_presses(mine)
-            deadlines = {ph.ref: ph.deadline for ph in phases[n]}
-            subs = submissions(phases[n], orders)
-            items: list[dict[str, Any]] = []
-            for s in subs:
-                if s.late:
-                    given = units.get((rnd.number, n, s.power, s.phase.code))
-                    cost = _cost(profile, s.seconds_late, s.offence, given)
-                    items.append({
-                        "power": s.power, "phase": s.phase, "kind": "late",
-                        "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
-                        "started_second": started_seconds(s.seconds_late), "offence": s.offence,
-                        "proposed": _proposed(cost), "units": list(given or ()),
-                    })
-            for m in missed_to_judge(phases[n], now, mine, profile.penalty, schedule.start,
-                                     board=not profile.central_clock):
-                # no orders came, so none are deleted: the units name nothing here
-                items.append({
-                    "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
-                    "seconds_late": None, "started_second": None, "offence": m.offence,
-                    "proposed": _proposed(m.proposed.no_orders()), "units": [],
-                })
-            for item in items:
-                d = decisions.get((rnd.number, n, item["power"], item["phase"].code))
-                out.append(item | {
-                    "round": rnd.number,
-                    "table": n,
-                    "power_name": POWERS[item["power"]],
-                    "phase": item["phase"].code,
-                    "deadline": iso(deadlines.get(item["phase"]), tz),
-                    "decision": d.decision if d else None,
-                    "final": d.final if d else None,
-                    "note": d.note if d else "",
-                    "decided_at": iso(d.at, tz) if d else None,
-                    "player": seats.get((rnd.number, n, item["power"]), ""),
-                })
-    out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))
+        profile, schedule = hub.judgments.same(rnd.number, found, schedule_for(hub.store, rnd))
+        units: dict[tuple[int, str, str], tuple[str, ...]] | None = None
+        kept: dict[int, tuple[int, str, list[dict[str, Any]]]] | None = None
+        basis = ""
+        for n, rev in sorted(hub.store.table_revs(rnd.number).items()):
+            j = hub.judgments.get(rnd.number, n, rev, profile, schedule, now)
+            if j is None:
+                if kept is None:  # the first table to judge in this round since the start
+                    kept, basis = hub.store.judged(rnd.number), basis_of(profile, schedule)
+                    units = {(u.table, u.power, u.phase): u.units
+                             for u in hub.store.units(rnd.number)}
+                saved = kept.get(n)
+                if saved is not None and saved[:2] == (rev, basis):
+                    j = Judged(rev, profile, schedule, None, tuple(saved[2]))
+                else:
+                    j = _judge(hub, rnd.number, n, rev, profile, schedule, now, units or {})
+                    if j.until is None:
+                        final.append((rnd.number, n, rev, basis, list(j.items)))
+                hub.judgments.keep(rnd.number, n, j)
+            out.extend(Item(rnd.number, n, profile.timezone, item) for item in j.items)
+    if final:
+        hub.store.keep_judged(final)
     return out
+
+
+def basis_of(profile: EventProfile, schedule: Schedule) -> str:
+    """What a final judgment was made under besides the table's presses: the round's rules
+    and schedule, and the core's code (a hub upgraded since judges again)."""
+    text = profile.model_dump_json() + schedule.model_dump_json() + _CORE
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _core_digest() -> str:
+    """The core's source, hashed once: the judging lives there."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(dipclock.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_CORE = _core_digest()
+
+
+def _judge(
+    hub: Hub, round_no: int, n: int, rev: int, profile: EventProfile, schedule: Schedule,
+    now: datetime, units: dict[tuple[int, str, str], tuple[str, ...]],
+) -> Judged:
+    """Table ``n``'s late submissions and missed phases in the round, from its presses."""
+    tz = zone(profile.timezone)  # times on the venue's clock, as the TD reads them
+    mine = hub.store.presses(round_no, n)
+    phases = table_phases(profile, schedule, [n])[n]
+    deadlines = {ph.ref: ph.deadline for ph in phases}
+    items: list[dict[str, Any]] = []
+    for s in submissions(phases, core_presses(mine)):
+        if s.late:
+            given = units.get((n, s.power, s.phase.code))
+            cost = _cost(profile, s.seconds_late, s.offence, given)
+            items.append({
+                "power": s.power, "phase": s.phase, "kind": "late",
+                "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
+                "started_second": started_seconds(s.seconds_late), "offence": s.offence,
+                "proposed": _proposed(cost), "units": list(given or ()),
+            })
+    for m in missed_to_judge(phases, now, mine, profile.penalty, schedule.start,
+                             board=not profile.central_clock):
+        # no orders came, so none are deleted: the units name nothing here
+        items.append({
+            "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
+            "seconds_late": None, "started_second": None, "offence": m.offence,
+            "proposed": _proposed(m.proposed.no_orders()), "units": [],
+        })
+    return Judged(rev, profile, schedule, judged_until(phases, now), tuple(
+        item | {"power_name": POWERS[item["power"]], "phase": item["phase"].code,
+                "deadline": iso(deadlines.get(item["phase"]), tz)}
+        for item in items))
 
 
 def _cost(

@@ -105,9 +105,8 @@ def schedule_for(
     if profile is not None and not profile.central_clock:
         # board clocks: each table's ready signals, read from its holds as its kiosk does
         by_table: dict[int, list[PressRow]] = {}
-        for row in store.presses(rnd.number):
-            if row.kind == "hold":
-                by_table.setdefault(row.table, []).append(row)
+        for row in store.holds(rnd.number):
+            by_table.setdefault(row.table, []).append(row)
         for table, rows in sorted(by_table.items()):
             schedule = with_board_starts(schedule, rows, table)
     return schedule

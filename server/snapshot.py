@@ -14,12 +14,10 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     """One snapshot per table, sharing the event and schedule, with the same ``seq``."""
     cur = current(hub.store)
     seq = hub.store.seq()
-    by_table: dict[int, list[PressRow]] = {n: [] for n in tables}
+    by_table: dict[int, tuple[PressRow, ...]] = {n: () for n in tables}
     players: dict[int, dict[str, str]] = {n: {} for n in tables}
     if cur is not None:
-        for row in hub.store.presses(cur.round.number):
-            if row.table in by_table:
-                by_table[row.table].append(row)
+        by_table = hub.book.rows(hub.store, cur.round.number, sorted(tables))
         for seat in hub.store.seating(cur.round.number):
             if seat.table in players:
                 players[seat.table][seat.power] = seat.player

@@ -124,7 +124,26 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """,
     # version 5: every stored time in UTC, every stored event in its zone (``_to_utc``)
     _to_utc,
+    # version 6: a revision per round and table, raised by each press or units stored there,
+    # so the hub reads again only the tables that changed (``server.history``), and each
+    # table's final judgment kept under it, so a restarted hub does not judge the whole
+    # event again; the holds indexed apart, so a board clock's ready signals are found
+    # without reading the round
+    """
+    CREATE TABLE table_revs(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, rev INTEGER NOT NULL,
+        PRIMARY KEY(round, table_no));
+    INSERT INTO table_revs(round, table_no, rev)
+        SELECT round, table_no, count(*) FROM presses GROUP BY round, table_no;
+    CREATE INDEX presses_holds ON presses(round, table_no, at) WHERE kind = 'hold';
+    CREATE TABLE judged(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, rev INTEGER NOT NULL,
+        basis TEXT NOT NULL, items TEXT NOT NULL, PRIMARY KEY(round, table_no));
+    """,
 )
+
+_BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
+         "ON CONFLICT(round, table_no) DO UPDATE SET rev = rev + 1")
 
 
 @dataclass(frozen=True)
@@ -199,6 +218,10 @@ class AuditRow:
     at: datetime
     action: str
     summary: str
+
+
+def _press_rows(rows: list[tuple[Any, ...]]) -> list[PressRow]:
+    return [PressRow(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5])) for r in rows]
 
 
 def _dt(text: str | None) -> datetime | None:
@@ -431,6 +454,7 @@ class Store:
         Returns (stored, duplicates).
         """
         stored = 0
+        changed: set[tuple[int, int]] = set()
         with self.change(now, None) as db:
             for p in presses:
                 cur = db.execute(
@@ -439,6 +463,9 @@ class Store:
                     (p.id, p.round, p.table, p.power, p.kind, p.at.isoformat(), now.isoformat()),
                 )
                 stored += cur.rowcount
+                if cur.rowcount:
+                    changed.add((p.round, p.table))
+            db.executemany(_BUMP, sorted(changed))
         return stored, len(presses) - stored
 
     def presses(self, round_no: int, table: int | None = None) -> list[PressRow]:
@@ -447,8 +474,40 @@ class Store:
         if table is not None:
             sql += " AND table_no = ?"
             args.append(table)
-        rows = self._all(sql + " ORDER BY at, id", args)
-        return [PressRow(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5])) for r in rows]
+        return _press_rows(self._all(sql + " ORDER BY at, id", args))
+
+    def holds(self, round_no: int) -> list[PressRow]:
+        """The round's 3-second holds (out of the game; a board's ready signal), from their
+        own index: a board clock's schedule needs them at every read."""
+        return _press_rows(self._all(
+            "SELECT id, round, table_no, power, kind, at FROM presses "
+            "WHERE round = ? AND kind = 'hold' ORDER BY table_no, at, id", (round_no,)))
+
+    def table_revs(self, round_no: int) -> dict[int, int]:
+        """Each table's revision in the round: it rises with every press or units stored
+        there, so an unchanged number means unchanged presses and units."""
+        return dict(self._all(
+            "SELECT table_no, rev FROM table_revs WHERE round = ?", (round_no,)))
+
+    def judged(self, round_no: int) -> dict[int, tuple[int, str, list[dict[str, Any]]]]:
+        """Each table's final judgment in the round (``server.history``): its revision,
+        what it was judged under, and its items."""
+        return {t: (rev, basis, json.loads(items)) for t, rev, basis, items in self._all(
+            "SELECT table_no, rev, basis, items FROM judged WHERE round = ?", (round_no,))}
+
+    def keep_judged(self, rows: list[tuple[int, int, int, str, list[dict[str, Any]]]]) -> None:
+        """Keep final judgments: (round, table, revision, basis, items). Not a change of
+        the hall's state: ``seq`` stays."""
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO judged(round, table_no, rev, basis, items) "
+                "VALUES(?, ?, ?, ?, ?)",
+                [(r, t, rev, basis, json.dumps(items)) for r, t, rev, basis, items in rows])
+
+    def table_rev(self, round_no: int, table: int) -> int:
+        row = self._one("SELECT rev FROM table_revs WHERE round = ? AND table_no = ?",
+                        (round_no, table))
+        return int(row[0]) if row else 0
 
     def rounds(self) -> list[RoundRow]:
         rows = self._all(f"SELECT {_ROUND_COLUMNS} FROM rounds ORDER BY number")
@@ -514,6 +573,7 @@ class Store:
     def set_units(self, u: Units, now: datetime, summary: str) -> None:
         """Keep a power's units for one phase (replacing any given before); none clears."""
         with self.change(now, "units", summary) as db:
+            db.execute(_BUMP, (u.round, u.table))
             if u.units:
                 db.execute(
                     "INSERT OR REPLACE INTO units(round, table_no, power, phase, units) "

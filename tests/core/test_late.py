@@ -2,6 +2,9 @@
 
 from datetime import datetime, timedelta
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from dipclock.events import BUILTIN
 from dipclock.late import LATE_WINDOW, Press, board, missed, submissions
 from dipclock.schedule import Schedule
@@ -137,3 +140,25 @@ def test_missed_phases_to_judge_skip_idle_kiosks_and_powers_out():
     [first, *_] = missed_to_judge(PHASES, now, presses, PROFILE.penalty, start)
     assert first.proposed == penalty(PROFILE.penalty, LATE_WINDOW.total_seconds() + 1, 1)
     assert first.deadline == f1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("AEFGIRT"), st.integers(0, 100 * 60)), max_size=20),
+       st.integers(0, 110 * 60), st.integers(0, 110 * 60))
+def test_a_judgment_stands_until_the_moment_judged_until_names(pressed, at, later):
+    """The hub keeps a table's judged phases until ``judged_until``: the answer may not
+    change before then, and must change only when a window has closed since."""
+    from dipclock.late import judged_until, missed_to_judge
+
+    start = PHASES[0].opens
+    presses = [Press(p, start + timedelta(seconds=s)) for p, s in pressed]
+    now = start + timedelta(seconds=at)
+    until = judged_until(PHASES, now)
+    before = missed_to_judge(PHASES, now, presses, PROFILE.penalty, start)
+    then = now + timedelta(seconds=later)
+    if until is None or then <= until:
+        assert missed_to_judge(PHASES, then, presses, PROFILE.penalty, start) == before
+    if until is None:
+        assert all(p.deadline + LATE_WINDOW < now for p in PHASES)
+    else:
+        assert any(p.deadline + LATE_WINDOW == until for p in PHASES) and until >= now
