@@ -50,6 +50,13 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 5.0  # snapshot polling while the WebSocket is unavailable
 TIMEOUT = 5.0
+#: The push channel's keepalive: a ping every PING_SECONDS, the channel given up when its
+#: pong has not come PING_TIMEOUT s later. A hub that froze (stopped, hung, its Pi's power
+#: cut while the Wi-Fi holds the link) sends no close, and its kernel may keep the TCP
+#: connection open, so this is how a table learns of it: within 4.5 s, not websockets'
+#: default 40. A ping is a few bytes, the hub's pong costs it no Python work.
+PING_SECONDS = 2.0
+PING_TIMEOUT = 2.5
 
 
 class HubClient:
@@ -332,6 +339,7 @@ class HubClient:
             try:
                 headers = {"Authorization": f"Bearer {self.key}"} if self.key else None
                 with connect(self.ws_url(), open_timeout=TIMEOUT,
+                             ping_interval=PING_SECONDS, ping_timeout=PING_TIMEOUT,
                              additional_headers=headers) as ws:
                     self._ws = ws
                     opened = True

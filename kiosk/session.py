@@ -251,13 +251,16 @@ class HubSession:
     def link(self, channel: Literal["ws", "http"], ok: bool) -> Effects:
         """The push channel or an HTTP exchange worked (or failed).
 
-        The hub going away drops the samples (it may come back with a new clock) but not
+        The push channel dying means the hub is lost until an exchange succeeds after it
+        (a frozen hub answered the last sync well). The hub going away drops the samples (it may come back with a new clock) but not
         the trust (its clock runs on); the hub coming back means sync and send what piled
         up, without waiting.
         """
         before = self.connected
         if channel == "ws":
             self.ws_open = ok
+            if not ok:  # the push channel died: the hub may be gone, whatever an earlier
+                self.http_ok = False  # exchange said, until a new one says otherwise
         else:
             self.http_ok = ok
         after = self.connected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 import time
 from datetime import datetime
@@ -158,6 +159,26 @@ def test_kiosks_count_through_a_killed_hub_and_upload_once_after(hall: Hall) -> 
         wait_for(f"table {k.table} back on the hub's snapshot", lambda k=k: (
             s := k.screen()) and not s["hub_lost"] and s["stage"] == "negotiating")
         assert len([ln for ln in k.printed().splitlines() if ln.startswith("PRESS ")]) == 1
+
+
+def test_a_frozen_hub_is_lost_on_every_table_and_found_again(hall: Hall) -> None:
+    """SIGSTOP: the hub's sockets stay open and say nothing, as a hung hub's do. Only the
+    push channel's keepalive tells a table (``kiosk.hubclient.PING_TIMEOUT``): 4.5 s at
+    most, measured by ``make bench``; the bound here is for a loaded machine, well under
+    the 36 s it took before the keepalive."""
+    for n, k in hall.kiosks.items():
+        wait_for(f"table {n} connected", lambda k=k: (s := k.screen()) and not s["hub_lost"])
+    assert hall.hub.proc is not None
+    hall.hub.proc.send_signal(signal.SIGSTOP)
+    try:
+        for n, k in hall.kiosks.items():
+            wait_for(f"table {n} sees the frozen hub lost",
+                     lambda k=k: (s := k.screen()) and s["hub_lost"], timeout=20)
+    finally:
+        hall.hub.proc.send_signal(signal.SIGCONT)
+    for n, k in hall.kiosks.items():
+        wait_for(f"table {n} found the hub again",
+                 lambda k=k: (s := k.screen()) and not s["hub_lost"], timeout=60)
 
 
 def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,

@@ -156,6 +156,17 @@ def test_losing_the_hub_keeps_the_trust_and_coming_back_syncs_and_uploads_at_onc
     assert session.link("http", True) == Effects()  # no change: nothing to do
 
 
+def test_a_push_channel_that_dies_loses_the_hub_until_a_new_exchange_succeeds() -> None:
+    """A frozen hub answered the last sync well; only its silent push channel, given up by
+    the keepalive, tells. An exchange before the channel died does not keep it found."""
+    session = HubSession(3)
+    session.link("http", True)
+    session.link("ws", True)
+    gone = session.link("ws", False)
+    assert not session.connected and gone.wake
+    assert session.link("http", True).sync_now and session.connected  # polling found it
+
+
 # --- snapshots --------------------------------------------------------------------------
 
 
