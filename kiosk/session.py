@@ -252,9 +252,9 @@ class HubSession:
         """The push channel or an HTTP exchange worked (or failed).
 
         The push channel dying means the hub is lost until an exchange succeeds after it
-        (a frozen hub answered the last sync well). The hub going away drops the samples (it may come back with a new clock) but not
-        the trust (its clock runs on); the hub coming back means sync and send what piled
-        up, without waiting.
+        (a frozen hub answered the last sync well). The hub going away drops the samples
+        (it may come back with a new clock) but not the trust (its clock runs on); the hub
+        coming back means sync and send what piled up, without waiting.
         """
         before = self.connected
         if channel == "ws":

@@ -24,7 +24,7 @@ from typing import NoReturn
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server.clock import SET_BY_TD, standing_of
-from server.passwords import check_new_password, hash_password, new_kiosk_key
+from server.passwords import check_new_password, hash_password, is_hash, new_kiosk_key
 from server.settings import Settings
 from server.store import Store
 
@@ -52,6 +52,9 @@ def _parser() -> _Parser:
                         "127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--td-password-file", type=Path, help="first start: read the TD password here")
+    p.add_argument("--td-password-hash-file", type=Path, metavar="FILE",
+                   help="first start: read the TD password's hash here (the installer's "
+                        "/etc/dipclock/td-password.hash: no plaintext kept on disk)")
     p.add_argument("--wait-for-sync", type=float, default=90.0, metavar="SECONDS",
                    help="wait this long for NTP to set the system clock (default 90; 0: no wait)")
     p.add_argument("--trust-proxy", metavar="ADDRESSES",
@@ -126,13 +129,32 @@ def _new_password(args: argparse.Namespace) -> str:
     return password
 
 
-def prepare(args: argparse.Namespace) -> str:
-    """Store the password hash (first start only) and the kiosk key; return the key."""
+def _stored_hash(args: argparse.Namespace) -> str | None:
+    """The hash in ``--td-password-hash-file``, if given (the environment's password, if
+    set, wins: it is what the operator typed last)."""
+    path = args.td_password_hash_file
+    if path is None or os.environ.get(ENV_PASSWORD):
+        return None
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise HubError(f"--td-password-hash-file: cannot read it: {exc.strerror}") from None
+    if not is_hash(text):
+        raise HubError(f"--td-password-hash-file {path}: not a password hash "
+                       "(make one with: python3 -m server.passwords < a file holding it)")
+    return text
+
+
+def prepare(args: argparse.Namespace) -> tuple[str, bool]:
+    """Store the password hash and the kiosk key (first start only); return the key and
+    whether it was made just now."""
     store = Store(Settings(data_dir=args.data).db_path)
     try:
         if store.meta("td_password_hash") is None:
-            store.set_meta_once("td_password_hash", hash_password(_new_password(args)))
-        return store.set_meta_once("kiosk_key", new_kiosk_key())
+            store.set_meta_once("td_password_hash", _stored_hash(args)
+                                or hash_password(_new_password(args)))
+        made = store.meta("kiosk_key") is None
+        return store.set_meta_once("kiosk_key", new_kiosk_key()), made
     finally:
         store.close()
 
@@ -165,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise HubError(f"--port {args.port}: must be 1-65535")
         if not 0 <= args.wait_for_sync <= 24 * 3600:
             raise HubError(f"--wait-for-sync {args.wait_for_sync:g}: give 0 to 86400 seconds")
-        key = prepare(args)
+        key, made = prepare(args)
     except HubError as exc:
         print(f"dipclock hub: error: {exc}", file=sys.stderr)
         return 2
@@ -186,7 +208,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(listening_line(args.host, args.port), flush=True)
     print(f"Dashboard:  {where}/dashboard", flush=True)
     print(f"Hall clock: {where}/hall", flush=True)
-    print(f"Kiosk key:  {key}", flush=True)
+    # Printed once: the journal keeps a service's output, for anyone who may read it.
+    # The TD finds the key on the dashboard.
+    print(f"Kiosk key:  {key}" if made else "Kiosk key:  on the dashboard, under Seating",
+          flush=True)
     print(f"Hub clock:  {standing}", flush=True)
     if settings.mdns:
         print("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop",

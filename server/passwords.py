@@ -44,3 +44,34 @@ def new_kiosk_key(token: Callable[[int], str] = secrets.token_urlsafe) -> str:
     while (key := token(18)).startswith("-"):
         pass
     return key
+
+
+def is_hash(text: str) -> bool:
+    """Whether ``text`` is a hash ``hash_password`` made (the installer's file holds one)."""
+    parts = text.split("$")
+    if len(parts) != 6 or parts[0] != "scrypt":
+        return False
+    try:
+        return all(int(v) > 0 for v in parts[1:4]) and len(bytes.fromhex(parts[5])) == 32 \
+            and len(bytes.fromhex(parts[4])) > 0
+    except ValueError:
+        return False
+
+
+def main() -> int:
+    """``python -m server.passwords [--old]``: the hash of the password on stdin, for the
+    installer, which then keeps no plaintext; exit 2 with one line if the password will not
+    do (``--old``: one an older installer kept, chosen under the old rules, is hashed as is)."""
+    import sys
+
+    password = sys.stdin.readline().rstrip("\r\n")
+    problem = None if "--old" in sys.argv[1:] and password else check_new_password(password)
+    if problem:
+        print(f"dipclock: {problem}", file=sys.stderr)
+        return 2
+    print(hash_password(password))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -6,7 +6,7 @@
 #   sudo ./systemd/install.sh hub       # the hall's hub and the TD's dashboard
 #
 # Run it from a checkout of dipclock. Run it again to upgrade: it upgrades in place, restarts
-# the service, and never overwrites /etc/dipclock/kiosk.toml or the TD password.
+# the service, and never overwrites /etc/dipclock/kiosk.toml or the TD password's hash.
 #
 #   --wheelhouse DIR  install from DIR (`make wheelhouse`) with no network at all
 #   --dry-run         print every action it would take and change nothing
@@ -237,28 +237,40 @@ kiosk_files() {
         "writes \`dipclock doctor\` on the screen once the kiosk has stopped retrying"
 }
 
+# The TD password's scrypt hash, never the password: the hub stores it at its first start.
+# A plaintext file an older installer left is hashed, then removed.
 hub_files() {
-    if [ -e "$etc/td-password" ]; then
-        say "kept $etc/td-password (never overwritten)"
+    hashed="$etc/td-password.hash" old="$etc/td-password"
+    if [ -e "$hashed" ]; then
+        say "kept $hashed (never overwritten)"
     elif [ "$dry" = 1 ]; then
-        if [ -n "${DIPCLOCK_TD_PASSWORD:-}" ]; then
-            wrote "$etc/td-password" "from DIPCLOCK_TD_PASSWORD, mode 600"
-        else
-            wrote "$etc/td-password" "asked on the terminal, mode 600"
-        fi
+        if [ -e "$old" ]; then how="hashed from $old"
+        elif [ -n "${DIPCLOCK_TD_PASSWORD:-}" ]; then how="hashed from DIPCLOCK_TD_PASSWORD"
+        else how="asked on the terminal"; fi
+        wrote "$hashed" "$how, mode 600: the password's hash only"
     else
         mkdir -p "$etc"
-        if [ -n "${DIPCLOCK_TD_PASSWORD:-}" ]; then
+        rules=""
+        if [ -e "$old" ]; then
+            pw=$(head -n 1 "$old") rules=--old
+        elif [ -n "${DIPCLOCK_TD_PASSWORD:-}" ]; then
             pw=$DIPCLOCK_TD_PASSWORD
         elif [ -t 0 ]; then
             stty -echo; printf 'TD password for the dashboard: '; read -r pw; stty echo; echo
-            [ -n "$pw" ] || fail "an empty password is not allowed" 2
         else
             fail "set DIPCLOCK_TD_PASSWORD or run this on a terminal: there is no default" 2
         fi
-        (umask 077 && printf '%s\n' "$pw" > "$etc/td-password")
-        [ -n "$root" ] || chown dipclock:dipclock "$etc/td-password"
-        wrote "$etc/td-password" "mode 600"
+        # the hub's own hashing (standard library only): from the venv, or from this checkout
+        if [ -z "$root" ] && [ -x "$venv/bin/python" ]; then py="$venv/bin/python"; pypath=""
+        else py=python3; pypath=$src; fi
+        hash=$(printf '%s\n' "$pw" | PYTHONPATH=$pypath "$py" -m server.passwords $rules) || exit 2
+        (umask 077 && printf '%s\n' "$hash" > "$hashed.new") && mv "$hashed.new" "$hashed"
+        [ -n "$root" ] || chown dipclock:dipclock "$hashed"
+        wrote "$hashed" "mode 600: the password's hash only"
+    fi
+    if [ -e "$old" ]; then
+        act rm -f "$old"
+        [ "$dry" = 1 ] || say "removed $old (the plaintext password an older installer kept)"
     fi
     install_file "$src/systemd/dipclock-hub.service" "$units/dipclock-hub.service"
 }

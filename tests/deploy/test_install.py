@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "systemd" / "install.sh"
 #: Where a real run writes; a dry run must leave every one as it found it.
 REAL_PATHS = [Path(p) for p in (
-    "/etc/dipclock", "/etc/dipclock/kiosk.toml", "/etc/dipclock/td-password", "/opt/dipclock",
+    "/etc/dipclock", "/etc/dipclock/kiosk.toml", "/etc/dipclock/td-password",
+    "/etc/dipclock/td-password.hash", "/opt/dipclock",
     "/etc/systemd/system/dipclock-kiosk.service", "/etc/systemd/system/dipclock-hub.service",
     "/etc/systemd/system/dipclock-kiosk-failed.service",
     "/etc/systemd/system/multi-user.target.wants/dipclock-kiosk.service",
@@ -158,18 +159,59 @@ def test_install_enables_the_service_for_the_next_boot_where_systemd_is_not_runn
     assert "systemd is not running here" in done.stdout
 
 
-def test_hub_install_needs_a_password_and_keeps_it_private(tmp_path):
+def test_hub_install_needs_a_password_and_keeps_only_its_hash(tmp_path):
+    from server.passwords import verify_password
+
     refused = install("hub", tmp_path)
     assert refused.returncode == 2 and "no default" in refused.stderr
+    short = install("hub", tmp_path, DIPCLOCK_TD_PASSWORD="short")
+    assert short.returncode == 2 and "at least 8 characters" in short.stderr
     done = install("hub", tmp_path, DIPCLOCK_TD_PASSWORD="a long TD secret")
-    assert done.returncode == 0
-    secret = tmp_path / "etc/dipclock/td-password"
-    assert secret.read_text() == "a long TD secret\n"
-    assert secret.stat().st_mode & 0o777 == 0o600
-    assert (tmp_path / "etc/systemd/system/dipclock-hub.service").is_file()
+    assert done.returncode == 0, done.stderr
+    hashed = tmp_path / "etc/dipclock/td-password.hash"
+    assert verify_password("a long TD secret", hashed.read_text().strip())
+    assert hashed.stat().st_mode & 0o777 == 0o600
+    assert not any(b"a long TD secret" in f.read_bytes()
+                   for f in tmp_path.rglob("*") if f.is_file())  # no plaintext anywhere
+    unit = (tmp_path / "etc/systemd/system/dipclock-hub.service").read_text()
+    assert "--td-password-hash-file /etc/dipclock/td-password.hash" in unit
     assert not (tmp_path / "etc/systemd/system/dipclock-kiosk.service").exists()
     install("hub", tmp_path, DIPCLOCK_TD_PASSWORD="another one")
-    assert secret.read_text() == "a long TD secret\n"
+    assert verify_password("a long TD secret", hashed.read_text().strip())
+
+
+def test_hub_install_hashes_the_plaintext_an_older_installer_left_then_removes_it(tmp_path):
+    from server.passwords import verify_password
+
+    old = tmp_path / "etc/dipclock/td-password"
+    old.parent.mkdir(parents=True)
+    old.write_text("seven7!\n")  # chosen before the 8-character rule: kept, as it works
+    plan = install("hub", tmp_path, "--dry-run")
+    assert "hashed from" in plan.stdout and old.exists()
+    done = install("hub", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not old.exists() and "removed" in done.stdout
+    hashed = tmp_path / "etc/dipclock/td-password.hash"
+    assert verify_password("seven7!", hashed.read_text().strip())
+
+
+def test_the_hub_takes_the_installers_hash_at_its_first_start(tmp_path):
+    from server.cli import HubError, _parser, prepare
+    from server.passwords import hash_password, verify_password
+    from server.store import Store
+
+    hashed = tmp_path / "td-password.hash"
+    hashed.write_text(hash_password("a long TD secret") + "\n")
+    args = _parser().parse_args(["--data", str(tmp_path / "hub"),
+                                 "--td-password-hash-file", str(hashed)])
+    prepare(args)
+    store = Store(tmp_path / "hub" / "hub.sqlite3")
+    assert verify_password("a long TD secret", store.meta("td_password_hash") or "")
+    store.close()
+    hashed.write_text("a long TD secret\n")  # a password, not its hash: refused, one line
+    args.data = tmp_path / "other"
+    with pytest.raises(HubError, match="not a password hash"):
+        prepare(args)
 
 
 def test_the_example_kiosk_config_is_valid():

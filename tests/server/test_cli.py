@@ -34,9 +34,10 @@ def test_the_password_file_is_hashed_once_and_the_env_is_ignored_later(tmp_path,
     pw = tmp_path / "pw"
     pw.write_text("first password\n")
     args = cli._parser().parse_args(["--data", str(tmp_path / "d"), "--td-password-file", str(pw)])
-    key = cli.prepare(args)
+    key, made = cli.prepare(args)
     monkeypatch.setenv("DIPCLOCK_TD_PASSWORD", "another password")
-    assert cli.prepare(args) == key  # same key, and the stored password is unchanged
+    # same key, not new (so not printed again), and the stored password is unchanged
+    assert made and cli.prepare(args) == (key, False)
     db = sqlite3.connect(tmp_path / "d" / "hub.sqlite3")
     stored = db.execute("SELECT value FROM meta WHERE key = 'td_password_hash'").fetchone()[0]
     db.close()

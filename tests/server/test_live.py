@@ -70,6 +70,8 @@ def test_kiosks_follow_a_pause_and_a_killed_hub_comes_back_intact(live: LiveHub)
     assert {k: after[k] for k in ("event", "schedule", "presses", "out")} == \
         {k: before[k] for k in ("event", "schedule", "presses", "out")}
     assert after["seq"] == before["seq"]
+    # the key went to the log once, at the first start: the journal keeps a unit's output
+    assert live.printed().count(key) == 1 and "Kiosk key:  on the dashboard" in live.printed()
     td = live.td()  # the password from the first start still works
     assert td.get("/api/td/state").json()["hall"]["stage"] == "paused"
     td.post("/api/td/resume", json={}).raise_for_status()
