@@ -82,6 +82,9 @@ class TimeReply(_Part):
 
     t1: float
     t2: float
+    #: the hub started a moment ago and listens for the time its tables kept: a kiosk that
+    #: kept it does not follow a sample far from it, but reports it (``server.kepttime``)
+    provisional: bool = False
 
 
 class Rejected(_Part):

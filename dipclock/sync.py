@@ -10,6 +10,7 @@ and the venue's zone is applied only where a time is shown (``dipclock.venuetime
 
 from __future__ import annotations
 
+import statistics
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -83,3 +84,22 @@ class Slew:
             self.value += delta
         self._at = now
         return self.value
+
+
+#: A restarted hub whose clock is further than this from the time its tables kept takes
+#: theirs: more than a kiosk's own sample error and its monotonic clock's drift over a
+#: restart, far less than a stepped or unsynchronised wall clock's error.
+KEPT_LIMIT = 0.5
+
+
+def kept_time_change(differences: list[float], limit: float = KEPT_LIMIT) -> float | None:
+    """How far a restarted hub moves its clock to the time its tables kept, given each
+    table's difference (hub time minus the time it kept); None: the hub's time stands.
+
+    The median, so one table whose kept time is off (its Pi restarted on a bad guess) does
+    not move the hall, and the tables that agree with the hub count as votes for it.
+    """
+    if not differences:
+        return None
+    middle = statistics.median(differences)
+    return -middle if abs(middle) > limit else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dipclock.sync import OffsetFilter, Sample, Slew
+from dipclock.sync import KEPT_LIMIT, OffsetFilter, Sample, Slew
 from kiosk.backoff import Backoff
 
 FAST_SYNC = 2.0
@@ -26,6 +26,9 @@ class Taken:
 
     status: tuple[float, float]  # (hub time - the time the screen showed, round trip)
     save_wall_offset: float | None
+    #: the sample came from a hub whose time is provisional, and this kiosk had kept the
+    #: time across the hub's absence: ``status`` is the hub's difference from the kept time
+    kept: bool = False
 
 
 class ClockSync:
@@ -64,11 +67,23 @@ class ClockSync:
         """Taken when an exchange is sent; ``take`` refuses a sample across a drop."""
         return self._resets
 
-    def take(self, ticket: int, s: Sample, wall_minus_mono: float) -> Taken | None:
-        """Add a sample (None: it is stale, the hub's clock changed while it was out)."""
+    def take(self, ticket: int, s: Sample, wall_minus_mono: float,
+             provisional: bool = False) -> Taken | None:
+        """Add a sample (None: it is stale, the hub's clock changed while it was out).
+
+        A hub that has just started (``provisional``) and whose time is further than
+        ``KEPT_LIMIT`` from the time this kiosk kept is not followed, only told: the hub
+        then takes the time the tables kept (``server.kepttime``), or, if most tables
+        agree with it, keeps its own and a later sample moves this one.
+        """
         shown = self.local(s.taken, wall_minus_mono) - s.taken
         if ticket != self._resets:
             return None
+        kept = provisional and self.verified
+        if kept and abs(s.offset - shown) > KEPT_LIMIT:
+            self.samples = 0  # sync fast until the hub has settled
+            self.status = (s.offset - shown, s.delay)
+            return Taken(self.status, None, kept=True)
         if self._fresh:
             self._fresh = False
             self._filter = OffsetFilter()  # the shown clock slews on from where it is
@@ -80,10 +95,10 @@ class ClockSync:
         self.samples += 1
         self.verified = True
         if self._wall_saved_at is not None and s.taken - self._wall_saved_at <= WALL_SAVE_EVERY:
-            return Taken(self.status, None)
+            return Taken(self.status, None, kept)
         self._wall_saved_at = s.taken
         self.wall_offset = self._target - wall_minus_mono
-        return Taken(self.status, self.wall_offset)
+        return Taken(self.status, self.wall_offset, kept)
 
     def drop(self, clock_changed: bool) -> None:
         """Start the samples afresh at the next one; ``clock_changed``: the hub's clock is

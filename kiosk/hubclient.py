@@ -187,13 +187,13 @@ class HubClient:
             self.post_status(*effects.report)
         return effects.ok
 
-    def post_status(self, offset: float, rtt: float) -> bool:
+    def post_status(self, offset: float, rtt: float, kept: bool = False) -> bool:
         """Tell the TD's grid how far off this kiosk's clock was, and what it is; True on 2xx."""
         with self._lock:
             refused = self.session.about_refused
         about = {} if refused else self._about_block()
         with self._lock:
-            request: Request | None = self.session.status_request(offset, rtt, about)
+            request: Request | None = self.session.status_request(offset, rtt, about, kept)
         ok = False
         try:
             while request is not None:

@@ -56,7 +56,8 @@ class Effects:
     save_snapshot: Mapping[str, Any] | None = None  # kept for a restart without the hub
     resend: str | None = None  # send this round's presses again (a hub started afresh)
     save_wall_offset: float | None = None  # the hub-to-wall offset, for a restart
-    report: tuple[float, float] | None = None  # (offset, rtt) to post to the TD's grid
+    #: (offset, rtt, kept) to post to the TD's grid (``kept``: see ``clocksync.Taken``)
+    report: tuple[float, float, bool] | None = None
     sync_now: bool = False
     upload_now: bool = False
     wake: bool = False  # the screen must redraw now
@@ -158,20 +159,25 @@ class HubSession:
         except ValueError as exc:  # pydantic's ValidationError is one
             log.debug("time sync failed: %s", exc)
             return replace(self.link("http", False), ok=False)
-        taken = self.clock.take(ticket, sample(t0, reply.t1, reply.t2, t3), wall_minus_mono)
+        taken = self.clock.take(ticket, sample(t0, reply.t1, reply.t2, t3), wall_minus_mono,
+                                reply.provisional)
         if taken is None:
             return self.link("http", True) | Effects(sync_now=True)
-        return Effects(report=taken.status,
+        return Effects(report=(*taken.status, taken.kept),
                        save_wall_offset=taken.save_wall_offset) | self.link("http", True)
 
     def next_sync(self, ok: bool) -> float:
         return self.clock.next_wait(ok)
 
-    def status_request(self, offset: float, rtt: float, about: Mapping[str, Any]) -> Request:
-        """The report for the TD's grid; ``about`` is what the kiosk says of itself."""
+    def status_request(self, offset: float, rtt: float, about: Mapping[str, Any],
+                       kept: bool = False) -> Request:
+        """The report for the TD's grid; ``about`` is what the kiosk says of itself;
+        ``kept``: to a hub whose time is provisional, the offset is from the kept time."""
         if isinstance(about.get("id"), str):
             self.kiosk_id = about["id"]
         body: dict[str, Any] = {"offset": round(offset, 6), "rtt": round(rtt, 6)}
+        if kept:  # only a hub that knows the field asks for it (``TimeReply.provisional``)
+            body["kept"] = True
         if about and not self.about_refused:
             body["kiosk"] = dict(about)
         return Request("POST", f"/api/tables/{self.table}/status", body)

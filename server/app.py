@@ -15,7 +15,7 @@ from machine.timesync import boot_id, clock_synchronised
 from server import errors
 from server.actions import Refused
 from server.bodylimit import BodyLimit
-from server.clock import Clock, HubClock, standing_of
+from server.clock import Clock, HubClock, Listening, standing_of
 from server.context import Hub
 from server.hubtime import restore
 from server.mdns import Announcement
@@ -65,6 +65,8 @@ def open_hub(
         synced=synced,
         clock_standing=standing_of(synced()),
         boot=boot,
+        kept=Listening(started=clock.mono()),  # hub time provisional: ``server.kepttime``
+        clock_epoch=store.clock_epoch(),
     )
     restore(hub)
     return hub

@@ -9,8 +9,10 @@ logged and announced to every kiosk.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -20,6 +22,7 @@ from dipclock.sync import to_moment
 SYNCHRONISED = "synchronised"  # anchored on a wall clock NTP had set
 NOT_SYNCHRONISED = "not synchronised"  # anchored on a wall clock nobody had set
 SET_BY_TD = "set by the TD"  # the TD set it from a phone
+KEPT_BY_TABLES = "kept by the tables"  # a restarted hub took the time its tables kept
 UNKNOWN = "unknown"  # this machine cannot say whether its clock is synchronised
 
 
@@ -87,3 +90,30 @@ class HubClock:
     def set_to(self, seconds: float) -> None:
         self._offset = seconds - self._mono()
 
+
+#: How long a started hub listens for tables that kept the time: longer than the kiosks'
+#: longest wait between two attempts to reach a hub that came back (``kiosk.backoff``).
+LISTEN_SECONDS = 40.0
+#: After the first table that kept the time, how long the hub waits for the others: a
+#: hall's kiosks come back within a few seconds of each other (jittered backoff).
+GATHER_SECONDS = 4.0
+
+
+@dataclass
+class Listening:
+    """A started hub's ear for the time its tables kept (``Hub.kept``)."""
+
+    started: float  # monotonic
+    first: float | None = None  # monotonic: the first report from a table that kept it
+    differences: dict[int, float] = field(default_factory=dict)  # table -> hub - kept
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    #: what was decided: the change made (0.0: the hub's time stood), None: not yet
+    decided: float | None = None
+
+    def open(self, mono: float) -> bool:
+        """Whether hub time is still provisional: cheap, for ``/api/time``."""
+        if self.decided is not None:
+            return False
+        if self.first is not None:
+            return mono < self.first + GATHER_SECONDS
+        return mono < self.started + LISTEN_SECONDS

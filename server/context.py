@@ -12,7 +12,7 @@ import anyio.to_thread
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from server.clock import UNKNOWN, Clock
+from server.clock import UNKNOWN, Clock, Listening
 from server.history import Judgments, PressBook
 from server.kiosks import TableStatus
 from server.push import Fanout
@@ -37,7 +37,8 @@ class Hub:
     synced: Callable[[], bool | None] = lambda: None
     #: how far hub time can be trusted: server.clock.SYNCHRONISED, ... (see there)
     clock_standing: str = UNKNOWN
-    #: 0 at start, +1 each time the TD sets the hub's time: kiosks resync when it changes
+    #: +1 each time hub time is moved (the TD, or the tables' kept time; kept across a
+    #: restart): kiosks resync when it changes
     clock_epoch: int = 0
     #: this boot's id, under which a TD's time correction is stored (None: none kept)
     boot: str | None = None
@@ -48,6 +49,9 @@ class Hub:
     #: the current round's presses and every table's judged late orders, kept between
     #: requests and read again only where they changed (``server.history``)
     book: PressBook = field(default_factory=PressBook)
+    #: the time the tables kept across a restart, heard while hub time is provisional
+    #: (``server.kepttime``); made at start
+    kept: Listening = field(default_factory=lambda: Listening(started=float("-inf")))
     judgments: Judgments = field(default_factory=Judgments)
 
     def seen(self, table: int, address: str | None = None) -> TableStatus:

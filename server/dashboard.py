@@ -12,6 +12,7 @@ from typing import Any
 
 from dipclock.events import BUILTIN
 from dipclock.timeline import break_state, timetable
+from server import kepttime
 from server.actions import played
 from server.context import Hub
 from server.grid import grid
@@ -33,6 +34,7 @@ def hub_venue(hub: Hub, cur: Current | None) -> tzinfo:
 
 def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
     """``review``: the round whose late orders the dashboard lists (default: the current)."""
+    kepttime.settle(hub)  # a restarted hub's time, decided once the tables have had a say
     cur = current(hub.store)
     now = hub.clock.moment()
     tz = hub_venue(hub, cur)

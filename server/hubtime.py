@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from dipclock.errors import DipclockError
@@ -32,13 +32,22 @@ class ClockRefused(DipclockError):
 
 
 def correction_for(store: Store, boot: str | None) -> float | None:
-    """Hub time minus wall time as the TD set it in boot ``boot``; None if not this boot."""
+    """Hub time minus wall time as set in boot ``boot``; None if not this boot."""
+    kept = kept_correction(store, boot)
+    return kept[0] if kept else None
+
+
+def kept_correction(store: Store, boot: str | None) -> tuple[float, str] | None:
+    """Hub time minus wall time as set in boot ``boot``, and by whom (the clock's standing
+    then: the TD, or the tables that kept the time); None if not this boot."""
     text = store.meta(CORRECTION)
     if boot is None or not text:
         return None
     try:
         stored = json.loads(text)
-        return float(stored["correction"]) if stored["boot"] == boot else None
+        if stored["boot"] != boot:
+            return None
+        return float(stored["correction"]), str(stored.get("standing", SET_BY_TD))
     except (ValueError, TypeError, KeyError):
         return None  # unreadable: start on the wall clock as ever
 
@@ -48,13 +57,13 @@ def restore(hub: Hub) -> None:
     clock is synchronised now (then it is right by itself)."""
     if hub.clock_standing == SYNCHRONISED:
         return
-    correction = correction_for(hub.store, hub.boot)
-    if correction is None:
+    kept = kept_correction(hub.store, hub.boot)
+    if kept is None:
         return
+    correction, hub.clock_standing = kept
     hub.clock.set_to(hub.clock.wall() + correction)
-    hub.clock_standing = SET_BY_TD
-    log.warning("hub time: the TD's setting of this boot kept (%+.1f s from the system clock)",
-                correction)
+    log.warning("hub time: the setting of this boot kept (%s, %+.1f s from the system clock)",
+                hub.clock_standing, correction)
 
 
 def status(hub: Hub) -> dict[str, Any]:
@@ -65,7 +74,11 @@ def status(hub: Hub) -> dict[str, Any]:
     """
     synced = hub.synced()
     offer = hub.clock_standing != SYNCHRONISED and synced is True
+    moved = hub.kept.decided or None  # 0.0: the hub's time stood
     return {
+        "provisional": hub.kept.open(hub.clock.mono()),
+        "kept_change": round(moved, 3) if moved is not None else None,
+        "kept_tables": len(hub.kept.differences) if moved is not None else None,
         "standing": hub.clock_standing,
         "epoch": hub.clock_epoch,
         "system_synchronised": synced,
@@ -75,7 +88,7 @@ def status(hub: Hub) -> dict[str, Any]:
     }
 
 
-def _when(moment: datetime, other: datetime) -> str:
+def when(moment: datetime, other: datetime) -> str:
     """A venue time for the log: the time, with the date when the day changed."""
     return f"{moment:%H:%M:%S}" if moment.date() == other.date() else f"{moment:%Y-%m-%d %H:%M:%S}"
 
@@ -85,12 +98,17 @@ def change_text(seconds: float) -> str:
     return f"{seconds:+.1f} s" if abs(seconds) < 10 else f"{seconds:+.0f} s"
 
 
+def hub_venue(store: Store) -> tzinfo:
+    """The venue's zone: the current round's event's, else the chosen event's."""
+    cur = current(store)
+    return venue(cur.profile if cur is not None else store.event())
+
+
 def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
     """Set hub time to ``target`` (the phone's local time), or to the system's synchronised
     clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk."""
     before = hub.clock.now()
-    cur = current(hub.store)
-    tz = venue(cur.profile if cur is not None else hub.store.event())
+    tz = hub_venue(hub.store)
     if target is None:
         if hub.synced() is not True:
             raise ClockRefused(
@@ -107,15 +125,17 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
     here, there = venue_naive(old, tz), venue_naive(new, tz)
     summary = (
         "hub time set" + (" to the system's synchronised time," if target is None else "")
-        + f" from {_when(here, there)} to {_when(there, here)}, {change_text(shift)}"
+        + f" from {when(here, there)} to {when(there, here)}, {change_text(shift)}"
     )
     kept = None
     if standing == SET_BY_TD and hub.boot is not None:
         kept = json.dumps({"boot": hub.boot, "correction": after - hub.clock.wall()})
     hub.store.set_clock(shift, new, summary, kept)  # first: if it fails, nothing moved
+    with hub.kept.lock:  # the TD's time wins over what the tables kept
+        hub.kept.decided = 0.0 if hub.kept.decided is None else hub.kept.decided
     hub.clock.set_to(after)
     hub.clock_standing = standing
-    hub.clock_epoch += 1
+    hub.clock_epoch = hub.store.clock_epoch()
     return {"hub_time": after, "from": here.isoformat(), "to": there.isoformat(),
             "change": shift, "standing": standing, "epoch": hub.clock_epoch,
             "summary": summary}

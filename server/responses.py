@@ -187,6 +187,12 @@ class ClockStanding(Out):
     system_synchronised: bool | None
     offer_system: bool
     system_change: float | None
+    #: the hub started a moment ago and listens for the time its tables kept
+    provisional: bool = False
+    #: how far the hub moved its clock to the time its tables kept at its last start, and
+    #: how many tables said so (None: it did not move)
+    kept_change: float | None = None
+    kept_tables: int | None = None
 
 
 class EventName(Out):

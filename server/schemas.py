@@ -242,6 +242,9 @@ class StatusIn(Body):
     offset: Annotated[float, Field(ge=-1e10, le=1e10)]
     rtt: Annotated[float, Field(ge=0, le=600)]
     kiosk: KioskInfo | None = None  # older kiosks send no block
+    #: sent only to a hub whose time is provisional: this kiosk kept the time across the
+    #: hub's absence and did not follow its sample; ``offset`` is hub time minus the kept
+    kept: bool = False
 
 
 class ClockSet(Body):

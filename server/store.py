@@ -340,6 +340,10 @@ class Store:
         hub time minus wall time) for a restart on this boot, or forget it (None)."""
         with self.change(now, "clock", summary) as db:
             db.execute("UPDATE sessions SET expires = expires + ?", (shift,))
+            db.execute(
+                "INSERT INTO meta(key, value) VALUES('clock_epoch', '1') ON CONFLICT(key) "
+                "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            )
             if correction is None:
                 db.execute("DELETE FROM meta WHERE key = 'clock_correction'")
             else:
@@ -347,6 +351,11 @@ class Store:
                     "INSERT OR REPLACE INTO meta(key, value) VALUES('clock_correction', ?)",
                     (correction,),
                 )
+
+    def clock_epoch(self) -> int:
+        """How many times hub time was moved (``set_clock``): kiosks resync when it rises,
+        and a restart keeps it, so a kiosk that kept the time keeps trusting it."""
+        return int(self.meta("clock_epoch") or 0)
 
     def event(self) -> EventProfile | None:
         text = self.meta("event")

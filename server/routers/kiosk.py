@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Path, Request, Response, WebSocket
 from pydantic import ValidationError
 
 from dipclock.snapshot import PressesReply, Rejected, Snapshot, TimeReply
+from server import kepttime
 from server.auth import Kiosk, key_ok, websocket_key
 from server.context import HubDep, client_address
 from server.errors import describe
@@ -34,7 +35,8 @@ async def hub_time(hub: HubDep) -> TimeReply:
     (before t1) would lengthen only the request's leg and bias every kiosk's offset.
     """
     t1 = hub.clock.now()
-    return TimeReply(t1=t1, t2=hub.clock.now())
+    provisional = hub.kept.open(hub.clock.mono())
+    return TimeReply(t1=t1, t2=hub.clock.now(), provisional=provisional)
 
 
 @router.get("/tables/{n}/snapshot")
@@ -96,6 +98,10 @@ def post_status(
     s.offset, s.rtt = body.offset, body.rtt
     if body.kiosk is not None:
         s.report(body.kiosk, address, hub.clock.mono())
+    if body.kept:
+        kepttime.hear(hub, n, body.offset)
+    else:
+        kepttime.settle(hub)
     check_claims(hub, n)
     return Response(status_code=204)
 

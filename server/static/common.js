@@ -52,6 +52,7 @@ const STANDING = {
   "synchronised": "Hub clock synchronised with a time server (NTP).",
   "not synchronised": "Hub clock not synchronised: no time server has set it.",
   "set by the TD": "Hub clock set from a TD's phone.",
+  "kept by the tables": "Hub clock taken from the time the tables kept while it restarted.",
   "unknown": "The hub cannot tell whether its clock is synchronised.",
 };
 

@@ -45,7 +45,7 @@ function render(d) {
   fillSelect($("adj-table"), tables, true);
   fillSelect($("hold-table"), tables);
   renderPauses(d.pauses);
-  $("time-standing").textContent = STANDING[d.clock.standing] || d.clock.standing;
+  $("time-standing").textContent = standingText(d.clock);
   $("btn-time-system").hidden = !d.clock.offer_system;
   renderTime();
   renderGrid(d.tables);
@@ -118,6 +118,16 @@ function renderPauses(pauses) {
 
 // The hub's time beside this phone's, and a warning when they disagree or the hub's clock
 // has not been checked against anything.
+// The hub's standing, and, after a restart on a wrong clock, what the tables' time changed
+function standingText(clock) {
+  const text = STANDING[clock.standing] || clock.standing;
+  if (clock.kept_change === null || clock.kept_change === undefined) return text;
+  const n = clock.kept_tables;
+  return `${text} Its machine's clock was ${span(clock.kept_change)} ` +
+    `${clock.kept_change < 0 ? "ahead" : "behind"}; ${n} table${n === 1 ? "" : "s"} ` +
+    "had kept the time, so no deadline moved.";
+}
+
 function renderTime() {
   const hub = hubNow();
   if (hub === null) return;

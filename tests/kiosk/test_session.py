@@ -33,13 +33,16 @@ def snapshot(seq: int, **extra: Any) -> dict[str, Any]:
 
 
 def exchange(session: HubSession, t0: float, there: float, back: float, hub: float = HUB,
-             wall_minus_mono: float = 0.0) -> Effects:
-    """A time exchange sent at ``t0`` whose legs took ``there`` and ``back`` seconds."""
+             wall_minus_mono: float = 0.0, provisional: bool | None = None) -> Effects:
+    """A time exchange sent at ``t0`` whose legs took ``there`` and ``back`` seconds
+    (``provisional``: the reply says so, as a hub that has just started does)."""
     _, ticket = session.time_request()
     t1 = t0 + there + hub
     t2 = t1 + 0.001
-    return session.time_reply(ticket, t0, t2 - hub + back, 200, {"t1": t1, "t2": t2},
-                              wall_minus_mono)
+    body: dict[str, Any] = {"t1": t1, "t2": t2}
+    if provisional is not None:
+        body["provisional"] = provisional
+    return session.time_reply(ticket, t0, t2 - hub + back, 200, body, wall_minus_mono)
 
 
 def press(pid: str) -> StoredPress:
@@ -154,6 +157,47 @@ def test_losing_the_hub_keeps_the_trust_and_coming_back_syncs_and_uploads_at_onc
     assert lost.wake and not lost.sync_now and session.verified  # its clock runs on
     assert session.link("ws", True).sync_now
     assert session.link("http", True) == Effects()  # no change: nothing to do
+
+
+def test_a_kiosk_that_kept_the_time_does_not_follow_a_restarted_hub_far_from_it() -> None:
+    """The hub came back an hour ahead (its machine's clock was stepped while it was down):
+    the screen keeps the time it kept and tells the hub, which takes it
+    (``server.kepttime``); once the hub has settled, its samples agree again."""
+    session = HubSession(3)
+    for t in range(8):
+        exchange(session, 100.0 + t, 0.01, 0.01)
+    session.link("ws", False)  # the hub goes; the kiosk counts on, trusting its time
+    shown = session.local(200.0)
+    held = exchange(session, 200.0, 0.01, 0.01, hub=HUB + 3600.0, provisional=True)
+    assert held.report is not None and held.report[2]  # kept, and says so
+    assert held.report[0] == pytest.approx(3600.0, abs=0.02)
+    assert session.local(200.0) == shown and session.local(260.0) - 60.0 == shown
+    assert session.next_sync(True) == FAST_SYNC  # fast until the hub has settled
+    # the hub kept its time after all (most tables had not kept one): then it is followed
+    exchange(session, 220.0, 0.01, 0.01, hub=HUB + 3600.0, provisional=False)
+    assert session.stamp(220.0) - 220.0 == pytest.approx(HUB + 3600.0, abs=1e-3)
+
+
+def test_a_kiosk_that_kept_the_time_votes_for_a_restarted_hub_close_to_it() -> None:
+    session = HubSession(3)
+    for t in range(8):
+        exchange(session, 100.0 + t, 0.01, 0.01)
+    session.link("ws", False)
+    near = exchange(session, 200.0, 0.01, 0.01, hub=HUB + 0.2, provisional=True)
+    assert near.report is not None and near.report[2]  # kept: a vote for the hub's time
+    assert near.report[0] == pytest.approx(0.2, abs=0.02)
+    assert session.stamp(200.0) - 200.0 == pytest.approx(HUB + 0.2, abs=1e-3)  # followed
+    request = session.status_request(*near.report[:2], {}, near.report[2])
+    assert request.json is not None and request.json["kept"] is True
+
+
+def test_a_kiosk_with_no_time_kept_follows_a_provisional_hub_and_reports_plainly() -> None:
+    session = HubSession(3, wall_offset=0.0)  # restarted with the hub away: a guess only
+    effects = exchange(session, 100.0, 0.01, 0.01, hub=HUB + 3600.0, provisional=True)
+    assert effects.report is not None and not effects.report[2]
+    assert session.stamp(100.0) - 100.0 == pytest.approx(HUB + 3600.0, abs=1e-3)
+    request = session.status_request(*effects.report[:2], {}, effects.report[2])
+    assert request.json is not None and "kept" not in request.json  # an older hub's 422
 
 
 def test_a_push_channel_that_dies_loses_the_hub_until_a_new_exchange_succeeds() -> None:

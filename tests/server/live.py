@@ -24,6 +24,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: ``python -c _SHIFTED SECONDS hub ...``: the hub with its machine's wall clock off by SECONDS
+_SHIFTED = ("import sys, time, server.clock as c; shift = float(sys.argv.pop(1)); "
+            "c.wall_seconds = lambda: time.time() + shift; "
+            "from dipclock.launcher.cli import entry; entry()")
+
+
 class LiveHub:
     """``extra``: more ``dipclock hub`` options. The hub neither waits for NTP nor announces
     itself by mDNS unless ``quiet=False`` (then the CLI's defaults hold)."""
@@ -34,6 +40,10 @@ class LiveHub:
         self.extra = (("--no-mdns", "--wait-for-sync", "0") if quiet else ()) + tuple(extra)
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
+        #: seconds the hub machine's wall clock is off at the next ``start`` (a clock
+        #: stepped while the hub was down): the hub reads it through
+        #: ``server.clock.wall_seconds``, patched in the hub's own process
+        self.wall_shift = 0.0
 
     def start(self) -> LiveHub:
         env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD, "PYTHONPATH": str(ROOT),
@@ -41,8 +51,10 @@ class LiveHub:
         self.log = self.data.with_suffix(".log")
         self.data.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
+            run = (["-c", _SHIFTED, str(self.wall_shift)] if self.wall_shift
+                   else ["-m", "dipclock"])
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "dipclock", "hub", "--data", str(self.data),
+                [sys.executable, *run, "hub", "--data", str(self.data),
                  "--host", "127.0.0.1", "--port", str(self.port), *self.extra],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
             )

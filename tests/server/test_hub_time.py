@@ -35,7 +35,9 @@ def test_the_hub_says_how_far_its_time_can_be_trusted(hub, synced, standing):
     hub.restart()  # the standing is that of the wall clock the hub anchored on
     hub.sign_in()
     assert clock_of(hub) == {"standing": standing, "epoch": 0, "system_synchronised": synced,
-                             "offer_system": False, "system_change": None}
+                             "offer_system": False, "system_change": None,
+                             # just started: listening for the time the tables kept
+                             "provisional": True, "kept_change": None, "kept_tables": None}
 
 
 def test_the_td_sets_the_hubs_time_from_the_phone_and_every_kiosk_resyncs(hub, td):
@@ -113,7 +115,8 @@ def test_once_ntp_has_set_the_system_clock_the_td_can_take_it(hub, td):
                              "from 08:50:00 to 08:51:35, +96 s")
     assert clock_of(hub) | {"system_synchronised": None} == {
         "standing": "synchronised", "epoch": 1, "system_synchronised": None,
-        "offer_system": False, "system_change": None}
+        "offer_system": False, "system_change": None,
+        "provisional": False, "kept_change": None, "kept_tables": None}  # the TD's time won
 
 
 def live_app(data, pw_hash: str, wall: list[float], boot: str, synced: bool = False

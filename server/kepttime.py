@@ -1,0 +1,71 @@
+"""The hall remembers the time: a restarted hub takes the time its tables kept.
+
+The hub anchors its time on the machine's wall clock when it starts. A hub restarted after
+that clock was stepped (a Pi that lost power and booted on fake-hwclock's guess, NTP
+reaching it at last, a wrong manual setting) would move every deadline of the hall at
+once. The kiosks still know the right time: they track hub time on their monotonic clocks
+across the hub's absence. So for ``LISTEN_SECONDS`` after a start the hub's time is
+*provisional* (``TimeReply.provisional``): a kiosk that kept the time does not follow a
+sample far from it, and reports the difference. ``GATHER_SECONDS`` after the first such
+report the hub takes the median (``dipclock.sync.kept_time_change``), moves its clock if
+the tables agree it is off, raises the clock's epoch (a kiosk that started afresh in the
+meantime syncs again) and logs it for the TD. With no such report the hub's time stands.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from dipclock.sync import kept_time_change, to_moment
+from dipclock.venuetime import venue_naive
+from server.clock import KEPT_BY_TABLES
+from server.context import Hub
+from server.hubtime import change_text, hub_venue, when
+
+log = logging.getLogger("uvicorn.error")
+
+
+def hear(hub: Hub, table: int, difference: float) -> None:
+    """Table ``table`` kept the time and finds the hub's ``difference`` s from it; after
+    ``GATHER_SECONDS`` the hub settles (on this report or a later one)."""
+    ear = hub.kept
+    mono = hub.clock.mono()
+    with ear.lock:
+        if ear.decided is not None:
+            return
+        if ear.first is None:
+            ear.first = mono
+        ear.differences[table] = difference
+    settle(hub)
+
+
+def settle(hub: Hub) -> None:
+    """Decide once the gathering is over: take the tables' time, or keep the hub's."""
+    ear = hub.kept
+    mono = hub.clock.mono()
+    with ear.lock:
+        if ear.decided is not None or ear.open(mono):
+            return
+        change = kept_time_change(list(ear.differences.values()))
+        ear.decided = change or 0.0
+        tables = len(ear.differences)
+        if change is None:
+            return
+        before = hub.clock.now()
+        after = before + change
+        tz = hub_venue(hub.store)
+        here, there = venue_naive(to_moment(before), tz), venue_naive(to_moment(after), tz)
+        summary = (f"hub time taken from the {tables} table{'s' * (tables != 1)} that kept it "
+                   f"across the hub's restart, from {when(here, there)} to "
+                   f"{when(there, here)}, {change_text(change)}: the hub machine's clock was "
+                   f"{'ahead' if change < 0 else 'behind'}")
+        kept = None
+        if hub.boot is not None:  # a second restart in this boot starts from it
+            kept = json.dumps({"boot": hub.boot, "correction": after - hub.clock.wall(),
+                               "standing": KEPT_BY_TABLES})
+        hub.store.set_clock(change, to_moment(after), summary, kept)
+        hub.clock.set_to(after)
+        hub.clock_standing = KEPT_BY_TABLES
+        hub.clock_epoch = hub.store.clock_epoch()
+    log.warning("%s", summary)

@@ -1,0 +1,136 @@
+"""The hall remembers the time: a hub restarted on a wrong wall clock takes the time its
+tables kept (``server.kepttime``), and the TD sees that it did."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dipclock.sync import KEPT_LIMIT, kept_time_change, to_moment, to_seconds
+from server.app import create_app
+from server.clock import GATHER_SECONDS, LISTEN_SECONDS, HubClock
+from server.settings import Settings
+from tests.server.conftest import PASSWORD
+
+T0 = datetime(2024, 5, 4, 9, 30)
+
+
+class Hall:
+    """A hub on the real clock class; its monotonic and wall clocks move by hand."""
+
+    def __init__(self, data, password_hash: str) -> None:
+        self.data, self.password_hash = data, password_hash
+        self.mono, self.wall = [500.0], [to_seconds(T0)]
+
+    @contextmanager
+    def hub(self) -> Iterator[TestClient]:
+        clock = HubClock(mono=lambda: self.mono[0], wall=lambda: self.wall[0])
+        settings = Settings(data_dir=self.data, td_password_hash=self.password_hash)
+        with TestClient(create_app(settings, clock=clock, synced=lambda: False,
+                                   boot=lambda: "boot-1")) as c:
+            r = c.post("/api/login", json={"password": PASSWORD})
+            c.headers["X-CSRF-Token"] = r.json()["csrf"]
+            yield c
+
+
+def set_up(c: TestClient, tables: int = 5) -> str:
+    for method, path, body in (("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+                               ("PUT", "/api/td/round", {"number": 1, "start": T0.isoformat()}),
+                               ("PUT", "/api/td/tables", {"count": tables})):
+        c.request(method, path, json=body).raise_for_status()
+    return c.get("/api/td/state").json()["kiosk_key"]
+
+
+def report(c: TestClient, key: str, table: int, offset: float, kept: bool = True) -> None:
+    body = {"offset": offset, "rtt": 0.01} | ({"kept": True} if kept else {})
+    r = c.post(f"/api/tables/{table}/status", json=body,
+               headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code == 204, r.text
+
+
+def hub_time(c: TestClient) -> tuple[float, bool]:
+    reply = c.get("/api/time").json()
+    return reply["t1"], reply["provisional"]
+
+
+def test_a_hub_restarted_an_hour_ahead_takes_the_time_its_tables_kept(tmp_path, password_hash):
+    hall = Hall(tmp_path, password_hash)
+    with hall.hub() as c:
+        key = set_up(c)
+        hall.mono[0] += LISTEN_SECONDS + 1
+        hall.wall[0] += LISTEN_SECONDS + 1
+        assert hub_time(c)[1] is False  # no table kept a time for a first start
+        deadline = c.get("/api/td/state").json()["deadlines"][0]
+    hall.mono[0] += 60  # a minute's outage; the machine's clock is stepped an hour on
+    hall.wall[0] += 60 + 3600
+    with hall.hub() as c:
+        t1, provisional = hub_time(c)
+        assert provisional and to_moment(t1) == datetime(2024, 5, 4, 10, 31, 41)  # an hour out
+        for table, kept in ((1, 3600.02), (2, 3599.98), (3, 3600.0), (4, 0.1)):
+            report(c, key, table, kept)  # table 4's own Pi restarted on a bad guess
+        assert hub_time(c)[1]  # still gathering: more tables may come
+        hall.mono[0] += GATHER_SECONDS
+        report(c, key, 5, 3600.01)
+        t1, provisional = hub_time(c)
+        assert not provisional and to_moment(t1) == datetime(2024, 5, 4, 9, 31, 45)
+        state = c.get("/api/td/state").json()
+        assert state["deadlines"][0] == deadline  # every deadline where it was
+        assert state["clock"] | {"system_synchronised": None} == {
+            "standing": "kept by the tables", "epoch": 1, "system_synchronised": None,
+            "offer_system": False, "system_change": None, "provisional": False,
+            "kept_change": -3600.0, "kept_tables": 5}
+        assert state["audit"][0]["summary"] == (
+            "hub time taken from the 5 tables that kept it across the hub's restart, "
+            "from 10:31:45 to 09:31:45, -3600 s: the hub machine's clock was ahead")
+        snap = c.get("/api/tables/1/snapshot", headers={"Authorization": f"Bearer {key}"})
+        assert snap.json()["clock"] == 1  # a kiosk that took the wrong time syncs again
+    hall.mono[0] += 10
+    hall.wall[0] += 10
+    with hall.hub() as c:  # a second restart in this boot starts from the kept time
+        t1, _ = hub_time(c)
+        assert to_moment(t1) == datetime(2024, 5, 4, 9, 31, 55)
+        assert c.get("/api/td/state").json()["clock"]["standing"] == "kept by the tables"
+
+
+def test_tables_that_agree_with_the_restarted_hub_keep_its_time(tmp_path, password_hash):
+    hall = Hall(tmp_path, password_hash)
+    with hall.hub() as c:
+        key = set_up(c)
+        before = hub_time(c)[0]
+        report(c, key, 1, 0.01)
+        report(c, key, 2, 3600.0)  # one table kept a wrong time: outvoted
+        report(c, key, 3, -0.02)
+        hall.mono[0] += GATHER_SECONDS
+        c.get("/api/td/state")  # the dashboard's poll settles it too
+        t1, provisional = hub_time(c)
+        assert not provisional and t1 == pytest.approx(before + GATHER_SECONDS)
+        clock = c.get("/api/td/state").json()["clock"]
+        assert clock["kept_change"] is None and clock["epoch"] == 0
+
+
+def test_the_tds_time_wins_over_the_tables(tmp_path, password_hash):
+    hall = Hall(tmp_path, password_hash)
+    with hall.hub() as c:
+        key = set_up(c)
+        report(c, key, 1, 3600.0)
+        c.post("/api/clock", json={"time": "2024-05-04T09:45:00"}).raise_for_status()
+        hall.mono[0] += GATHER_SECONDS
+        report(c, key, 2, 3600.0)
+        t1, provisional = hub_time(c)
+        assert not provisional and to_moment(t1) == datetime(2024, 5, 4, 9, 45, 4)
+
+
+@pytest.mark.parametrize(("differences", "change"), [
+    ([], None),
+    ([0.1, -0.2, KEPT_LIMIT], None),  # within a sample's error: the hub's time stands
+    ([3600.0, 3600.2, 3599.9], -3600.0),
+    ([3600.0, 0.0, 0.1], None),  # one table's time against two: the two win
+    ([-120.0, -120.5, 0.0, -119.8], 119.9),
+])
+def test_the_change_is_the_median_of_the_tables(differences, change):
+    got = kept_time_change(differences)
+    assert got == (pytest.approx(change) if change is not None else None)
