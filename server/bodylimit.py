@@ -5,10 +5,14 @@ to ``/api/login`` to 1.5 GB. This ASGI middleware answers 413 as soon as a body 
 be too big: at once from its ``Content-Length``, or after reading no more than the limit
 of a body that does not say its length. Under the limit, the body it read is handed on
 unchanged. Limits are by route, each well above what the route's real requests carry.
+
+A body must also arrive within ``BODY_SECONDS``, else 408: a client trickling a body a byte
+at a time would hold its connection, and a worker's wait, for as long as it liked.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -28,6 +32,8 @@ LIMITS: tuple[tuple[str, int], ...] = (
     ("/api/td/seating", 2048 * KB),  # a seating CSV of up to 500,000 characters
 )
 DEFAULT = 64 * KB
+#: time for a whole body: a 2 MB seating file over a poor hall Wi-Fi takes a few seconds
+BODY_SECONDS = 30.0
 
 
 def limit_for(path: str) -> int:
@@ -37,8 +43,9 @@ def limit_for(path: str) -> int:
 class BodyLimit:
     """Wraps the hub's app: 413 with one line for a body over its route's limit."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -47,25 +54,29 @@ class BodyLimit:
         limit = limit_for(scope["path"])
         length = dict(scope.get("headers") or ()).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
-            await _too_big(send, limit)
+            await _refuse(send, 413, f"request body over {limit // KB} KB")
             return
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                await self.app(scope, _replay([message], receive), send)
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                await _too_big(send, limit)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        await self.app(scope, _replay([body], receive), send)
+        try:
+            async with asyncio.timeout(self.body_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # the client went away
+                        break
+                    size += len(message.get("body", b""))
+                    if size > limit:
+                        await _refuse(send, 413, f"request body over {limit // KB} KB")
+                        return
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        message = {"type": "http.request", "body": b"".join(chunks),
+                                   "more_body": False}
+                        break
+        except TimeoutError:
+            await _refuse(send, 408, f"request body not sent within {self.body_seconds:g} s")
+            return
+        await self.app(scope, _replay([message], receive), send)
 
 
 def _replay(messages: list[Message], then: Receive) -> Receive:
@@ -78,9 +89,9 @@ def _replay(messages: list[Message], then: Receive) -> Receive:
     return receive
 
 
-async def _too_big(send: Send, limit: int) -> None:
-    body = json.dumps({"detail": f"request body over {limit // KB} KB"}).encode()
-    await send({"type": "http.response.start", "status": 413,
+async def _refuse(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close")]})

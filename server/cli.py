@@ -193,7 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     import uvicorn
 
+    from server import serve
     from server.app import create_app
+    from server.slowclients import raise_file_limit
 
     kept = td_set_this_boot(args.data, boot_id())
     try:  # a restart after the TD set the time keeps that time: nothing to wait for
@@ -202,8 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     standing = SET_BY_TD if kept and not synced else standing_of(synced)
+    proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
     settings = Settings(data_dir=args.data, host=args.host, port=args.port,
-                        mdns=not args.no_mdns)
+                        mdns=not args.no_mdns, trusted_proxies=proxies)
     where = f"http://{lan_address(args.host)}:{args.port}"
     print(listening_line(args.host, args.port), flush=True)
     print(f"Dashboard:  {where}/dashboard", flush=True)
@@ -216,14 +219,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if settings.mdns:
         print("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop",
               flush=True)
-    config = uvicorn.Config(
-        create_app(settings), host=args.host, port=args.port, log_level="warning",
-        ws_ping_interval=10, ws_ping_timeout=10,
-        # X-Forwarded-For names the client only behind a proxy the TD names: otherwise
-        # anyone could pick the address the sign-in limit counts (uvicorn trusts 127.0.0.1
-        # by default)
-        proxy_headers=args.trust_proxy is not None,
-        forwarded_allow_ips=args.trust_proxy or "",
-    )
-    uvicorn.Server(config).run()
+    raise_file_limit()  # slow clients hold files: the default 1,024 locked a hall out once
+    uvicorn.Server(serve.config(create_app(settings), settings)).run()
     return 0

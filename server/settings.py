@@ -24,6 +24,13 @@ class Settings(BaseModel):
     online_seconds: float = 20.0  # a polling kiosk seen this recently counts as connected
     #: announce the hub on the LAN (server.mdns); the CLI turns it on unless --no-mdns
     mdns: bool = False
+    #: a request head must arrive within this of its first byte (``server.slowclients``)
+    head_seconds: float = Field(default=10.0, gt=0)
+    #: connections one client address may hold at once
+    per_address: int = Field(default=64, ge=1)
+    #: a reverse proxy's addresses (``--trust-proxy``): its X-Forwarded-For is believed,
+    #: and its connections are not capped (it carries every client's)
+    trusted_proxies: tuple[str, ...] = ()
 
     @property
     def db_path(self) -> Path:

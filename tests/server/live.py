@@ -103,21 +103,24 @@ class ThreadHub:
     test can hand the hub a wall clock (or a whole clock: ``tests.doubles.FakeClock``) and a
     time-sync probe of its choosing."""
 
-    def __init__(self, data: Path, synced=lambda: False, wall=None, clock=None) -> None:
+    def __init__(self, data: Path, synced=lambda: False, wall=None, clock=None,
+                 **settings: object) -> None:
+        """``settings``: more ``server.settings.Settings`` fields (its limits)."""
         import uvicorn
 
+        from server import serve
         from server.app import create_app
         from server.clock import HubClock
         from server.passwords import hash_password
         from server.settings import Settings
 
-        settings = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD))
-        self.clock = clock if clock is not None else HubClock(wall=wall)
-        app = create_app(settings, clock=self.clock, synced=synced, boot=lambda: "b")
         self.port = free_port()
+        made = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD),
+                        host="127.0.0.1", port=self.port, **settings)
+        self.clock = clock if clock is not None else HubClock(wall=wall)
+        app = create_app(made, clock=self.clock, synced=synced, boot=lambda: "b")
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning"))
+        self.server = uvicorn.Server(serve.config(app, made))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> ThreadHub:

@@ -1,0 +1,192 @@
+"""``python -m benchmarks.slowloris``: the hub's time sync while slow clients attack it.
+Figures, not a test.
+
+A real ``dipclock hub``, under ``prlimit``: 65,536 files (what its unit sets), and 1,024
+(systemd's default, the one that failed a hall once). 1,100 sockets each send the start
+of a request line, then a byte every 10 s, and open again at once when the hub closes
+them: first all from one address, then spread over 250 addresses (beyond the per-address
+cap's reach: the head timeout and the file limit must hold). Meanwhile a kiosk on its own
+address syncs every 100 ms, each time on a new connection (the hard case: it must be
+accepted). The attacker is a process of its own, so its work does not delay the probe's
+loop. The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from benchmarks.hub import PASSWORD, ROOT, _free_port, _pct
+
+SLOW = 1100
+DRIP = 10.0  # seconds between two bytes of a slow socket
+
+
+def start_hub(data: Path, port: int, files: int) -> subprocess.Popen[bytes]:
+    env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
+    proc = subprocess.Popen(
+        ["prlimit", f"--nofile={files}:{files}", sys.executable, "-m", "dipclock", "hub",
+         "--data", str(data), "--host", "127.0.0.1", "--port", str(port),
+         "--wait-for-sync", "0", "--no-mdns"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    ends = time.monotonic() + 30
+    while time.monotonic() < ends:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=1).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the hub did not start")
+
+
+async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[int]) -> None:
+    """One slow socket, opened again whenever the hub closes it."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0))
+        except OSError:
+            await asyncio.sleep(0.5)
+            continue
+        opened[0] += 1
+        try:
+            writer.write(b"GET /api/ti")
+            await writer.drain()
+            while not stop.is_set():
+                try:
+                    if await asyncio.wait_for(reader.read(1), DRIP) == b"":
+                        break  # closed by the hub
+                except TimeoutError:
+                    writer.write(b"m")
+                    await writer.drain()
+        except OSError:
+            pass
+        finally:
+            writer.close()
+        await asyncio.sleep(0.1)
+
+
+async def probe(url: str, stop: asyncio.Event, every: float) -> tuple[list[float], int]:
+    """A kiosk's sync on a fresh connection every ``every`` s: (latencies ms, failures)."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.1.1")
+    spent: list[float] = []
+    failed = 0
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        try:
+            async with httpx.AsyncClient(transport=transport, timeout=5) as c:
+                (await c.get(url + "/api/time")).raise_for_status()
+            spent.append((time.perf_counter() - t0) * 1000)
+        except httpx.HTTPError:
+            failed += 1
+        await asyncio.sleep(max(0.0, every - (time.perf_counter() - t0)))
+    return spent, failed
+
+
+async def attack(port: int, sources: list[str], seconds: float) -> int:
+    """The attacker (its own process): SLOW slow sockets for ``seconds``; how many it
+    opened in all."""
+    stop = asyncio.Event()
+    opened = [0]
+    slow = [asyncio.create_task(slow_client(port, sources[k % len(sources)], stop, opened))
+            for k in range(SLOW)]
+    await asyncio.sleep(seconds)
+    stop.set()
+    for task in slow:
+        task.cancel()
+    await asyncio.gather(*slow, return_exceptions=True)
+    return opened[0]
+
+
+def measure(port: int, sources: list[str], seconds: float) -> dict[str, float]:
+    """Probe the hub's sync for ``seconds`` while another process attacks it."""
+    attacker = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.slowloris", "--attack", str(port),
+         "--sources", ",".join(sources), "--seconds", str(seconds + 5)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3)  # the attack in place before the kiosk looks
+        stop = asyncio.Event()
+
+        async def probing() -> tuple[list[float], int]:
+            task = asyncio.create_task(probe(f"http://127.0.0.1:{port}", stop, 0.1))
+            await asyncio.sleep(seconds)
+            stop.set()
+            return await task
+
+        spent, failed = asyncio.run(probing())
+        opened = int((attacker.communicate(timeout=seconds + 60)[0] or "0").split()[-1])
+    finally:
+        attacker.kill()
+        attacker.wait()
+    return {
+        "sync_p50_ms": round(statistics.median(spent), 1) if spent else -1,
+        "sync_p99_ms": round(_pct(spent, 0.99), 1) if spent else -1,
+        "sync_max_ms": round(max(spent), 1) if spent else -1,
+        "probes": len(spent) + failed,
+        "failed": failed,
+        "slow_connections_opened": opened,
+    }
+
+
+def run(seconds: float, files: int = 65536) -> dict[str, dict[str, float]]:
+    """The attack from one address, then from 250, on a fresh hub each; their figures.
+    ``files``: the hub's file limit (65,536: what its unit sets and what it raises itself
+    to when run by hand; 1,024: systemd's default, for the one-address case)."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    out = {}
+    for name, sources, limit in (
+            ("one_address_1024_files", ["127.0.0.1"], 1024),
+            ("one_address", ["127.0.0.1"], files),
+            ("250_addresses", [f"127.0.0.{n}" for n in range(2, 252)], files)):
+        with tempfile.TemporaryDirectory(prefix="dipclock-slowloris-") as tmp:
+            port = _free_port()
+            hub = start_hub(Path(tmp) / "hub", port, min(limit, hard))
+            try:
+                out[name] = measure(port, sources, seconds)
+            finally:
+                hub.terminate()
+                try:
+                    _, err = hub.communicate(timeout=15)
+                except subprocess.TimeoutExpired:
+                    hub.kill()
+                    _, err = hub.communicate()
+            out[name]["hub_log_lines"] = len(err.decode(errors="replace").splitlines())
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=60.0, help="how long each attack lasts")
+    p.add_argument("--attack", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    p.add_argument("--sources", default="127.0.0.1", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.attack:  # the attacker's own process
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        print(asyncio.run(attack(args.attack, args.sources.split(","), args.seconds)))
+        return
+    figures = run(args.seconds)
+    for name, f in figures.items():
+        print(f"{name}: {f}")
+    worst = max(f["sync_p99_ms"] for f in figures.values())
+    print(json.dumps({"sync_p99_ms_under_slowloris": worst,
+                      "sync_failures_under_slowloris": sum(f["failed"] for f in figures.values()),
+                      "slowloris": figures}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""Slow and greedy clients cannot lock the hall out of its hub.
+
+1,100 sockets that each sent part of a request line, then a byte every 10 s, once kept every
+kiosk's time sync failing for a minute: uvicorn waits for a request head as long as bytes
+trickle in, and the sockets used up the process's 1,024 files. Three limits, each on the
+event loop's own callbacks, so none costs a kiosk's request anything:
+
+* a request head (request line and headers) must arrive within ``head_seconds`` of its
+  first byte (or of the connection opening); the connection is closed otherwise. An idle
+  keep-alive connection is uvicorn's own ``timeout_keep_alive``; a body is timed by
+  ``server.bodylimit``;
+* one client address holds at most ``per_address`` connections at once (a Pi holds two or
+  three, a phone's browser six); one more is held unread for ``TARPIT_SECONDS``, then
+  closed: closed at once, an attacker would open it again at once, thousands of times a
+  second, and the hub would spend its time accepting them (p99 sync 140 ms instead of 40);
+  past ``TARPIT_MOST`` held at once, it is closed at once;
+* the file limit is raised to the hard limit (``raise_file_limit``; systemd's unit sets it).
+
+Each refusal is logged once a minute per address, not once per socket. The protocol is a
+subclass of the one uvicorn would pick (``httptools``, else ``h11``), so it serves as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import resource
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+log = logging.getLogger("uvicorn.error")
+
+#: seconds between two log lines about one address
+LOG_EVERY = 60.0
+#: the most files the hub asks for: far over a hall's needs, far under a kernel's limit
+MOST_FILES = 65536
+#: how long a connection over an address's cap is held unread before it is closed
+TARPIT_SECONDS = 5.0
+#: the most connections held so at once (each is a file): this, or a quarter of the
+#: process's file limit if less
+TARPIT_MOST = 2048
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The limits, from ``server.settings.Settings``. ``exempt``: addresses never capped
+    (a reverse proxy the TD names with ``--trust-proxy`` carries every client)."""
+
+    head_seconds: float = 10.0
+    per_address: int = 64
+    exempt: frozenset[str] = frozenset()
+
+
+@dataclass
+class _Tally:
+    """What one server's connections hold, on its event loop."""
+
+    open: dict[str, int] = field(default_factory=dict)
+    logged: dict[tuple[str, str], float] = field(default_factory=dict)
+    held: int = 0  # connections over a cap, held unread (``TARPIT_SECONDS``)
+
+    def say(self, address: str, what: str, line: str) -> None:
+        now = time.monotonic()
+        if now - self.logged.get((address, what), -LOG_EVERY) >= LOG_EVERY:
+            self.logged[(address, what)] = now
+            log.warning("%s", line)
+
+
+def protocol(guard: Guard) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol with ``guard``'s limits, for ``uvicorn.Config(http=...)``."""
+    tally = _Tally()
+    base: Any = AutoHTTPProtocol
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    hold_most = TARPIT_MOST if files == resource.RLIM_INFINITY else min(TARPIT_MOST, files // 4)
+
+    class Guarded(base):
+        _address = ""
+        _counted = False
+        _refused = False
+        _awaiting_head = True
+        _tail = b""
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            peer = transport.get_extra_info("peername")
+            self._address = str(peer[0]) if peer else ""
+            if self._address not in guard.exempt:
+                held = tally.open.get(self._address, 0)
+                if held >= guard.per_address:
+                    self._refuse(transport, held)
+                    return
+                tally.open[self._address] = held + 1
+                self._counted = True
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            if self._awaiting_head:
+                if self._head_timer is None:
+                    self._arm()
+                seen = self._tail + data
+                if b"\r\n\r\n" in seen:
+                    self._awaiting_head = False
+                    self._disarm()
+                else:
+                    self._tail = seen[-3:]
+            super().data_received(data)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._awaiting_head, self._tail = True, b""  # timed from the next one's first byte
+
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade(*args)
+            ws = self.transport.get_protocol()
+            if ws is not self:  # the WebSocket holds the connection now: its end frees it
+                lost = ws.connection_lost
+
+                def connection_lost(exc: Exception | None) -> None:
+                    self._release()
+                    lost(exc)
+
+                ws.connection_lost = connection_lost
+
+        def _refuse(self, transport: asyncio.Transport, held: int) -> None:
+            self._refused = True
+            tally.say(self._address, "cap",
+                      f"refusing connections from {self._address}: it holds {held} "
+                      "already (a client gone wrong, or an attack)")
+            if tally.held >= hold_most:
+                transport.abort()
+                return
+            tally.held += 1
+            transport.pause_reading()
+            self._head_timer = asyncio.get_running_loop().call_later(
+                TARPIT_SECONDS * random.uniform(0.5, 1.5), transport.abort)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._refused:
+                if self._head_timer is not None:  # it was held: it is a file no more
+                    self._head_timer.cancel()
+                    self._head_timer = None
+                    tally.held -= 1
+                return
+            self._disarm()
+            self._release()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            # up to half as long again, at random: an attack's sockets, opened together,
+            # are closed apart, so they do not all come back in one burst of accepts
+            wait = guard.head_seconds * random.uniform(1.0, 1.5)
+            self._head_timer = self.loop.call_later(wait, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _too_slow(self) -> None:
+            self._head_timer = None
+            tally.say(self._address, "slow",
+                      f"closed a connection from {self._address}: no request within "
+                      f"{guard.head_seconds:g} s of its first byte")
+            self.transport.abort()
+
+        def _release(self) -> None:
+            if self._counted:
+                self._counted = False
+                left = tally.open.get(self._address, 1) - 1
+                if left > 0:
+                    tally.open[self._address] = left
+                else:
+                    tally.open.pop(self._address, None)
+
+    return Guarded
+
+
+def raise_file_limit(most: int = MOST_FILES) -> int:
+    """Raise this process's open-file limit to its hard limit (at most ``most``); the new
+    soft limit. Where it may not (a unit's system-call filter), the limit stays as it is."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = most if hard == resource.RLIM_INFINITY else min(hard, most)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (OSError, ValueError):
+            pass
+    return soft
