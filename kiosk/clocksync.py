@@ -84,9 +84,14 @@ class ClockSync:
             self.samples = 0  # sync fast until the hub has settled
             self.status = (s.offset - shown, s.delay)
             return Taken(self.status, None, kept=True)
-        if self._fresh:
+        best = self._filter.best(s.taken)
+        if self._fresh or (best is not None
+                           and abs(s.offset - best.offset) > KEPT_LIMIT + s.delay / 2):
+            # a new clock, or the hub's moved for real (a sample cannot be that far off by
+            # its round trip): the samples start afresh; the shown clock slews on from where
+            # it is (or steps, if far)
             self._fresh = False
-            self._filter = OffsetFilter()  # the shown clock slews on from where it is
+            self._filter = OffsetFilter()
             self.samples = 0
         self.status = (s.offset - shown, s.delay)
         self._filter.add(s)
@@ -101,12 +106,18 @@ class ClockSync:
         return Taken(self.status, self.wall_offset, kept)
 
     def drop(self, clock_changed: bool) -> None:
-        """Start the samples afresh at the next one; ``clock_changed``: the hub's clock is
-        another one now, so this kiosk's time is a guess until a sample of it."""
-        self._fresh = True
+        """The hub went away (a sample in flight is stale), or ``clock_changed``: its clock
+        is another one now, so the samples start afresh at the next one and this kiosk's
+        time is a guess until then.
+
+        A hub that only went away keeps its samples: it comes back on the same time (the
+        time its tables kept, ``server.kepttime``), and a storm of first samples after its
+        restart, slow while a whole hall reconnects, would each be trusted alone. A hub
+        that came back on another time shows it by a sample far from them (``take``)."""
         self._resets += 1
         self._wall_saved_at = None  # save the hub-to-wall offset again at the next sample
         if clock_changed:
+            self._fresh = True
             self.verified = False
 
     def next_wait(self, ok: bool) -> float:

@@ -95,8 +95,11 @@ class HubClock:
 #: longest wait between two attempts to reach a hub that came back (``kiosk.backoff``).
 LISTEN_SECONDS = 40.0
 #: After the first table that kept the time, how long the hub waits for the others: a
-#: hall's kiosks come back within a few seconds of each other (jittered backoff).
-GATHER_SECONDS = 4.0
+#: hall's kiosks come back within a few seconds of each other (jittered backoff), and
+#: their first exchanges are slow while they all do. The kiosks that kept the time count on
+#: meanwhile, and each table's best-measured vote counts, so waiting costs no one anything
+#: and gives the votes of the quiet seconds after the reconnection.
+GATHER_SECONDS = 10.0
 
 
 @dataclass
@@ -105,15 +108,24 @@ class Listening:
 
     started: float  # monotonic
     first: float | None = None  # monotonic: the first report from a table that kept it
-    differences: dict[int, float] = field(default_factory=dict)  # table -> hub - kept
+    #: table -> its best-measured vote: (hub time - the time it kept, the round trip)
+    votes: dict[int, tuple[float, float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: what was decided: the change made (0.0: the hub's time stood), None: not yet
     decided: float | None = None
 
     def open(self, mono: float) -> bool:
-        """Whether hub time is still provisional: cheap, for ``/api/time``."""
+        """Whether the hub still gathers the tables' votes."""
         if self.decided is not None:
             return False
         if self.first is not None:
             return mono < self.first + GATHER_SECONDS
         return mono < self.started + LISTEN_SECONDS
+
+    def provisional(self, mono: float) -> bool:
+        """Whether hub time may still move to the tables' (cheap, for ``/api/time``): a
+        vote came and nothing is decided yet, or the listening is not over. A kiosk that
+        kept the time holds it until then."""
+        if self.decided is not None:
+            return False
+        return self.first is not None or mono < self.started + LISTEN_SECONDS

@@ -76,9 +76,9 @@ def status(hub: Hub) -> dict[str, Any]:
     offer = hub.clock_standing != SYNCHRONISED and synced is True
     moved = hub.kept.decided or None  # 0.0: the hub's time stood
     return {
-        "provisional": hub.kept.open(hub.clock.mono()),
+        "provisional": hub.kept.provisional(hub.clock.mono()),
         "kept_change": round(moved, 3) if moved is not None else None,
-        "kept_tables": len(hub.kept.differences) if moved is not None else None,
+        "kept_tables": len(hub.kept.votes) if moved is not None else None,
         "standing": hub.clock_standing,
         "epoch": hub.clock_epoch,
         "system_synchronised": synced,

@@ -16,41 +16,54 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 
 from dipclock.sync import kept_time_change, to_moment
 from dipclock.venuetime import venue_naive
-from server.clock import KEPT_BY_TABLES
+from server.clock import GATHER_SECONDS, KEPT_BY_TABLES
 from server.context import Hub
 from server.hubtime import change_text, hub_venue, when
 
 log = logging.getLogger("uvicorn.error")
 
 
-def hear(hub: Hub, table: int, difference: float) -> None:
-    """Table ``table`` kept the time and finds the hub's ``difference`` s from it; after
+def hear(hub: Hub, table: int, difference: float, rtt: float) -> None:
+    """Table ``table`` kept the time and finds the hub's ``difference`` s from it, by an
+    exchange of round trip ``rtt`` (its best-measured vote counts); after
     ``GATHER_SECONDS`` the hub settles (on this report or a later one)."""
     ear = hub.kept
     mono = hub.clock.mono()
     with ear.lock:
         if ear.decided is not None:
             return
-        if ear.first is None:
+        first = ear.first is None
+        if first:
             ear.first = mono
-        ear.differences[table] = difference
+        if table not in ear.votes or rtt < ear.votes[table][1]:
+            ear.votes[table] = (difference, rtt)
+    if first:  # settled then even if no other request comes (a report or a poll also may)
+        timer = threading.Timer(GATHER_SECONDS, settle, (hub,))
+        timer.daemon = True
+        timer.start()
     settle(hub)
 
 
 def settle(hub: Hub) -> None:
-    """Decide once the gathering is over: take the tables' time, or keep the hub's."""
+    """Decide once the gathering is over: take the tables' time, or keep the hub's.
+
+    The clock's epoch stays: for the hall its time did not move, and a new epoch would
+    make every kiosk drop its samples and sync afresh at once. A kiosk that took the
+    hub's provisional time (it had kept none) sees the change at its next sync, a sample
+    far from its own (``kiosk.clocksync.ClockSync.take``)."""
     ear = hub.kept
     mono = hub.clock.mono()
     with ear.lock:
         if ear.decided is not None or ear.open(mono):
             return
-        change = kept_time_change(list(ear.differences.values()))
-        ear.decided = change or 0.0
-        tables = len(ear.differences)
+        change = kept_time_change(list(ear.votes.values()))
+        tables = len(ear.votes)
         if change is None:
+            ear.decided = 0.0
             return
         before = hub.clock.now()
         after = before + change
@@ -64,8 +77,8 @@ def settle(hub: Hub) -> None:
         if hub.boot is not None:  # a second restart in this boot starts from it
             kept = json.dumps({"boot": hub.boot, "correction": after - hub.clock.wall(),
                                "standing": KEPT_BY_TABLES})
-        hub.store.set_clock(change, to_moment(after), summary, kept)
+        hub.store.set_clock(change, to_moment(after), summary, kept, new_epoch=False)
         hub.clock.set_to(after)
         hub.clock_standing = KEPT_BY_TABLES
-        hub.clock_epoch = hub.store.clock_epoch()
+        ear.decided = change
     log.warning("%s", summary)

@@ -333,17 +333,20 @@ class Store:
             pass
 
     def set_clock(
-        self, shift: float, now: datetime, summary: str, correction: str | None
+        self, shift: float, now: datetime, summary: str, correction: str | None,
+        new_epoch: bool = True,
     ) -> None:
         """The TD moved hub time by ``shift`` seconds: log it, keep every TD session as long
         as it was (their expiry is in hub time), and store ``correction`` (JSON: the boot and
-        hub time minus wall time) for a restart on this boot, or forget it (None)."""
+        hub time minus wall time) for a restart on this boot, or forget it (None).
+        ``new_epoch``: kiosks must sync afresh (not when the hub took the tables' time)."""
         with self.change(now, "clock", summary) as db:
             db.execute("UPDATE sessions SET expires = expires + ?", (shift,))
-            db.execute(
-                "INSERT INTO meta(key, value) VALUES('clock_epoch', '1') ON CONFLICT(key) "
-                "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-            )
+            if new_epoch:
+                db.execute(
+                    "INSERT INTO meta(key, value) VALUES('clock_epoch', '1') ON CONFLICT(key) "
+                    "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                )
             if correction is None:
                 db.execute("DELETE FROM meta WHERE key = 'clock_correction'")
             else:

@@ -35,7 +35,7 @@ async def hub_time(hub: HubDep) -> TimeReply:
     (before t1) would lengthen only the request's leg and bias every kiosk's offset.
     """
     t1 = hub.clock.now()
-    provisional = hub.kept.open(hub.clock.mono())
+    provisional = hub.kept.provisional(hub.clock.mono())
     return TimeReply(t1=t1, t2=hub.clock.now(), provisional=provisional)
 
 
@@ -99,7 +99,7 @@ def post_status(
     if body.kiosk is not None:
         s.report(body.kiosk, address, hub.clock.mono())
     if body.kept:
-        kepttime.hear(hub, n, body.offset)
+        kepttime.hear(hub, n, body.offset, body.rtt)
     else:
         kepttime.settle(hub)
     check_claims(hub, n)
