@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -42,12 +43,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_hub(data: Path, port: int) -> subprocess.Popen[bytes]:
+def _start_hub(data: Path, port: int, before: Sequence[str] = (),
+               stderr: int | None = None) -> subprocess.Popen[bytes]:
+    """``dipclock hub`` on 127.0.0.1:``port``, once it answers; ``before``: a command it
+    runs under (``prlimit ...``)."""
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dipclock", "hub", "--data", str(data), "--host", "127.0.0.1",
-         "--port", str(port), "--wait-for-sync", "0", "--no-mdns"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        [*before, sys.executable, "-m", "dipclock", "hub", "--data", str(data),
+         "--host", "127.0.0.1", "--port", str(port), "--wait-for-sync", "0", "--no-mdns"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
     )
     ends = time.monotonic() + 30
     while time.monotonic() < ends:
