@@ -90,7 +90,11 @@ class Hub:
             except httpx.TransportError:
                 return False
 
-        wait_until("the hub answers", answers, 30)
+        try:
+            wait_until("the hub answers", answers, 30)
+        except BaseException:  # interrupted, or it did not start: no hub left behind
+            self.kill()
+            raise
         return time.monotonic()
 
     def kill(self) -> None:

@@ -54,12 +54,16 @@ def _start_hub(data: Path, port: int, before: Sequence[str] = (),
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
     )
     ends = time.monotonic() + 30
-    while time.monotonic() < ends:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=1).status_code == 200:
-                return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
+    try:
+        while time.monotonic() < ends:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=1).status_code == 200:
+                    return proc
+            except httpx.TransportError:
+                time.sleep(0.1)
+    except BaseException:  # interrupted while it starts: no hub left behind
+        proc.kill()
+        raise
     proc.kill()
     raise SystemExit("the hub did not start")
 

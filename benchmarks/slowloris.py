@@ -1,14 +1,17 @@
 """``python -m benchmarks.slowloris``: the hub's time sync while slow clients attack it.
 Figures, not a test.
 
-A real ``dipclock hub``, under ``prlimit``: 65,536 files (what its unit sets), and 1,024
-(systemd's default, the one that failed a hall once). 1,100 sockets each send the start
-of a request line, then a byte every 10 s, and open again at once when the hub closes
-them: first all from one address, then spread over 250 addresses (beyond the per-address
-cap's reach: the head timeout and the file limit must hold). Meanwhile a kiosk on its own
-address syncs every 100 ms, each time on a new connection (the hard case: it must be
-accepted). The attacker is a process of its own, so its work does not delay the probe's
-loop. The last line is JSON.
+A real ``dipclock hub``, under ``prlimit``, started with systemd's default soft limit of
+1,024 files (the one that failed a hall once): with the hard limit 1,024 too, so the hub
+cannot raise it, and with the hard limit left as it is, so it raises it
+(``raise_file_limit``: what a hub run by hand does; its unit sets 65,536). 1,100 sockets
+each send the start of a request line, then a byte every 10 s, and open again at once when
+the hub closes them: first all from one address, then spread over 127.0.0.2-250 (beyond the
+per-address cap's reach: the head timeout and the file limit must hold). Meanwhile a kiosk
+on its own address (127.0.1.1) syncs every 100 ms, each time on a new connection (the hard
+case: it must be accepted). The attacker is a process of its own, so its work does not
+delay the probe's loop. Each phase is bounded (``--seconds`` plus a minute at most), and the
+hub and the attacker are ended however the run ends. loop. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -27,29 +30,10 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import PASSWORD, ROOT, _free_port, _pct
+from benchmarks.hub import ROOT, _free_port, _pct, _start_hub
 
 SLOW = 1100
 DRIP = 10.0  # seconds between two bytes of a slow socket
-
-
-def start_hub(data: Path, port: int, files: int) -> subprocess.Popen[bytes]:
-    env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
-    proc = subprocess.Popen(
-        ["prlimit", f"--nofile={files}:{files}", sys.executable, "-m", "dipclock", "hub",
-         "--data", str(data), "--host", "127.0.0.1", "--port", str(port),
-         "--wait-for-sync", "0", "--no-mdns"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    ends = time.monotonic() + 30
-    while time.monotonic() < ends:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=1).status_code == 200:
-                return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the hub did not start")
 
 
 async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[int]) -> None:
@@ -142,20 +126,26 @@ def measure(port: int, sources: list[str], seconds: float) -> dict[str, float]:
     }
 
 
-def run(seconds: float, files: int = 65536) -> dict[str, dict[str, float]]:
-    """The attack from one address, then from 250, on a fresh hub each; their figures.
-    ``files``: the hub's file limit (65,536: what its unit sets and what it raises itself
-    to when run by hand; 1,024: systemd's default, for the one-address case)."""
+def run(seconds: float) -> dict[str, dict[str, float]]:
+    """The attack from one address, then from 249, on a fresh hub each, soft file limit
+    1,024: hard limit 1,024 (``_fixed``) or as this machine has it (``_raised``, the hub
+    raises its soft limit itself); their figures."""
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    most = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    spread = [f"127.0.0.{n}" for n in range(2, 251)]
     out = {}
-    for name, sources, limit in (
-            ("one_address_1024_files", ["127.0.0.1"], 1024),
-            ("one_address", ["127.0.0.1"], files),
-            ("250_addresses", [f"127.0.0.{n}" for n in range(2, 252)], files)):
+    for name, sources, limits in (
+            ("one_address_1024_fixed", ["127.0.0.1"], "1024:1024"),
+            ("one_address_1024_raised", ["127.0.0.1"], f"1024:{most}"),
+            ("spread_1024_raised", spread, f"1024:{most}"),
+            ("spread_1024_fixed", spread, "1024:1024")):
         with tempfile.TemporaryDirectory(prefix="dipclock-slowloris-") as tmp:
             port = _free_port()
-            hub = start_hub(Path(tmp) / "hub", port, min(limit, hard))
+            hub = _start_hub(Path(tmp) / "hub", port, ("prlimit", f"--nofile={limits}"),
+                             stderr=subprocess.PIPE)
+            err = b""
             try:
+                files = _soft_files(hub.pid)
                 out[name] = measure(port, sources, seconds)
             finally:
                 hub.terminate()
@@ -164,8 +154,24 @@ def run(seconds: float, files: int = 65536) -> dict[str, dict[str, float]]:
                 except subprocess.TimeoutExpired:
                     hub.kill()
                     _, err = hub.communicate()
-            out[name]["hub_log_lines"] = len(err.decode(errors="replace").splitlines())
+            lines = err.decode(errors="replace").splitlines()
+            out[name] |= {"hub_soft_file_limit": files, "hub_log_lines": len(lines),
+                          "hub_refusal_lines": sum("refusing connections" in line
+                                                   for line in lines)}
     return out
+
+
+def _soft_files(pid: int) -> int:
+    """A process's soft open-file limit, as ``/proc/PID/limits`` says (-1: unlimited)."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            soft = line.split()[3]
+            return -1 if soft == "unlimited" else int(soft)
+    return -1
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main() -> None:
@@ -179,6 +185,7 @@ def main() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         print(asyncio.run(attack(args.attack, args.sources.split(","), args.seconds)))
         return
+    signal.signal(signal.SIGTERM, _interrupt)  # as Ctrl-C: the hub and attacker are ended
     figures = run(args.seconds)
     for name, f in figures.items():
         print(f"{name}: {f}")

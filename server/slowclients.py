@@ -8,7 +8,9 @@ event loop's own callbacks, so none costs a kiosk's request anything:
 * a request head (request line and headers) must arrive within ``head_seconds`` of its
   first byte (or of the connection opening); the connection is closed otherwise. An idle
   keep-alive connection is uvicorn's own ``timeout_keep_alive``; a body is timed by
-  ``server.bodylimit``;
+  ``server.bodylimit``. A head may not grow past ``HEAD_MOST`` bytes either: httptools sets
+  no bound (h11's ``h11_max_incomplete_event_size`` does not apply to it), and 10 s of
+  headers on a LAN is hundreds of megabytes of a Pi's memory;
 * one client address holds at most ``per_address`` connections at once (a Pi holds two or
   three, a phone's browser six); one more is held unread for ``TARPIT_SECONDS``, then
   closed: closed at once, an attacker would open it again at once, thousands of times a
@@ -40,6 +42,8 @@ LOG_EVERY = 60.0
 MOST_FILES = 65536
 #: how long a connection over an address's cap is held unread before it is closed
 TARPIT_SECONDS = 5.0
+#: the most bytes a request head may take: a kiosk's takes under 1 KB, a browser's a few
+HEAD_MOST = 64 * 1024
 #: the most connections held so at once (each is a file): this, or a quarter of the
 #: process's file limit if less
 TARPIT_MOST = 2048
@@ -83,6 +87,7 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
         _refused = False
         _awaiting_head = True
         _tail = b""
+        _head_bytes = 0
         _head_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:
@@ -104,15 +109,21 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
                     self._arm()
                 seen = self._tail + data
                 if b"\r\n\r\n" in seen:
-                    self._awaiting_head = False
+                    self._awaiting_head, self._head_bytes = False, 0
                     self._disarm()
                 else:
                     self._tail = seen[-3:]
+                    self._head_bytes += len(data)
+                    if self._head_bytes > HEAD_MOST:
+                        self._too_big()
+                        return
             super().data_received(data)
 
         def on_response_complete(self) -> None:
+            self._disarm()  # a response: its head came, however its bytes were split
             super().on_response_complete()
-            self._awaiting_head, self._tail = True, b""  # timed from the next one's first byte
+            # the next head is timed from its first byte; till then the keep-alive timeout
+            self._awaiting_head, self._tail, self._head_bytes = True, b"", 0
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
             self._disarm()
@@ -167,6 +178,13 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
             tally.say(self._address, "slow",
                       f"closed a connection from {self._address}: no request within "
                       f"{guard.head_seconds:g} s of its first byte")
+            self.transport.abort()
+
+        def _too_big(self) -> None:
+            self._disarm()
+            tally.say(self._address, "big",
+                      f"closed a connection from {self._address}: a request head over "
+                      f"{HEAD_MOST} bytes")
             self.transport.abort()
 
         def _release(self) -> None:

@@ -12,13 +12,15 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
 from server.bodylimit import BodyLimit
-from tests.server.live import ThreadHub
+from server.slowclients import HEAD_MOST, MOST_FILES
+from tests.server.live import LiveHub, ThreadHub
 
 #: a bound on a hang only: the hub closes well within it on any machine
 PATIENCE = 30.0
@@ -78,6 +80,49 @@ def test_a_request_head_that_does_not_come_is_cut_off(tmp_path):
         assert any("no request within 0.3 s" in line for line in lines.lines)
 
 
+def response(s: socket.socket) -> bytes:
+    """One whole response (head and Content-Length body) off a raw socket."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        more = s.recv(4096)
+        assert more, f"closed mid-response: {got!r}"
+        got += more
+    head, _, body = got.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        more = s.recv(4096)
+        assert more, "closed mid-body"
+        body += more
+    return head
+
+
+def test_the_next_head_on_a_kept_alive_connection_is_timed_too(tmp_path):
+    # the keep-alive timeout ends once a byte comes: from then on, the head's timer holds
+    with hub(tmp_path, head_seconds=0.3) as (h, _):
+        s = socket.create_connection(("127.0.0.1", h.port), timeout=PATIENCE)
+        with s:
+            for _ in range(3):  # whole requests on one connection are served as ever
+                s.sendall(b"GET /api/time HTTP/1.1\r\nHost: x\r\n\r\n")
+                assert response(s).startswith(b"HTTP/1.1 200")
+            s.sendall(b"GET /api/ti")
+            assert closed_by_hub(s)
+
+
+def test_a_request_head_that_never_ends_is_cut_off_at_its_size(tmp_path):
+    with hub(tmp_path) as (h, lines):  # the head's time (10 s) is not what ends it
+        s = slow_socket(h.port)
+        with s:
+            try:
+                s.sendall(b"me HTTP/1.1\r\nX-Pad: " + b"a" * (2 * HEAD_MOST))
+            except OSError:
+                pass  # closed while it was still sending: as good
+            assert closed_by_hub(s)
+        assert f"closed a connection from 127.0.0.1: a request head over {HEAD_MOST} bytes" \
+            in lines.lines
+        assert time_from(h.url, "127.0.0.1") == 200
+
+
 def test_one_address_holding_too_many_connections_does_not_lock_out_the_others(tmp_path):
     with hub(tmp_path, per_address=8) as (h, lines), ExitStack() as stack:
         sockets = [stack.enter_context(slow_socket(h.port)) for _ in range(40)]
@@ -128,6 +173,41 @@ def test_the_hub_raises_its_file_limit_to_the_hard_one():
     got, want = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                check=True).stdout.split()
     assert int(got) == int(want) > 256
+
+
+def lowered_files(soft: int) -> None:
+    """In the hub's child process, before it runs: a soft file limit of ``soft``."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE,
+                       (soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+def files_of(pid: int) -> tuple[int, int]:
+    """A process's (soft, hard) open-file limits, as its ``/proc/PID/limits`` says."""
+    line = next(line for line in open(f"/proc/{pid}/limits") if line.startswith("Max open files"))
+    soft, hard = line.split()[3:5]
+    return (int(soft) if soft != "unlimited" else -1), (int(hard) if hard != "unlimited" else -1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_running_hub_has_raised_its_file_limit(tmp_path, monkeypatch):
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    want = MOST_FILES if hard == resource.RLIM_INFINITY else min(hard, MOST_FILES)
+    if want <= 256:
+        pytest.skip(f"the hard file limit here is {hard}: nothing to raise to")
+    # ``dipclock hub`` itself, started as systemd's default would: a soft limit below the hard
+    monkeypatch.setattr(subprocess, "Popen", partial(subprocess.Popen,
+                                                     preexec_fn=partial(lowered_files, 256)))
+    h = LiveHub(tmp_path / "hub").start()
+    monkeypatch.undo()
+    try:
+        assert h.proc is not None
+        assert files_of(h.proc.pid)[0] == want
+    finally:
+        h.stop()
 
 
 @pytest.mark.parametrize("unit", ["dipclock-hub.service"])
