@@ -2,9 +2,10 @@
 
 The wall clock is read once, at start-up, to anchor ``time.monotonic()``; after that only
 the monotonic clock moves hub time. NTP stepping the hub machine's clock mid-round would
-otherwise move every deadline in the hall at once. The one way to move hub time while the
-hub runs is the TD's: ``set_to`` (from the phone, or the system's clock once NTP has set it),
-logged and announced to every kiosk.
+otherwise move every deadline in the hall at once. Hub time moves only by ``set_to``: the
+TD's (from the phone, or the system's clock once NTP has set it), logged and announced to
+every kiosk; or, in the seconds after a start, to the time the tables kept
+(``server.kepttime``, with ``Listening`` below).
 """
 
 from __future__ import annotations

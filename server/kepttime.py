@@ -7,15 +7,17 @@ once. The kiosks still know the right time: they track hub time on their monoton
 across the hub's absence. So for ``LISTEN_SECONDS`` after a start the hub's time is
 *provisional* (``TimeReply.provisional``): a kiosk that kept the time does not follow a
 sample far from it, and reports the difference. ``GATHER_SECONDS`` after the first such
-report the hub takes the median (``dipclock.sync.kept_time_change``), moves its clock if
-the tables agree it is off, raises the clock's epoch (a kiosk that started afresh in the
-meantime syncs again) and logs it for the TD. With no such report the hub's time stands.
+report the hub takes the median of the best-measured ones
+(``dipclock.sync.kept_time_change``), moves its clock if the tables agree it is off, and
+logs it for the TD; its time stays provisional until then. With no such report the hub's
+time stands.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
 
 from dipclock.sync import kept_time_change, to_moment
@@ -42,10 +44,18 @@ def hear(hub: Hub, table: int, difference: float, rtt: float) -> None:
         if table not in ear.votes or rtt < ear.votes[table][1]:
             ear.votes[table] = (difference, rtt)
     if first:  # settled then even if no other request comes (a report or a poll also may)
-        timer = threading.Timer(GATHER_SECONDS, settle, (hub,))
+        timer = threading.Timer(GATHER_SECONDS, _settle_later, (hub,))
         timer.daemon = True
         timer.start()
     settle(hub)
+
+
+def _settle_later(hub: Hub) -> None:
+    """The timer's ``settle``: a hub stopped meanwhile has closed its store."""
+    try:
+        settle(hub)
+    except sqlite3.ProgrammingError:
+        log.info("hub stopped before it settled its time")
 
 
 def settle(hub: Hub) -> None:
