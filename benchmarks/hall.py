@@ -44,17 +44,12 @@ from typing import Any
 
 import httpx
 
-from benchmarks.hub import PASSWORD, ROOT, _free_port, _pct
+from benchmarks.hub import PASSWORD, ROOT, SHIFTED, _free_port, _pct
 from benchmarks.links import CLEAN, WIFI, Link, ProxyPool, proxy_pool
 from dipclock.powers import LETTERS
 from dipclock.sync import to_moment
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
-
-#: ``python -c SHIFTED SECONDS hub ...``: the hub with its machine's wall clock off
-SHIFTED = ("import sys, time, server.clock as c; shift = float(sys.argv.pop(1)); "
-           "c.wall_seconds = lambda: time.time() + shift; "
-           "from dipclock.launcher.cli import entry; entry()")
 
 
 def wait_until(what: str, probe: Callable[[], Any], timeout: float) -> float:
@@ -358,9 +353,11 @@ def presses_and_faults(hub: Hub, sims: list[SimKiosk], reals: list[RealKiosk],
     stop = threading.Event()
     faults = {"kiosk_restarts": 0, "kiosk_kills": 0}
 
+    kiosks: list[SimKiosk | RealKiosk] = [*sims, *reals]
+
     def pressing() -> None:
         while not stop.is_set():
-            k = rng.choice(sims + reals)  # type: ignore[operator]
+            k = rng.choice(kiosks)
             k.press(rng.choice(LETTERS))
             time.sleep(0.02)
 
@@ -421,7 +418,7 @@ async def _light_kiosk(url: str, key: str, table: int, src: str, stop: asyncio.E
         samples = 0
         await asyncio.sleep(random.uniform(0, FAST_SYNC))
         while not stop.is_set():
-            t1 = (await c.get("/api/time")).json()["t1"]
+            (await c.get("/api/time")).raise_for_status()
             await c.post(f"/api/tables/{table}/status", json={"offset": 0.0, "rtt": 0.01})
             samples += 1
             wait = FAST_SYNC if samples < FAST_SAMPLES else SLOW_SYNC
@@ -429,7 +426,6 @@ async def _light_kiosk(url: str, key: str, table: int, src: str, stop: asyncio.E
                 await asyncio.wait_for(stop.wait(), wait)
             except TimeoutError:
                 pass
-            del t1
         reader.cancel()
 
 
@@ -569,7 +565,6 @@ def run(sims: int, reals: int, quick: bool) -> dict[str, Any]:
         out["countdown_change_detail_ms"] = {"kiosk_wall_step": round(running, 3),
                                              "hub_restart_wall_steps": [round(c, 3)
                                                                         for c in changes]}
-        del errors_wifi, wifi
     return out
 
 

@@ -43,6 +43,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: ``python -c SHIFTED SECONDS hub ...``: the hub with its machine's wall clock off by
+#: SECONDS (a clock stepped while it was down), read through ``server.clock.wall_seconds``
+SHIFTED = ("import sys, time, server.clock as c; shift = float(sys.argv.pop(1)); "
+           "c.wall_seconds = lambda: time.time() + shift; "
+           "from dipclock.launcher.cli import entry; entry()")
+
+
 def _start_hub(data: Path, port: int, before: Sequence[str] = (),
                stderr: int | None = None) -> subprocess.Popen[bytes]:
     """``dipclock hub`` on 127.0.0.1:``port``, once it answers; ``before``: a command it

@@ -7,7 +7,6 @@ the event loop that answers the kiosks' time sync. The shape is ``server.respons
 
 from __future__ import annotations
 
-from datetime import tzinfo
 from typing import Any
 
 from dipclock.events import BUILTIN
@@ -18,7 +17,7 @@ from server.context import Hub
 from server.grid import grid
 from server.hubtime import status as clock_status
 from server.review import late_submissions, undecided
-from server.rounds import Current, current, venue
+from server.rounds import current, hall_venue
 from server.views import clock_json, iso, pause_json
 
 #: how many coming deadlines the dashboard lists
@@ -27,17 +26,12 @@ DEADLINES = 12
 AUDIT_LINES = 40
 
 
-def hub_venue(hub: Hub, cur: Current | None) -> tzinfo:
-    """The venue's zone: the current round's event's, else the chosen event's."""
-    return venue(cur.profile if cur is not None else hub.store.event())
-
-
 def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
     """``review``: the round whose late orders the dashboard lists (default: the current)."""
     kepttime.settle(hub)  # a restarted hub's time, decided once the tables have had a say
     cur = current(hub.store)
     now = hub.clock.moment()
-    tz = hub_venue(hub, cur)
+    tz = hall_venue(hub.store, cur)
     out: dict[str, Any] = {
         "hub_time": hub.clock.now(),
         "now": iso(now, tz),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime, tzinfo
+from datetime import datetime
 from typing import Any
 
 from dipclock.errors import DipclockError
@@ -20,7 +20,7 @@ from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
 from server.clock import SET_BY_TD, SYNCHRONISED
 from server.context import Hub
-from server.rounds import current, venue
+from server.rounds import current, hall_venue
 from server.store import Store
 
 log = logging.getLogger("uvicorn.error")
@@ -98,17 +98,11 @@ def change_text(seconds: float) -> str:
     return f"{seconds:+.1f} s" if abs(seconds) < 10 else f"{seconds:+.0f} s"
 
 
-def hub_venue(store: Store) -> tzinfo:
-    """The venue's zone: the current round's event's, else the chosen event's."""
-    cur = current(store)
-    return venue(cur.profile if cur is not None else store.event())
-
-
 def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
     """Set hub time to ``target`` (the phone's local time), or to the system's synchronised
     clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk."""
     before = hub.clock.now()
-    tz = hub_venue(hub.store)
+    tz = hall_venue(hub.store, current(hub.store))
     if target is None:
         if hub.synced() is not True:
             raise ClockRefused(

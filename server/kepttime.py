@@ -24,7 +24,8 @@ from dipclock.sync import kept_time_change, to_moment
 from dipclock.venuetime import venue_naive
 from server.clock import GATHER_SECONDS, KEPT_BY_TABLES
 from server.context import Hub
-from server.hubtime import change_text, hub_venue, when
+from server.hubtime import change_text, when
+from server.rounds import current, hall_venue
 
 log = logging.getLogger("uvicorn.error")
 
@@ -77,7 +78,7 @@ def settle(hub: Hub) -> None:
             return
         before = hub.clock.now()
         after = before + change
-        tz = hub_venue(hub.store)
+        tz = hall_venue(hub.store, current(hub.store))
         here, there = venue_naive(to_moment(before), tz), venue_naive(to_moment(after), tz)
         summary = (f"hub time taken from the {tables} table{'s' * (tables != 1)} that kept it "
                    f"across the hub's restart, from {when(here, there)} to "

@@ -71,6 +71,12 @@ def venue(profile: EventProfile | None) -> tzinfo:
     return zone(profile.timezone if profile and profile.timezone else hub_zone())
 
 
+def hall_venue(store: Store, cur: Current | None) -> tzinfo:
+    """The venue's zone now: the current round's event's (``cur``, as read), else the
+    chosen event's."""
+    return venue(cur.profile if cur is not None else store.event())
+
+
 def round_for(rounds: Iterable[RoundRow], at: datetime, fallback: RoundRow) -> RoundRow:
     """The round a press stamped ``at`` belongs to: the latest start at or before ``at``.
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks.hub import SHIFTED
 from tests.server.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,12 +23,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-#: ``python -c _SHIFTED SECONDS hub ...``: the hub with its machine's wall clock off by SECONDS
-_SHIFTED = ("import sys, time, server.clock as c; shift = float(sys.argv.pop(1)); "
-            "c.wall_seconds = lambda: time.time() + shift; "
-            "from dipclock.launcher.cli import entry; entry()")
 
 
 class LiveHub:
@@ -51,7 +46,7 @@ class LiveHub:
         self.log = self.data.with_suffix(".log")
         self.data.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
-            run = (["-c", _SHIFTED, str(self.wall_shift)] if self.wall_shift
+            run = (["-c", SHIFTED, str(self.wall_shift)] if self.wall_shift
                    else ["-m", "dipclock"])
             self.proc = subprocess.Popen(
                 [sys.executable, *run, "hub", "--data", str(self.data),
