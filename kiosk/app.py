@@ -289,8 +289,10 @@ def run(
     keyboard: KeyboardButtons | None = None,
     flip: Callable[[], None] = pygame.display.flip,
     on_screen: Callable[[state.Frame, float], None] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> int:
-    """The live loop; returns when the window is closed or ``run_for`` seconds have passed.
+    """The live loop; returns when the window is closed, ``run_for`` seconds have passed or
+    ``stop()`` says so (the clock was unpaired: whoever stops it puts an item on ``inputs``).
 
     No busy waiting: between screen changes it blocks on the input queue (SDL's own
     event wait polls every millisecond under the console drivers). Keyboard buttons need
@@ -303,7 +305,7 @@ def run(
     pump = 0.05 if keyboard is not None else 1.0
     while True:
         now = mono()
-        if end is not None and now >= end:
+        if (end is not None and now >= end) or stop():
             return 0
         fr = kiosk.frame(now)
         if fr.screen != shown:

@@ -65,8 +65,8 @@ class Settings(_Strict):
     call: str | None = None
     pauses: list[str] = []  # like `dipclock plan --pause`: "S1903=60", "12:30=45"
     table: Annotated[int, Field(ge=1)] | None = None
-    hub: str | None = None  # http://HOST:PORT, or "auto": find it on the network (mDNS)
-    key: str | None = None
+    hub: str | None = None  # https://HOST:PORT, or "auto": find it on the network (mDNS)
+    key: str | None = None  # no longer used (each clock is paired): accepted, and ignored
     size: str | None = None  # "1280x720"; default: the display's own size
     fullscreen: bool = True
     warning_minutes: Annotated[float, Field(ge=0, le=60)] = 2.0
@@ -100,8 +100,10 @@ class Settings(_Strict):
 
     @property
     def finds_hub(self) -> bool:
-        """No typed address but a key (or ``hub = "auto"``): browse the network for the hub."""
-        return self.hub == AUTO or (self.hub is None and bool(self.key))
+        """``hub = "auto"``, or no typed address and no event of its own (a card cloned with
+        nothing on it): browse the network for the hub, then pair with it (unless the card
+        ran one board alone before: ``kiosk.startup`` resumes that round)."""
+        return self.hub == AUTO or (self.hub is None and self.event is None)
 
 
 @dataclass(frozen=True)

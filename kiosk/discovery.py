@@ -1,15 +1,15 @@
 """Find the hub on the hall's network without a typed address (mDNS / DNS-SD, zeroconf).
 
-The hub announces ``_dipclock._tcp.local.`` with TXT ``k`` = the first 8 hex digits of the
-SHA-256 of its kiosk key. A kiosk holding a key takes the hub whose ``k`` matches its own key's
-hash, so two hubs on one network (two tournaments in one venue, or two test runs) never mix,
-and the key itself never goes on the air. A typed address is always used as it is: mDNS is
-the convenience, the address the fallback for a network that drops multicast.
+The hub announces ``_dipclock._tcp.local.`` with TXT ``id`` (the hub's id) and ``s`` (its
+scheme, ``https`` or ``http``). A clock paired with a hub takes only the hub with that id, so
+two hubs on one network (two tournaments in one venue, or two test runs) never mix; a clock
+not yet paired takes the first hub that answers, and shows which with its pairing code (the
+TD's approval is what makes it that hub's). A typed address is always used as it is: mDNS
+is the convenience, the address the fallback for a network that drops multicast.
 """
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 import logging
 import threading
@@ -25,31 +25,26 @@ SERVICE = "_dipclock._tcp.local."
 RESOLVE_MS = 3000
 
 
-def key_hash(key: str) -> str:
-    """What the hub puts in its TXT ``k`` for this kiosk key."""
-    return hashlib.sha256(key.encode()).hexdigest()[:8]
-
-
-def _url(address: str, port: int) -> str:
+def _url(scheme: str, address: str, port: int) -> str:
     host = f"[{address}]" if ipaddress.ip_address(address).version == 6 else address
-    return f"http://{host}:{port}"
+    return f"{scheme}://{host}:{port}"
 
 
 class HubFinder:
     """Browses for the hub in the background from construction until :meth:`close`.
 
-    ``found()`` is the hub's URL once one with our key's hash has answered, else None; the
-    screen loop asks it without waiting. ``on_found`` is called (from zeroconf's thread)
-    when that happens, to wake the loop.
+    ``found()`` is the hub's URL once one with the id ``hub`` has answered (any hub, for
+    ``hub=None``), else None; the screen loop asks it without waiting. ``on_found`` is
+    called (from zeroconf's thread) when that happens, to wake the loop.
     """
 
     def __init__(
         self,
-        key: str,
+        hub: str | None,
         on_found: Callable[[], None] = lambda: None,
         interfaces: InterfaceChoice | list[str] = InterfaceChoice.All,
     ) -> None:
-        self._want = key_hash(key)
+        self._want = hub
         self._on_found = on_found
         self._lock = threading.Lock()
         self._found: str | None = None
@@ -69,13 +64,14 @@ class HubFinder:
         if info is None or info.port is None:
             return
         props: dict[Any, Any] = info.properties or {}
-        if props.get(b"k") != self._want.encode():
-            log.info("mDNS: %s is another hall's hub (its key differs)", name)
+        if self._want is not None and props.get(b"id") != self._want.encode():
+            log.info("mDNS: %s is not the hub this clock is paired with", name)
             return
         addresses = info.parsed_addresses()
         if not addresses:
             return
-        url = _url(addresses[0], info.port)
+        scheme = "http" if props.get(b"s") == b"http" else "https"
+        url = _url(scheme, addresses[0], info.port)
         with self._lock:
             if self._found is not None:
                 return
@@ -93,14 +89,15 @@ class HubFinder:
 
 
 def find_hub(
-    key: str,
+    hub: str | None,
     wait: float,
     interfaces: InterfaceChoice | list[str] = InterfaceChoice.All,
 ) -> str | None:
-    """The URL of the hub holding ``key`` on this network, waiting at most ``wait`` seconds
-    (``dipclock doctor``; the kiosk uses :class:`HubFinder` so its screen stays live)."""
+    """The URL of the hub with the id ``hub`` (any, for None) on this network, waiting at
+    most ``wait`` seconds (``dipclock doctor``; the kiosk uses :class:`HubFinder` so its
+    screen stays live)."""
     done = threading.Event()
-    finder = HubFinder(key, done.set, interfaces)
+    finder = HubFinder(hub, done.set, interfaces)
     try:
         done.wait(wait)
         return finder.found()
@@ -108,4 +105,4 @@ def find_hub(
         finder.close()
 
 
-__all__ = ["SERVICE", "HubFinder", "find_hub", "key_hash"]
+__all__ = ["SERVICE", "HubFinder", "find_hub"]

@@ -11,6 +11,10 @@ call into the session. Three daemon threads, and the screen loop never waits on 
   (``POST .../status``) for the TD's grid.
 * snapshots (``WS /api/tables/{n}/ws``, else polling ``GET .../snapshot``), saved in the
   outbox so a restart without the hub shows the last schedule.
+
+Every request carries the clock's token (``kiosk.pairing``) and, over HTTPS, is verified
+against the certificate pinned at pairing. A 401 (the TD revoked the clock) or another
+certificate ends the session: ``unpaired`` says why, and the kiosk pairs again.
 * upload (``POST .../presses``) of every unsent outbox row; a press, or the hub coming
   back, ends the wait for the next attempt.
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +36,7 @@ from typing import Any
 import httpx
 
 from kiosk.outbox import Outbox
+from kiosk.pairing import certificate_refused
 from kiosk.round import Round
 from kiosk.session import (
     FAST_SAMPLES,
@@ -66,7 +72,7 @@ class HubClient:
         self,
         base_url: str,
         table: int,
-        key: str,
+        token: str,
         outbox: Outbox,
         wake: Callable[[], None] = lambda: None,
         mono: Callable[[], float] = time.monotonic,
@@ -74,11 +80,15 @@ class HubClient:
         transport: httpx.BaseTransport | None = None,
         rng: random.Random | None = None,
         about: Callable[[], dict[str, Any]] = dict,
+        verify: ssl.SSLContext | bool = True,
     ):
         self.base_url = base_url.rstrip("/")
         self.table = table
-        self.key = key
+        self.token = token
+        self.verify = verify  # the pinned certificate (``kiosk.pairing.pinned``)
         self.outbox = outbox
+        #: why this clock may no longer talk to the hub ("revoked", "certificate"), or None
+        self.unpaired: str | None = None
         self._wake, self._mono, self._wall = wake, mono, wall
         self._about = about
         self._lock = threading.Lock()  # around every call into the session
@@ -87,9 +97,9 @@ class HubClient:
         self._sync_kick = threading.Event()  # wakes the sync loop
         self.session = HubSession(table, outbox.get("hub_wall_offset"),
                                   outbox.get("hub_snapshot"), rng)
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx.Client(base_url=self.base_url, headers=headers, timeout=TIMEOUT,
-                                 transport=transport)
+                                 transport=transport, verify=verify)
         self._threads: list[threading.Thread] = []
         self._ws: Any = None
 
@@ -253,7 +263,26 @@ class HubClient:
     # --- doing what the session says ------------------------------------------------------
 
     def _send(self, request: Request) -> httpx.Response:
-        return self.http.request(request.method, request.path, json=request.json)
+        try:
+            r = self.http.request(request.method, request.path, json=request.json)
+        except httpx.HTTPError as exc:
+            if certificate_refused(exc):
+                self._unpair("certificate", "the hub's certificate is not the one this clock "
+                                            "was paired with")
+            raise
+        if r.status_code == 401 and request.path != "/api/time":
+            self._unpair("revoked", f"the hub no longer takes this clock's token: {r.text[:200]}")
+        return r
+
+    def _unpair(self, why: str, said: str) -> None:
+        """Stop talking to the hub: the kiosk sees ``unpaired`` and pairs again."""
+        if self.unpaired is None:
+            log.warning("%s: pairing again", said)
+            self.unpaired = why
+            self._stop.set()
+            self._kick.set()
+            self._sync_kick.set()
+            self._wake()
 
     def _link(self, channel: str, ok: bool) -> None:
         with self._lock:
@@ -326,9 +355,10 @@ class HubClient:
             self._kick.wait(wait)  # or woken by a press, or the hub coming back
 
     def ws_url(self) -> str:
+        """The push channel's URL: the token goes in its header, never here (logs keep URLs)."""
         scheme = "wss" if self.base_url.startswith("https") else "ws"
         rest = self.base_url.split("://", 1)[-1]
-        return f"{scheme}://{rest}/api/tables/{self.table}/ws?key={self.key}"
+        return f"{scheme}://{rest}/api/tables/{self.table}/ws"
 
     def _push_loop(self) -> None:
         from websockets.exceptions import WebSocketException
@@ -337,10 +367,11 @@ class HubClient:
         while not self._stop.is_set():
             opened = False
             try:
-                headers = {"Authorization": f"Bearer {self.key}"} if self.key else None
+                headers = {"Authorization": f"Bearer {self.token}"} if self.token else None
+                tls = self.verify if isinstance(self.verify, ssl.SSLContext) else None
                 with connect(self.ws_url(), open_timeout=TIMEOUT,
                              ping_interval=PING_SECONDS, ping_timeout=PING_TIMEOUT,
-                             additional_headers=headers) as ws:
+                             additional_headers=headers, ssl=tls) as ws:
                     self._ws = ws
                     opened = True
                     self._link("ws", True)
@@ -353,6 +384,9 @@ class HubClient:
                             break
             except (OSError, WebSocketException, TimeoutError) as exc:
                 log.debug("hub WebSocket: %s", exc)
+                if certificate_refused(exc):
+                    self._unpair("certificate", "the hub's certificate is not the one this "
+                                                "clock was paired with")
             finally:
                 self._ws = None
                 self._link("ws", False)

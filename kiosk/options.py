@@ -49,9 +49,11 @@ def build_parser() -> _Parser:
     p.add_argument("--call", help="the round's call time")
     p.add_argument("--pause", action="append", dest="pauses", metavar="PHASE=MIN",
                    help="a break, S1903=60 or 12:30=45 (repeatable)")
-    p.add_argument("--table", type=int, help="this table's number")
-    p.add_argument("--hub", help="the hub's URL, http://HOST:PORT, or auto (find it by mDNS)")
-    p.add_argument("--key", help="the hall's kiosk key (printed by `dipclock hub`)")
+    p.add_argument("--table", type=int, help="this table's number (the one the TD is asked to "
+                   "approve the clock for; without it the TD picks the table)")
+    p.add_argument("--hub", help="the hub's URL, https://HOST:PORT, or auto (find it by mDNS)")
+    # the hall's shared key of old: each clock is paired now; a script still passing it runs
+    p.add_argument("--key", help=argparse.SUPPRESS)
     p.add_argument("--boot-file", metavar="PATH",
                    help="the card's identity file (default /boot/firmware/dipclock.txt or "
                         "/boot/dipclock.txt)")

@@ -34,6 +34,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from dipclock.eventfiles import machine_zone
+from machine.private import private_file
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS presses (
@@ -103,7 +104,7 @@ class Outbox:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path, folder=False)  # it holds the clock's token (kiosk.pairing)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")

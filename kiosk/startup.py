@@ -51,6 +51,9 @@ PUMP = 0.25
 #: How long the box search listens on each port (the box's heartbeat is once a second).
 BOX_WAIT = 2.5
 
+UNPAIRED_REVOKED = "The hub no longer takes this clock (the TD revoked it): pair it again"
+UNPAIRED_CERTIFICATE = ("The hub's certificate is not the one this clock was paired with: "
+                        "pair again only if the TD set the hub up afresh")
 UNEXPECTED_FIX = ("restart it (sudo systemctl restart dipclock-kiosk); if this comes back, "
                   "send the output of dipclock doctor and journalctl -u dipclock-kiosk to "
                   "whoever looks after the kiosks")
@@ -115,7 +118,7 @@ def own_outbox(path: Path, board: str | None) -> Outbox:
 
 # --- holding a screen until something happens ------------------------------------------
 
-Outcome = Literal["quit", "changed", "ready", "time up"]
+Outcome = Literal["quit", "changed", "ready", "time up", "unpaired"]
 
 
 @dataclass
@@ -210,6 +213,7 @@ def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None) -> i
     from kiosk.draw import Painter
 
     painter = Painter()
+    note: str | None = None  # why this clock pairs again, for the pairing screen
     try:
         while True:
             loaded: Loaded | None = None
@@ -219,7 +223,9 @@ def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None) -> i
             try:
                 loaded = read(args)
                 display.use(loaded.settings.window_size, loaded.settings.fullscreen)
-                outcome = Table(args, loaded, display, clock, painter, watch).run()
+                table = Table(args, loaded, display, clock, painter, watch, note=note)
+                outcome = table.run()
+                note = table.note
             except DisplayUnavailable as exc:  # first: it is a DipclockError too
                 print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
                 return EX_CONFIG
@@ -236,7 +242,10 @@ def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None) -> i
                 return 0
             if outcome == "time up":  # --run-for: a run that ended on a problem failed
                 return 2 if showing_problem else 0
-            log.info("a settings file changed: starting over")
+            if outcome == "unpaired":
+                log.info("this clock is no longer paired: showing a code to pair it again")
+            else:
+                log.info("a settings file changed: starting over")
     finally:
         display.close()
 
@@ -267,8 +276,11 @@ class Table:
 
     def __init__(self, args: argparse.Namespace, loaded: Loaded, display: Display,
                  clock: Clock, painter: Any, watch: Watch,
-                 board: Callable[[], str | None] = board_serial) -> None:
+                 board: Callable[[], str | None] = board_serial,
+                 note: str | None = None) -> None:
         self.args, self.loaded, self.settings = args, loaded, loaded.settings
+        #: said on the pairing screen: why this clock pairs again (set when it must)
+        self.note = note
         self.board = board  # the Pi's serial: tells a cloned card's outbox
         self.watch = watch
         self.display, self.clock, self.painter = display, clock, painter
@@ -296,12 +308,13 @@ class Table:
         self.closers.append(outbox.close)
         return outbox
 
-    def _find_hub(self, watch: Watch) -> tuple[str | None, Outcome | None]:
-        """Browse for the hub, the screen saying so; its URL, or why we stopped looking."""
+    def _find_hub(self, watch: Watch, hub_id: str | None) -> tuple[str | None, Outcome | None]:
+        """Browse for the hub (the one this clock is paired with, or any for ``hub_id``
+        None), the screen saying so; its URL, or why we stopped looking."""
         from kiosk.discovery import HubFinder
 
         s = self.settings
-        finder = HubFinder(s.key or "")
+        finder = HubFinder(hub_id)
         try:
             outcome = hold(self.display, lambda: state.looking_for_hub(s.table), watch,
                            self.clock, ready=lambda: finder.found() is not None,
@@ -309,6 +322,29 @@ class Table:
             return finder.found(), (None if outcome == "ready" else outcome)
         finally:
             finder.close()  # found, or given up: stop browsing the network
+
+    def _pair(self, url: str, kiosk: str, outbox: Outbox, note: str | None
+              ) -> tuple[Any, Outcome | None]:
+        """Show a code until the TD approves this clock on the dashboard (``kiosk.pairing``);
+        the credential, or why we stopped waiting."""
+        from kiosk.pairing import Pairing
+
+        s = self.settings
+        pairing = Pairing(url, kiosk, s.table, outbox, wake=lambda: None, note=note)
+        hub = state.hub_line(url, discovered=not s.hub)
+
+        def frame() -> state.Frame:
+            shown = pairing.shown()
+            return state.pairing(s.table, shown.code, hub, shown.fingerprint, shown.problem)
+
+        pairing.start()
+        try:
+            outcome = hold(self.display, frame, self.watch, self.clock,
+                           ready=lambda: pairing.done is not None, painter=self.painter,
+                           on_screen=_status_file(self.args, lambda m: m))
+            return pairing.done, (None if outcome == "ready" else outcome)
+        finally:
+            pairing.close()
 
     def _run(self) -> Outcome:
         from kiosk.about import About, kiosk_id
@@ -320,34 +356,39 @@ class Table:
 
         s = self.settings
         watch = self.watch
-        if s.finds_hub and not s.key:
-            raise Problem("hub = auto, but this kiosk has no key to find its hub by",
-                          "set key = (printed by dipclock hub) in dipclock.txt on the "
-                          "card's boot partition")
-        if s.finds_hub or s.hub:
-            if s.table is None:
-                raise Problem("this kiosk has no table number",
-                              "set table = N in dipclock.txt on the card's boot partition, "
-                              "or name the Pi table-N")
+        if s.key:
+            log.warning("key = ... is no longer used: each clock is paired with the hub on "
+                        "the TD's dashboard (remove it from dipclock.txt or kiosk.toml)")
         outbox = self._outbox()
         sources, keyboard, box, factory = self._buttons()
         inputs: list[Any] = [src.source for src in sources]
         hub = None
         hub_text = ""
-        if s.finds_hub or s.hub:
-            url = s.hub if s.hub and not s.finds_hub else None
-            if url is None:
-                url, outcome = self._find_hub(watch)
-                if url is None:
-                    return outcome or "changed"
-            hub_text = state.hub_line(url, discovered=s.finds_hub)
-            where, shown_table = f"hub {url}", s.table
+        # a card that says nothing finds the hall's hub, unless it ran one board alone
+        # before (``--event`` once): that round is resumed, as a club's Pi expects
+        finds = s.finds_hub and (s.hub is not None or outbox.get("standalone") is None)
+        if finds or s.hub:
+            from kiosk import pairing
             from kiosk.hubclient import HubClient
 
-            about = About(kiosk_id(outbox), s.table, inputs, factory, box,
+            me = kiosk_id(outbox)
+            credential = pairing.stored(outbox, s.table)
+            url = s.hub if s.hub and not finds else None
+            if url is None:
+                url, outcome = self._find_hub(watch, credential.hub if credential else None)
+                if url is None:
+                    return outcome or "changed"
+            if credential is None:
+                credential, outcome = self._pair(url, me, outbox, self.note)
+                if credential is None:
+                    return outcome or "changed"
+            hub_text = state.hub_line(url, discovered=finds)
+            where, shown_table = f"hub {url}", credential.table
+            about = About(me, credential.table, inputs, factory, box,
                           mono=self.clock.mono, started=self.clock.started)
-            hub = HubClient(url, s.table or 0, s.key or "", outbox,
-                            wake=lambda: self.inputs.put(object()), about=about)
+            hub = HubClient(url, credential.table, credential.token, outbox,
+                            wake=lambda: self.inputs.put(object()), about=about,
+                            verify=pairing.pinned(credential.certificate))
             about.hub = hub
             self.closers.append(hub.close)
             source: Any = hub
@@ -360,8 +401,8 @@ class Table:
                 profile, schedule, record = standalone_round(s, date.today(), stored, now)
             except DipclockError as exc:
                 raise Problem(f"no round to show: {exc}",
-                              "set hub and key in dipclock.txt on the card's boot partition "
-                              "(a hall), or event and start in kiosk.toml (one board)") from None
+                              "set event and start in kiosk.toml (one board), or remove event "
+                              "to find the hall's hub on the network") from None
             outbox.put("standalone", record)
             table = record.get("table")
             source = FixedRound(Round(profile, schedule, table,
@@ -375,7 +416,7 @@ class Table:
         kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
                       log=lambda line: print(line, flush=True),
                       sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
-                      table=s.table, hub_text=hub_text)
+                      table=shown_table, hub_text=hub_text)
         on_screen = _status_file(self.args, timebase.local,
                                  hub.sync_status if hub is not None else lambda: None)
         print(ready_line(shown_table, where, time.monotonic()), flush=True)
@@ -383,7 +424,14 @@ class Table:
             hub.start()
         remaining = None if self.clock.end is None else max(0.0, self.clock.end - self.clock.mono())
         run_loop(kiosk, self.display.surface, self.inputs, run_for=remaining, keyboard=keyboard,
-                 on_screen=on_screen)
+                 on_screen=on_screen, stop=lambda: hub is not None and hub.unpaired is not None)
+        if hub is not None and hub.unpaired is not None:
+            from kiosk import pairing
+
+            pairing.forget(outbox)
+            self.note = (UNPAIRED_CERTIFICATE if hub.unpaired == "certificate"
+                         else UNPAIRED_REVOKED)
+            return "unpaired"
         return "time up" if self.clock.time_up() else "quit"
 
     def _buttons(self) -> tuple[list[Any], Any, Any, str | None]:

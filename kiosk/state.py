@@ -25,7 +25,7 @@ from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duratio
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub", "out_powers",
-    "problem",
+    "pairing", "problem",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -95,11 +95,32 @@ def looking_for_hub(table: int | None, alerts: tuple[str, ...] = ()) -> Frame:
     The fix is on the screen too, for a hall whose network drops multicast.
     """
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
-    fix = ("If this stays, set hub = http://ADDRESS:8000 in dipclock.txt on the card's "
-           "boot partition")
+    fix = ("If this stays, set hub = https://ADDRESS:8000 in dipclock.txt on the card's "
+           "boot partition (or event and start in kiosk.toml, for one board alone)")
     screen = Screen("connecting", _table_heading(table), "", "",
                     "Looking for the hub on the network", "--:--", (fix,), "", chips, False,
                     tuple(alerts))
+    return Frame(screen, 1.0, None)
+
+
+def pairing(table: int | None, code: str | None, hub: str, fingerprint: str | None,
+            note: str | None = None) -> Frame:
+    """A clock not yet paired shows the code the TD approves it with (``kiosk.pairing``).
+
+    The code is the big text, read from across the table; the hub and its certificate's
+    fingerprint are named, so the TD sees which hub this clock asked and can check it is
+    theirs. Before the hub has given a code: dashes, and why if something is wrong."""
+    chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
+    label = ("Pair this clock: the TD enters this code on the dashboard, under Clocks"
+             if code else "Asking the hub for a pairing code")
+    notes = [hub]
+    if fingerprint:
+        notes.append(f"Hub certificate {fingerprint}")
+    if note:
+        notes.append(note)
+    heading = f"Table {table}?" if table is not None else "New clock"
+    screen = Screen("connecting", heading, "", "", label, code or "---  ---", tuple(notes),
+                    "", chips, False)
     return Frame(screen, 1.0, None)
 
 

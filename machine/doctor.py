@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -38,7 +39,6 @@ from kiosk.config import Settings, default_outbox
 from machine import box, buttons, display, hub, power, sdl, storage, system, timesync
 from machine.check import Check, fail, ok
 from machine.devices import Opener, user_name
-from machine.identity import AUTO
 
 MAX_BUTTON_SECONDS = 600.0
 NAME_WIDTH = 17
@@ -62,11 +62,12 @@ def build_parser() -> _Parser:
     return p
 
 
-def _find_hub(key: str, wait: float) -> str | None:
-    """The hub on this network whose mDNS ``k`` matches our key, as the kiosk finds it."""
+def _find_hub(hub_id: str | None, wait: float) -> str | None:
+    """The hub on this network with the id this clock is paired with (any hub, for None),
+    as the kiosk finds it."""
     from kiosk.discovery import find_hub
 
-    return find_hub(key, wait)
+    return find_hub(hub_id, wait)
 
 
 @dataclass
@@ -85,9 +86,11 @@ class Machine:
     load_factory: buttons.Loader = load_pin_factory
     probe_box: Callable[[str, float], bool] = boxfinder.probe
     find_box: Callable[[float], str | None] = boxfinder.find_box
-    find_hub: Callable[[str, float], str | None] = _find_hub
-    http: Callable[[str], httpx.Client] = field(
-        default=lambda url: httpx.Client(base_url=url, timeout=HTTP_TIMEOUT))
+    find_hub: Callable[[str | None, float], str | None] = _find_hub
+    #: a client for the hub at a URL, verifying it with what ``kiosk.pairing.pinned`` gives
+    http: Callable[[str, ssl.SSLContext | bool], httpx.Client] = field(
+        default=lambda url, verify: httpx.Client(base_url=url, timeout=HTTP_TIMEOUT,
+                                                 verify=verify))
     wall: Callable[[], float] = hub.wall_seconds
     box_wait: float = box.WAIT
     discovery_wait: float = 5.0  # seconds of mDNS browsing
@@ -166,27 +169,35 @@ def _box(settings: Settings, m: Machine, seconds: float | None,
 
 
 def _hub(settings: Settings, m: Machine) -> list[Check]:
+    from kiosk.pairing import pinned
+
     url, found_by = settings.hub, ""
-    if not url and not settings.key:
+    if not settings.finds_hub and not url:
         return [ok("hub", "none: a standalone kiosk")]
-    if not url or url == AUTO:
-        if not settings.key:
-            return [fail("hub", "hub = auto needs the kiosk key to find the hub",
-                         "set key = ... in dipclock.txt on the card's boot partition")]
-        url, found_by = m.find_hub(settings.key, m.discovery_wait), " (found on the network)"
+    paired = hub.stored_credential(_outbox(settings), settings.table)
+    if settings.finds_hub:
+        wanted = paired.hub if paired is not None else None
+        url, found_by = m.find_hub(wanted, m.discovery_wait), " (found on the network)"
         if url is None:
-            return [fail("hub", f"no hub with this key announces itself on the network "
-                                f"(mDNS, {m.discovery_wait:g} s)",
+            which = ("the hub this clock is paired with does not announce" if wanted
+                     else "no hub announces")
+            return [fail("hub", f"{which} itself on the network (mDNS, {m.discovery_wait:g} s)",
                          "start the hub on the same network, or set hub = "
-                         "http://ADDRESS:8000 in dipclock.txt on the boot partition")]
-    with m.http(url) as client:
-        return hub.check_hub(client, settings.table, settings.key, m.wall, found_by)
+                         "https://ADDRESS:8000 in dipclock.txt on the boot partition")]
+    assert url is not None
+    # not paired yet: whether the hub answers, before the clock trusts its certificate
+    verify = pinned(paired.certificate) if paired is not None else False
+    with m.http(url, verify) as client:
+        return hub.check_hub(client, paired, m.wall, found_by)
+
+
+def _outbox(settings: Settings | None) -> Path:
+    return Path(settings.outbox) if settings is not None and settings.outbox \
+        else default_outbox()
 
 
 def _data_folder(settings: Settings | None) -> Path:
-    outbox = Path(settings.outbox) if settings is not None and settings.outbox \
-        else default_outbox()
-    return outbox.parent
+    return _outbox(settings).parent
 
 
 def run(config: str | None = None, machine: Machine | None = None,

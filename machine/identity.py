@@ -7,8 +7,11 @@ Bookworm)::
 
     # table 7, hall B
     table = 7
-    hub = http://10.0.0.1:8000     # or: auto (find it on the network)
-    key = the kiosk key printed by `dipclock hub`
+    hub = https://10.0.0.1:8000    # or: auto (find it on the network)
+
+Both are optional: a card that says nothing finds the hub on the network and shows a code;
+the TD approves it for a table on the dashboard (``kiosk.pairing``). ``key`` (the hall's
+shared key of old) is still read, so an old file is no error, and ignored.
 
 The grammar forgives what a laptop's editor does (a byte-order mark, CRLF, quotes, spaces,
 ``:`` instead of ``=``, upper case keys) and refuses what would make a table silently wrong:
@@ -63,7 +66,8 @@ class BootFile:
 
 
 def hub_url(text: str) -> str:
-    """``10.0.0.1:8000`` or ``http://10.0.0.1:8000/`` -> ``http://10.0.0.1:8000``; "auto" stays.
+    """``10.0.0.1:8000`` -> ``https://10.0.0.1:8000`` (the hub serves HTTPS unless started
+    with ``--plain-http``); ``http://10.0.0.1:8000/`` -> ``http://10.0.0.1:8000``; "auto" stays.
 
     Raises ValueError saying what a hub address looks like.
     """
@@ -71,9 +75,9 @@ def hub_url(text: str) -> str:
     if value.lower() == AUTO:
         return AUTO
     if "://" not in value:
-        value = f"http://{value}"
+        value = f"https://{value}"
     if not _URL.match(value):
-        raise ValueError(f"{text!r} is not a hub address like http://10.0.0.1:8000 (or auto)")
+        raise ValueError(f"{text!r} is not a hub address like https://10.0.0.1:8000 (or auto)")
     return value
 
 

@@ -31,7 +31,8 @@ from dipclock.sync import to_moment  # noqa: E402
 from dipclock.venuetime import venue_naive, zone  # noqa: E402
 from tests.chromium import chromium, phone  # noqa: E402
 from tests.server.conftest import PASSWORD  # noqa: E402
-from tests.server.live import LiveHub  # noqa: E402
+from machine.fingerprint import of_pem  # noqa: E402
+from tests.server.live import Clocks, LiveHub  # noqa: E402
 
 TABLES = 8
 Setup = Callable[[httpx.Client, LiveHub, datetime], None]
@@ -50,12 +51,18 @@ def _round(td: httpx.Client, event: str, start: datetime, **more: Any) -> None:
     td.put("/api/td/tables", json={"count": TABLES}).raise_for_status()
 
 
-def _kiosks(td: httpx.Client, live: LiveHub) -> dict[str, str]:
-    """Tables 1-6 report their sync, as their kiosks do; 7 and 8 have not connected."""
-    auth = {"Authorization": f"Bearer {td.get('/api/td/state').json()['kiosk_key']}"}
+def _kiosks(td: httpx.Client, live: LiveHub) -> Clocks:
+    """Tables 1-8 have paired clocks; 1-6 report their sync, as their kiosks do, and 7 and 8
+    have not connected yet. A spare clock waits for the TD, asking for table 3."""
+    auth = Clocks(td)
+    for n in range(1, TABLES + 1):
+        auth[n]
     for n in range(1, 7):
-        httpx.post(f"{live.url}/api/tables/{n}/status", headers=auth,
+        httpx.post(f"{live.url}/api/tables/{n}/status", headers=auth[n], verify=live.verify,
                    json={"offset": 0.003 * n, "rtt": 0.012 + 0.002 * n}).raise_for_status()
+    httpx.post(f"{live.url}/api/pair", verify=live.verify, json={
+        "kiosk": "spare-clock", "token_hash": "5" * 64, "table": 3,
+        "fingerprint": of_pem(live.certificate)}).raise_for_status()
     return auth
 
 
@@ -70,7 +77,7 @@ def _spring_over(td: httpx.Client, live: LiveHub, now: datetime) -> datetime:
         presses = [{"id": f"shot-{n}-{p}", "power": p, "kind": "press",
                     "at": (deadline + timedelta(seconds=late.get(p, -60 + i))).isoformat()}
                    for i, p in enumerate("AEFGIRT") if not (n == 3 and p == "G")]
-        httpx.post(f"{live.url}/api/tables/{n}/presses", headers=auth,
+        httpx.post(f"{live.url}/api/tables/{n}/presses", headers=auth[n], verify=live.verify,
                    json={"presses": presses}).raise_for_status()
     return start
 
@@ -153,10 +160,10 @@ def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
         for name, setup in STAGES:
             if only and name not in only:
                 continue
-            live = LiveHub(Path(work) / name).start()
+            live = LiveHub(Path(work) / name, https=True).start()  # as a hall's hub
             try:
                 td = live.td()
-                now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
+                now = to_moment(httpx.get(live.url + "/api/time", verify=live.verify).json()["t1"])
                 setup(td, live, now)
                 for kind, size in (("phone", None), ("desktop", {"width": 1280, "height": 900})):
                     page = _dashboard(browser, live.url, size)

@@ -15,14 +15,15 @@ from machine.timesync import boot_id, clock_synchronised
 from server import errors
 from server.actions import Refused
 from server.bodylimit import BodyLimit
+from server.certificate import fingerprint_of
 from server.clock import Clock, HubClock, Listening, standing_of
 from server.context import Hub
 from server.hubtime import restore
 from server.mdns import Announcement
-from server.passwords import new_kiosk_key
+from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
-from server.routers import call, kiosk, pages, session, td
+from server.routers import call, clocks, kiosk, pages, session, td
 from server.routers import clock as clock_routes
 from server.settings import Settings
 from server.store import Store
@@ -38,8 +39,10 @@ def open_hub(
     store: Store,
     synced: Callable[[], bool | None] = clock_synchronised,
     boot: str | None = None,
+    fingerprint: str | None = None,
 ) -> Hub:
     """Credentials come from the store; the first start stores the settings' password hash.
+    ``fingerprint``: the SHA-256 of the certificate served (None: plain HTTP).
 
     The clock was just anchored on the wall clock: its standing is what the kernel says of
     that clock now, unless the TD set the hub's time earlier in this boot (``hubtime``).
@@ -49,7 +52,6 @@ def open_hub(
         if settings.td_password_hash is None:
             raise SetupError("no TD password is set for this data dir")
         stored = store.set_meta_once("td_password_hash", settings.td_password_hash)
-    key = store.set_meta_once("kiosk_key", new_kiosk_key())
     # A hub started on an empty data dir counts seq from 1 again; kiosks see the new id
     # and take its snapshots instead of waiting for seq to pass the old hub's.
     hub_id = store.set_meta_once("hub_id", secrets.token_hex(8))
@@ -59,8 +61,9 @@ def open_hub(
         clock=clock,
         fanout=Fanout(settings.send_timeout),
         logins=FailureLimit(settings.login_failures, settings.login_window),
-        kiosk_key=key,
         password_hash=stored,
+        clocks=Clocks.load(store),
+        fingerprint=fingerprint,
         hub_id=hub_id,
         synced=synced,
         clock_standing=standing_of(synced()),
@@ -86,10 +89,11 @@ def create_app(
         store = Store(settings.db_path)
         announcement = None
         try:
-            hub = open_hub(settings, clock or HubClock(), store, synced, boot())
+            hub = open_hub(settings, clock or HubClock(), store, synced, boot(),
+                           fingerprint_of(settings.certificate))
             app.state.hub = hub
             if settings.mdns:
-                announcement = Announcement(hub.hub_id, hub.kiosk_key, settings.host,
+                announcement = Announcement(hub.hub_id, settings.scheme, settings.host,
                                             settings.port)
                 await announcement.start()
             app.state.mdns = announcement
@@ -108,6 +112,7 @@ def create_app(
         return JSONResponse({"detail": exc.message}, status_code=exc.status)
 
     app.include_router(kiosk.router)
+    app.include_router(clocks.router)
     app.include_router(session.router)
     app.include_router(td.router)
     app.include_router(call.router)

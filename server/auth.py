@@ -1,9 +1,13 @@
-"""Who may do what: the TD's session (cookie + CSRF header) and the kiosks' shared key.
+"""Who may do what: the TD's session (cookie + CSRF header) and each paired clock's token.
 
 The TD's session is a random token in an HttpOnly, SameSite=Strict cookie; only its hash
 is stored, so a copy of the data dir does not sign anyone in. Every state-changing TD
 request must also carry the session's CSRF token in ``X-CSRF-Token``: a page on another
-site can make the browser send the cookie but cannot read the token.
+site can make the browser send the cookie but cannot read the token. Served over HTTPS, the
+cookie is ``Secure``: the browser never sends it in clear.
+
+A table's clock sends its token as ``Authorization: Bearer TOKEN``; it is good for the
+table it was paired for only (``server.pairing``).
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, Response, WebSocket
+from fastapi import Depends, HTTPException, Path, Request, Response, WebSocket
 
 from server.context import Hub, HubDep
+from server.store import PairedClock
 
 COOKIE = "dipclock_td"
 CSRF_HEADER = "X-CSRF-Token"
@@ -37,15 +42,15 @@ def start_session(hub: Hub, response: Response) -> str:
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
     seconds = hub.settings.session_hours * 3600
     hub.store.add_session(_token_hash(token), csrf, hub.clock.now() + seconds)
-    response.set_cookie(
-        COOKIE, token, max_age=int(seconds), httponly=True, samesite="strict", path="/"
-    )
+    response.set_cookie(COOKIE, token, max_age=int(seconds), httponly=True, samesite="strict",
+                        path="/", secure=hub.settings.https)
     return csrf
 
 
 def end_session(hub: Hub, session: Session, response: Response) -> None:
     hub.store.drop_session(session.token_hash)
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict",
+                           secure=hub.settings.https)
 
 
 def current_session(request: Request, hub: Hub) -> Session | None:
@@ -58,18 +63,12 @@ def current_session(request: Request, hub: Hub) -> Session | None:
     return Session(_token_hash(token), found[0])
 
 
-def _bearer(request: Request) -> str | None:
-    value = request.headers.get("authorization", "")
-    scheme, _, key = value.partition(" ")
-    return key.strip() if scheme.lower() == "bearer" and key.strip() else None
-
-
 def require_td(request: Request, hub: HubDep) -> Session:
     session = current_session(request, hub)
     if session is not None:
         return session
-    if _bearer(request) is not None:
-        raise HTTPException(403, "the kiosk key cannot do this: sign in as the TD")
+    if bearer(request) is not None:
+        raise HTTPException(403, "a clock's token cannot do this: sign in as the TD")
     raise HTTPException(401, "sign in as the TD first")
 
 
@@ -90,27 +89,22 @@ def same_secret(sent: str, kept: str) -> bool:
                                kept.encode("utf-8", "surrogateescape"))
 
 
-def key_ok(hub: Hub, key: str | None) -> bool:
-    return key is not None and same_secret(key, hub.kiosk_key)
+TablePath = Annotated[int, Path(ge=1, le=999, description="the table's number")]
 
 
-def require_kiosk(request: Request, hub: HubDep) -> None:
-    key = _bearer(request)
-    if key is None:
-        raise HTTPException(401, "send the kiosk key as 'Authorization: Bearer KEY'")
-    if not key_ok(hub, key):
-        raise HTTPException(403, "wrong kiosk key")
+def require_clock(n: TablePath, request: Request, hub: HubDep) -> PairedClock:
+    """The clock sending the request, paired for table ``n`` (else 401, or 403 for a clock
+    of another table: ``server.pairing.Clocks.check``)."""
+    return hub.clocks.check(bearer(request), n)
 
 
-def websocket_key(ws: WebSocket) -> str | None:
-    """``?key=KEY`` on the URL, or the Authorization header (docs/protocol.md)."""
-    key = ws.query_params.get("key")
-    if key:
-        return key
-    scheme, _, value = ws.headers.get("authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" else None
+def bearer(conn: Request | WebSocket) -> str | None:
+    """The token of ``Authorization: Bearer TOKEN`` (a clock's; a WebSocket sends it too:
+    never on the URL, where logs keep it)."""
+    scheme, _, value = conn.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
 TD = Annotated[Session, Depends(require_td)]
 TDWrite = Annotated[Session, Depends(require_td_write)]
-Kiosk = Annotated[None, Depends(require_kiosk)]
+Clock = Annotated[PairedClock, Depends(require_clock)]

@@ -27,6 +27,7 @@ KB = 1024
 #: (path prefix, most bytes): the first prefix that matches decides, else ``DEFAULT``.
 LIMITS: tuple[tuple[str, int], ...] = (
     ("/api/login", 4 * KB),  # a password
+    ("/api/pair", 4 * KB),  # a clock asking to be paired
     ("/api/tables/", 256 * KB),  # a batch of up to 200 presses (about 120 bytes each)
     ("/api/td/event", 512 * KB),  # an event file of up to 100,000 characters, as JSON
     ("/api/td/seating", 2048 * KB),  # a seating CSV of up to 500,000 characters

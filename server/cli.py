@@ -1,4 +1,4 @@
-"""``dipclock hub --data DIR``: make sure the TD password and kiosk key exist, then serve.
+"""``dipclock hub --data DIR``: make sure the TD password and the certificate exist, then serve.
 
 The password is never defaulted: on first start it comes from ``DIPCLOCK_TD_PASSWORD``,
 ``--td-password-file``, or a terminal prompt; with none of these the hub exits 2.
@@ -7,6 +7,10 @@ Hub time is anchored on the wall clock once, at start, so the hub first waits (u
 ``--wait-for-sync`` seconds) for NTP to synchronise the system clock: a Pi boots on
 fake-hwclock's guess, possibly hours old. With no time server in the hall it starts anyway
 and the TD sets the time from the dashboard.
+
+The hub serves HTTPS with a certificate it makes at its first start (``server.certificate``);
+``--plain-http`` serves plain HTTP instead, with a warning: passwords and clocks' tokens
+then cross the hall's Wi-Fi in clear.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from typing import NoReturn
 
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
+from server import certificate
 from server.clock import SET_BY_TD, standing_of
-from server.passwords import check_new_password, hash_password, is_hash, new_kiosk_key
+from server.passwords import check_new_password, hash_password, is_hash
 from server.settings import Settings
 from server.store import Store
 
@@ -62,6 +67,9 @@ def _parser() -> _Parser:
                         "X-Forwarded-For believed (default: never)")
     p.add_argument("--no-mdns", action="store_true",
                    help="do not announce the hub on the LAN (kiosks then need its address)")
+    p.add_argument("--plain-http", action="store_true",
+                   help="serve plain HTTP, not HTTPS: the TD password and the clocks' tokens "
+                        "cross the network in clear (only behind a TLS proxy, or to test)")
     return p
 
 
@@ -145,18 +153,34 @@ def _stored_hash(args: argparse.Namespace) -> str | None:
     return text
 
 
-def prepare(args: argparse.Namespace) -> tuple[str, bool]:
-    """Store the password hash and the kiosk key (first start only); return the key and
-    whether it was made just now."""
+def prepare(args: argparse.Namespace) -> None:
+    """Store the password hash (first start only)."""
     store = Store(Settings(data_dir=args.data).db_path)
     try:
         if store.meta("td_password_hash") is None:
             store.set_meta_once("td_password_hash", _stored_hash(args)
                                 or hash_password(_new_password(args)))
-        made = store.meta("kiosk_key") is None
-        return store.set_meta_once("kiosk_key", new_kiosk_key()), made
     finally:
         store.close()
+
+
+def tls(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
+    """The certificate and key to serve (made at the first start), or none for
+    ``--plain-http``; says which, and the fingerprint the TD checks once."""
+    if args.plain_http:
+        print("WARNING:    plain HTTP (--plain-http): the TD password and the clocks' tokens "
+              "cross the network in clear", flush=True)
+        return None, None
+    try:
+        cert, key, made = certificate.ensure(args.data)
+        fp = certificate.fingerprint_of(cert)
+    except (OSError, ValueError) as exc:
+        raise HubError(f"cannot make or read the hub's certificate in {args.data}: {exc}"
+                       ) from None
+    print(f"Certificate: {'made now, ' if made else ''}SHA-256 {fp}", flush=True)
+    print("             the TD's phone warns once of a certificate it does not know: check "
+          "this fingerprint there, then accept it", flush=True)
+    return cert, key
 
 
 def lan_address(host: str) -> str:
@@ -187,7 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise HubError(f"--port {args.port}: must be 1-65535")
         if not 0 <= args.wait_for_sync <= 24 * 3600:
             raise HubError(f"--wait-for-sync {args.wait_for_sync:g}: give 0 to 86400 seconds")
-        key, made = prepare(args)
+        prepare(args)
+        cert, key = tls(args)
     except HubError as exc:
         print(f"dipclock hub: error: {exc}", file=sys.stderr)
         return 2
@@ -206,15 +231,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     standing = SET_BY_TD if kept and not synced else standing_of(synced)
     proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
     settings = Settings(data_dir=args.data, host=args.host, port=args.port,
-                        mdns=not args.no_mdns, trusted_proxies=proxies)
-    where = f"http://{lan_address(args.host)}:{args.port}"
+                        mdns=not args.no_mdns, trusted_proxies=proxies,
+                        certificate=cert, private_key=key)
+    where = f"{settings.scheme}://{lan_address(args.host)}:{args.port}"
     print(listening_line(args.host, args.port), flush=True)
     print(f"Dashboard:  {where}/dashboard", flush=True)
     print(f"Hall clock: {where}/hall", flush=True)
-    # Printed once: the journal keeps a service's output, for anyone who may read it.
-    # The TD finds the key on the dashboard.
-    print(f"Kiosk key:  {key}" if made else "Kiosk key:  on the dashboard, under Seating",
-          flush=True)
+    print("Clocks:     each table's clock shows a code: approve it on the dashboard, "
+          "under Clocks", flush=True)
     print(f"Hub clock:  {standing}", flush=True)
     if settings.mdns:
         print("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop",

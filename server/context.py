@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 from server.clock import UNKNOWN, Clock, Listening
 from server.history import Judgments, PressBook
 from server.kiosks import TableStatus
+from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
 from server.settings import Settings
@@ -28,8 +29,11 @@ class Hub:
     clock: Clock
     fanout: Fanout
     logins: FailureLimit
-    kiosk_key: str
     password_hash: str
+    #: the paired clocks, each good for one table (``server.pairing``); loaded at start
+    clocks: Clocks = field(default_factory=Clocks)
+    #: SHA-256 of the hub's certificate, as the TD checks it once (None: plain HTTP)
+    fingerprint: str | None = None
     #: random, stored once per data dir: kiosks tell a hub started afresh from this one
     hub_id: str = ""
     status: dict[int, TableStatus] = field(default_factory=dict)

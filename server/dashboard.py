@@ -7,11 +7,12 @@ the event loop that answers the kiosks' time sync. The shape is ``server.respons
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from typing import Any
 
 from dipclock.events import BUILTIN
 from dipclock.timeline import break_state, timetable
-from server import kepttime
+from server import kepttime, pairing
 from server.actions import played
 from server.context import Hub
 from server.grid import grid
@@ -38,7 +39,7 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
         "timezone": str(tz),
         "clock": clock_status(hub),
         "seq": hub.store.seq(),
-        "kiosk_key": hub.kiosk_key,
+        "clocks": clocks_card(hub, tz),
         "events": [{"id": p.id, "name": p.name} for p in BUILTIN.values()],
         "event": None,
         "round": None,
@@ -105,3 +106,24 @@ def review_rounds(hub: Hub, out: dict[str, Any], review: int | None) -> None:
     if review is not None and any(rnd.number == review for rnd in stored):
         out["review_round"] = review
         out["penalties"] = late_submissions(hub, review)
+
+
+def clocks_card(hub: Hub, tz: tzinfo) -> dict[str, Any]:
+    """The Clocks card: clocks waiting for the TD (newest last), clocks paired (by table),
+    and the certificate's fingerprint the TD checks once on the phone."""
+    now = hub.clock.now()
+    return {
+        "fingerprint": hub.fingerprint,
+        "waiting": [
+            {"code": pairing.shown(w.code), "kiosk": w.kiosk, "wished": w.wished,
+             "address": w.address, "asked": iso(w.asked, tz),
+             "other_certificate": (hub.fingerprint is not None
+                                   and w.fingerprint != hub.fingerprint)}
+            for w in hub.store.waiting() if w.expires >= now
+        ],
+        "paired": [
+            {"id": c.id, "table": c.table, "kiosk": c.kiosk, "address": c.address,
+             "paired": iso(c.paired, tz)}
+            for c in hub.store.clocks()
+        ],
+    }

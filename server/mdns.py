@@ -1,10 +1,11 @@
 """The hub announces itself on the LAN (mDNS/DNS-SD), so a kiosk needs no typed address.
 
 Service ``_dipclock._tcp.local.``, instance ``dipclock hub <hub_id>``, on the hub's port, with
-TXT ``id`` (the hub's id), ``k`` (the first 8 hex digits of the SHA-256 of the kiosk key) and
-``v`` (dipclock's version). A kiosk takes the hub whose ``k`` matches its own key, so two hubs
-on one network (a second room, a TD's test laptop) never mix; ``k`` names the key without
-giving it away. The announcement goes out on the interfaces the hub listens on: all of them
+TXT ``id`` (the hub's id), ``s`` (``https``, or ``http`` for a hub serving plain HTTP) and
+``v`` (dipclock's version). A clock not yet paired takes the first hub it finds and shows
+its name with the pairing code; a paired clock takes only the hub whose ``id`` it was
+paired with, so two hubs on one network (a second room, a TD's test laptop) never mix. The
+announcement goes out on the interfaces the hub listens on: all of them
 for 0.0.0.0, only loopback for 127.0.0.1 (a hub nobody else can reach announces nothing
 beyond this machine). mDNS is a convenience: if it cannot start (no multicast, a firewall),
 the hub says so once and serves as ever; kiosks fall back on a typed address.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import ipaddress
 import logging
 import socket
@@ -26,11 +26,6 @@ from dipclock import __version__
 
 SERVICE = "_dipclock._tcp.local."
 log = logging.getLogger("uvicorn.error")
-
-
-def key_tag(kiosk_key: str) -> str:
-    """The TXT ``k``: enough of the key's hash to tell two halls apart, useless to guess it."""
-    return hashlib.sha256(kiosk_key.encode()).hexdigest()[:8]
 
 
 def instance(hub_id: str) -> str:
@@ -49,12 +44,12 @@ def where(host: str) -> tuple[list[str], list[str] | InterfaceChoice]:
     return [address], [address]
 
 
-def service_info(hub_id: str, kiosk_key: str, port: int, addresses: list[str]) -> ServiceInfo:
+def service_info(hub_id: str, scheme: str, port: int, addresses: list[str]) -> ServiceInfo:
     return ServiceInfo(
         SERVICE,
         instance(hub_id),
         port=port,
-        properties={"id": hub_id, "k": key_tag(kiosk_key), "v": __version__},
+        properties={"id": hub_id, "s": scheme, "v": __version__},
         server=f"dipclock-hub-{hub_id}.local.",
         parsed_addresses=addresses,
     )
@@ -63,8 +58,8 @@ def service_info(hub_id: str, kiosk_key: str, port: int, addresses: list[str]) -
 class Announcement:
     """The hub's mDNS announcement, from ``start`` until ``stop``."""
 
-    def __init__(self, hub_id: str, kiosk_key: str, host: str, port: int) -> None:
-        self.hub_id, self.kiosk_key, self.host, self.port = hub_id, kiosk_key, host, port
+    def __init__(self, hub_id: str, scheme: str, host: str, port: int) -> None:
+        self.hub_id, self.scheme, self.host, self.port = hub_id, scheme, host, port
         self.zc: AsyncZeroconf | None = None
         self.info: ServiceInfo | None = None
 
@@ -72,7 +67,7 @@ class Announcement:
         """Announce; False (and one warning) if this machine cannot."""
         try:
             addresses, interfaces = where(self.host)
-            self.info = service_info(self.hub_id, self.kiosk_key, self.port, addresses)
+            self.info = service_info(self.hub_id, self.scheme, self.port, addresses)
             self.zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
             done = asyncio.ensure_future(await self.zc.async_register_service(self.info))
         except (OSError, ValueError, RuntimeError) as exc:

@@ -1,11 +1,10 @@
-"""The TD password (only a salted scrypt hash is ever stored) and the hall's kiosk key."""
+"""The TD password: only a salted scrypt hash is ever stored."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 
 _N, _R, _P = 2**14, 8, 1
 MIN_LENGTH = 8
@@ -36,14 +35,6 @@ def check_new_password(password: str) -> str | None:
     if len(password) < MIN_LENGTH:
         return f"the TD password needs at least {MIN_LENGTH} characters"
     return None
-
-
-def new_kiosk_key(token: Callable[[int], str] = secrets.token_urlsafe) -> str:
-    """A random kiosk key that never starts with "-": a TD types `--key KEY`, and argparse
-    would read a key like "-x3..." as an option (1 key in 64 did)."""
-    while (key := token(18)).startswith("-"):
-        pass
-    return key
 
 
 def is_hash(text: str) -> bool:

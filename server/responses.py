@@ -321,6 +321,59 @@ class TableRow(Out):
     adjustments: list[OwnAdjustment] | None = None
 
 
+class WaitingClock(Out):
+    """A clock waiting to be paired, as the TD's list shows it."""
+
+    code: str  # as the clock shows it: "K7P-A2Q"
+    kiosk: str
+    wished: int | None  # the table its card says
+    address: str
+    asked: Moment | None
+    #: the clock sees another certificate than the hub serves: someone may be in between
+    other_certificate: bool
+
+
+class PairedClockOut(Out):
+    id: int
+    table: int
+    kiosk: str
+    address: str
+    paired: Moment | None
+
+
+class ClocksOut(Out):
+    """The clocks waiting for the TD, those paired, and the certificate to check once."""
+
+    fingerprint: str | None  # None: plain HTTP
+    waiting: list[WaitingClock]
+    paired: list[PairedClockOut]
+
+
+class PairAsked(Out):
+    """``POST /api/pair``: the code the clock shows until the TD approves it."""
+
+    code: str
+    expires_in: float
+    hub: str  # the hub's id: a paired clock looks only for this hub on the network
+
+
+class PairStanding(Out):
+    """``GET /api/pair``: still waiting (with the code), or paired for ``table``."""
+
+    state: Literal["waiting", "paired"]
+    code: str | None = None
+    expires_in: float | None = None
+    table: int | None = None
+    hub: str
+
+
+class Paired(Out):
+    id: int
+    table: int
+    kiosk: str
+    seq: int
+
+
 class AuditLine(Out):
     at: Moment | None
     action: str
@@ -337,7 +390,7 @@ class DashboardState(Out):
     timezone: str
     clock: ClockStanding
     seq: int
-    kiosk_key: str
+    clocks: ClocksOut
     events: list[EventName]
     event: EventInfo | None
     round: RoundInfo | None

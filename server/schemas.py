@@ -259,3 +259,27 @@ class ClockSet(Body):
         if (self.time is None) == (self.source is None):
             raise ValueError('give either time (the phone\'s local time) or source "system"')
         return self
+
+
+Fingerprint = Annotated[str, Field(pattern=r"^([0-9A-F]{2}:){31}[0-9A-F]{2}$")]
+
+
+class PairAsk(Body):
+    """A clock asks to be paired (``server.pairing``): its id, its token's SHA-256, the
+    table its card says, and the hub certificate's fingerprint as it sees it."""
+
+    kiosk: Annotated[str, Field(min_length=1, max_length=64, pattern=Printable)]
+    token_hash: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    table: TableNo | None = None
+    fingerprint: Fingerprint | None = None  # None: it reached the hub over plain HTTP
+
+
+class PairApprove(Body):
+    """The TD pairs the clock showing ``code`` for ``table``."""
+
+    code: Annotated[str, Field(min_length=1, max_length=20)]
+    table: TableNo
+
+
+class PairRefuse(Body):
+    code: Annotated[str, Field(min_length=1, max_length=20)]

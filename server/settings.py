@@ -31,6 +31,19 @@ class Settings(BaseModel):
     #: a reverse proxy's addresses (``--trust-proxy``): its X-Forwarded-For is believed,
     #: and its connections are not capped (it carries every client's)
     trusted_proxies: tuple[str, ...] = ()
+    #: the certificate and its key (PEM, ``server.certificate``): served over HTTPS, and the
+    #: TD's cookie ``Secure``. The CLI makes them unless told ``--plain-http``; a test app
+    #: is plain HTTP unless it gives them.
+    certificate: Path | None = None
+    private_key: Path | None = None
+
+    @property
+    def https(self) -> bool:
+        return self.certificate is not None
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.https else "http"
 
     @property
     def db_path(self) -> Path:

@@ -18,6 +18,11 @@ event loop's own callbacks, so none costs a kiosk's request anything:
   past ``TARPIT_MOST`` held at once, it is closed at once;
 * the file limit is raised to the hard limit (``raise_file_limit``; systemd's unit sets it).
 
+Over HTTPS the limits hold from the first TCP byte, not from the end of the TLS handshake:
+the protocol takes the plain connection, counts it against its address, and starts TLS on
+it itself (``loop.start_tls``), the head timer running through the handshake. Left to
+asyncio, a socket that never finishes its handshake would hold a file for 60 s uncounted.
+
 Each refusal is logged once a minute per address, not once per socket. The protocol is a
 subclass of the one uvicorn would pick (``httptools``, else ``h11``), so it serves as before.
 """
@@ -25,9 +30,11 @@ subclass of the one uvicorn would pick (``httptools``, else ``h11``), so it serv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import resource
+import ssl
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,8 +81,9 @@ class _Tally:
             log.warning("%s", line)
 
 
-def protocol(guard: Guard) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with ``guard``'s limits, for ``uvicorn.Config(http=...)``."""
+def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol with ``guard``'s limits, for ``uvicorn.Config(http=...)``;
+    ``tls``: serve HTTPS with it (uvicorn itself then given no certificate)."""
     tally = _Tally()
     base: Any = AutoHTTPProtocol
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
@@ -89,6 +97,11 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
         _tail = b""
         _head_bytes = 0
         _head_timer: asyncio.TimerHandle | None = None
+        #: TLS: the plain connection, and what came before the HTTP protocol was told of
+        #: the secure one (the first request may come in the handshake's last segment)
+        _raw: asyncio.Transport | None = None
+        _securing = False
+        _early: list[bytes] | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             peer = transport.get_extra_info("peername")
@@ -100,10 +113,44 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
                     return
                 tally.open[self._address] = held + 1
                 self._counted = True
+            if tls is not None:
+                transport.pause_reading()  # the handshake's bytes are start_tls's to read
+                self._raw, self._securing, self._early = transport, True, []
+                self._arm(transport)  # the handshake counts against the head's time
+                self._handshake = asyncio.ensure_future(self._secure(transport))
+                return
             super().connection_made(transport)
             self._arm()
 
+        async def _secure(self, raw: asyncio.Transport) -> None:
+            assert tls is not None
+            try:
+                secure = await asyncio.get_running_loop().start_tls(
+                    raw, self, tls, server_side=True,
+                    ssl_handshake_timeout=guard.head_seconds * 1.5)
+            except (OSError, TimeoutError, RuntimeError):  # a failed handshake, or none
+                # (ssl.SSLError and ConnectionError are OSErrors): the socket goes
+                self._lost()
+                raw.abort()
+                return
+            if not self._securing:  # closed while the handshake ended
+                return
+            self._securing = False
+            super().connection_made(secure)
+            early, self._early = self._early or [], None
+            for data in early:
+                self.data_received(data)
+
+        def _lost(self) -> None:
+            self._securing = False
+            self._disarm()
+            self._release()
+
         def data_received(self, data: bytes) -> None:
+            if self._securing:
+                assert self._early is not None
+                self._early.append(data)
+                return
             if self._awaiting_head:
                 if self._head_timer is None:
                     self._arm()
@@ -158,15 +205,19 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
                     self._head_timer = None
                     tally.held -= 1
                 return
+            if self._securing:  # gone before the HTTP protocol was told of it
+                self._lost()
+                return
             self._disarm()
             self._release()
             super().connection_lost(exc)
 
-        def _arm(self) -> None:
+        def _arm(self, raw: asyncio.Transport | None = None) -> None:
             # up to half as long again, at random: an attack's sockets, opened together,
             # are closed apart, so they do not all come back in one burst of accepts
             wait = guard.head_seconds * random.uniform(1.0, 1.5)
-            self._head_timer = self.loop.call_later(wait, self._too_slow)
+            loop = asyncio.get_running_loop() if raw is not None else self.loop
+            self._head_timer = loop.call_later(wait, self._too_slow)
 
         def _disarm(self) -> None:
             if self._head_timer is not None:
@@ -178,6 +229,14 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
             tally.say(self._address, "slow",
                       f"closed a connection from {self._address}: no request within "
                       f"{guard.head_seconds:g} s of its first byte")
+            self._abort()
+
+        def _abort(self) -> None:
+            """Close the connection: the plain one while its TLS handshake runs."""
+            if self._securing and self._raw is not None:
+                with contextlib.suppress(Exception):
+                    self._raw.abort()
+                return
             self.transport.abort()
 
         def _too_big(self) -> None:
@@ -185,7 +244,7 @@ def protocol(guard: Guard) -> type[asyncio.Protocol]:
             tally.say(self._address, "big",
                       f"closed a connection from {self._address}: a request head over "
                       f"{HEAD_MOST} bytes")
-            self.transport.abort()
+            self._abort()
 
         def _release(self) -> None:
             if self._counted:

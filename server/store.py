@@ -12,7 +12,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Adjustment, Pause
+from machine.private import private_file
 
 
 def _to_utc(db: sqlite3.Connection) -> None:
@@ -140,6 +141,20 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         round INTEGER NOT NULL, table_no INTEGER NOT NULL, rev INTEGER NOT NULL,
         basis TEXT NOT NULL, items TEXT NOT NULL, PRIMARY KEY(round, table_no));
     """,
+    # version 7: each table's clock its own credential (``server.pairing``): the clocks
+    # waiting for the TD's approval, and those paired, each for one table, by the SHA-256
+    # of a token only the clock holds; the hall's shared kiosk key goes
+    """
+    CREATE TABLE waiting(
+        code TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, kiosk TEXT NOT NULL,
+        wished INTEGER, fingerprint TEXT, address TEXT NOT NULL, asked TEXT NOT NULL,
+        expires REAL NOT NULL);
+    CREATE TABLE clocks(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, token_hash TEXT NOT NULL UNIQUE,
+        table_no INTEGER NOT NULL, kiosk TEXT NOT NULL, address TEXT NOT NULL,
+        paired TEXT NOT NULL);
+    DELETE FROM meta WHERE key = 'kiosk_key';
+    """,
 )
 
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
@@ -213,6 +228,44 @@ class Units:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A clock asking to be paired: the code it shows, and what it said of itself."""
+
+    code: str
+    token_hash: str
+    kiosk: str  # the clock's own id (``kiosk.about``)
+    wished: int | None  # the table its card says
+    fingerprint: str | None  # the hub certificate it sees (None: plain HTTP)
+    address: str
+    asked: datetime
+    expires: float  # hub time
+
+
+@dataclass(frozen=True)
+class PairedClock:
+    """A clock paired for one table; ``token_hash`` is all the hub keeps of its token."""
+
+    id: int
+    token_hash: str
+    table: int
+    kiosk: str
+    address: str
+    paired: datetime
+
+
+_WAITING = "code, token_hash, kiosk, wished, fingerprint, address, asked, expires"
+_CLOCKS = "id, token_hash, table_no, kiosk, address, paired"
+
+
+def _waiting_row(r: tuple[Any, ...]) -> Waiting:
+    return Waiting(r[0], r[1], r[2], r[3], r[4], r[5], datetime.fromisoformat(r[6]), r[7])
+
+
+def _clock_row(r: tuple[Any, ...]) -> PairedClock:
+    return PairedClock(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5]))
+
+
+@dataclass(frozen=True)
 class AuditRow:
     id: int
     at: datetime
@@ -226,18 +279,6 @@ def _press_rows(rows: list[tuple[Any, ...]]) -> list[PressRow]:
 
 def _dt(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
-
-
-def private_file(path: Path) -> None:
-    """The hub's data (the kiosk key, the TD's sessions, every press) readable by its owner
-    only: the directory 0700, the file 0600 before SQLite opens it (its -wal and -shm files
-    take the database file's mode). A file from before is tightened too."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path.touch(mode=0o600, exist_ok=True)
-    for each, wanted in ((path.parent, 0o700), (path, 0o600)):
-        if each.stat().st_mode & 0o777 != wanted:
-            with suppress(PermissionError):  # not ours to change: leave it as it is
-                each.chmod(wanted)
 
 
 class Store:
@@ -286,16 +327,17 @@ class Store:
                 raise
 
     @contextmanager
-    def change(self, now: datetime, action: str | None, summary: str = "") -> Iterator[
-        sqlite3.Connection
-    ]:
-        """One transaction that also bumps ``seq`` and, for a TD action, logs it."""
+    def change(self, now: datetime, action: str | None, summary: str = "",
+               bump: bool = True) -> Iterator[sqlite3.Connection]:
+        """One transaction that also bumps ``seq`` (unless ``bump`` is False: nothing a
+        table's snapshot holds changed) and, for a TD action, logs it."""
         with self._tx() as db:
             yield db
-            db.execute(
-                "INSERT INTO meta(key, value) VALUES('seq', '1') ON CONFLICT(key) "
-                "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-            )
+            if bump:
+                db.execute(
+                    "INSERT INTO meta(key, value) VALUES('seq', '1') ON CONFLICT(key) "
+                    "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                )
             if action is not None:
                 db.execute(
                     "INSERT INTO audit(at, action, summary) VALUES(?, ?, ?)",
@@ -603,6 +645,64 @@ class Store:
             "SELECT id, at, action, summary FROM audit ORDER BY id DESC LIMIT ?", (limit,)
         )
         return [AuditRow(r[0], datetime.fromisoformat(r[1]), r[2], r[3]) for r in rows]
+
+    # --- the clocks: waiting for the TD, and paired (``server.pairing``) ---------------
+
+    def waiting(self) -> list[Waiting]:
+        rows = self._all(f"SELECT {_WAITING} FROM waiting ORDER BY asked, code")
+        return [_waiting_row(r) for r in rows]
+
+    def add_waiting(self, w: Waiting, most: int, per_address: int, now: float) -> str | None:
+        """Store ``w`` unless the hall already has ``most`` requests waiting or its address
+        ``per_address`` (None: stored); those expired by ``now`` (hub time) go first."""
+        with self._tx() as db:
+            db.execute("DELETE FROM waiting WHERE expires < ?", (now,))
+            total, mine = db.execute(
+                "SELECT count(*), coalesce(sum(address = ?), 0) FROM waiting",
+                (w.address,)).fetchone()
+            if total >= most:
+                return f"{total} clocks are already waiting to be paired"
+            if mine >= per_address:
+                return f"{mine} clocks at {w.address} are already waiting to be paired"
+            db.execute(f"INSERT INTO waiting({_WAITING}) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+                       (w.code, w.token_hash, w.kiosk, w.wished, w.fingerprint, w.address,
+                        w.asked.isoformat(), w.expires))
+        return None
+
+    def waiting_for(self, *, code: str | None = None, token_hash: str | None = None,
+                    now: float) -> Waiting | None:
+        """The request with this code or token, unless it expired before ``now``."""
+        column, value = ("code", code) if code is not None else ("token_hash", token_hash)
+        row = self._one(f"SELECT {_WAITING} FROM waiting WHERE {column} = ? AND expires >= ?",
+                        (value, now))
+        return _waiting_row(row) if row else None
+
+    def clocks(self) -> list[PairedClock]:
+        rows = self._all(f"SELECT {_CLOCKS} FROM clocks ORDER BY table_no, id")
+        return [_clock_row(r) for r in rows]
+
+    def pair(self, w: Waiting, table: int, now: datetime, summary: str) -> PairedClock:
+        """The waiting request ``w`` becomes a clock of ``table``; a clock paired before
+        by the same kiosk loses its old token (one credential per clock)."""
+        with self.change(now, "pair", summary, bump=False) as db:
+            db.execute("DELETE FROM waiting WHERE code = ?", (w.code,))
+            db.execute("DELETE FROM clocks WHERE kiosk = ?", (w.kiosk,))
+            cur = db.execute(
+                "INSERT INTO clocks(token_hash, table_no, kiosk, address, paired) "
+                "VALUES(?, ?, ?, ?, ?)", (w.token_hash, table, w.kiosk, w.address,
+                                          now.isoformat()))
+            assert cur.lastrowid is not None
+            return PairedClock(cur.lastrowid, w.token_hash, table, w.kiosk, w.address, now)
+
+    def unpair(self, clock_id: int, now: datetime, summary: str) -> bool:
+        with self.change(now, "unpair", summary, bump=False) as db:
+            gone: bool = db.execute("DELETE FROM clocks WHERE id = ?", (clock_id,)).rowcount > 0
+            return gone
+
+    def refuse_waiting(self, code: str) -> bool:
+        with self._tx() as db:
+            gone: bool = db.execute("DELETE FROM waiting WHERE code = ?", (code,)).rowcount > 0
+            return gone
 
     # --- TD sessions --------------------------------------------------------------------
 

@@ -14,9 +14,12 @@ from contextlib import contextmanager
 from typing import Any
 
 CHROMIUM = os.environ.get("DIPCLOCK_CHROMIUM") or shutil.which("chromium") or "chromium"
-# The flags that keep Chromium off the network and quiet on a machine with no outside access.
+# The flags that keep Chromium off the network and quiet on a machine with no outside access;
+# and a hub's self-signed certificate taken, as the TD takes it once on the phone after
+# checking its fingerprint (the fingerprint shown is tested against the hub's own).
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+        "--disable-component-update", "--no-first-run", "--disable-sync",
+        "--ignore-certificate-errors"]
 
 
 #: Where the browser tests leave their screenshots to look at (docs/screenshots for the

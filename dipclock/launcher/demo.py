@@ -3,8 +3,9 @@
 What ``make demo`` runs. The hub gets a fresh data folder and a one-off TD password; the
 round starts so that Spring 1901's deadline is 90 seconds away, so within two minutes a
 newcomer sees the warning colour, the deadline and the late counters. Everything goes
-through the same commands and routes a TD uses (`dipclock hub`, the dashboard's API,
-`dipclock kiosk --hub`), so the demo is also a smoke test of the whole chain.
+through the same commands and routes a TD uses (`dipclock hub` over HTTPS, the dashboard's
+API, `dipclock kiosk --hub`, the kiosk's pairing code approved as the TD approves it), so
+the demo is also a smoke test of the whole chain.
 """
 
 from __future__ import annotations
@@ -90,17 +91,35 @@ def choose_port(host: str, asked: int | None, default: int = DEFAULT_PORT,
     return port
 
 
-def _wait_for(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
+def _wait_for(url: str, proc: subprocess.Popen[bytes], verify: Any, seconds: float = 30
+              ) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit("dipclock demo: the hub stopped; see the lines above")
         try:
-            if httpx.get(url + "/api/time", timeout=1).status_code == 200:
+            if httpx.get(url + "/api/time", timeout=1, verify=verify).status_code == 200:
                 return
         except httpx.TransportError:
             time.sleep(0.1)
     raise SystemExit(f"dipclock demo: the hub did not answer at {url} within {seconds:g} s")
+
+
+def _pair_kiosk(td: httpx.Client, table: int, kiosk: subprocess.Popen[bytes],
+                seconds: float = 60) -> str:
+    """Approve the demo kiosk's pairing request, as the TD does on the dashboard (under
+    Clocks) with the code the kiosk shows; the code."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if kiosk.poll() is not None:
+            raise DemoError("the kiosk stopped before asking to be paired; see the lines above")
+        waiting = _ask(td, "GET", "/api/td/clocks")["waiting"]
+        if waiting:
+            code = str(waiting[0]["code"])
+            _ask(td, "POST", "/api/td/clocks", {"code": code, "table": table})
+            return code
+        time.sleep(0.2)
+    raise DemoError(f"the kiosk did not ask to be paired within {seconds:g} s")
 
 
 def _ask(client: httpx.Client, method: str, path: str, body: object = None) -> dict[str, Any]:
@@ -143,6 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dipclock demo: error: {exc}", file=sys.stderr)
         return 2
     data = Path(tempfile.mkdtemp(prefix="dipclock-demo-"))
+    # the hub's certificate, made as the hub makes it at its first start: the demo's TD
+    # client pins it (the kiosk pins it when it pairs, as every table's clock does)
+    from kiosk.pairing import pinned
+    from machine.fingerprint import of_pem
+    from server.certificate import ensure
+
+    pem = ensure(data / "hub")[0].read_text()
+    verify = pinned(pem)
     password = "demo-" + secrets.token_hex(4)
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": password, "PYTHONUNBUFFERED": "1"}
     py = [sys.executable, "-m", "dipclock"]
@@ -154,9 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     children = [hub]
     try:
-        local = f"http://127.0.0.1:{args.port}"
-        _wait_for(local, hub)
-        td = httpx.Client(base_url=local, timeout=10)
+        local = f"https://127.0.0.1:{args.port}"
+        _wait_for(local, hub, verify)
+        td = httpx.Client(base_url=local, timeout=10, verify=verify)
         td.headers["X-CSRF-Token"] = _ask(td, "POST", "/api/login", {"password": password})["csrf"]
         now = to_moment(_ask(td, "GET", "/api/time")["t1"]).replace(microsecond=0)
         first = timetable(profile, Schedule(start=now, last_year=1901)).phases[0]
@@ -171,18 +198,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("PUT", "/api/td/tables", {"count": args.tables}),
         ):
             _ask(td, method, path, body)
-        key = _ask(td, "GET", "/api/td/state")["kiosk_key"]
-
         headless = args.headless or not _has_display()
-        kiosk_cmd = [*py, "kiosk", "--hub", local, "--table", "1", f"--key={key}",
+        kiosk_cmd = [*py, "kiosk", "--hub", local, "--table", "1",
                      "--outbox", str(data / "kiosk-1.sqlite")]
         kiosk_cmd += ["--headless"] if headless else ["--size", "1280x720", "--no-fullscreen"]
-        children.append(subprocess.Popen(kiosk_cmd, env=env))
+        kiosk = subprocess.Popen(kiosk_cmd, env=env)
+        children.append(kiosk)
+        code = _pair_kiosk(td, 1, kiosk)
 
         print()
         print("dipclock demo: a wdc2006 round is under way; Spring 1901's deadline is 90 s away.")
         print(f"  TD dashboard:  {local}/dashboard   (sign in with password {password})")
         print(f"  Hall clock:    {local}/hall")
+        print(f"  Certificate:   SHA-256 {of_pem(pem)}")
+        print("                 (the hub's own: your browser warns once; check it, then accept)")
+        print(f"  Kiosk:         paired for table 1 (its code {code}, approved as the TD does "
+              "under Clocks)")
         if headless:
             print("  Kiosk:         running headless (no display here): watch the hall clock")
         else:

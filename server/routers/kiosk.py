@@ -1,4 +1,7 @@
-"""What a table's kiosk may do with the kiosk key: sync, read its snapshot, send presses.
+"""What a table's paired clock may do with its token: sync, read its snapshot, send presses.
+
+Each route but ``/api/time`` takes the clock's token (``server.auth.Clock``) and serves only
+the table the clock was paired for.
 
 Every route but ``/api/time`` is a plain ``def``: FastAPI runs it in a worker thread, so its
 durable SQLite writes and snapshot builds never hold up the event loop that answers the
@@ -7,15 +10,14 @@ hall's time sync.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import anyio
-from fastapi import APIRouter, HTTPException, Path, Request, Response, WebSocket
+from fastapi import APIRouter, HTTPException, Request, Response, WebSocket
 from pydantic import ValidationError
 
 from dipclock.snapshot import PressesReply, Rejected, Snapshot, TimeReply
 from server import kepttime
-from server.auth import Kiosk, key_ok, websocket_key
+from server.actions import Refused
+from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
 from server.errors import describe
 from server.rounds import current, round_for
@@ -24,7 +26,6 @@ from server.snapshot import check_claims, publish, snapshot, snapshots
 from server.store import PressRow
 
 router = APIRouter(prefix="/api", tags=["kiosk"])
-TablePath = Annotated[int, Path(ge=1, le=999, description="the table's number")]
 
 
 @router.get("/time")
@@ -41,7 +42,7 @@ async def hub_time(hub: HubDep) -> TimeReply:
 
 @router.get("/tables/{n}/snapshot")
 def table_snapshot(
-    n: TablePath, request: Request, hub: HubDep, _: Kiosk
+    n: TablePath, request: Request, hub: HubDep, _: Clock
 ) -> Snapshot:
     """The table's snapshot (``dipclock.snapshot.Snapshot``): the kiosk's polling fallback."""
     hub.seen(n, client_address(request))
@@ -51,7 +52,7 @@ def table_snapshot(
 
 @router.post("/tables/{n}/presses")
 def post_presses(
-    n: TablePath, body: PressBatch, request: Request, hub: HubDep, _: Kiosk
+    n: TablePath, body: PressBatch, request: Request, hub: HubDep, _: Clock
 ) -> PressesReply:
     """Each press is checked on its own: the good ones are stored, the others named in
     ``rejected`` with the reason, so one bad press never holds up the rest of the table's.
@@ -88,7 +89,7 @@ def post_presses(
 
 @router.post("/tables/{n}/status", status_code=204)
 def post_status(
-    n: TablePath, body: StatusIn, request: Request, hub: HubDep, _: Kiosk
+    n: TablePath, body: StatusIn, request: Request, hub: HubDep, _: Clock
 ) -> Response:
     """The kiosk's measured offset and round trip, and what it says about itself, for the
     TD's grid (kept in memory). A second kiosk saying it is this table is a claim
@@ -108,13 +109,22 @@ def post_status(
 
 @router.websocket("/tables/{n}/ws")
 async def table_ws(ws: WebSocket, n: int, hub: HubDep) -> None:
-    if not 1 <= n <= 999 or not key_ok(hub, websocket_key(ws)):
+    """The push channel; the TD revoking the clock closes it (``server.pairing``)."""
+    try:
+        if not 1 <= n <= 999:
+            raise Refused(404, "no such table")
+        clock = hub.clocks.check(bearer(ws), n)
+    except Refused:
         await ws.close(code=1008)  # before accept: the handshake is refused with 403
         return
     await ws.accept()
-    address = client_address(ws)
-    hub.seen(n, address)
-    first = await anyio.to_thread.run_sync(lambda: snapshots(hub, {n})[n])  # store reads
-    await hub.fanout.serve(ws, n, first, address)
+    hub.clocks.open_channel(clock.id, ws)
+    try:
+        address = client_address(ws)
+        hub.seen(n, address)
+        first = await anyio.to_thread.run_sync(lambda: snapshots(hub, {n})[n])  # store reads
+        await hub.fanout.serve(ws, n, first, address)
+    finally:
+        hub.clocks.close_channel(clock.id, ws)
     hub.seen(n, address)
     check_claims(hub, n)  # a kiosk gone may end a claim conflict

@@ -37,7 +37,7 @@ function render(d) {
   $("undecided").textContent = `${d.undecided} late order${d.undecided === 1 ? "" : "s"} to decide`;
   placeSetup(d);
   renderClock(d.hall);
-  $("kiosk-key").textContent = d.kiosk_key;
+  renderClocks(d.clocks);
   fillSelect($("event-builtin"), d.events.map((e) => [e.id, `${e.id}: ${e.name}`]));
   if (d.event && !render.eventChosen) { $("event-builtin").value = d.event.id; render.eventChosen = true; }
   fillSelect($("break-deadline"), d.deadlines.map((x) => [x.phase, `${x.phase} at ${hhmm(x.deadline)}`]));
@@ -320,6 +320,7 @@ function wireDashboard() {
     const n = body.count || body.tables.length;
     act(`Set up ${n} tables?`, "PUT", "/api/td/tables", body);
   };
+  wireClocks();
   setInterval(() => {
     const t = hubNow();
     if (t !== null) $("hub-now").textContent = clockText(t);

@@ -1,6 +1,7 @@
 """`make demo`: a hub and a kiosk, a round set up through the TD's API, then a clean stop."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -10,6 +11,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from kiosk.pairing import pinned
+from machine.fingerprint import of_pem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +41,7 @@ def demo():
         if not line or "Stop with Ctrl-C" in line:
             break
     try:
-        yield proc, f"http://127.0.0.1:{port}", "".join(lines)
+        yield proc, f"https://127.0.0.1:{port}", "".join(lines)
     finally:
         # whatever the test did, nothing of the demo outlives it: not its hub, not its kiosk
         try:
@@ -49,7 +53,7 @@ def demo():
 
 def hub_is_gone(url: str) -> bool:
     try:
-        httpx.get(url + "/api/time", timeout=1)
+        httpx.get(url + "/api/time", timeout=1, verify=False)  # is anything there at all?
     except httpx.TransportError:
         return True
     return False
@@ -59,12 +63,19 @@ def test_demo_starts_a_round_under_way_and_stops_cleanly(demo):
     proc, url, text = demo
     assert f"TD dashboard:  {url}/dashboard" in text, text
     password = text.split("sign in with password ")[1].split(")")[0]
-    hall = httpx.get(url + "/api/hall", timeout=5).json()["view"]
+    data = Path(text.split("Demo data:")[1].split()[0])
+    pem = (data / "hub" / "hub-cert.pem").read_text()
+    assert f"Certificate:   SHA-256 {of_pem(pem)}" in text  # the one the hub serves
+    https = {"verify": pinned(pem), "timeout": 5}
+    hall = httpx.get(url + "/api/hall", **https).json()["view"]
     assert hall["stage"] == "negotiating" and hall["phase"] == "S1901"
     assert 30 < hall["remaining"] <= 90
-    assert httpx.post(url + "/api/login", json={"password": password}).status_code == 200
-    data = Path(text.split("Demo data:")[1].split()[0])
-    assert (data / "hub").is_dir()
+    td = httpx.Client(base_url=url, **https)
+    assert td.post("/api/login", json={"password": password}).status_code == 200
+    # the kiosk showed a code and the demo approved it, as the TD does: paired for table 1
+    assert re.search(r"Kiosk: +paired for table 1 \(its code [A-Z0-9]{3}-[A-Z0-9]{3},", text)
+    assert [c["table"] for c in td.get("/api/td/clocks").json()["paired"]] == [1]
+    td.close()
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=20) == 0
     assert hub_is_gone(url)
@@ -73,7 +84,7 @@ def test_demo_starts_a_round_under_way_and_stops_cleanly(demo):
 
 def test_demo_stopped_with_sigterm_leaves_no_hub_behind(demo):
     proc, url, text = demo
-    assert httpx.get(url + "/api/time", timeout=5).status_code == 200, text
+    assert httpx.get(url + "/api/time", timeout=5, verify=False).status_code == 200, text
     proc.terminate()
     assert proc.wait(timeout=20) == 0
     assert hub_is_gone(url)

@@ -1,8 +1,10 @@
 """A real hall: ``dipclock hub`` and three ``dipclock kiosk --hub`` processes on loopback.
 
-Each kiosk runs headless with ``--status-file`` (what its screen shows, as JSON) and a
-``--serial socket://`` button box served by the test, so a test can press a button and
-read the screen. Every wait is a bounded poll; every child process is killed at the end.
+The hub serves HTTPS with the certificate it made, as in a hall; each kiosk shows a pairing
+code at its start, and the test approves it as the TD does (``approve``). Each kiosk runs
+headless with ``--status-file`` (what its screen shows, as JSON) and a ``--serial socket://``
+button box served by the test, so a test can press a button and read the screen. Every
+wait is a bounded poll; every child process is killed at the end.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import httpx
 import pytest
 
 from dipclock.sync import to_moment
-from tests.server.live import ROOT, LiveHub
+from tests.server.live import ROOT, Clocks, LiveHub
 
 TABLES = (1, 2, 3)
 T = TypeVar("T")
@@ -86,16 +88,20 @@ class KioskProc:
 @dataclass
 class Hall:
     hub: LiveHub
-    key: str
+    #: the test's own clocks, one per table (the kiosks hold theirs)
+    clocks: Clocks
     kiosks: dict[int, KioskProc]
     start: datetime
 
     def td(self) -> httpx.Client:
         return self.hub.td()
 
+    def token(self, table: int) -> str:
+        return self.clocks[table]["Authorization"].removeprefix("Bearer ")
+
     def snapshot(self, table: int) -> dict[str, Any]:
-        r = httpx.get(f"{self.hub.url}/api/tables/{table}/snapshot",
-                      headers={"Authorization": f"Bearer {self.key}"}, timeout=5)
+        r = self.hub.get(f"/api/tables/{table}/snapshot", headers=self.clocks[table],
+                         timeout=5)
         r.raise_for_status()
         return r.json()
 
@@ -103,7 +109,26 @@ class Hall:
         return {n: k.screen() for n, k in self.kiosks.items()}
 
 
-def start_kiosk(hub: LiveHub, key: str, table: int, tmp: Path) -> KioskProc:
+def approve(td: httpx.Client, table: int, count: int = 1) -> list[str]:
+    """As the TD on the dashboard: pair the ``count`` clocks asking for ``table`` (each shows
+    its code); their codes."""
+    def asking() -> list[dict[str, Any]]:
+        return [w for w in td.get("/api/td/clocks").json()["waiting"] if w["wished"] == table]
+
+    def enough() -> list[dict[str, Any]] | None:
+        found = asking()
+        return found if len(found) >= count else None
+
+    found = wait_for(f"table {table}'s clock asks to be paired", enough)
+    for w in found:
+        assert not w["other_certificate"], w  # nothing between the clock and the hub
+        td.post("/api/td/clocks", json={"code": w["code"], "table": table}).raise_for_status()
+    return [w["code"] for w in found]
+
+
+def start_kiosk(hub: LiveHub, table: int, tmp: Path, td: httpx.Client | None = None
+                ) -> KioskProc:
+    """A kiosk for ``table``; paired by ``td`` once it asks (None: the caller pairs it)."""
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(120)  # three kiosks starting on a busy machine
     port = server.getsockname()[1]
@@ -113,14 +138,17 @@ def start_kiosk(hub: LiveHub, key: str, table: int, tmp: Path) -> KioskProc:
     with out.open("wb") as stdout, out.with_suffix(".err").open("wb") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-m", "dipclock", "kiosk", "--hub", hub.url, "--table", str(table),
-             f"--key={key}", "--headless", "--no-keyboard",
+             "--headless", "--no-keyboard",
              "--outbox", str(tmp / f"k{table}.sqlite"),
              "--status-file", str(tmp / f"k{table}.json"), "--serial", f"socket://127.0.0.1:{port}",
              "--run-for", "300"],  # a safety net: it ends by itself even if nobody kills it
             cwd=ROOT, env=env, stdout=stdout, stderr=stderr,
         )
-    return KioskProc(table, tmp / f"k{table}.sqlite", tmp / f"k{table}.json", out, proc,
-                     server=server)
+    kiosk = KioskProc(table, tmp / f"k{table}.sqlite", tmp / f"k{table}.json", out, proc,
+                      server=server)
+    if td is not None:
+        approve(td, table)
+    return kiosk
 
 
 def set_up_round(
@@ -148,22 +176,23 @@ def running_hall(
     """A hub with ``event`` (wdc2006) whose round began ``minutes_in`` ago, and a kiosk with
     a button box at each of ``tables``, each shown at ``stage`` and connected; all killed
     at the end."""
-    hub = LiveHub(tmp / "hub")
+    hub = LiveHub(tmp / "hub", https=True)
     kiosks: dict[int, KioskProc] = {}
     try:
         hub.start()
         td = hub.td()
-        key = hub.key(td)
-        now = to_moment(httpx.get(hub.url + "/api/time").json()["t1"])
+        now = to_moment(hub.get("/api/time").json()["t1"])
         start = (now - timedelta(minutes=minutes_in)).replace(microsecond=0)
         set_up_round(td, start, event, tables)
         for n in tables:
-            kiosks[n] = start_kiosk(hub, key, n, tmp)
+            kiosks[n] = start_kiosk(hub, n, tmp)
         for k in kiosks.values():
             assert k.server is not None
             k.box, _ = k.server.accept()  # the kiosk opened its button box
             k.box.sendall(b"HELLO dipclock-box 1\n")
-        h = Hall(hub, key, kiosks, start)
+        for n in tables:
+            approve(td, n)  # the TD walks the hall, pairing each table's clock
+        h = Hall(hub, Clocks(td), kiosks, start)
         for k in kiosks.values():
             wait_for(f"table {k.table} shows the round at {stage}, connected",
                      lambda k=k: (s := k.screen()) and s["stage"] == stage

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from tests.server.live import ROOT
@@ -26,7 +25,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 
 def test_two_players_holding_together_start_their_board_s_next_phase_only(club: Hall) -> None:
-    hub, key, kiosks = club.hub, club.key, club.kiosks
+    hub, kiosks = club.hub, club.kiosks
     one, two = kiosks[1], kiosks[2]
     assert one.box is not None
     one.box.sendall(b"H A\nH F\n")  # Austria and France hold together: the board is ready
@@ -34,11 +33,9 @@ def test_two_players_holding_together_start_their_board_s_next_phase_only(club: 
                       lambda: (s := one.screen()) and s["stage"] == "negotiating" and s)
     assert screen["phase"] == "Fall 1901" and screen["phase_code"] == "F1901"
     assert all(chip["state"] != "out" for chip in screen["chips"])
-    wait_for("the hub has the chord", lambda: len(httpx.get(
-        f"{hub.url}/api/tables/1/snapshot", headers={"Authorization": f"Bearer {key}"},
-        timeout=5).json()["schedule"]["board_starts"]) == 1)
-    snap = httpx.get(f"{hub.url}/api/tables/1/snapshot",
-                     headers={"Authorization": f"Bearer {key}"}, timeout=5).json()
+    wait_for("the hub has the chord", lambda: len(
+        club.snapshot(1)["schedule"]["board_starts"]) == 1)
+    snap = club.snapshot(1)
     assert snap["out"] == []  # the chord took no one out of the game
     assert [s["table"] for s in snap["schedule"]["board_starts"]] == [1]
     # table 2's board has not said it is ready: it still waits, on its screen and the grid

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.chromium import chromium, signed_in
-from tests.integration.conftest import start_kiosk, wait_for
+from tests.integration.conftest import approve, start_kiosk, wait_for
 from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub
 
@@ -41,10 +41,11 @@ def test_the_call_cuts_table_2_s_phase_on_its_kiosk_and_the_undo_gives_it_back(
             ("POST", "/api/td/adjustments", {"seconds": 300, "table": 2}),  # 09:37 for table 2
         ):
             td.request(method, path, json=body).raise_for_status()
-        kiosk = start_kiosk(hub, hub.key(td), 2, tmp_path)
+        kiosk = start_kiosk(hub, 2, tmp_path)
         assert kiosk.server is not None
         kiosk.box, _ = kiosk.server.accept()
         kiosk.box.sendall(b"HELLO dipclock-box 1\n")
+        approve(td, 2)
         td.post("/api/clock", json={"time": f"{DAY}T09:32:40"}).raise_for_status()
         wait_for("table 2's kiosk at 09:32:40, in Fall 1901", lambda: (
             s := kiosk.screen()) and s["hub_time"] and s["phase_code"] == "F1901"

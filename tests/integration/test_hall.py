@@ -46,7 +46,7 @@ def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
         assert tables[n]["connected"] and tables[n]["sockets"] == 1, tables[n]
     # Independently: kiosks and hub share this machine's CLOCK_MONOTONIC, so compare the
     # offsets from it to the hub time each uses.
-    with httpx.Client(base_url=hall.hub.url, timeout=5) as c:
+    with httpx.Client(base_url=hall.hub.url, timeout=5, verify=hall.hub.verify) as c:
         exchanges = []
         for _ in range(5):  # the fastest of five, as the kiosk's own filter does
             m0 = time.monotonic()
@@ -87,7 +87,8 @@ def test_a_press_sent_three_times_is_stored_once(hall: Hall, tmp_path: Path) -> 
             return response
 
     outbox = Outbox(tmp_path / "o.sqlite")
-    client = HubClient(hall.hub.url, 2, hall.key, outbox, transport=Recording())
+    client = HubClient(hall.hub.url, 2, hall.token(2), outbox,
+                       transport=Recording(verify=hall.hub.verify))
     try:
         assert client.sync_once() and client.fetch_snapshot()
         rnd = client.current()
@@ -186,7 +187,7 @@ def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
     """The sign of the reported offset: hub time minus what the screen was showing."""
     outbox = Outbox(tmp_path / "o.sqlite")
     wall = lambda: to_seconds(datetime.now()) + 3.0  # noqa: E731 - a wall clock 3 s fast
-    client = HubClient(hall.hub.url, 3, hall.key, outbox, wall=wall)
+    client = HubClient(hall.hub.url, 3, hall.token(3), outbox, wall=wall, verify=hall.hub.verify)
     try:
         assert client.sync_once()  # before it, the screen ran on the (wrong) wall clock
         offset, rtt = client.sync_status() or (None, None)
@@ -201,7 +202,7 @@ def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
         # this sample's error and the first one's, which the screen now shows
         assert abs(offset) <= first_rtt / 2 + rtt / 2 + SLACK
         before = client.local(time.monotonic())
-        hub_now = httpx.get(hall.hub.url + "/api/time", timeout=5).json()["t1"]
+        hub_now = hall.hub.get("/api/time", timeout=5).json()["t1"]
         after = client.local(time.monotonic())
         error = max(first_rtt, rtt) / 2 + SLACK  # the best sample's, which the screen follows
         assert before - error <= hub_now <= after + error

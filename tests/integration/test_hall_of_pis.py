@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dipclock import __version__
-from tests.integration.conftest import TABLES, Hall, start_kiosk, wait_for
+from tests.integration.conftest import TABLES, Hall, approve, start_kiosk, wait_for
 
 
 def tiles(hall: Hall) -> dict[int, dict]:
@@ -30,11 +30,12 @@ def test_every_kiosk_describes_itself_on_the_grid(hall: Hall):
 def test_a_second_kiosk_on_table_2_is_flagged_on_the_grid_and_both_screens(
     hall: Hall, tmp_path: Path
 ):
-    extra = start_kiosk(hall.hub, hall.key, 2, tmp_path)
+    extra = start_kiosk(hall.hub, 2, tmp_path)
     try:
         assert extra.server is not None
         extra.box, _ = extra.server.accept()
         extra.box.sendall(b"HELLO dipclock-box 1\n")
+        approve(hall.td(), 2)  # a spare clock the TD pairs for table 2 too
         claims = wait_for("two kiosks claim table 2",
                           lambda: len(c := hall.snapshot(2)["claims"]) == 2 and c, timeout=60)
         assert {c["address"] for c in claims} == {"127.0.0.1"}

@@ -6,8 +6,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import httpx
-
 from tests.integration.conftest import TABLES, running_hall, wait_for
 
 #: How far a kiosk's shown hub time may move across the restart: its own samples' error on
@@ -41,7 +39,7 @@ def test_a_hub_restarted_an_hour_ahead_takes_the_time_the_kiosks_kept(tmp_path: 
                 screens_still(), s := k.screen())[1] and not s["hub_lost"] and s)
         # the hub runs on the kept time: kiosks and hub share this machine's monotonic clock
         m0 = time.monotonic()
-        t1 = httpx.get(hall.hub.url + "/api/time").json()["t1"]
+        t1 = hall.hub.get("/api/time").json()["t1"]
         hub_offset = t1 - (m0 + time.monotonic()) / 2
         assert all(abs(hub_offset - k) < STILL for k in kept.values()), (hub_offset, kept)
         screens_still()

@@ -70,7 +70,7 @@ def test_round_one_is_kept_as_played_and_stays_reviewable(hall: Hall) -> None:
             assert hall.snapshot(n)["event"]["id"] == "wdc2006"
 
         # item 4: round 2 set up; round 1's last row is ruled on through the round picker
-        now = to_moment(httpx.get(hall.hub.url + "/api/time").json()["t1"])
+        now = to_moment(hall.hub.get("/api/time").json()["t1"])
         page.fill("#round-number", "2")
         page.fill("#round-start", (now + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"))
         page.click("#btn-round")

@@ -9,7 +9,6 @@ import re
 from datetime import timedelta
 from typing import Any
 
-import httpx
 import pytest
 
 from dipclock.sync import to_moment
@@ -38,7 +37,7 @@ def test_lunch_reads_the_same_everywhere_and_a_table_of_its_own_says_why(hall: H
     from playwright.sync_api import expect
 
     td = hall.td()
-    now = to_moment(httpx.get(hall.hub.url + "/api/time").json()["t1"])
+    now = to_moment(hall.hub.get("/api/time").json()["t1"])
     restart = (now + timedelta(minutes=50)).strftime("%H:%M")
     with chromium() as browser:
         page, asked = signed_in(browser, hall.hub.url, PASSWORD)

@@ -31,7 +31,7 @@ from kiosk import state
 from tests.chromium import SHOTS, TdPhone, chromium
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
-from tests.server.live import ThreadHub
+from tests.server.live import Clocks, ThreadHub
 
 pytestmark = [pytest.mark.browser]
 
@@ -90,7 +90,8 @@ class Day(TdPhone):
     def __init__(self, browser: Any, hub: Any) -> None:
         super().__init__(browser, hub.url, PASSWORD)
         self.hub = hub  # a ThreadHub on a FakeClock (its TD helpers are LiveHub's)
-        self.reader = self.hub.td()  # reads only: the key for the kiosks' posts, and the CSVs
+        self.reader = self.hub.td()  # pairs the kiosks' clocks, and reads the CSVs
+        self.clocks = Clocks(self.reader)
 
     def now(self, hms: str) -> None:
         self.hub.clock.t = to_seconds(at(hms))
@@ -144,17 +145,15 @@ class Day(TdPhone):
         presses = [{"id": f"{table}-{deadline}-{p}", "power": p, "kind": "press",
                     "at": (end + timedelta(seconds=late[p]) if p in late
                            else end - timedelta(minutes=1)).isoformat()} for p in POWERS]
-        key = self.hub.key(self.reader)
         r = httpx.post(f"{self.hub.url}/api/tables/{table}/presses", json={"presses": presses},
-                       headers={"Authorization": f"Bearer {key}"}, timeout=60)
+                       headers=self.clocks[table], timeout=60)
         assert r.status_code == 200 and r.json()["stored"] == len(presses), r.text
 
     def kiosk_screen(self, table: int, hms: str) -> Any:
         """What ``table``'s kiosk shows at ``hms``, from the very snapshot the hub sends it
         (``kiosk.state.build``: the kiosk's own screen model)."""
-        key = {"Authorization": f"Bearer {self.hub.key(self.reader)}"}
-        snap = httpx.get(f"{self.hub.url}/api/tables/{table}/snapshot", headers=key,
-                         timeout=60).json()
+        snap = httpx.get(f"{self.hub.url}/api/tables/{table}/snapshot",
+                         headers=self.clocks[table], timeout=60).json()
         return state.build(EventProfile.model_validate(snap["event"]),
                            Schedule.model_validate(snap["schedule"]), at(hms), [],
                            table=table).screen

@@ -57,8 +57,9 @@ def test_a_bad_file_stops_with_one_line(
 
 
 def test_standalone_needs_a_round(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert main(["--outbox", str(tmp_path / "o.sqlite"), "--headless", "--run-for", "0"]) == 2
-    assert "--event and --start" in capsys.readouterr().err
+    assert main(["--outbox", str(tmp_path / "o.sqlite"), "--headless", "--run-for", "0",
+                 "--event", "wdc2019"]) == 2
+    assert "wdc2019 runs on a central clock: give the round's start" in capsys.readouterr().err
 
 
 def test_a_bare_start_resumes_last_nights_round_after_midnight() -> None:
@@ -86,7 +87,7 @@ def test_round_options_are_reused_from_plan() -> None:
 
 @pytest.mark.parametrize(
     ("given", "hub"),
-    [("http://10.0.0.1:8000/", "http://10.0.0.1:8000"), ("10.0.0.1:8000", "http://10.0.0.1:8000"),
+    [("http://10.0.0.1:8000/", "http://10.0.0.1:8000"), ("10.0.0.1:8000", "https://10.0.0.1:8000"),
      ("AUTO", "auto")],
 )
 def test_a_hub_address_is_taken_as_a_td_types_it(given: str, hub: str) -> None:
@@ -96,7 +97,7 @@ def test_a_hub_address_is_taken_as_a_td_types_it(given: str, hub: str) -> None:
 def test_a_hub_that_is_no_address_is_refused(tmp_path: Path) -> None:
     f = tmp_path / "kiosk.toml"
     f.write_text('hub = "http://10.0.0.1:8000 extra"\n')
-    with pytest.raises(ConfigError, match="is not a hub address like http://10.0.0.1:8000"):
+    with pytest.raises(ConfigError, match="is not a hub address like https://10.0.0.1:8000"):
         load_file(f)
 
 

@@ -18,8 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.discovery import key_hash
-
 ROOT = Path(__file__).resolve().parents[2]
 
 needs_netns = pytest.mark.skipif(
@@ -32,13 +30,13 @@ import json, socket, subprocess, sys
 subprocess.run(["ip", "link", "set", "lo", "up", "multicast", "on"], check=True)
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 from dipclock import __version__
-from kiosk.discovery import SERVICE, find_hub, key_hash
+from kiosk.discovery import SERVICE, find_hub
 
-def advertise(zc, hub_id, key, port):
+def advertise(zc, hub_id, port, scheme="https"):
     # contract 3: what the hub announces
     zc.register_service(ServiceInfo(
         SERVICE, f"dipclock hub {hub_id}.{SERVICE}", addresses=[socket.inet_aton("127.0.0.1")],
-        port=port, properties={"id": hub_id, "k": key_hash(key), "v": __version__}))
+        port=port, properties={"id": hub_id, "s": scheme, "v": __version__}))
 
 hubs = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
 """
@@ -53,28 +51,36 @@ def in_private_network(script: str, tmp_path: Path) -> dict[str, object]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_the_key_hash_is_the_first_eight_hex_digits_of_its_sha256() -> None:
-    # sha256("KEY") = 5ca24005...
-    assert key_hash("KEY") == "5ca24005" and len(key_hash("another")) == 8
-
-
 @needs_netns
-def test_the_kiosk_takes_the_hub_with_its_key_of_two_on_the_network(tmp_path: Path) -> None:
+def test_a_paired_kiosk_takes_the_hub_it_was_paired_with_of_two_on_the_network(
+        tmp_path: Path) -> None:
     out = in_private_network("""
-        advertise(hubs, "other-hall", "not our key", 8001)
-        advertise(hubs, "ours", "our key", 8002)
-        found = find_hub("our key", 20)  # the kiosk's own default: every interface
+        advertise(hubs, "other-hall", 8001)
+        advertise(hubs, "ours", 8002)
+        found = find_hub("ours", 20)  # the kiosk's own default: every interface
         hubs.close()
         print(json.dumps({"found": found}))
     """, tmp_path)
-    assert out == {"found": "http://127.0.0.1:8002"}
+    assert out == {"found": "https://127.0.0.1:8002"}
 
 
 @needs_netns
-def test_no_hub_with_our_key_finds_nothing(tmp_path: Path) -> None:
+def test_a_hub_serving_plain_http_says_so_and_an_unpaired_kiosk_takes_any(
+        tmp_path: Path) -> None:
     out = in_private_network("""
-        advertise(hubs, "other-hall", "not our key", 8001)
-        found = find_hub("our key", 3, interfaces=["127.0.0.1"])
+        advertise(hubs, "plain", 8001, scheme="http")
+        found = find_hub(None, 20, interfaces=["127.0.0.1"])
+        hubs.close()
+        print(json.dumps({"found": found}))
+    """, tmp_path)
+    assert out == {"found": "http://127.0.0.1:8001"}
+
+
+@needs_netns
+def test_the_hub_it_was_paired_with_gone_finds_nothing(tmp_path: Path) -> None:
+    out = in_private_network("""
+        advertise(hubs, "other-hall", 8001)
+        found = find_hub("ours", 3, interfaces=["127.0.0.1"])
         hubs.close()
         print(json.dumps({"found": found}))
     """, tmp_path)
@@ -82,14 +88,14 @@ def test_no_hub_with_our_key_finds_nothing(tmp_path: Path) -> None:
 
 
 @needs_netns
-def test_a_kiosk_with_a_key_shows_it_is_looking_then_the_hub_it_found(tmp_path: Path) -> None:
+def test_a_new_kiosk_shows_it_is_looking_then_asks_the_hub_it_found(tmp_path: Path) -> None:
     status = tmp_path / "screen.json"
     (tmp_path / "kiosk.toml").write_text("")
     out = in_private_network(f"""
         import os, time
         kiosk = subprocess.Popen(
             [sys.executable, "-m", "dipclock", "kiosk", "--headless", "--run-for", "100",
-             "--key", "hall key", "--table", "3", "--boot-file", {str(tmp_path / "none")!r},
+             "--table", "3", "--boot-file", {str(tmp_path / "none")!r},
              "--config", {str(tmp_path / "kiosk.toml")!r},
              "--outbox", {str(tmp_path / "o.sqlite")!r}, "--status-file", {str(status)!r}],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -107,13 +113,14 @@ def test_a_kiosk_with_a_key_shows_it_is_looking_then_the_hub_it_found(tmp_path: 
             return screen
 
         looking = screen_when(lambda s: s["label"] == "Looking for the hub on the network")
-        advertise(hubs, "ours", "hall key", 8123)
+        advertise(hubs, "ours", 8123)  # nothing serves there: the pairing says so
         found = screen_when(lambda s: s["look"] == "connecting" and any(
             n.startswith("Hub ") for n in s["notes"]))
         kiosk.kill()
         hubs.close()
-        print(json.dumps({{"looking": looking["label"], "found": found["notes"],
-                          "heading": found["heading"]}}))
+        print(json.dumps({{"looking": looking["label"], "found": found["notes"][0],
+                          "heading": found["heading"], "label": found["label"]}}))
     """, tmp_path)
     assert out == {"looking": "Looking for the hub on the network",
-                   "found": ["Hub 127.0.0.1:8123, found on the network"], "heading": "Table 3"}
+                   "found": "Hub 127.0.0.1:8123, found on the network", "heading": "Table 3?",
+                   "label": "Asking the hub for a pairing code"}

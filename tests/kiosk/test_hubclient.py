@@ -248,9 +248,11 @@ def test_backoff_is_jittered_and_capped() -> None:
 def test_the_websocket_pushes_snapshots(tmp_path: Path) -> None:
     sent: queue.Queue[None] = queue.Queue()
     paths: list[str] = []
+    auths: list[str | None] = []
 
     def handler(ws: Any) -> None:
         paths.append(ws.request.path)
+        auths.append(ws.request.headers.get("Authorization"))
         ws.send(json.dumps(snapshot(3)))
         ws.send(json.dumps(snapshot(4, out=["A"])))
         sent.get(timeout=5)
@@ -266,7 +268,8 @@ def test_the_websocket_pushes_snapshots(tmp_path: Path) -> None:
         wait_for("the second pushed snapshot", lambda: (
             (shown := client.current()) is not None and shown.hub_out == {"A"}))
         assert woken.is_set() and client.connected
-        assert paths == ["/api/tables/3/ws?key=KEY"]
+        # the token in the header, never on the URL, where logs keep it
+        assert paths == ["/api/tables/3/ws"] and auths == ["Bearer KEY"]
         sent.put(None)
         client.close()
         outbox.close()
@@ -464,7 +467,7 @@ def test_a_seated_player_is_named_on_the_table_s_screen_by_a_real_hub(tmp_path: 
                ).raise_for_status()
         td.put("/api/td/tables", json={"count": 3}).raise_for_status()
         outbox = Outbox(tmp_path / "o.sqlite")
-        client = HubClient(live.url, 2, live.key(td), outbox, mono=clock.mono)
+        client = HubClient(live.url, 2, live.token(td, 2), outbox, mono=clock.mono)
         kiosk = Kiosk(client, outbox, client, log=lambda line: None)
         try:
             assert client.sync_once() and client.fetch_snapshot()

@@ -32,7 +32,7 @@ def test_a_laptops_file_is_read_as_meant() -> None:
 
 def test_hub_auto_and_a_bare_address() -> None:
     assert parse_boot_file("hub = AUTO\n", F).hub == "auto"
-    assert parse_boot_file("hub = 10.0.0.1:8000\n", F).hub == "http://10.0.0.1:8000"
+    assert parse_boot_file("hub = 10.0.0.1:8000\n", F).hub == "https://10.0.0.1:8000"
     assert hub_url("https://hub.local") == "https://hub.local"
 
 

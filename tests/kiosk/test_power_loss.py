@@ -149,7 +149,7 @@ def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> 
 
     hub = Hub(tmp_path / "hub", hash_password(PASSWORD), FakeClock(to_seconds(pressed) + 20))
     outbox = Outbox(path)  # the kiosk starts again, the hub in reach
-    client = HubClient("http://testserver", 1, hub.kiosk_key, outbox,
+    client = HubClient("http://testserver", 1, hub.token(1), outbox,
                        transport=hub.client._transport)
     try:
         hub.set_up(hub.sign_in())

@@ -41,10 +41,6 @@ PROBLEMS = [
      "correct dipclock.txt on the card's boot partition"),
     ("", "warning_minutes = 'soon'\n", [], "kiosk.toml: warning_minutes:",
      "kiosk.toml (sudo nano"),
-    ("table = 3\nhub = auto\n", "", [], "no key to find its hub by",
-     "set key = (printed by dipclock hub)"),
-    ("hub = http://127.0.0.1:9\nkey = K\n", "", [], "this kiosk has no table number",
-     "set table = N in dipclock.txt"),
     ("", "[buttons.gpio]\nA = 'GPIO99'\n", ["--pin-factory", "mock"], "buttons.gpio:",
      "BCM pin numbers"),
     ("", "[buttons]\npin_factory = 'lgpio'\n", [],
@@ -54,8 +50,8 @@ PROBLEMS = [
      "kiosk.toml"),
     ("", "", ["--serial", "bogus://box"], "buttons.serial 'bogus://box':",
      "ls /dev/serial/by-id"),
-    ("", "", [], "no round to show: give --event and --start",
-     "set hub and key in dipclock.txt"),
+    ("", "event = 'wdc2019'\n", [], "no round to show: --start: wdc2019 runs on a central",
+     "set event and start in kiosk.toml"),
 ]
 
 
@@ -97,14 +93,17 @@ def test_a_good_start_is_the_clock(tmp_path: Path, capsys: pytest.CaptureFixture
     assert rc == 0 and screen["look"] != "problem" and "Table 4" in screen["heading"]
 
 
-def test_a_key_without_a_hub_address_looks_for_the_hub(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_card_that_names_no_hub_and_no_event_looks_for_the_hub(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    rc, screen, _ = screen_after(tmp_path, capsys, boot="table = 5\nkey = K\n")
+    # the hall's shared key of old is no error: it is ignored, and the log says so
+    rc, screen, err = screen_after(tmp_path, capsys, boot="table = 5\nkey = K\n")
     assert rc == 0
     assert (screen["heading"], screen["label"]) == ("Table 5", "Looking for the hub on the network")
-    assert screen["notes"] == ["If this stays, set hub = http://ADDRESS:8000 in dipclock.txt "
-                               "on the card's boot partition"]
+    assert screen["notes"] == ["If this stays, set hub = https://ADDRESS:8000 in dipclock.txt "
+                               "on the card's boot partition (or event and start in kiosk.toml, "
+                               "for one board alone)"]
+    assert "key = ... is no longer used" in caplog.text
 
 
 # --- watching the files, holding the screen ------------------------------------------------

@@ -82,7 +82,7 @@ class Hall:
     def kiosk(self) -> tuple[HubClient, Kiosk, Outbox, list[str]]:
         """A kiosk process started now: a fresh HubClient and Kiosk on the same outbox file."""
         outbox = Outbox(self.outbox_path)
-        client = HubClient("http://testserver", 1, self.hub.kiosk_key, outbox,
+        client = HubClient("http://testserver", 1, self.hub.token(1), outbox,
                            mono=lambda: self.mono,
                            wall=lambda: self.mono + self.shift + self.wall_error,
                            transport=self.cable)
@@ -96,7 +96,7 @@ class Hall:
     def on_hub(self) -> dict[str, str]:
         """The presses the hub stored for table 1: id -> its ``at``."""
         snap = self.hub.client.get("/api/tables/1/snapshot",
-                                   headers=self.hub.kiosk_headers()).json()
+                                   headers=self.hub.kiosk_headers(1)).json()
         return {p["id"]: p["at"] for p in snap["presses"]}
 
     def orders_in(self) -> set[str]:

@@ -12,6 +12,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.gpio import DEFAULT_PINS
+from kiosk.pairing import Credential
 from tests.server.conftest import START
 from tests.server.live import LiveHub
 
@@ -86,8 +87,9 @@ def refuse(*denied: Path):
     return opener
 
 
-def set_up_round(hub: LiveHub) -> str:
-    """wdc2006's round 1 on four tables, as the TD sets it up; returns the kiosk key."""
+def set_up_round(hub: LiveHub, table: int = 3) -> Credential:
+    """wdc2006's round 1 on four tables, as the TD sets it up, and a clock paired for
+    ``table``: its credential as ``kiosk.pairing`` keeps it (the hub's certificate pinned)."""
     td = hub.td()
     try:
         for method, path, body in (
@@ -96,16 +98,31 @@ def set_up_round(hub: LiveHub) -> str:
             ("PUT", "/api/td/tables", {"count": 4}),
         ):
             td.request(method, path, json=body).raise_for_status()
-        return hub.key(td)
+        token = hub.token(td, table)
+        hub_id = td.get(f"/api/tables/{table}/snapshot",
+                        headers={"Authorization": f"Bearer {token}"}).json()["hub"]
+        return Credential(hub_id, table, token, table, hub.certificate)
     finally:
         td.close()
 
 
+def keep(outbox: Path, credential: Credential) -> None:
+    """Store ``credential`` in the outbox at ``outbox``, as a paired kiosk has it."""
+    from dataclasses import asdict
+
+    from kiosk.outbox import Outbox
+    from kiosk.pairing import CREDENTIAL
+
+    box = Outbox(outbox)
+    box.put(CREDENTIAL, asdict(credential))
+    box.close()
+
+
 @pytest.fixture(scope="session")
-def live(tmp_path_factory) -> Iterator[tuple[LiveHub, str]]:
-    """A real hub (``dipclock hub`` under uvicorn, a free 127.0.0.1 port) with wdc2006's
-    round 1 on four tables; (hub, its kiosk key)."""
-    h = LiveHub(tmp_path_factory.mktemp("hub") / "data").start()
+def live(tmp_path_factory) -> Iterator[tuple[LiveHub, Credential]]:
+    """A real hub (``dipclock hub`` under uvicorn, HTTPS, a free 127.0.0.1 port) with
+    wdc2006's round 1 on four tables; (hub, the credential of a clock paired for table 3)."""
+    h = LiveHub(tmp_path_factory.mktemp("hub") / "data", https=True).start()
     try:
         yield h, set_up_round(h)
     finally:

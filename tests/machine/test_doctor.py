@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from kiosk.pairing import Credential
 from machine import doctor
 from machine.check import Check
-from tests.machine.conftest import PINS, FakePi
+from tests.machine.conftest import PINS, FakePi, keep
 from tests.machine.test_box import PtyBox
 
 
@@ -39,23 +40,25 @@ def config(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
-def hall_config(tmp_path: Path, url: str, key: str, box: PtyBox) -> str:
+def hall_config(tmp_path: Path, url: str, paired: Credential, box: PtyBox) -> str:
+    """A table's settings, and its outbox holding the clock's pairing with the hub."""
     pins = "\n".join(f"{p} = {n}" for p, n in PINS.items())
-    return config(tmp_path, f'table = 3\nhub = "{url}"\nkey = "{key}"\n'
+    keep(tmp_path / "data" / "outbox.sqlite", paired)
+    return config(tmp_path, f'table = 3\nhub = "{url}"\n'
                             f'outbox = "{tmp_path}/data/outbox.sqlite"\n'
                             f'[buttons]\nserial = "{box.path}"\n[buttons.gpio]\n{pins}\n')
 
 
 NAMES = ["kiosk settings", "display driver", "display device", "screen", "desktop session",
          "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box", "hub",
-         "hub key", "hub clock", "time sync", "data filesystem", "data folder", "free space",
+         "pairing", "hub clock", "time sync", "data filesystem", "data folder", "free space",
          "power"]
 
 
 def test_a_healthy_table_passes_every_check_and_exits_0(pi, factory, box, live, tmp_path,
                                                         capsys):
-    hub, key = live
-    path = hall_config(tmp_path, hub.url, key, box)
+    hub, paired = live
+    path = hall_config(tmp_path, hub.url, paired, box)
     status = doctor.main(["--config", path, "--json"], healthy(pi, factory))
     report = json.loads(capsys.readouterr().out)
     assert status == 0 and report["ok"] is True
@@ -115,7 +118,7 @@ def test_a_probe_that_breaks_is_a_failed_line_not_a_traceback(pi, factory, tmp_p
 
 
 def test_warnings_alone_exit_0_and_one_failure_exits_1(pi, factory, tmp_path, capsys):
-    path = config(tmp_path, f'outbox = "{tmp_path}/o.sqlite"\n')
+    path = config(tmp_path, f'event = "wdc2006"\noutbox = "{tmp_path}/o.sqlite"\n')  # one board
     machine = healthy(pi, factory)
     machine.synchronised = lambda: False  # a warning only
     assert doctor.main(["--config", path], machine) == 0

@@ -1,4 +1,5 @@
-"""``hub = "auto"`` end to end: a real hub announcing itself by mDNS, the doctor finding it.
+"""``hub = "auto"`` end to end: a real hub announcing itself by mDNS, the doctor finding the
+hub its clock is paired with, and no other.
 
 Multicast does not reach this machine's shared loopback, and a test must not talk to the real
 network, so the hub and the doctor run in a network namespace of their own (``unshare -n``,
@@ -27,18 +28,21 @@ SCRIPT = """
 import json, subprocess, sys
 from pathlib import Path
 subprocess.run(["ip", "link", "set", "lo", "up", "multicast", "on"], check=True)
-from tests.machine.conftest import set_up_round
+from dataclasses import replace
+from tests.machine.conftest import keep, set_up_round
 from tests.server.live import LiveHub
 
 tmp = Path(sys.argv[1])
-hub = LiveHub(tmp / "hub" / "data", extra=("--wait-for-sync", "0"), quiet=False).start()
+hub = LiveHub(tmp / "hub" / "data", extra=("--wait-for-sync", "0"), quiet=False,
+              https=True).start()
 try:
-    key = set_up_round(hub)
+    paired = set_up_round(hub, table=2)
     out = {"url": hub.url}
-    for name, k in (("ours", key), ("other", "another hall's key")):
+    for name, cred in (("ours", paired), ("other", replace(paired, hub="another-halls-hub"))):
+        keep(tmp / name / "outbox.sqlite", cred)
         conf = tmp / f"{name}.toml"
-        conf.write_text(f'table = 2\\nhub = "auto"\\nkey = "{k}"\\n'
-                        f'outbox = "{tmp}/data/outbox.sqlite"\\n')
+        conf.write_text(f'table = 2\\nhub = "auto"\\n'
+                        f'outbox = "{tmp}/{name}/outbox.sqlite"\\n')
         run = subprocess.run([sys.executable, "-m", "dipclock", "doctor", "--config", str(conf),
                               "--json"], capture_output=True, text=True, timeout=120)
         out[name] = {"status": run.returncode, "stderr": run.stderr,
@@ -50,7 +54,8 @@ print(json.dumps(out))
 
 
 @needs_netns
-def test_the_doctor_finds_the_hub_with_its_key_by_mdns_and_no_other(tmp_path: Path):
+def test_the_doctor_finds_the_hub_its_clock_is_paired_with_by_mdns_and_no_other(
+        tmp_path: Path):
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     done = subprocess.run(["unshare", "-n", sys.executable, "-c", SCRIPT, str(tmp_path)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
@@ -59,9 +64,9 @@ def test_the_doctor_finds_the_hub_with_its_key_by_mdns_and_no_other(tmp_path: Pa
     ours = {c["name"]: c for c in out["ours"]["checks"]}
     assert ours["hub"]["verdict"] == "ok"
     assert ours["hub"]["detail"] == f"{out['url']} answers (found on the network)"
-    assert ours["hub key"]["detail"] == "key accepted for table 2 (round set up)"
+    assert ours["pairing"]["detail"] == "paired for table 2 (round set up)"
     other = {c["name"]: c for c in out["other"]["checks"]}
     assert other["hub"]["verdict"] == "fail"
-    assert "no hub with this key announces itself" in other["hub"]["detail"]
-    assert "hub key" not in other
+    assert "the hub this clock is paired with does not announce itself" in other["hub"]["detail"]
+    assert "pairing" not in other
     assert out["ours"]["stderr"] == out["other"]["stderr"] == ""

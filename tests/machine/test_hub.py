@@ -5,53 +5,66 @@ from __future__ import annotations
 import http.server
 import re
 import threading
+from dataclasses import replace
+from datetime import UTC, datetime
 
 import httpx
 
+from kiosk.pairing import Credential, pinned
 from machine import hub
 from tests.server.live import free_port
 
 
-def check(url: str, table: int | None, key: str | None, shift: float = 0.0):
-    """The doctor's hub checks, with this machine's wall clock moved by ``shift`` seconds."""
-    with httpx.Client(base_url=url, timeout=10) as client:
-        return hub.check_hub(client, table, key, lambda: hub.wall_seconds() + shift)
+def check(url: str, paired: Credential | None, shift: float = 0.0,
+          pem: str | None = None):
+    """The doctor's hub checks, verifying the hub as the clock does (the certificate it was
+    paired with, or ``pem``), with this machine's wall clock moved by ``shift`` seconds."""
+    pinned_to = pem or (paired.certificate if paired is not None else None)
+    verify = pinned(pinned_to) if pinned_to else False
+    with httpx.Client(base_url=url, timeout=10, verify=verify) as client:
+        return hub.check_hub(client, paired, lambda: hub.wall_seconds() + shift)
 
 
-def test_a_hub_that_answers_takes_our_key_and_agrees_on_the_time(live):
-    h, key = live
-    checks = check(h.url, 3, key)
+def test_a_hub_that_answers_knows_this_clock_and_agrees_on_the_time(live):
+    h, paired = live
+    checks = check(h.url, paired)
     assert [(c.name, c.verdict) for c in checks] == [
-        ("hub", "ok"), ("hub key", "ok"), ("hub clock", "ok")]
-    assert checks[1].detail == "key accepted for table 3 (round set up)"
+        ("hub", "ok"), ("pairing", "ok"), ("hub clock", "ok")]
+    assert checks[1].detail == "paired for table 3 (round set up)"
     assert "behind" in checks[2].detail or "ahead of" in checks[2].detail
 
 
-def test_a_wrong_key_fails_with_where_to_copy_the_right_one(live):
-    h, _ = live
-    checks = {c.name: c for c in check(h.url, 3, "not-the-key")}
-    assert checks["hub key"].verdict == "fail"
-    assert checks["hub key"].detail == "the hub refuses this kiosk key"
-    assert "dipclock.txt" in checks["hub key"].fix
+def test_a_revoked_or_unknown_token_fails_with_pairing_again_as_the_fix(live):
+    h, paired = live
+    checks = {c.name: c for c in check(h.url, replace(paired, token="not-a-token"))}
+    assert checks["pairing"].verdict == "fail"
+    assert checks["pairing"].detail == ("the hub no longer takes this clock for table 3 "
+                                        "(revoked, or another hub)")
+    assert "restart the kiosk" in checks["pairing"].fix
     assert checks["hub"].verdict == "ok"  # the hub itself answers
 
 
-def test_no_key_or_no_table_number_fail_without_asking(live):
-    h, key = live
-    assert check(h.url, 3, None)[1].detail == "no kiosk key given"
-    no_table = check(h.url, None, key)[1]
-    assert no_table.verdict == "fail" and "table-N" in no_table.fix
+def test_a_clock_not_paired_yet_is_a_warning_saying_how(live):
+    h, paired = live
+    checks = {c.name: c for c in check(h.url, None)}
+    assert checks["pairing"].verdict == "warn"
+    assert "shows a code" in checks["pairing"].fix and "Clocks" in checks["pairing"].fix
 
 
-def test_a_table_number_the_hub_cannot_have_fails(live):
-    h, key = live
-    bad = check(h.url, 1000, key)[1]
-    assert bad.verdict == "fail" and "table 1000 is not in the hub's round" == bad.detail
+def test_another_certificate_than_the_one_paired_with_fails_before_any_request(live):
+    from server.certificate import make
+
+    h, paired = live
+    other = make(datetime.now(UTC))[0].decode()  # the hub set up afresh, or someone between
+    checks = check(h.url, replace(paired, certificate=other))
+    assert [c.verdict for c in checks] == ["fail"]
+    assert "another certificate than the one this clock was paired with" in checks[0].detail
+    assert "pairs again" in checks[0].fix
 
 
 def test_a_clock_seconds_off_warns(live):
-    h, key = live
-    off = check(h.url, 3, key, shift=-5.0)[2]  # this machine 5 s slow
+    h, paired = live
+    off = check(h.url, paired, shift=-5.0)[2]  # this machine 5 s slow
     assert off.verdict == "warn" and "NTP" in off.fix
     said = re.fullmatch(r"this machine's clock is ([\d.]+) s behind the hub "
                         r"\(round trip (\d+) ms\); the kiosk shows the hub's time", off.detail)
@@ -62,15 +75,15 @@ def test_a_clock_seconds_off_warns(live):
 
 
 def test_a_clock_a_whole_hour_off_asks_about_the_time_zone(live):
-    h, key = live
-    off = check(h.url, 3, key, shift=3600.0)[2]
+    h, paired = live
+    off = check(h.url, paired, shift=3600.0)[2]
     assert off.verdict == "warn" and "ahead of the hub" in off.detail
     assert "another time zone?" in off.detail and "Timezone" in off.fix
 
 
 def test_nothing_listening_fails_with_the_network_as_fix():
     url = f"http://127.0.0.1:{free_port()}"
-    checks = check(url, 3, "key")
+    checks = check(url, None)
     assert len(checks) == 1 and checks[0].verdict == "fail"
     assert checks[0].detail.startswith(f"{url} does not answer")
 
@@ -82,7 +95,7 @@ def test_a_web_server_that_is_not_a_hub_fails(tmp_path):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        checks = check(f"http://127.0.0.1:{server.server_address[1]}", 3, "key")
+        checks = check(f"http://127.0.0.1:{server.server_address[1]}", None)
     finally:
         server.shutdown()
         server.server_close()

@@ -48,19 +48,37 @@ class Hub:
         return client
 
     def restart(self) -> None:
-        """A new app on the same data dir: what survives is what was stored."""
+        """A new app on the same data dir: what survives is what was stored (the clocks
+        paired too)."""
         self.client.__exit__(None, None, None)
         self.client = self._open()
 
     def close(self) -> None:
         self.client.__exit__(None, None, None)
 
-    @property
-    def kiosk_key(self) -> str:
-        return self.client.app.state.hub.kiosk_key
+    def token(self, table: int, kiosk: str | None = None) -> str:
+        """A clock paired for ``table`` (each call a new clock): asked over HTTP as a clock
+        does, approved as the TD does (``server.pairing.approve``, without the session)."""
+        import secrets
 
-    def kiosk_headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.kiosk_key}"}
+        from server import pairing
+
+        token = secrets.token_urlsafe(16)
+        r = self.client.post("/api/pair", json={
+            "kiosk": kiosk or f"test-clock-{token[:6]}", "token_hash": pairing.token_hash(token),
+            "table": table})
+        assert r.status_code == 201, r.text
+        state = self.client.app.state.hub
+        pairing.approve(state.store, state.clocks, r.json()["code"], table, state.clock.now(),
+                        state.clock.moment())
+        return token
+
+    def kiosk_headers(self, table: int) -> dict[str, str]:
+        """The Authorization of table ``table``'s clock (paired once per table and hub)."""
+        tokens = self.__dict__.setdefault("_tokens", {})
+        if table not in tokens:
+            tokens[table] = self.token(table)
+        return {"Authorization": f"Bearer {tokens[table]}"}
 
     def sign_in(self) -> dict[str, str]:
         """Log in; returns the CSRF header every state-changing TD request needs."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import httpx
@@ -27,13 +29,27 @@ def free_port() -> int:
 
 class LiveHub:
     """``extra``: more ``dipclock hub`` options. The hub neither waits for NTP nor announces
-    itself by mDNS unless ``quiet=False`` (then the CLI's defaults hold)."""
+    itself by mDNS unless ``quiet=False`` (then the CLI's defaults hold).
+
+    ``https``: served as a hall's hub is, over HTTPS with the certificate it makes at its
+    first start (made here first, by the same code, so ``verify`` can pin it before the
+    hub answers); else ``--plain-http``, for the tests about something else."""
 
     def __init__(self, data: Path, port: int | None = None, extra: tuple[str, ...] = (),
-                 quiet: bool = True) -> None:
+                 quiet: bool = True, https: bool = False) -> None:
         self.data, self.port = data, port or free_port()
         self.extra = (("--no-mdns", "--wait-for-sync", "0") if quiet else ()) + tuple(extra)
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.verify: ssl.SSLContext | bool = True
+        if https:
+            from kiosk.pairing import pinned
+            from server.certificate import ensure
+
+            cert, _key, _made = ensure(data)
+            self.certificate = cert.read_text()
+            self.verify = pinned(self.certificate)
+        else:
+            self.extra += ("--plain-http",)
+        self.url = f"{'https' if https else 'http'}://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
         #: seconds the hub machine's wall clock is off at the next ``start`` (a clock
         #: stepped while the hub was down): the hub reads it through
@@ -58,7 +74,8 @@ class LiveHub:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"hub exited: {self.log.read_text()}")
             try:
-                if httpx.get(self.url + "/api/time", timeout=0.5).status_code == 200:
+                if httpx.get(self.url + "/api/time", timeout=0.5,
+                             verify=self.verify).status_code == 200:
                     return self
             except httpx.TransportError:
                 time.sleep(0.05)
@@ -66,6 +83,13 @@ class LiveHub:
 
     def printed(self) -> str:
         return self.log.read_text()
+
+    def get(self, path: str, **kw: object) -> httpx.Response:
+        """``httpx.get`` of ``path`` on this hub, its certificate pinned."""
+        return httpx.get(self.url + path, verify=self.verify, **kw)  # type: ignore[arg-type]
+
+    def post(self, path: str, **kw: object) -> httpx.Response:
+        return httpx.post(self.url + path, verify=self.verify, **kw)  # type: ignore[arg-type]
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, as when the hub's power is cut."""
@@ -83,14 +107,48 @@ class LiveHub:
 
     def td(self) -> httpx.Client:
         """A signed-in TD client, CSRF header included."""
-        c = httpx.Client(base_url=self.url, timeout=60)  # a bound on a hang, not a timing margin
+        c = httpx.Client(base_url=self.url, timeout=60,  # a bound on a hang, not a margin
+                         verify=getattr(self, "verify", True))
         r = c.post("/api/login", json={"password": PASSWORD})
         r.raise_for_status()
         c.headers["X-CSRF-Token"] = r.json()["csrf"]
         return c
 
-    def key(self, td: httpx.Client) -> str:
-        return td.get("/api/td/state").json()["kiosk_key"]
+    @staticmethod
+    def token(td: httpx.Client, table: int, kiosk: str | None = None) -> str:
+        """A new clock paired for ``table``: asked and approved over HTTP as the TD."""
+        from server.pairing import pair_by_td
+
+        return pair_by_td(td, table, kiosk)
+
+    @classmethod
+    def auth(cls, td: httpx.Client, table: int) -> dict[str, str]:
+        """The Authorization header of a new clock paired for ``table``."""
+        return {"Authorization": f"Bearer {cls.token(td, table)}"}
+
+
+class Clocks:
+    """One clock paired per table, on first use: ``clocks[3]`` is table 3's Authorization
+    header (each clock's token is good for its own table only)."""
+
+    def __init__(self, td: httpx.Client) -> None:
+        self.td, self.made = td, {}
+
+    def __getitem__(self, table: int) -> dict[str, str]:
+        if table not in self.made:
+            self.made[table] = LiveHub.auth(self.td, table)
+        return self.made[table]
+
+
+_CLOCKS: weakref.WeakKeyDictionary[httpx.Client, Clocks] = weakref.WeakKeyDictionary()
+
+
+def clocks_of(td: httpx.Client) -> Clocks:
+    """The clocks paired through this TD client (the same one each time for a table: a
+    pairing is a line in the TD's log, which tests read)."""
+    if td not in _CLOCKS:
+        _CLOCKS[td] = Clocks(td)
+    return _CLOCKS[td]
 
 
 class ThreadHub:
@@ -114,7 +172,13 @@ class ThreadHub:
                         host="127.0.0.1", port=self.port, **settings)
         self.clock = clock if clock is not None else HubClock(wall=wall)
         app = create_app(made, clock=self.clock, synced=synced, boot=lambda: "b")
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{made.scheme}://127.0.0.1:{self.port}"
+        self.verify: ssl.SSLContext | bool = True
+        if made.certificate is not None:  # HTTPS: pinned as a clock pins it
+            from kiosk.pairing import pinned
+
+            self.certificate = made.certificate.read_text()
+            self.verify = pinned(self.certificate)
         self.server = uvicorn.Server(serve.config(app, made))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -132,4 +196,5 @@ class ThreadHub:
         self.thread.join(timeout=15)
 
     td = LiveHub.td
-    key = LiveHub.key
+    token = staticmethod(LiveHub.token)
+    auth = LiveHub.auth

@@ -44,7 +44,8 @@ def start_hub(data: Path, host: str, port: int) -> subprocess.Popen[bytes]:
         if proc.poll() is not None:
             raise RuntimeError(data.with_suffix(".log").read_text())
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=0.5).status_code == 200:
+            if httpx.get(f"https://127.0.0.1:{port}/api/time", timeout=0.5,
+                         verify=False).status_code == 200:  # only: is it up yet?
                 return proc
         except httpx.TransportError:
             time.sleep(0.05)
@@ -94,7 +95,7 @@ def main() -> int:
             proc.terminate()
         proc.wait(timeout=15)
     db = sqlite3.connect(data / "hub.sqlite3")
-    found |= dict(db.execute("SELECT key, value FROM meta WHERE key IN ('kiosk_key', 'hub_id')"))
+    found |= dict(db.execute("SELECT key, value FROM meta WHERE key = 'hub_id'"))
     db.close()
     print(json.dumps(found | {"port": port}))
     return 0

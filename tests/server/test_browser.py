@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 from dipclock.sync import to_moment
 from tests.chromium import SHOTS, phone, signed_in
 from tests.server.conftest import PASSWORD
-from tests.server.live import LiveHub
+from tests.server.live import Clocks, LiveHub
 from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
@@ -33,18 +33,17 @@ def _drive(browser, live: LiveHub) -> None:
     now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
     start = (now - timedelta(minutes=17, seconds=40)).replace(microsecond=0)
     set_up(api, start, tables=8)
-    key = live.key(api)
-    auth = {"Authorization": f"Bearer {key}"}
+    auth = Clocks(api)
     late = {"id": "b7d0-late", "power": "E", "kind": "press",
             "at": (start + timedelta(minutes=17, seconds=21)).isoformat()}
     httpx.post(f"{live.url}/api/tables/2/presses", json={"presses": [late]},
-               headers=auth).raise_for_status()
+               headers=auth[2]).raise_for_status()
     for n in (1, 2, 3):
         httpx.post(f"{live.url}/api/tables/{n}/status", json={"offset": 0.004 * n, "rtt": 0.02},
-                   headers=auth).raise_for_status()
+                   headers=auth[n]).raise_for_status()
 
     def snapshot(n: int = 2) -> dict:
-        return httpx.get(f"{live.url}/api/tables/{n}/snapshot", headers=auth).json()
+        return httpx.get(f"{live.url}/api/tables/{n}/snapshot", headers=auth[n]).json()
 
     ctx = phone(browser)
     page = ctx.new_page()
@@ -63,8 +62,8 @@ def _drive(browser, live: LiveHub) -> None:
     expect(page.locator("#stage")).to_contain_text("Negotiating · Fall 1901")
     expect(page.locator("#pen-1-2-E-S1901")).to_contain_text("21 s late")
 
-    ws_url = f"{live.url.replace('http', 'ws')}/api/tables/5/ws?key={key}"
-    with connect(ws_url, open_timeout=30) as ws:
+    ws_url = f"{live.url.replace('http', 'ws')}/api/tables/5/ws"
+    with connect(ws_url, open_timeout=30, additional_headers=auth[5]) as ws:
         first = json.loads(ws.recv(timeout=30))
         page.fill("#pause-reason", "Lunch")
         page.click("#btn-pause")
@@ -104,12 +103,13 @@ def _drive(browser, live: LiveHub) -> None:
     ctx.close()
 
 
-def round_under_way(live: LiveHub, ago: timedelta, tables: int) -> tuple[datetime, dict]:
-    """A wdc2006 round that started ``ago`` before the hub's now; its start and kiosk auth."""
+def round_under_way(live: LiveHub, ago: timedelta, tables: int) -> tuple[datetime, Clocks]:
+    """A wdc2006 round that started ``ago`` before the hub's now; its start and the tables'
+    clocks."""
     api = live.td()
     now = to_moment(httpx.get(live.url + "/api/time").json()["t1"]).replace(microsecond=0)
     set_up(api, now - ago, tables=tables)
-    return now - ago, {"Authorization": f"Bearer {live.key(api)}"}
+    return now - ago, Clocks(api)
 
 
 def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(browser, tmp_path):
@@ -124,7 +124,7 @@ def test_a_note_being_typed_survives_refreshes_and_restart_times_are_checked(bro
             body = {"id": f"late-{table}-{power}", "power": power, "kind": "press",
                     "at": (start + timedelta(minutes=17, seconds=5)).isoformat()}
             httpx.post(f"{live.url}/api/tables/{table}/presses", json={"presses": [body]},
-                       headers=auth).raise_for_status()
+                       headers=auth[table]).raise_for_status()
 
         late_press(3, "F")
         page, asked = signed_in(browser, live.url, PASSWORD)
@@ -170,7 +170,7 @@ def test_the_dashboard_lists_a_power_that_never_pressed(browser, tmp_path):
         on_time = [{"id": f"ok-{p}", "power": p, "kind": "press",
                     "at": (start + timedelta(minutes=16)).isoformat()} for p in "AFGIRT"]
         httpx.post(f"{live.url}/api/tables/3/presses", json={"presses": on_time},
-                   headers=auth).raise_for_status()
+                   headers=auth[3]).raise_for_status()
         page, _ = signed_in(browser, live.url, PASSWORD)
         row = page.locator("#pen-1-3-E-S1901")
         expect(row).to_contain_text("no press recorded")

@@ -15,7 +15,7 @@ from dipclock.sync import to_moment
 from server.clock import wall_seconds
 from tests.chromium import SHOTS, signed_in
 from tests.server.conftest import PASSWORD
-from tests.server.live import ThreadHub
+from tests.server.live import Clocks, ThreadHub
 from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
@@ -29,7 +29,7 @@ def test_the_td_sees_the_hub_is_behind_and_sets_its_time_from_the_phone(browser,
                     wall=lambda: wall_seconds() + shift[0])
     with hub:
         api = hub.td()
-        key = hub.key(api)
+        auth = hub.auth(api, 1)
         page, asked = signed_in(browser, hub.url, PASSWORD)
         warning = page.locator("#time-warning")
         # 125 s, give or take the poll's round trip on a busy machine
@@ -43,8 +43,8 @@ def test_the_td_sees_the_hub_is_behind_and_sets_its_time_from_the_phone(browser,
                 "r => r.scrollWidth <= r.clientWidth"), f"the clocks overflow at {width} px"
             page.locator("#time").screenshot(path=f"{SHOTS}/dipclock-hub-time-{width}.png")
 
-        with connect(f"{hub.url.replace('http', 'ws')}/api/tables/1/ws?key={key}",
-                     open_timeout=30) as ws:
+        with connect(f"{hub.url.replace('http', 'ws')}/api/tables/1/ws",
+                     open_timeout=30, additional_headers=auth) as ws:
             assert json.loads(ws.recv(timeout=30))["clock"] == 0
             page.get_by_text("Set the hub's time", exact=True).click()
             page.click("#btn-time-phone")
@@ -85,7 +85,7 @@ def test_the_grid_shows_the_hall_of_pis_readably_on_a_phone(browser, tmp_path):
         api = hub.td()
         now = to_moment(httpx.get(hub.url + "/api/time").json()["t1"]).replace(microsecond=0)
         set_up(api, now - timedelta(minutes=5), tables=6)
-        key = hub.key(api)
+        auth = Clocks(api)
         reports = {  # table: [(the kiosk's address, what it says), ...]
             1: [("127.0.0.11", about("card-11"))],
             2: [("127.0.0.22", about("card-22", buttons=["serial"], pin_factory=None,
@@ -102,7 +102,7 @@ def test_the_grid_shows_the_hall_of_pis_readably_on_a_phone(browser, tmp_path):
                 with httpx.Client(transport=httpx.HTTPTransport(local_address=address)) as c:
                     body = {"offset": 0.003, "rtt": 0.018} | ({"kiosk": info} if info else {})
                     c.post(f"{hub.url}/api/tables/{table}/status", json=body,
-                           headers={"Authorization": f"Bearer {key}"}).raise_for_status()
+                           headers=auth[table]).raise_for_status()
 
         page, _ = signed_in(browser, hub.url, PASSWORD)
         tile = lambda n: page.locator(f'.tile[data-table="{n}"]')  # noqa: E731

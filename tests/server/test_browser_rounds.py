@@ -23,7 +23,7 @@ from dipclock.sync import to_seconds
 from tests.chromium import SHOTS, TdPhone, phone
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD, START
-from tests.server.live import ThreadHub
+from tests.server.live import ThreadHub, clocks_of
 
 pytestmark = [pytest.mark.browser]
 
@@ -77,11 +77,10 @@ class Dashboard(TdPhone):
 
 
 def kiosk_post(hub: ThreadHub, td: httpx.Client, table: int, *presses: tuple) -> None:
-    key = hub.key(td)
     body = {"presses": [{"id": i, "power": p, "kind": "press", "at": a.isoformat()}
                         for i, p, a in presses]}
     r = httpx.post(f"{hub.url}/api/tables/{table}/presses", json=body,
-                   headers={"Authorization": f"Bearer {key}"})
+                   headers=clocks_of(td)[table])
     assert r.status_code == 200 and r.json()["stored"] == len(presses), r.text
 
 

@@ -25,7 +25,7 @@ from kiosk import state
 from tests.chromium import SHOTS, signed_in
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
-from tests.server.live import ThreadHub
+from tests.server.live import ThreadHub, clocks_of
 
 pytestmark = [pytest.mark.browser]
 
@@ -53,8 +53,8 @@ def set_up(live: ThreadHub) -> httpx.Client:
 
 def kiosk_screen(live: ThreadHub, td: httpx.Client, table: int, moment: str) -> Any:
     """What table ``table``'s kiosk shows at ``moment``, from the snapshot it is sent."""
-    key = {"Authorization": f"Bearer {live.key(td)}"}
-    snap = httpx.get(f"{live.url}/api/tables/{table}/snapshot", headers=key).json()
+    snap = httpx.get(f"{live.url}/api/tables/{table}/snapshot",
+                     headers=clocks_of(td)[table]).json()
     profile = EventProfile.model_validate(snap["event"])
     schedule = Schedule.model_validate(snap["schedule"])
     return state.build(profile, schedule, at(moment), [], table=table).screen

@@ -32,14 +32,14 @@ def test_no_preview_without_a_round_and_no_undo_without_a_call(hub) -> None:
 def test_the_call_and_its_undo_reach_the_kiosks_snapshot_and_the_log(hub, td) -> None:
     hub.at(START + timedelta(minutes=20, microseconds=400_000))
     snapshot = "/api/tables/1/snapshot"
-    seq = hub.client.get(snapshot, headers=hub.kiosk_headers()).json()["seq"]
+    seq = hub.client.get(snapshot, headers=hub.kiosk_headers(1)).json()["seq"]
     called = hub.client.post("/api/td/call", json={}, headers=td).json()
     assert called["call"] == (START + timedelta(minutes=20)).isoformat()  # a whole second
-    snap = hub.client.get(snapshot, headers=hub.kiosk_headers()).json()
+    snap = hub.client.get(snapshot, headers=hub.kiosk_headers(1)).json()
     assert snap["seq"] > seq and snap["schedule"]["call"] == called["call"]
     undone = hub.client.delete("/api/td/call", headers=td).json()
     assert undone["call"] is None and undone["seq"] > snap["seq"]
-    snap = hub.client.get(snapshot, headers=hub.kiosk_headers()).json()
+    snap = hub.client.get(snapshot, headers=hub.kiosk_headers(1)).json()
     assert snap["schedule"]["call"] is None
     audit = [a["summary"] for a in hub.client.get("/api/td/state").json()["audit"]]
     assert audit[:2] == ["call of round 1 undone (was 09:20:00): games play on",

@@ -90,7 +90,7 @@ def test_publish_to_some_tables_only():
 
 
 def test_websocket_gets_a_new_snapshot_when_the_td_pauses(hub, td):
-    with hub.client.websocket_connect(f"/api/tables/2/ws?key={hub.kiosk_key}") as ws:
+    with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
         first = ws.receive_json()
         assert first["table"] == 2 and first["schedule"]["pauses"] == []
         hub.client.post("/api/td/pauses", json={"reason": "Lunch"}, headers=td)
@@ -100,15 +100,14 @@ def test_websocket_gets_a_new_snapshot_when_the_td_pauses(hub, td):
 
 
 def test_a_stored_press_is_pushed_to_its_table_and_to_no_other(hub, td):
-    key = hub.kiosk_key
-    with hub.client.websocket_connect(f"/api/tables/2/ws?key={key}") as two, \
-            hub.client.websocket_connect(f"/api/tables/3/ws?key={key}") as three:
+    with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as two, \
+            hub.client.websocket_connect("/api/tables/3/ws", headers=hub.kiosk_headers(3)) as three:
         first = two.receive_json()
         assert first["presses"] == [] and three.receive_json()["presses"] == []
         press = {"id": "6c1f9a44-0000-4000-8000-000000000001", "power": "I", "kind": "press",
                  "at": "2024-05-04T09:05:00"}
         r = hub.client.post("/api/tables/2/presses", json={"presses": [press]},
-                            headers=hub.kiosk_headers())
+                            headers=hub.kiosk_headers(2))
         assert r.status_code == 200 and r.json()["stored"] == 1
         # a pause for every table next, so a missing push shows as the wrong snapshot, not a hang
         hub.client.post("/api/td/pauses", json={"reason": "Lunch"}, headers=td)
@@ -123,7 +122,7 @@ def test_a_stored_press_is_pushed_to_its_table_and_to_no_other(hub, td):
 
 def test_status_reports_show_on_the_grid(hub, td):
     r = hub.client.post("/api/tables/3/status", json={"offset": -0.012, "rtt": 0.034},
-                        headers=hub.kiosk_headers())
+                        headers=hub.kiosk_headers(3))
     assert r.status_code == 204
     row = next(t for t in hub.client.get("/api/td/state").json()["tables"] if t["table"] == 3)
     assert row["connected"] and row["offset"] == -0.012 and row["rtt"] == 0.034

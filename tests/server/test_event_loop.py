@@ -102,9 +102,8 @@ def test_a_pause_made_in_a_worker_thread_reaches_the_kiosks_websocket(served: Th
 
     td = served.td()
     _set_up(td, served.url)
-    key = td.get("/api/td/state").json()["kiosk_key"]
-    ws_url = served.url.replace("http", "ws") + f"/api/tables/2/ws?key={key}"
-    with connect(ws_url, open_timeout=PATIENCE) as ws:
+    ws_url = served.url.replace("http", "ws") + "/api/tables/2/ws"
+    with connect(ws_url, open_timeout=PATIENCE, additional_headers=served.auth(td, 2)) as ws:
         first = json.loads(ws.recv(timeout=PATIENCE))
         assert first["schedule"]["pauses"] == []
         td.post("/api/td/pauses", json={"reason": "Lunch"}).raise_for_status()

@@ -23,7 +23,7 @@ from kiosk import state
 from tests.chromium import SHOTS, signed_in
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
-from tests.server.live import ThreadHub
+from tests.server.live import ThreadHub, clocks_of
 
 pytestmark = [pytest.mark.browser]
 
@@ -90,8 +90,7 @@ def test_each_tile_shows_its_own_table_s_time_extra_time_and_hold_with_its_reaso
     page.context.close()
 
     # table 1's kiosk, from the snapshot the hub sends it, gives the players the reason
-    key = {"Authorization": f"Bearer {live.key(td)}"}
-    snap = httpx.get(f"{live.url}/api/tables/1/snapshot", headers=key).json()
+    snap = httpx.get(f"{live.url}/api/tables/1/snapshot", headers=clocks_of(td)[1]).json()
     screen = state.build(EventProfile.model_validate(snap["event"]),
                          Schedule.model_validate(snap["schedule"]), at("09:07:00"), [],
                          table=1).screen

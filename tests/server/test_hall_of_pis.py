@@ -27,7 +27,7 @@ def kiosk_at(hub, address: str) -> TestClient:
 
 def report(client: TestClient, hub, table: int, kiosk: dict | None = None, **body) -> int:
     body = {"offset": 0.004, "rtt": 0.02} | body | ({"kiosk": kiosk} if kiosk else {})
-    r = client.post(f"/api/tables/{table}/status", json=body, headers=hub.kiosk_headers())
+    r = client.post(f"/api/tables/{table}/status", json=body, headers=hub.kiosk_headers(table))
     return r.status_code if r.status_code != 422 else r.json()["detail"]
 
 
@@ -36,7 +36,7 @@ def tile(hub, table: int) -> dict:
 
 
 def snap(hub, table: int) -> dict:
-    return hub.client.get(f"/api/tables/{table}/snapshot", headers=hub.kiosk_headers()).json()
+    return hub.client.get(f"/api/tables/{table}/snapshot", headers=hub.kiosk_headers(table)).json()
 
 
 def test_the_grid_shows_what_each_kiosk_says_about_itself(hub, td):
@@ -93,7 +93,7 @@ def test_two_kiosks_saying_they_are_one_table_are_flagged_until_one_goes(hub, td
 
     # card-b is unplugged; card-a goes on polling and reporting
     hub.clock.t += 25
-    a.get("/api/tables/3/snapshot", headers=hub.kiosk_headers())
+    a.get("/api/tables/3/snapshot", headers=hub.kiosk_headers(3))
     assert snap(hub, 3)["claims"] == []
     report(a, hub, 3, about("card-a"))
     assert tile(hub, 3)["claims"] == []
@@ -107,11 +107,11 @@ def test_a_kiosk_still_polling_stays_listed_between_its_reports(hub, td):
     report(b, hub, 5, about("card-b"))
     for _ in range(3):  # 45 s of polling by both, no reports
         hub.clock.t += 15
-        a.get("/api/tables/5/snapshot", headers=hub.kiosk_headers())
-        b.get("/api/tables/5/snapshot", headers=hub.kiosk_headers())
+        a.get("/api/tables/5/snapshot", headers=hub.kiosk_headers(5))
+        b.get("/api/tables/5/snapshot", headers=hub.kiosk_headers(5))
     assert len(snap(hub, 5)["claims"]) == 2
     hub.clock.t = hub.clock.t - 45 + REPORT_SECONDS + 1
-    a.get("/api/tables/5/snapshot", headers=hub.kiosk_headers())
+    a.get("/api/tables/5/snapshot", headers=hub.kiosk_headers(5))
     report(b, hub, 5, about("card-b"))
     assert snap(hub, 5)["claims"] == []  # card-a polls but has not reported for too long
 
@@ -130,18 +130,17 @@ def test_a_kiosk_on_its_websocket_gets_the_claims_as_they_change(tmp_path):
     try:
         td = live.td()
         td.put("/api/td/tables", json={"count": 4}).raise_for_status()
-        key = live.key(td)
 
-        def kiosk(address: str) -> httpx.Client:
-            return httpx.Client(base_url=live.url, timeout=10,
-                                headers={"Authorization": f"Bearer {key}"},
+        def kiosk(address: str) -> httpx.Client:  # a clock of its own, paired for table 3
+            return httpx.Client(base_url=live.url, timeout=10, headers=live.auth(td, 3),
                                 transport=httpx.HTTPTransport(local_address=address))
 
         a, b = kiosk("127.0.0.12"), kiosk("127.0.0.31")
         a.post("/api/tables/3/status", json={"offset": 0, "rtt": 0.01,
                                              "kiosk": about("card-a")}).raise_for_status()
-        ws_url = f"{live.url.replace('http', 'ws')}/api/tables/3/ws?key={key}"
-        with connect(ws_url, open_timeout=30) as ws:
+        ws_url = f"{live.url.replace('http', 'ws')}/api/tables/3/ws"
+        auth = {"Authorization": a.headers["Authorization"]}
+        with connect(ws_url, open_timeout=30, additional_headers=auth) as ws:
             first = json.loads(ws.recv(timeout=30))
             assert first["claims"] == []
             b.post("/api/tables/3/status", json={"offset": 0, "rtt": 0.01,

@@ -129,6 +129,8 @@ def test_a_hub_data_dir_from_before_revisions_counts_its_presses(tmp_path):
         db.execute("DROP TABLE table_revs")
         db.execute("DROP INDEX presses_holds")
         db.execute("DROP TABLE judged")
+        db.execute("DROP TABLE waiting")
+        db.execute("DROP TABLE clocks")
         db.execute("PRAGMA user_version = 5")
     store.close()
     again = Store(path)

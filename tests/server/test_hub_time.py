@@ -41,7 +41,7 @@ def test_the_hub_says_how_far_its_time_can_be_trusted(hub, synced, standing):
 
 
 def test_the_td_sets_the_hubs_time_from_the_phone_and_every_kiosk_resyncs(hub, td):
-    with hub.client.websocket_connect(f"/api/tables/2/ws?key={hub.kiosk_key}") as ws:
+    with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
         first = ws.receive_json()
         assert first["clock"] == 0
         phone = T0 + timedelta(minutes=2, seconds=2, milliseconds=250)
@@ -93,9 +93,9 @@ def test_odd_times_are_refused_with_one_clear_message(hub, td, body, says):
 def test_only_the_signed_in_td_with_the_csrf_token_sets_the_time(hub, td):
     body = {"time": "2024-05-04T10:00:00"}
     assert hub.client.post("/api/clock", json=body).status_code == 403  # no CSRF header
-    fresh = TestClient(hub.client.app)  # no session cookie, only the kiosk key
-    r = fresh.post("/api/clock", json=body, headers=hub.kiosk_headers())
-    assert r.status_code == 403 and "kiosk key cannot" in r.json()["detail"]
+    fresh = TestClient(hub.client.app)  # no session cookie, only a clock's token
+    r = fresh.post("/api/clock", json=body, headers=hub.kiosk_headers(1))
+    assert r.status_code == 403 and "clock's token cannot" in r.json()["detail"]
     assert clock_of(hub)["epoch"] == 0
 
 

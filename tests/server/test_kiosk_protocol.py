@@ -13,13 +13,13 @@ from tests.server.conftest import START, Hub
 def test_the_polled_and_the_pushed_snapshot_are_one_model_the_kiosk_takes(
         hub: Hub, td: dict[str, str]) -> None:
     at = (START + timedelta(minutes=3)).isoformat()
-    r = hub.client.post("/api/tables/2/presses", headers=hub.kiosk_headers(), json={
+    r = hub.client.post("/api/tables/2/presses", headers=hub.kiosk_headers(2), json={
         "presses": [{"id": "p1", "power": "I", "kind": "hold", "at": at},
                     {"id": "p2", "power": "Q", "kind": "press", "at": at}]})
     reply = PressesReply.model_validate(r.json())
     assert (reply.stored, [x.id for x in reply.rejected]) == (1, ["p2"])
-    polled = hub.client.get("/api/tables/2/snapshot", headers=hub.kiosk_headers()).json()
-    with hub.client.websocket_connect(f"/api/tables/2/ws?key={hub.kiosk_key}") as ws:
+    polled = hub.client.get("/api/tables/2/snapshot", headers=hub.kiosk_headers(2)).json()
+    with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
         pushed = ws.receive_json()
     assert pushed == polled
     snap = Snapshot.model_validate(pushed)

@@ -1,4 +1,4 @@
-"""The real thing: uvicorn in a subprocess, kiosks on WebSockets, the hub SIGKILLed."""
+"""The real thing: uvicorn in a subprocess over HTTPS, kiosks on WebSockets, the hub SIGKILLed."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ import pytest
 from websockets.sync.client import connect
 
 from dipclock.sync import to_moment
-from tests.server.live import ROOT, LiveHub
+from machine.fingerprint import of_pem
+from tests.server.live import ROOT, Clocks, LiveHub
 
 
 @pytest.fixture
 def live(tmp_path):
-    h = LiveHub(tmp_path / "hub").start()
+    h = LiveHub(tmp_path / "hub", https=True).start()
     yield h
     h.stop()
 
@@ -35,23 +36,28 @@ def set_up(td: httpx.Client, start: datetime, tables: int = 6) -> None:
 
 def test_kiosks_follow_a_pause_and_a_killed_hub_comes_back_intact(live: LiveHub):
     td = live.td()
-    key = live.key(td)
     printed = live.printed()
-    assert f"Kiosk key:  {key}" in printed
-    assert f"Dashboard:  {live.url}/dashboard" in printed
-    now = to_moment(httpx.get(live.url + "/api/time").json()["t1"])
+    fingerprint = of_pem(live.certificate)
+    assert f"Certificate: SHA-256 {fingerprint}" in printed
+    assert f"Dashboard:  {live.url}/dashboard" in printed and live.url.startswith("https://")
+    https = {"verify": live.verify}  # pinned, as a clock pins it at pairing
+    now = to_moment(httpx.get(live.url + "/api/time", **https).json()["t1"])
     start = (now - timedelta(minutes=17, seconds=30)).replace(microsecond=0)  # S1901 just ended
     set_up(td, start)
-    auth = {"Authorization": f"Bearer {key}"}
+    assert td.get("/api/td/state").json()["clocks"]["fingerprint"] == fingerprint
+    clocks = Clocks(td)
+    auth = clocks[3]
     late = {"id": "0f4ad3b8-live-press", "power": "E", "kind": "press",
             "at": (start + timedelta(minutes=17, seconds=9)).isoformat()}
-    r = httpx.post(f"{live.url}/api/tables/3/presses", json={"presses": [late]}, headers=auth)
+    r = httpx.post(f"{live.url}/api/tables/3/presses", json={"presses": [late]}, headers=auth,
+                   **https)
     assert r.json() == {"stored": 1, "duplicates": 0, "rejected": []}
 
     ws_url = live.url.replace("http", "ws")
     with ExitStack() as stack:
         sockets = [
-            stack.enter_context(connect(f"{ws_url}/api/tables/{n}/ws?key={key}", open_timeout=30))
+            stack.enter_context(connect(f"{ws_url}/api/tables/{n}/ws", open_timeout=30,
+                                        additional_headers=clocks[n], ssl=live.verify))
             for n in (1, 3, 5)
         ]
         firsts = [json.loads(ws.recv(timeout=30)) for ws in sockets]
@@ -62,20 +68,22 @@ def test_kiosks_follow_a_pause_and_a_killed_hub_comes_back_intact(live: LiveHub)
             snap = json.loads(ws.recv(timeout=30))
             assert snap["seq"] > first["seq"]
             assert snap["schedule"]["pauses"][0]["reason"] == "Lunch"
-    before = httpx.get(f"{live.url}/api/tables/3/snapshot", headers=auth).json()
+    before = httpx.get(f"{live.url}/api/tables/3/snapshot", headers=auth, **https).json()
 
     live.kill()
-    live.start()  # same data dir, same port
-    after = httpx.get(f"{live.url}/api/tables/3/snapshot", headers=auth).json()
+    live.start()  # same data dir, same port, same certificate: the clocks' pins hold
+    after = httpx.get(f"{live.url}/api/tables/3/snapshot", headers=auth, **https).json()
     assert {k: after[k] for k in ("event", "schedule", "presses", "out")} == \
         {k: before[k] for k in ("event", "schedule", "presses", "out")}
     assert after["seq"] == before["seq"]
-    # the key went to the log once, at the first start: the journal keeps a unit's output
-    assert live.printed().count(key) == 1 and "Kiosk key:  on the dashboard" in live.printed()
+    # no clock's token ever goes to the log: the journal keeps a unit's output
+    token = auth["Authorization"].removeprefix("Bearer ")
+    assert token not in live.printed() and live.printed().count(fingerprint) == 2
     td = live.td()  # the password from the first start still works
     assert td.get("/api/td/state").json()["hall"]["stage"] == "paused"
     td.post("/api/td/resume", json={}).raise_for_status()
-    with connect(f"{ws_url}/api/tables/3/ws?key={key}", open_timeout=30) as ws:
+    with connect(f"{ws_url}/api/tables/3/ws", open_timeout=30, additional_headers=auth,
+                 ssl=live.verify) as ws:
         snap = json.loads(ws.recv(timeout=30))
         assert snap["seq"] > before["seq"] and snap["schedule"]["pauses"][0]["ended"]
     pens = td.get("/api/td/penalties").json()

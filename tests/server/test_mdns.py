@@ -3,7 +3,6 @@ the hash of its own key (docs/protocol.md)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
@@ -11,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.mdns import SERVICE, instance, key_tag, service_info, where
+from server.mdns import SERVICE, instance, service_info, where
 from tests.server.live import ROOT
 
 
@@ -37,11 +36,10 @@ def test_a_kiosk_browsing_the_lan_finds_the_hub_by_its_key(tmp_path: Path):
     assert run.returncode == 0, run.stderr + (tmp_path / "hub.log").read_text()
     found = json.loads(run.stdout)
     assert "timeout" not in found, found
-    hub_id, key = found["hub_id"], found["kiosk_key"]
-    [svc] = [s for s in found["services"] if s["txt"]["k"] == key_tag(key)]
+    hub_id = found["hub_id"]
+    [svc] = [s for s in found["services"] if s["txt"]["id"] == hub_id]
     assert svc["name"] == f"dipclock hub {hub_id}._dipclock._tcp.local."
-    assert svc["txt"] == {"id": hub_id, "k": hashlib.sha256(key.encode()).hexdigest()[:8],
-                          "v": "0.2.0"}
+    assert svc["txt"] == {"id": hub_id, "s": "https", "v": "0.2.0"}  # no secret on the air
     assert svc["port"] == found["port"] and svc["addresses"] == ["127.0.0.1"]
     assert found["seen"][svc["name"]] == ["Added", "Removed"]  # a goodbye when it stops
     printed = (tmp_path / "hub.log").read_text()
@@ -50,12 +48,10 @@ def test_a_kiosk_browsing_the_lan_finds_the_hub_by_its_key(tmp_path: Path):
 
 
 def test_the_announcement_is_the_contracts():
-    info = service_info("9f2c4e1a0b7d3e55", "the-kiosk-key", 8000, ["10.0.0.1"])
+    info = service_info("9f2c4e1a0b7d3e55", "https", 8000, ["10.0.0.1"])
     assert (info.type, info.name, info.port) == (
         SERVICE, "dipclock hub 9f2c4e1a0b7d3e55._dipclock._tcp.local.", 8000)
-    assert info.properties == {b"id": b"9f2c4e1a0b7d3e55", b"k": key_tag("the-kiosk-key").encode(),
-                               b"v": b"0.2.0"}
-    assert key_tag("the-kiosk-key") == hashlib.sha256(b"the-kiosk-key").hexdigest()[:8]
+    assert info.properties == {b"id": b"9f2c4e1a0b7d3e55", b"s": b"https", b"v": b"0.2.0"}
     assert info.parsed_addresses() == ["10.0.0.1"]
     assert instance("x") == "dipclock hub x._dipclock._tcp.local."
 

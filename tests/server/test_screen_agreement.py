@@ -26,7 +26,7 @@ from dipclock.sync import to_seconds
 from kiosk import state
 from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
-from tests.server.live import ThreadHub
+from tests.server.live import ThreadHub, clocks_of
 
 pytestmark = [pytest.mark.browser]
 
@@ -107,7 +107,7 @@ def test_the_hall_page_shows_what_the_kiosk_shows_at_every_stage(
     td.put("/api/td/event", json={"builtin": "wdc2019"}).raise_for_status()  # a writing time
     td.put("/api/td/round", json={"number": 1, "start": f"{DAY}T09:00:00"}).raise_for_status()
     td.put("/api/td/tables", json={"count": 4}).raise_for_status()
-    kiosk = {"Authorization": f"Bearer {td.get('/api/td/state').json()['kiosk_key']}"}
+    kiosk = clocks_of(td)[1]
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(hub.url + "/hall")
 

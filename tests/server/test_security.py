@@ -46,13 +46,14 @@ def _state(hub) -> tuple[int, int]:
 
 @pytest.mark.parametrize(("method", "path", "body"), TD_WRITES)
 def test_td_writes_refuse_strangers_kiosks_and_missing_csrf(hub, td, method, path, body):
+    kiosk = hub.kiosk_headers(1)  # paired first: a pairing is a change the TD made
     before = _state(hub)
     c = hub.client
     cookies = dict(c.cookies)
     c.cookies.clear()
     assert c.request(method, path, json=body).status_code == 401
-    r = c.request(method, path, json=body, headers=hub.kiosk_headers())
-    assert r.status_code == 403 and "kiosk key" in r.json()["detail"]
+    r = c.request(method, path, json=body, headers=kiosk)
+    assert r.status_code == 403 and "clock's token" in r.json()["detail"]
     for name, value in cookies.items():
         c.cookies.set(name, value)
     r = c.request(method, path, json=body)  # signed in, but no CSRF header
@@ -67,29 +68,40 @@ def test_td_reads_need_the_session(hub, td, path):
     assert hub.client.get(path).status_code == 200
     hub.client.cookies.clear()
     assert hub.client.get(path).status_code == 401
-    assert hub.client.get(path, headers=hub.kiosk_headers()).status_code == 403
+    assert hub.client.get(path, headers=hub.kiosk_headers(1)).status_code == 403
 
 
 @pytest.mark.parametrize(("method", "path", "body"), KIOSK_WRITES)
-def test_kiosk_routes_need_the_kiosk_key(hub, td, method, path, body):
+def test_kiosk_routes_need_a_clock_paired_for_that_table(hub, td, method, path, body):
+    ours, others = hub.kiosk_headers(1), hub.kiosk_headers(2)
     before = _state(hub)
-    c = hub.client  # signed in as the TD: still not a kiosk
-    assert c.request(method, path, json=body, headers=td).status_code == 401
+    c = hub.client  # signed in as the TD: still not a clock
+    r = c.request(method, path, json=body, headers=td)
+    assert r.status_code == 401 and "not paired" in r.json()["detail"]
     r = c.request(method, path, json=body, headers={"Authorization": "Bearer nope"})
+    assert r.status_code == 401 and "pair it again" in r.json()["detail"]
+    r = c.request(method, path, json=body, headers=others)  # table 2's clock
     assert r.status_code == 403
+    assert r.json()["detail"] == "this clock is paired for table 2, not table 1"
     assert _state(hub) == before
-    assert c.request(method, path, json=body, headers=hub.kiosk_headers()).status_code < 300
+    assert c.request(method, path, json=body, headers=ours).status_code < 300
 
 
-def test_snapshot_and_websocket_need_the_key(hub, td):
+def test_snapshot_and_websocket_need_the_tables_token_in_a_header(hub, td):
     c = hub.client
     assert c.get("/api/tables/1/snapshot").status_code == 401
-    assert c.get("/api/tables/1/snapshot", headers=hub.kiosk_headers()).status_code == 200
+    assert c.get("/api/tables/1/snapshot", headers=hub.kiosk_headers(1)).status_code == 200
     from starlette.websockets import WebSocketDisconnect
 
-    with pytest.raises(WebSocketDisconnect), c.websocket_connect("/api/tables/1/ws?key=wrong"):
+    for refused in ({"Authorization": "Bearer wrong"}, hub.kiosk_headers(2), {}):
+        with pytest.raises(WebSocketDisconnect), c.websocket_connect("/api/tables/1/ws",
+                                                                     headers=refused):
+            pass
+    token = hub.kiosk_headers(1)["Authorization"].removeprefix("Bearer ")
+    with pytest.raises(WebSocketDisconnect), c.websocket_connect(
+            f"/api/tables/1/ws?key={token}"):  # never on the URL, where logs keep it
         pass
-    with c.websocket_connect(f"/api/tables/1/ws?key={hub.kiosk_key}") as ws:
+    with c.websocket_connect("/api/tables/1/ws", headers=hub.kiosk_headers(1)) as ws:
         assert ws.receive_json()["table"] == 1
 
 
@@ -139,10 +151,3 @@ def test_expired_sessions_are_forgotten_at_the_next_sign_in(hub, td):
     db.close()
     assert len(expires) == 1 and expires[0] > hub.clock.now()
 
-
-def test_a_kiosk_key_never_starts_with_a_dash_which_argparse_would_take_for_an_option():
-    from server.passwords import new_kiosk_key
-
-    drawn = iter(["-starts-with-a-dash", "-again", "fine-key"])
-    assert new_kiosk_key(lambda n: next(drawn)) == "fine-key"
-    assert not any(new_kiosk_key().startswith("-") for _ in range(500))

@@ -139,10 +139,10 @@ def test_one_address_holding_too_many_connections_does_not_lock_out_the_others(t
 
 def test_a_closed_websocket_frees_its_place(tmp_path):
     with hub(tmp_path, per_address=3) as (h, _):
-        key = h.key(h.td())
-        ws_url = h.url.replace("http", "ws") + f"/api/tables/1/ws?key={key}"
+        auth = h.auth(h.td(), 1)
+        ws_url = h.url.replace("http", "ws") + "/api/tables/1/ws"
         for _ in range(8):  # more than the cap, one after another
-            with connect(ws_url, open_timeout=PATIENCE) as ws:
+            with connect(ws_url, open_timeout=PATIENCE, additional_headers=auth) as ws:
                 assert '"seq"' in ws.recv(timeout=PATIENCE)
         assert time_from(h.url, "127.0.0.1") == 200
 

@@ -18,13 +18,13 @@ def press(pid: str, power: str, at: datetime, kind: str = "press") -> dict:
 
 def post(hub, table: int, *presses: dict):
     r = hub.client.post(f"/api/tables/{table}/presses", json={"presses": list(presses)},
-                        headers=hub.kiosk_headers())
+                        headers=hub.kiosk_headers(table))
     assert r.status_code == 200, r.text
     return r.json()
 
 
 def snap(hub, table: int) -> dict:
-    return hub.client.get(f"/api/tables/{table}/snapshot", headers=hub.kiosk_headers()).json()
+    return hub.client.get(f"/api/tables/{table}/snapshot", headers=hub.kiosk_headers(table)).json()
 
 
 def test_a_press_sent_three_times_is_stored_once(hub, td):
@@ -43,11 +43,11 @@ def test_presses_need_a_round_and_a_known_table(hub):
     csrf = hub.sign_in()
     p = press("early", "A", START)
     r = hub.client.post("/api/tables/1/presses", json={"presses": [p]},
-                        headers=hub.kiosk_headers())
+                        headers=hub.kiosk_headers(1))
     assert r.status_code == 409 and "no round" in r.json()["detail"]
     hub.set_up(csrf, tables=2)
     r = hub.client.post("/api/tables/7/presses", json={"presses": [p]},
-                        headers=hub.kiosk_headers())
+                        headers=hub.kiosk_headers(7))
     assert r.status_code == 404
 
 
@@ -174,13 +174,13 @@ def test_restart_keeps_everything(hub, td):
     c.post("/api/td/pauses", json={"deadline": "S1903", "minutes": 45}, headers=td)
     c.post("/api/td/penalties", headers=td, json={
         "round": 1, "table": 1, "power": "A", "phase": "S1901", "decision": "waive", "note": "ok"})
+    snaps = {n: snap(hub, n) for n in (1, 2)}  # first: pairing table 2's clock is logged
     before = c.get("/api/td/state").json()
-    snaps = {n: snap(hub, n) for n in (1, 2)}
     hub.restart()
     hub.sign_in()  # sessions survive too, but a fresh sign-in must work
     after = hub.client.get("/api/td/state").json()
     for key in ("event", "round", "pauses", "penalties", "audit", "hall", "deadlines",
-                "kiosk_key"):
+                "clocks"):
         assert after[key] == before[key], key
     assert [t["view"] for t in after["tables"]] == [t["view"] for t in before["tables"]]
     for n, old in snaps.items():
@@ -210,7 +210,7 @@ def test_the_hub_id_is_kept_with_the_data_dir(hub, td, tmp_path, password_hash, 
     other = Hub(tmp_path / "empty", password_hash, clock)  # a hub started from scratch
     try:
         assert other.client.get("/api/tables/1/snapshot",
-                                headers=other.kiosk_headers()).json()["hub"] != first
+                                headers=other.kiosk_headers(1)).json()["hub"] != first
     finally:
         other.close()
 
@@ -249,7 +249,7 @@ def kiosk_on(hub, outbox, table: int = 1):
     """The real kiosk hub client, talking to this app in-process (the TestClient's transport)."""
     from kiosk.hubclient import HubClient
 
-    return HubClient("http://testserver", table, hub.kiosk_key, outbox,
+    return HubClient("http://testserver", table, hub.token(table), outbox,
                      transport=hub.client._transport)
 
 
@@ -289,7 +289,7 @@ def test_a_kiosk_follows_a_hub_restarted_from_an_empty_data_dir(hub, td, tmp_pat
     try:
         fresh.set_up(fresh.sign_in())  # the same round again
         assert fresh.client.get("/api/tables/1/snapshot",
-                                headers=fresh.kiosk_headers()).json()["seq"] < old_seq
+                                headers=fresh.kiosk_headers(1)).json()["seq"] < old_seq
         kiosk = kiosk_on(fresh, outbox)
         assert kiosk.current().schedule.adjustments != ()  # the old hub's, until it hears
         assert kiosk.fetch_snapshot()
@@ -330,7 +330,7 @@ def test_every_td_route_answers_what_its_schema_says(hub, td):
     from server.responses import DashboardState
 
     post(hub, 2, press("late-1", "F", S1901 + timedelta(seconds=20)))
-    hub.client.post("/api/tables/2/status", headers=hub.kiosk_headers(), json={
+    hub.client.post("/api/tables/2/status", headers=hub.kiosk_headers(2), json={
         "offset": 0.01, "rtt": 0.02,
         "kiosk": {"id": "pi-2", "version": "1", "uptime": 5, "buttons": ["gpio"],
                   "clock": "hub"}})

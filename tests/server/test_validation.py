@@ -59,14 +59,14 @@ def test_broken_json_and_missing_bodies(hub, td):
     r = hub.client.post("/api/td/adjustments", headers=td)
     assert r.status_code == 422 and "a JSON body is required" in r.json()["detail"]
     r = hub.client.post("/api/tables/abc/presses", json={"presses": []},
-                        headers=hub.kiosk_headers())
+                        headers=hub.kiosk_headers(1))
     assert r.status_code == 422 and r.json()["detail"].startswith("n: ")
 
 
 def test_a_bad_press_is_refused_alone(hub, td):
     """One refused press (here a Pi clock never synced: 1970) must not block the rest."""
     good = {"id": "x1", "power": "A", "kind": "press", "at": "2024-05-04T09:10:00"}
-    r = hub.client.post("/api/tables/1/presses", headers=hub.kiosk_headers(), json={"presses": [
+    r = hub.client.post("/api/tables/1/presses", headers=hub.kiosk_headers(1), json={"presses": [
         good | {"id": "x0", "at": "1970-01-01T00:03:12"},
         good,
         good | {"id": "x2", "kind": "slap"},
@@ -81,12 +81,12 @@ def test_a_bad_press_is_refused_alone(hub, td):
     assert reasons[1].startswith("kind: ")
     assert reasons[2].startswith("id: required")
     assert [p["id"] for p in hub.client.get(
-        "/api/tables/1/snapshot", headers=hub.kiosk_headers()).json()["presses"]] == ["x1"]
+        "/api/tables/1/snapshot", headers=hub.kiosk_headers(1)).json()["presses"]] == ["x1"]
 
 
 @pytest.mark.parametrize("presses", [[1, 2], "x", [["id", "x1"]], None])
 def test_presses_that_are_not_objects_refuse_the_whole_body(hub, td, presses):
-    r = hub.client.post("/api/tables/1/presses", headers=hub.kiosk_headers(),
+    r = hub.client.post("/api/tables/1/presses", headers=hub.kiosk_headers(1),
                         json={"presses": presses})
     assert r.status_code == 422 and r.json()["detail"].startswith("presses")
 
@@ -116,7 +116,7 @@ ROUTES = [(m, p) for m, p, _, _ in BAD] + [
 @given(route=st.sampled_from(sorted(set(ROUTES))), body=JSON | FIELDS, raw=st.booleans())
 def test_junk_never_gets_a_500(hub, td, route, body, raw):
     method, path = route
-    headers = td | hub.kiosk_headers() if "/tables/" in path else dict(td)
+    headers = td | hub.kiosk_headers(1) if "/tables/" in path else dict(td)
     content = json.dumps(body, allow_nan=True).encode()  # NaN/Infinity: not JSON at all
     if raw:
         content = content[::-1]  # mangled bytes

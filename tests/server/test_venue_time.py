@@ -60,7 +60,7 @@ def test_a_round_typed_in_berlin_keeps_real_minutes_across_the_change_and_a_rest
     # 17 + 15 + 17 + 15 = 64 real minutes: Fall 1902 at 03:04 CEST, not 02:04 (no such time)
     assert [d["deadline"][11:16] for d in state["deadlines"]] == ["01:17", "01:32", "01:49",
                                                                    "03:04"]
-    snap = c.get("/api/tables/1/snapshot", headers=hub.kiosk_headers()).json()
+    snap = c.get("/api/tables/1/snapshot", headers=hub.kiosk_headers(1)).json()
     assert snap["schedule"]["start"] == "2024-03-31T00:00:00"  # the kiosk counts in UTC
     assert snap["event"]["timezone"] == "Europe/Berlin"  # and shows the venue's time
     # the hub is restarted on a machine set to New York: nothing moves
@@ -90,7 +90,7 @@ def test_an_event_without_a_zone_is_in_the_hub_machine_s(hub, td, machine_zone_i
     hub.at(datetime(2024, 5, 4, 7, 0))  # 09:00 CEST
     state = hub.client.get("/api/td/state").json()
     assert state["timezone"] == "Europe/Berlin" and state["now"] == "2024-05-04T09:00:00"
-    snap = hub.client.get("/api/tables/1/snapshot", headers=hub.kiosk_headers()).json()
+    snap = hub.client.get("/api/tables/1/snapshot", headers=hub.kiosk_headers(1)).json()
     assert snap["event"]["timezone"] == "Europe/Berlin"
 
 

@@ -1,0 +1,223 @@
+"""Each table's clock its own credential: a clock asks, the TD approves it for a table.
+
+A clock makes a random token, keeps it, and sends only the token's SHA-256 with its request
+(``ask``); the hub answers with a short code the clock shows on its screen. The TD types
+that code and a table on the dashboard, or taps the waiting request whose code the clock
+shows (``approve``). From then on the token is good for that table only (``Clocks.check``),
+until the TD revokes it (``revoke``). The hub keeps only the hash, so a copy of its data
+dir pairs no clock; the token crosses the network only as the clock's own Authorization
+header, inside HTTPS.
+
+The hub's state is the store's ``waiting`` and ``clocks`` tables; ``Clocks`` keeps the
+paired ones in memory too, because every kiosk request is checked against them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from server.actions import Refused
+from server.store import PairedClock, Store, Waiting
+
+#: Letters and digits nobody misreads on a screen at arm's length (no 0/O, 1/I/L, 2/Z,
+#: 5/S, 8/B, G/6): the TD types what the clock shows.
+CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"
+CODE_LENGTH = 6  # 23**6: 148 million codes, shown as "K7P-2QX"
+#: How long a request waits for the TD; the clock asks again with a new code after it.
+WAITING_SECONDS = 15 * 60
+#: Requests waiting at once: in the hall, and from one address (a player's laptop asking
+#: in a loop fills its own share, not the hall's).
+WAITING_MOST = 500
+WAITING_PER_ADDRESS = 8
+TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def token_hash(token: str) -> str:
+    """What the hub keeps of a clock's token (the clock sends this when it asks)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def shown(code: str) -> str:
+    """A code as the clock and the dashboard show it: ``K7PA2Q`` -> ``K7P-A2Q``."""
+    return f"{code[:3]}-{code[3:]}"
+
+
+def typed(text: str) -> str:
+    """A code as the TD typed it: any case, with or without the dash or spaces."""
+    return re.sub(r"[\s\-]", "", text).upper()
+
+
+@dataclass
+class Clocks:
+    """The paired clocks by token hash, read on every kiosk request; the store holds them.
+
+    Also the push channels each clock has open, so a revoked clock is cut off at once
+    rather than at its next request."""
+
+    by_hash: dict[str, PairedClock] = field(default_factory=dict)
+    channels: dict[int, set[Any]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def load(cls, store: Store) -> Clocks:
+        return cls({c.token_hash: c for c in store.clocks()})
+
+    def check(self, token: str | None, table: int) -> PairedClock:
+        """The clock holding ``token``, if it is paired for ``table``; else ``Refused`` with
+        what the clock (and whoever reads its log) must do."""
+        if not token:
+            raise Refused(401, "this clock is not paired: it shows a code for the TD to "
+                               "approve on the dashboard")
+        found = self.by_hash.get(token_hash(token))
+        if found is None:
+            raise Refused(401, "this hub does not know this clock (revoked, or paired with "
+                               "another hub): pair it again")
+        if found.table != table:
+            raise Refused(403, f"this clock is paired for table {found.table}, "
+                               f"not table {table}")
+        return found
+
+    def known(self, token: str) -> PairedClock | None:
+        return self.by_hash.get(token_hash(token))
+
+    def add(self, clock: PairedClock) -> None:
+        with self._lock:
+            self.by_hash = {h: c for h, c in self.by_hash.items() if c.kiosk != clock.kiosk}
+            self.by_hash[clock.token_hash] = clock
+
+    def drop(self, clock_id: int) -> PairedClock | None:
+        with self._lock:
+            gone = next((c for c in self.by_hash.values() if c.id == clock_id), None)
+            if gone is not None:
+                self.by_hash = {h: c for h, c in self.by_hash.items() if c.id != clock_id}
+            return gone
+
+    def open_channel(self, clock_id: int, ws: Any) -> None:
+        with self._lock:
+            self.channels.setdefault(clock_id, set()).add(ws)
+
+    def close_channel(self, clock_id: int, ws: Any) -> None:
+        with self._lock:
+            self.channels.get(clock_id, set()).discard(ws)
+            if not self.channels.get(clock_id):
+                self.channels.pop(clock_id, None)
+
+    def cut(self, clock_id: int) -> list[Any]:
+        """The push channels of a revoked clock, for the caller to close."""
+        with self._lock:
+            return list(self.channels.pop(clock_id, set()))
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a clock is told when it asks: the code to show and how long it holds."""
+
+    code: str
+    expires_in: float
+
+
+def ask(store: Store, clocks: Clocks, kiosk: str, hashed: str, wished: int | None,
+        fingerprint: str | None, address: str, now: float, moment: Any) -> Asked:
+    """File a clock's request (``moment``: now as a datetime, for the dashboard's list).
+
+    Asking again with the same token (a retry after a lost reply) gives the same code; a
+    token already paired is refused: the clock must not pair twice with one token."""
+    if hashed in clocks.by_hash:
+        raise Refused(409, "this token is already paired: use it, or make a new one")
+    again = store.waiting_for(token_hash=hashed, now=now)
+    if again is not None:
+        return Asked(again.code, again.expires - now)
+    for _ in range(20):  # a code clash among 500 waiting is one in 300,000
+        w = Waiting(new_code(), hashed, kiosk, wished, fingerprint, address, moment,
+                    now + WAITING_SECONDS)
+        try:
+            full = store.add_waiting(w, WAITING_MOST, WAITING_PER_ADDRESS, now)
+        except sqlite3.IntegrityError:
+            again = store.waiting_for(token_hash=hashed, now=now)
+            if again is not None:  # the same request twice at once
+                return Asked(again.code, again.expires - now)
+            continue  # the code was taken: draw another
+        if full is not None:
+            raise Refused(429, f"{full}: ask the TD to approve or wait for them to expire")
+        return Asked(w.code, WAITING_SECONDS)
+    raise Refused(503, "no free pairing code: try again")
+
+
+Standing = Literal["waiting", "paired"]
+
+
+def standing(store: Store, clocks: Clocks, token: str, now: float
+             ) -> tuple[Standing, Waiting | PairedClock]:
+    """Where the clock holding ``token`` stands: still waiting (its request), or paired."""
+    paired = clocks.known(token)
+    if paired is not None:
+        return "paired", paired
+    w = store.waiting_for(token_hash=token_hash(token), now=now)
+    if w is None:
+        raise Refused(404, "no request of this clock is waiting (it expired, or the TD "
+                           "refused it): ask again")
+    return "waiting", w
+
+
+def approve(store: Store, clocks: Clocks, code: str, table: int, now: float,
+            moment: Any) -> PairedClock:
+    """The TD pairs the clock showing ``code`` for ``table``."""
+    w = store.waiting_for(code=typed(code), now=now)
+    if w is None:
+        raise Refused(404, f"no clock is waiting with the code {code.strip()!r}: check the "
+                           f"code on the clock's screen (a code lasts "
+                           f"{WAITING_SECONDS // 60} minutes, then the clock shows a new one)")
+    paired = store.pair(w, table, moment,
+                        f"paired clock {w.kiosk} ({w.address}) for table {table}")
+    clocks.add(paired)
+    return paired
+
+
+def revoke(store: Store, clocks: Clocks, clock_id: int, moment: Any) -> tuple[PairedClock,
+                                                                              list[Any]]:
+    """The TD takes a clock's credential back; returns it and its open push channels."""
+    gone = clocks.drop(clock_id)
+    if gone is None:
+        raise Refused(404, f"no paired clock {clock_id}")
+    store.unpair(clock_id, moment,
+                 f"revoked clock {gone.kiosk} ({gone.address}) of table {gone.table}")
+    return gone, clocks.cut(clock_id)
+
+
+def refuse(store: Store, code: str) -> None:
+    """The TD turns a waiting request down (a clock nobody in the hall knows)."""
+    if not store.refuse_waiting(typed(code)):
+        raise Refused(404, f"no clock is waiting with the code {code.strip()!r}")
+
+
+__all__ = ["CODE_ALPHABET", "Asked", "Clocks", "approve", "ask", "pair_by_td", "refuse", "revoke",
+           "shown", "standing", "token_hash", "typed"]
+
+
+def pair_by_td(client: Any, table: int, kiosk: str | None = None,
+               headers: dict[str, str] | None = None) -> str:
+    """Pair a new token for ``table`` over HTTP in one go: ask as a clock, approve as the TD
+    (``client`` is signed in as the TD: an httpx or a test client; ``headers`` carries the
+    CSRF token if the client does not). What the benchmarks and the tests' simulated
+    clocks do; a real clock asks and waits (``kiosk.pairing``). Returns the token."""
+    token = secrets.token_urlsafe(32)
+    asked = client.post("/api/pair", json={
+        "kiosk": kiosk or f"simulated-{table}-{token[:6]}", "token_hash": token_hash(token),
+        "table": table})
+    if asked.status_code != 201:
+        raise RuntimeError(f"POST /api/pair: HTTP {asked.status_code} {asked.text[:200]}")
+    done = client.post("/api/td/clocks", json={"code": asked.json()["code"], "table": table},
+                       headers=headers or {})
+    if done.status_code != 200:
+        raise RuntimeError(f"POST /api/td/clocks: HTTP {done.status_code} {done.text[:200]}")
+    return token
