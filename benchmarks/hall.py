@@ -1,9 +1,11 @@
 """``make bench``: the hall harness. One real hub, 100 simulated kiosks and a few real ones,
 bad links, faults; the last line printed is one JSON summary. Figures, not a test.
 
-* **The hub** is ``dipclock hub`` on 127.0.0.1, killed (SIGKILL) and started again, once on a
-  wall clock an hour ahead and once an hour behind (``server.clock.wall_seconds`` patched in
-  its own process, as ``tests/server/live.py`` does).
+* **The hub** is ``dipclock hub`` on 127.0.0.1 over HTTPS with its own certificate, as in a
+  hall, killed (SIGKILL) and started again, once on a wall clock an hour ahead and once an
+  hour behind (``server.clock.wall_seconds`` patched in its own process, as
+  ``tests/server/live.py`` does). Every client pins its certificate; every kiosk is paired
+  for its table (the simulated ones through the TD's API, the real ones by their code).
 * **Simulated kiosks** are the kiosk's real hub code without the screen: ``HubClient`` (its
   time sync, snapshots and outbox upload threads) over a real ``Outbox`` file, each with a
   monotonic clock of its own (an offset of up to a day and a drift of up to ±50 ppm, as a
@@ -30,6 +32,7 @@ import os
 import random
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -66,9 +69,17 @@ class Hub:
     """``dipclock hub`` as a process: started, killed, started again on the same data."""
 
     def __init__(self, data: Path) -> None:
+        from kiosk.pairing import pinned
+        from server.certificate import ensure
+
         self.data, self.port = data, _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"https://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
+        # made as the hub makes it at its first start, so every client here can pin it
+        self.certificate = ensure(data)[0].read_text()
+        verify = pinned(self.certificate)
+        assert isinstance(verify, ssl.SSLContext)
+        self.verify = verify
 
     def start(self, wall_shift: float = 0.0) -> float:
         """Start it; the monotonic instant it first answered."""
@@ -81,7 +92,8 @@ class Hub:
 
         def answers() -> bool:
             try:
-                return httpx.get(self.url + "/api/time", timeout=1).status_code == 200
+                return httpx.get(self.url + "/api/time", timeout=1,
+                                 verify=self.verify).status_code == 200
             except httpx.TransportError:
                 return False
 
@@ -105,7 +117,7 @@ class Hub:
     def offset(self) -> float:
         """Hub time minus this machine's monotonic clock, by the fastest of 20 exchanges."""
         best = (float("inf"), 0.0)
-        with httpx.Client(base_url=self.url, timeout=5) as c:
+        with httpx.Client(base_url=self.url, timeout=5, verify=self.verify) as c:
             for _ in range(20):
                 m0 = time.monotonic()
                 t1 = c.get("/api/time").json()["t1"]
@@ -114,7 +126,7 @@ class Hub:
         return best[1]
 
     def td(self) -> httpx.Client:
-        c = httpx.Client(base_url=self.url, timeout=60)
+        c = httpx.Client(base_url=self.url, timeout=60, verify=self.verify)
         r = c.post("/api/login", json={"password": PASSWORD})
         r.raise_for_status()
         c.headers["X-CSRF-Token"] = r.json()["csrf"]
@@ -124,9 +136,10 @@ class Hub:
 class SimKiosk:
     """A table's kiosk without its screen: the real ``HubClient`` and ``Outbox``."""
 
-    def __init__(self, url: str, table: int, key: str, folder: Path, rng: random.Random,
-                 link: Link) -> None:
-        self.url, self.table, self.key, self.link = url, table, key, link
+    def __init__(self, url: str, table: int, token: str, folder: Path, rng: random.Random,
+                 link: Link, verify: Any) -> None:
+        self.url, self.table, self.token, self.link = url, table, token, link
+        self.verify = verify
         self.path = folder / f"sim-{table}.sqlite"
         self.skew = rng.uniform(-50e-6, 50e-6)  # a crystal's drift
         self.base = rng.uniform(-86400, 86400)  # its monotonic clock's own zero
@@ -141,9 +154,9 @@ class SimKiosk:
 
     def _open(self) -> None:
         self.outbox = Outbox(self.path)
-        self.client = HubClient(self.url, self.table, self.key, self.outbox, mono=self.mono,
+        self.client = HubClient(self.url, self.table, self.token, self.outbox, mono=self.mono,
                                 wall=lambda: time.time() + self.wall_shift,
-                                rng=random.Random(self._rng.random()))
+                                rng=random.Random(self._rng.random()), verify=self.verify)
         taken = self.client.accept
 
         def accept(data: Any) -> bool:
@@ -203,14 +216,16 @@ class SimKiosk:
 
 
 class RealKiosk:
-    """``dipclock kiosk --headless`` with a socket button box."""
+    """``dipclock kiosk --headless`` with a socket button box, paired at its first start
+    with the code it shows, as the TD pairs it (it keeps its pairing across a kill)."""
 
-    def __init__(self, hub: Hub, key: str, table: int, folder: Path) -> None:
-        self.hub, self.key, self.table, self.folder = hub, key, table, folder
+    def __init__(self, hub: Hub, td: httpx.Client, table: int, folder: Path) -> None:
+        self.hub, self.table, self.folder = hub, table, folder
         self.outbox = folder / f"real-{table}.sqlite"
         self.status = folder / f"real-{table}.json"
         self.box: socket.socket | None = None
         self.start()
+        approve(td, table)
 
     def start(self) -> None:
         server = socket.create_server(("127.0.0.1", 0))
@@ -219,7 +234,7 @@ class RealKiosk:
                    PYGAME_HIDE_SUPPORT_PROMPT="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dipclock", "kiosk", "--hub", self.hub.url,
-             "--table", str(self.table), f"--key={self.key}", "--headless", "--no-keyboard",
+             "--table", str(self.table), "--headless", "--no-keyboard",
              "--outbox", str(self.outbox), "--status-file", str(self.status),
              "--serial", f"socket://127.0.0.1:{server.getsockname()[1]}", "--run-for", "3600"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -267,16 +282,30 @@ class RealKiosk:
             db.close()
 
 
-def set_up(hub: Hub, tables: int) -> tuple[httpx.Client, str]:
+def set_up(hub: Hub, tables: int, paired: int) -> tuple[httpx.Client, dict[int, str]]:
+    """The round on ``tables`` tables; a clock paired for each of tables 1 to ``paired``
+    (their tokens), through the TD's API."""
+    from server.pairing import pair_by_td
+
     td = hub.td()
-    now = to_moment(httpx.get(hub.url + "/api/time").json()["t1"])
+    now = to_moment(httpx.get(hub.url + "/api/time", verify=hub.verify).json()["t1"])
     start = (now - timedelta(minutes=1)).replace(microsecond=0)
     for method, path, body in (
             ("PUT", "/api/td/event", {"builtin": "wdc2006"}),
             ("PUT", "/api/td/round", {"number": 1, "start": start.isoformat()}),
             ("PUT", "/api/td/tables", {"count": tables})):
         td.request(method, path, json=body).raise_for_status()
-    return td, td.get("/api/td/state").json()["kiosk_key"]
+    return td, {n: pair_by_td(td, n) for n in range(1, paired + 1)}
+
+
+def approve(td: httpx.Client, table: int) -> None:
+    """Pair the clock asking for ``table`` with the code it shows, as the TD does."""
+    def asking() -> list[dict[str, Any]]:
+        return [w for w in td.get("/api/td/clocks").json()["waiting"] if w["wished"] == table]
+
+    wait_until(f"table {table}'s kiosk asks to be paired", asking, 120)
+    for w in asking():
+        td.post("/api/td/clocks", json={"code": w["code"], "table": table}).raise_for_status()
 
 
 def source(n: int) -> str:
@@ -378,16 +407,18 @@ def presses_and_faults(hub: Hub, sims: list[SimKiosk], reals: list[RealKiosk],
     return faults
 
 
-def count_at_hub(hub: Hub, key: str, sims: list[SimKiosk],
+def count_at_hub(hub: Hub, tokens: dict[int, str], sims: list[SimKiosk],
                  reals: list[RealKiosk]) -> tuple[int, int, int]:
-    """(presses recorded by the kiosks, lost, duplicated) against the hub's snapshots."""
+    """(presses recorded by the kiosks, lost, duplicated) against the hub's snapshots,
+    read with each table's token."""
     recorded = lost = duplicated = 0
-    with httpx.Client(base_url=hub.url, timeout=30,
-                      headers={"Authorization": f"Bearer {key}"}) as c:
+    with httpx.Client(base_url=hub.url, timeout=30, verify=hub.verify) as c:
         kiosks: list[tuple[int, set[str]]] = [(k.table, set(k.pressed)) for k in sims]
         kiosks += [(k.table, set(k.ids())) for k in reals]
         for table, mine in kiosks:
-            at_hub = [p["id"] for p in c.get(f"/api/tables/{table}/snapshot").json()["presses"]
+            auth = {"Authorization": f"Bearer {tokens[table]}"}
+            at_hub = [p["id"] for p in c.get(f"/api/tables/{table}/snapshot",
+                                             headers=auth).json()["presses"]
                       if p["kind"] == "press"]
             recorded += len(mine)
             lost += len(mine - set(at_hub))
@@ -395,7 +426,8 @@ def count_at_hub(hub: Hub, key: str, sims: list[SimKiosk],
     return recorded, lost, duplicated
 
 
-async def _light_kiosk(url: str, key: str, table: int, src: str, stop: asyncio.Event) -> None:
+async def _light_kiosk(url: str, token: str, table: int, src: str, stop: asyncio.Event,
+                       verify: Any) -> None:
     """A kiosk's traffic, without its code: the push channel with its keepalive, a time
     sync every 2 s for 8 samples then every 30 s, a status report after each."""
     import websockets
@@ -404,12 +436,13 @@ async def _light_kiosk(url: str, key: str, table: int, src: str, stop: asyncio.E
     from kiosk.hubclient import PING_SECONDS, PING_TIMEOUT
 
     ws_url = url.replace("http", "ws") + f"/api/tables/{table}/ws"
-    headers = {"Authorization": f"Bearer {key}"}
-    transport = httpx.AsyncHTTPTransport(local_address=src)
+    headers = {"Authorization": f"Bearer {token}"}
+    transport = httpx.AsyncHTTPTransport(local_address=src, verify=verify)
     async with httpx.AsyncClient(base_url=url, headers=headers, transport=transport,
                                  timeout=30) as c, websockets.connect(
             ws_url, additional_headers=headers, ping_interval=PING_SECONDS,
-            ping_timeout=PING_TIMEOUT, local_addr=(src, 0), max_size=2**22) as ws:
+            ping_timeout=PING_TIMEOUT, local_addr=(src, 0), max_size=2**22,
+            ssl=verify) as ws:
         async def read() -> None:
             async for _ in ws:
                 pass
@@ -429,14 +462,16 @@ async def _light_kiosk(url: str, key: str, table: int, src: str, stop: asyncio.E
         reader.cancel()
 
 
-def hub_cpu_pct(hub: Hub, td: httpx.Client, key: str, kiosks: int, seconds: float) -> float:
+def hub_cpu_pct(hub: Hub, td: httpx.Client, tokens: dict[int, str], kiosks: int,
+                seconds: float) -> float:
     """The hub's CPU (% of one core) with ``kiosks`` connected, the TD's phone polling the
     dashboard every 2 s and a pause or resume every 10 s, after a warm-up."""
 
     async def hall() -> float:
         stop = asyncio.Event()
-        tasks = [asyncio.create_task(_light_kiosk(hub.url, key, 1 + n % 100, source(1000 + n),
-                                                  stop)) for n in range(kiosks)]
+        tasks = [asyncio.create_task(_light_kiosk(
+            hub.url, tokens[1 + n % 100], 1 + n % 100, source(1000 + n), stop, hub.verify))
+            for n in range(kiosks)]
         await asyncio.sleep(25)  # every kiosk connected and past its fast samples
         cpu0, t0 = hub.cpu_seconds(), time.monotonic()
         ends = t0 + seconds
@@ -461,20 +496,23 @@ def hub_cpu_pct(hub: Hub, td: httpx.Client, key: str, kiosks: int, seconds: floa
 
 def abuse(hub: Hub) -> dict[str, Any]:
     """The slow-client and oversized-body cases against the harness's hub: 80 slow sockets
-    from one address (over its cap of 64) while a kiosk on another syncs; 100 MB to
-    ``/api/login``."""
+    from one address (over its cap of 64), half of them stalled in the TLS handshake, half
+    through it and sending part of a request line, while a kiosk on another address syncs;
+    100 MB to ``/api/login``."""
     with ExitStack() as stack:
-        for _ in range(80):
+        for n in range(80):
             s = stack.enter_context(socket.create_connection(
                 ("127.0.0.1", hub.port), timeout=30, source_address=("127.0.9.9", 0)))
-            s.sendall(b"GET /api/ti")
-        transport = httpx.HTTPTransport(local_address="127.0.9.10")
+            if n % 2 and n < 64:  # through the handshake (the cap refuses the rest unread)
+                s = stack.enter_context(hub.verify.wrap_socket(s))
+                s.sendall(b"GET /api/ti")
+        transport = httpx.HTTPTransport(local_address="127.0.9.10", verify=hub.verify)
         with httpx.Client(transport=transport, timeout=30) as c:
             t0 = time.perf_counter()
             synced = c.get(hub.url + "/api/time").status_code
             sync_ms = (time.perf_counter() - t0) * 1000
-        with socket.create_connection(("127.0.0.1", hub.port), timeout=30,
-                                      source_address=("127.0.9.11", 0)) as s:
+        with hub.verify.wrap_socket(socket.create_connection(
+                ("127.0.0.1", hub.port), timeout=30, source_address=("127.0.9.11", 0))) as s:
             s.sendall(b"POST /api/login HTTP/1.1\r\nHost: hub\r\nContent-Type: "
                       b"application/json\r\nContent-Length: 100000000\r\n\r\n" + b"x" * 65536)
             big = int(s.recv(4096).split()[1])  # "HTTP/1.1 413 ..."
@@ -484,22 +522,22 @@ def abuse(hub: Hub) -> dict[str, Any]:
 
 @contextmanager
 def hall(folder: Path, sims: int, reals: int, pool: ProxyPool,
-         rng: random.Random) -> Iterator[tuple[Hub, httpx.Client, str, list[SimKiosk],
-                                               list[RealKiosk]]]:
+         rng: random.Random) -> Iterator[tuple[Hub, httpx.Client, dict[int, str],
+                                               list[SimKiosk], list[RealKiosk]]]:
     hub = Hub(folder / "hub")
     hub.start()
     made_sims: list[SimKiosk] = []
     made_reals: list[RealKiosk] = []
     try:
-        td, key = set_up(hub, sims + reals)
+        td, tokens = set_up(hub, sims + reals, sims + reals)
         for n in range(sims):
             link = CLEAN if n % 2 == 0 else WIFI
             port = pool.add(link, ("127.0.0.1", hub.port), source=source(n), seed=n)
-            made_sims.append(SimKiosk(f"http://127.0.0.1:{port}", n + 1, key, folder, rng,
-                                      link))
+            made_sims.append(SimKiosk(f"https://127.0.0.1:{port}", n + 1, tokens[n + 1],
+                                      folder, rng, link, hub.verify))
         for n in range(reals):
-            made_reals.append(RealKiosk(hub, key, sims + n + 1, folder))
-        yield hub, td, key, made_sims, made_reals
+            made_reals.append(RealKiosk(hub, td, sims + n + 1, folder))
+        yield hub, td, tokens, made_sims, made_reals
     finally:
         for s in made_sims:
             s.close()
@@ -513,8 +551,8 @@ def run(sims: int, reals: int, quick: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"kiosks_simulated": sims, "kiosks_real": reals}
     with tempfile.TemporaryDirectory(prefix="dipclock-hall-") as tmp, ExitStack() as stack:
         pool = stack.enter_context(proxy_pool())
-        hub, td, key, kiosks, reals_ = stack.enter_context(hall(Path(tmp), sims, reals, pool,
-                                                                rng))
+        hub, td, tokens, kiosks, reals_ = stack.enter_context(hall(Path(tmp), sims, reals,
+                                                                    pool, rng))
         clean = [k for k in kiosks if k.link == CLEAN]
         wifi = [k for k in kiosks if k.link == WIFI]
         wait_until("every kiosk synced", lambda: all(k.client.trusted() for k in kiosks), 120)
@@ -555,7 +593,7 @@ def run(sims: int, reals: int, quick: bool) -> dict[str, Any]:
             if shift:
                 changes.append(change)
         td = hub.td()
-        recorded, lost, duplicated = count_at_hub(hub, key, kiosks, reals_)
+        recorded, lost, duplicated = count_at_hub(hub, tokens, kiosks, reals_)
         out["presses"] = recorded
         out["presses_lost"] = lost
         out["presses_duplicated"] = duplicated
@@ -589,9 +627,9 @@ def main() -> None:
             hub = Hub(Path(tmp) / "hub")
             hub.start()
             try:
-                td, key = set_up(hub, 100)
+                td, tokens = set_up(hub, 100, 100)
                 out["hub_cpu_pct_500_kiosks"] = round(
-                    hub_cpu_pct(hub, td, key, args.cpu_kiosks, 60), 1)
+                    hub_cpu_pct(hub, td, tokens, args.cpu_kiosks, 60), 1)
             finally:
                 hub.kill()
         out["td_state_ms_100k_presses"] = round(

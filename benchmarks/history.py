@@ -33,6 +33,7 @@ from dipclock.schedule import Schedule
 from dipclock.sync import to_moment, to_seconds
 from dipclock.timeline import timetable
 from server.app import create_app
+from server.pairing import pair_by_td
 from server.passwords import hash_password
 from server.settings import Settings
 from server.store import PressRow
@@ -116,7 +117,7 @@ def measure(presses: int, rounds: int, tables: int, times: int) -> dict[str, flo
             rows = list(_presses(rounds, tables, presses, now, random.Random(7)))
             for k in range(0, len(rows), 5000):
                 store.add_presses(rows[k:k + 5000], now)
-            key = {"Authorization": f"Bearer {app.state.hub.kiosk_key}"}
+            key = {"Authorization": f"Bearer {pair_by_td(client, 5, headers=csrf)}"}
             sent = iter(range(10**9))
 
             def upload() -> None:

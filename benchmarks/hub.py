@@ -16,6 +16,7 @@ import asyncio
 import json
 import os
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -32,6 +33,7 @@ import websockets
 from dipclock.eventfiles import machine_zone
 from dipclock.sync import to_moment
 from dipclock.venuetime import venue_naive, zone
+from server.pairing import pair_by_td
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "benchmark-td-password"
@@ -50,10 +52,22 @@ SHIFTED = ("import sys, time, server.clock as c; shift = float(sys.argv.pop(1));
            "from dipclock.launcher.cli import entry; entry()")
 
 
+def pinned_to(data: Path) -> ssl.SSLContext:
+    """The hub's certificate in ``data`` (made now if it has none, as the hub makes it at its
+    first start), pinned as a clock pins it: what every client here verifies the hub with."""
+    from kiosk.pairing import pinned
+    from server.certificate import ensure
+
+    verify = pinned(ensure(data)[0].read_text())
+    assert isinstance(verify, ssl.SSLContext)
+    return verify
+
+
 def _start_hub(data: Path, port: int, before: Sequence[str] = (),
                stderr: int | None = None) -> subprocess.Popen[bytes]:
-    """``dipclock hub`` on 127.0.0.1:``port``, once it answers; ``before``: a command it
-    runs under (``prlimit ...``)."""
+    """``dipclock hub`` on https://127.0.0.1:``port``, once it answers; ``before``: a
+    command it runs under (``prlimit ...``)."""
+    verify = pinned_to(data)
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
     proc = subprocess.Popen(
         [*before, sys.executable, "-m", "dipclock", "hub", "--data", str(data),
@@ -64,7 +78,8 @@ def _start_hub(data: Path, port: int, before: Sequence[str] = (),
     try:
         while time.monotonic() < ends:
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/time", timeout=1).status_code == 200:
+                if httpx.get(f"https://127.0.0.1:{port}/api/time", timeout=1,
+                             verify=verify).status_code == 200:
                     return proc
             except httpx.TransportError:
                 time.sleep(0.1)
@@ -83,11 +98,13 @@ def _post(td: httpx.Client, path: str, body: dict[str, str]) -> None:
     td.post(path, json=body).raise_for_status()
 
 
-async def _fan_out(url: str, key: str, td: httpx.Client, tables: int, rounds: int) -> list[float]:
+async def _fan_out(url: str, tokens: dict[int, str], td: httpx.Client, tables: int,
+                   rounds: int, verify: ssl.SSLContext) -> list[float]:
     """Seconds from the TD's pause/resume request to the last table's new snapshot."""
     ws_url = url.replace("http", "ws")
     sockets = [
-        await websockets.connect(f"{ws_url}/api/tables/{n}/ws?key={key}", max_size=2**22)
+        await websockets.connect(f"{ws_url}/api/tables/{n}/ws", max_size=2**22, ssl=verify,
+                                 additional_headers={"Authorization": f"Bearer {tokens[n]}"})
         for n in range(1, tables + 1)
     ]
     try:
@@ -114,15 +131,15 @@ async def _fan_out(url: str, key: str, td: httpx.Client, tables: int, rounds: in
         await asyncio.gather(*(ws.close() for ws in sockets))
 
 
-def _load_presses(url: str, key: str, tables: int, count: int, start: datetime,
-                  now: datetime) -> None:
+def _load_presses(url: str, tokens: dict[int, str], tables: int, count: int, start: datetime,
+                  now: datetime, verify: ssl.SSLContext) -> None:
     """``count`` presses spread over the tables and the round so far, in batches of 500."""
     span = (now - start).total_seconds()
     per_table = max(1, count // tables)
     powers = "AEFGIRT"
-    with httpx.Client(base_url=url, timeout=60,
-                      headers={"Authorization": f"Bearer {key}"}) as kiosk:
+    with httpx.Client(base_url=url, timeout=60, verify=verify) as kiosk:
         for n in range(1, tables + 1):
+            kiosk.headers["Authorization"] = f"Bearer {tokens[n]}"
             items = [
                 {"id": f"b-{n}-{i}", "power": powers[i % 7], "kind": "press",
                  "at": (start + timedelta(seconds=span * (i + 0.5) / per_table)).isoformat()}
@@ -133,10 +150,10 @@ def _load_presses(url: str, key: str, tables: int, count: int, start: datetime,
                            ).raise_for_status()
 
 
-def _sync_rtts(url: str, samples: int) -> list[float]:
+def _sync_rtts(url: str, samples: int, verify: ssl.SSLContext) -> list[float]:
     """Milliseconds per ``/api/time`` round trip, one connection, back to back."""
     out = []
-    with httpx.Client(base_url=url, timeout=60) as kiosk:
+    with httpx.Client(base_url=url, timeout=60, verify=verify) as kiosk:
         for _ in range(samples):
             t = time.perf_counter()
             kiosk.get("/api/time").raise_for_status()
@@ -144,14 +161,15 @@ def _sync_rtts(url: str, samples: int) -> list[float]:
     return out
 
 
-def _sync_under_load(url: str, td: httpx.Client, samples: int) -> tuple[list[float], list[float]]:
+def _sync_under_load(url: str, td: httpx.Client, samples: int, verify: ssl.SSLContext
+                     ) -> tuple[list[float], list[float]]:
     """Time-sync round trips while two TD clients ask for the dashboard state and the CSV
     in a loop (milliseconds), and each TD request's own duration."""
     stop = threading.Event()
     td_ms: list[float] = []
 
     def hammer(path: str) -> None:
-        with httpx.Client(base_url=url, timeout=120, cookies=td.cookies) as c:
+        with httpx.Client(base_url=url, timeout=120, cookies=td.cookies, verify=verify) as c:
             while not stop.is_set():
                 t = time.perf_counter()
                 c.get(path).raise_for_status()
@@ -168,7 +186,7 @@ def _sync_under_load(url: str, td: httpx.Client, samples: int) -> tuple[list[flo
         start = len(td_ms)
         # at least ``samples`` syncs, spread over at least 20 of the TD's requests
         while len(rtts) < samples or len(td_ms) - start < 20:
-            rtts += _sync_rtts(url, 10)
+            rtts += _sync_rtts(url, 10, verify)
     finally:
         stop.set()
         for w in workers:
@@ -184,37 +202,38 @@ def main() -> int:
     p.add_argument("--sync-samples", type=int, default=300)
     args = p.parse_args()
     port = _free_port()
-    url = f"http://127.0.0.1:{port}"
+    url = f"https://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
         hub = _start_hub(Path(tmp) / "hub", port)
+        verify = pinned_to(Path(tmp) / "hub")
         try:
-            td = httpx.Client(base_url=url, timeout=30)
+            td = httpx.Client(base_url=url, timeout=30, verify=verify)
             login = td.post("/api/login", json={"password": PASSWORD})
             td.headers["X-CSRF-Token"] = login.json()["csrf"]
-            now = to_moment(httpx.get(url + "/api/time").json()["t1"]).replace(microsecond=0)
+            now = to_moment(td.get("/api/time").json()["t1"]).replace(microsecond=0)
             start = now - timedelta(hours=2)  # deadlines passed, for the review's work
             td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
             local = venue_naive(start, zone(machine_zone()))  # the dashboard's venue time
             td.put("/api/td/round", json={"number": 1, "start": local.isoformat()}
                    ).raise_for_status()
             td.put("/api/td/tables", json={"count": args.tables}).raise_for_status()
-            key = td.get("/api/td/state").json()["kiosk_key"]
+            tokens = {n: pair_by_td(td, n) for n in range(1, args.tables + 1)}
 
-            spreads = asyncio.run(_fan_out(url, key, td, args.tables, args.rounds))
+            spreads = asyncio.run(_fan_out(url, tokens, td, args.tables, args.rounds, verify))
             state_ms = []
             for _ in range(20):
                 t = time.perf_counter()
                 td.get("/api/td/state").raise_for_status()
                 state_ms.append((time.perf_counter() - t) * 1000)
-            rtt_ms = _sync_rtts(url, 50)
-            _load_presses(url, key, args.tables, args.presses, start, now)
+            rtt_ms = _sync_rtts(url, 50, verify)
+            _load_presses(url, tokens, args.tables, args.presses, start, now, verify)
             heavy_ms = []
             for path in ("/api/td/state", "/api/penalties.csv"):
                 t = time.perf_counter()
                 td.get(path).raise_for_status()
                 heavy_ms.append((time.perf_counter() - t) * 1000)
-            quiet_ms = _sync_rtts(url, args.sync_samples)
-            loaded_ms, td_ms = _sync_under_load(url, td, args.sync_samples)
+            quiet_ms = _sync_rtts(url, args.sync_samples, verify)
+            loaded_ms, td_ms = _sync_under_load(url, td, args.sync_samples, verify)
         finally:
             hub.terminate()
             hub.wait(timeout=10)

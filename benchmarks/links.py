@@ -147,6 +147,12 @@ class ProxyPool:
     def close(self) -> None:
         async def all_closed() -> None:
             await asyncio.gather(*(p.close() for p in self._proxies), return_exceptions=True)
+            # and the connections' pumps, ended here rather than collected after the loop
+            # has closed (where their cleanup would raise)
+            pumps = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in pumps:
+                t.cancel()
+            await asyncio.gather(*pumps, return_exceptions=True)
 
         with suppress(Exception):
             asyncio.run_coroutine_threadsafe(all_closed(), self.loop).result(10)

@@ -1,12 +1,13 @@
 """``python -m benchmarks.slowloris``: the hub's time sync while slow clients attack it.
 Figures, not a test.
 
-A real ``dipclock hub``, under ``prlimit``, started with systemd's default soft limit of
-1,024 files (the one that failed a hall once): with the hard limit 1,024 too, so the hub
-cannot raise it, and with the hard limit left as it is, so it raises it
-(``raise_file_limit``: what a hub run by hand does; its unit sets 65,536). 1,100 sockets
-each send the start of a request line, then a byte every 10 s, and open again at once when
-the hub closes them: first all from one address, then spread over 127.0.0.2-250 (beyond the
+A real ``dipclock hub`` over HTTPS, under ``prlimit``, started with systemd's default soft
+limit of 1,024 files (the one that failed a hall once): with the hard limit 1,024 too, so
+the hub cannot raise it, and with the hard limit left as it is, so it raises it
+(``raise_file_limit``: what a hub run by hand does; its unit sets 65,536). 1,100 sockets,
+half of them stalled in the TLS handshake (they send nothing), half through it and sending
+the start of a request line, then a byte every 10 s; each opens again at once when the hub
+closes it: first all from one address, then spread over 127.0.0.2-250 (beyond the
 per-address cap's reach: the head timeout and the file limit must hold). Meanwhile a kiosk
 on its own address (127.0.1.1) syncs every 100 ms, each time on a new connection (the hard
 case: it must be accepted). The attacker is a process of its own, so its work does not
@@ -21,6 +22,7 @@ import asyncio
 import json
 import resource
 import signal
+import ssl
 import statistics
 import subprocess
 import sys
@@ -30,32 +32,46 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import ROOT, _free_port, _pct, _start_hub
+from benchmarks.hub import ROOT, _free_port, _pct, _start_hub, pinned_to
 
 SLOW = 1100
 DRIP = 10.0  # seconds between two bytes of a slow socket
 
 
-async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[int]) -> None:
-    """One slow socket, opened again whenever the hub closes it."""
+def _unverified() -> ssl.SSLContext:
+    """An attacker checks no certificate."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[int],
+                      handshake: bool) -> None:
+    """One slow socket, opened again whenever the hub closes it: through the TLS handshake
+    and slow with its request (``handshake``), or stalled before the handshake."""
+    tls = _unverified() if handshake else None
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection(
-                "127.0.0.1", port, local_addr=(source, 0))
-        except OSError:
+                "127.0.0.1", port, local_addr=(source, 0), ssl=tls,
+                ssl_handshake_timeout=30 if tls else None)
+        except (OSError, TimeoutError):
             await asyncio.sleep(0.5)
             continue
         opened[0] += 1
         try:
-            writer.write(b"GET /api/ti")
-            await writer.drain()
+            if handshake:
+                writer.write(b"GET /api/ti")
+                await writer.drain()
             while not stop.is_set():
                 try:
                     if await asyncio.wait_for(reader.read(1), DRIP) == b"":
                         break  # closed by the hub
                 except TimeoutError:
-                    writer.write(b"m")
-                    await writer.drain()
+                    if handshake:  # a byte of the request; a stalled handshake sends none
+                        writer.write(b"m")
+                        await writer.drain()
         except OSError:
             pass
         finally:
@@ -63,9 +79,11 @@ async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[
         await asyncio.sleep(0.1)
 
 
-async def probe(url: str, stop: asyncio.Event, every: float) -> tuple[list[float], int]:
-    """A kiosk's sync on a fresh connection every ``every`` s: (latencies ms, failures)."""
-    transport = httpx.AsyncHTTPTransport(local_address="127.0.1.1")
+async def probe(url: str, stop: asyncio.Event, every: float, verify: ssl.SSLContext
+                ) -> tuple[list[float], int]:
+    """A kiosk's sync on a fresh connection every ``every`` s (its TLS handshake included):
+    (latencies ms, failures)."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.1.1", verify=verify)
     spent: list[float] = []
     failed = 0
     while not stop.is_set():
@@ -85,7 +103,8 @@ async def attack(port: int, sources: list[str], seconds: float) -> int:
     opened in all."""
     stop = asyncio.Event()
     opened = [0]
-    slow = [asyncio.create_task(slow_client(port, sources[k % len(sources)], stop, opened))
+    slow = [asyncio.create_task(slow_client(port, sources[k % len(sources)], stop, opened,
+                                            handshake=k % 2 == 1))
             for k in range(SLOW)]
     await asyncio.sleep(seconds)
     stop.set()
@@ -95,7 +114,8 @@ async def attack(port: int, sources: list[str], seconds: float) -> int:
     return opened[0]
 
 
-def measure(port: int, sources: list[str], seconds: float) -> dict[str, float]:
+def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContext
+            ) -> dict[str, float]:
     """Probe the hub's sync for ``seconds`` while another process attacks it."""
     attacker = subprocess.Popen(
         [sys.executable, "-m", "benchmarks.slowloris", "--attack", str(port),
@@ -106,7 +126,7 @@ def measure(port: int, sources: list[str], seconds: float) -> dict[str, float]:
         stop = asyncio.Event()
 
         async def probing() -> tuple[list[float], int]:
-            task = asyncio.create_task(probe(f"http://127.0.0.1:{port}", stop, 0.1))
+            task = asyncio.create_task(probe(f"https://127.0.0.1:{port}", stop, 0.1, verify))
             await asyncio.sleep(seconds)
             stop.set()
             return await task
@@ -146,7 +166,7 @@ def run(seconds: float) -> dict[str, dict[str, float]]:
             err = b""
             try:
                 files = _soft_files(hub.pid)
-                out[name] = measure(port, sources, seconds)
+                out[name] = measure(port, sources, seconds, pinned_to(Path(tmp) / "hub"))
             finally:
                 hub.terminate()
                 try:

@@ -134,7 +134,8 @@ class Pairing:
         self._thread: threading.Thread | None = None
         self._client: httpx.Client | None = None
         self._backoff = Backoff(1.0, 30.0)
-        self._shown = Shown(problem=note)
+        self._shown = Shown()
+        self._note = note  # why this clock pairs again: said until it is paired
         self.done: Credential | None = None
         asked = outbox.get(ASKED) or {}
         self._token: str | None = asked.get("token") if isinstance(asked, dict) else None
@@ -142,8 +143,10 @@ class Pairing:
         self._hub = ""
 
     def shown(self) -> Shown:
+        """The code and fingerprint; the problem of the moment, else why it pairs again."""
         with self._lock:
-            return Shown(self._shown.code, self._shown.fingerprint, self._shown.problem)
+            return Shown(self._shown.code, self._shown.fingerprint,
+                         self._shown.problem or self._note)
 
     def _show(self, **what: str | None) -> None:
         with self._lock:

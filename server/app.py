@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,6 +27,7 @@ from server.ratelimit import FailureLimit
 from server.routers import call, clocks, kiosk, pages, session, td
 from server.routers import clock as clock_routes
 from server.settings import Settings
+from server.slowclients import quiet_when_out_of_files
 from server.store import Store
 
 
@@ -88,6 +90,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_path)
         announcement = None
+        quiet_when_out_of_files(asyncio.get_running_loop())
         try:
             hub = open_hub(settings, clock or HubClock(), store, synced, boot(),
                            fingerprint_of(settings.certificate))

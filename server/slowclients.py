@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import random
 import resource
@@ -133,7 +134,8 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                 self._lost()
                 raw.abort()
                 return
-            if not self._securing:  # closed while the handshake ended
+            if secure is None or not self._securing:  # closed during the handshake (asyncio
+                self._lost()  # then gives no transport) or while it ended
                 return
             self._securing = False
             super().connection_made(secure)
@@ -256,6 +258,35 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                     tally.open.pop(self._address, None)
 
     return Guarded
+
+
+def quiet_when_out_of_files(loop: asyncio.AbstractEventLoop) -> None:
+    """One line a minute when connections cannot be accepted for want of files, instead of
+    asyncio's traceback for each (thousands a second under an attack on a hub whose file
+    limit is fixed low): how many, and the fix. Every other error is logged as before."""
+    default = loop.get_exception_handler()
+    seen = {"count": 0, "said": -LOG_EVERY}
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE):
+            seen["count"] += 1
+            now = time.monotonic()
+            if now - seen["said"] >= LOG_EVERY:
+                log.warning("out of files: %d connections could not be accepted since the "
+                            "last such line (raise the hub's file limit: LimitNOFILE in its "
+                            "unit, ulimit -n by hand)", seen["count"])
+                seen["count"], seen["said"] = 0, now
+            return
+        if isinstance(exc, ValueError) and "_start_serving" in repr(context.get("handle")):
+            return  # each refused accept left a timer to listen again, firing after the
+            # server closed: the same exhaustion, already said, not a new error
+        if default is not None:
+            default(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def raise_file_limit(most: int = MOST_FILES) -> int:

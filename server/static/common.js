@@ -138,7 +138,8 @@ async function act(question, method, path, body) {
   if (!window.confirm(question)) return false;
   try {
     await api(method, path, typeof body === "function" ? body() : body);
-    toast("Done: " + question.replace(/\?$/, ""));
+    // what was done: the question up to its "?", not what it went on to say
+    toast("Done: " + question.split("?")[0]);
     await refresh();
     return true;
   } catch (e) {

@@ -38,9 +38,15 @@ class Lines(logging.Handler):
 
 
 @contextmanager
-def hub(tmp_path, **limits: object) -> Iterator[tuple[ThreadHub, Lines]]:
+def hub(tmp_path, https: bool = False, **limits: object) -> Iterator[tuple[ThreadHub, Lines]]:
+    """``https``: served as a hall's hub is, with the certificate it makes."""
     lines = Lines()
     logger = logging.getLogger("uvicorn.error")
+    if https:
+        from server.certificate import ensure
+
+        cert, key, _ = ensure(tmp_path / "hub")
+        limits |= {"certificate": cert, "private_key": key}
     with ThreadHub(tmp_path / "hub", **limits) as h:
         logger.addHandler(lines)  # after uvicorn set its logging up
         try:
@@ -64,10 +70,40 @@ def closed_by_hub(s: socket.socket) -> bool:
         return True
 
 
-def time_from(url: str, source: str) -> int:
-    transport = httpx.HTTPTransport(local_address=source)
+def time_from(url: str, source: str, verify: object = True) -> int:
+    transport = httpx.HTTPTransport(local_address=source, verify=verify)  # type: ignore[arg-type]
     with httpx.Client(transport=transport, timeout=PATIENCE) as c:
         return c.get(url + "/api/time").status_code
+
+
+def silent_socket(port: int, source: str = "127.0.0.1") -> socket.socket:
+    """A client that opens a connection to an HTTPS hub and never starts its handshake."""
+    return socket.create_connection(("127.0.0.1", port), timeout=PATIENCE,
+                                    source_address=(source, 0))
+
+
+def test_over_https_a_handshake_that_does_not_come_is_cut_off_as_a_head_would_be(tmp_path):
+    with hub(tmp_path, https=True, head_seconds=0.3, per_address=1) as (h, lines):
+        for _ in range(3):
+            s = silent_socket(h.port)
+            assert closed_by_hub(s)
+            s.close()
+        # the same address is served: each place the silent sockets held was given back
+        assert time_from(h.url, "127.0.0.1", h.verify) == 200
+        assert any("no request within 0.3 s" in line for line in lines.lines)
+
+
+def test_over_https_the_cap_counts_connections_before_their_handshake(tmp_path):
+    with hub(tmp_path, https=True, per_address=8) as (h, lines), ExitStack() as stack:
+        sockets = [stack.enter_context(silent_socket(h.port)) for _ in range(40)]
+        assert time_from(h.url, "127.0.0.2", h.verify) == 200  # a kiosk on another address
+        assert all(closed_by_hub(s) for s in sockets[8:])
+        assert [line for line in lines.lines if line.startswith("refusing connections")] == [
+            "refusing connections from 127.0.0.1: it holds 8 already "
+            "(a client gone wrong, or an attack)"]
+        for s in sockets[:8]:
+            s.close()
+        assert time_from(h.url, "127.0.0.1", h.verify) == 200
 
 
 def test_a_request_head_that_does_not_come_is_cut_off(tmp_path):

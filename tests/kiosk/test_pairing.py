@@ -1,0 +1,146 @@
+"""A clock pairs with a real hub over HTTPS, pins its certificate, and pairs again when the
+TD revokes it or the hub's certificate changes (``kiosk.pairing``, ``kiosk.hubclient``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from kiosk import pairing
+from kiosk.hubclient import HubClient
+from kiosk.outbox import Outbox
+from machine.fingerprint import of_pem, short
+from server.certificate import ensure, make
+from tests.server.live import ThreadHub
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[ThreadHub]:
+    """A real hub (uvicorn in this process) over HTTPS with the certificate it makes."""
+    cert, key, _ = ensure(tmp_path / "hub")
+    with ThreadHub(tmp_path / "hub", certificate=cert, private_key=key) as h:
+        yield h
+
+
+def approve(hub: ThreadHub, code: str, table: int) -> dict:
+    td = hub.td()
+    r = td.post("/api/td/clocks", json={"code": code, "table": table})
+    r.raise_for_status()
+    return r.json()
+
+
+def test_a_clock_shows_a_code_and_the_hubs_fingerprint_then_keeps_what_pairing_gave(
+        hub: ThreadHub, tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "o.sqlite")
+    asking = pairing.Pairing(hub.url, "card-3", 3, outbox)
+    assert asking.step() == pairing.POLL  # asked: the code comes back at once
+    shown = asking.shown()
+    assert shown.code is not None and len(shown.code) == 7 and shown.problem is None
+    assert shown.fingerprint == short(of_pem(hub.certificate))
+    asking.step()  # the TD has not approved yet: still the same code
+    assert asking.shown().code == shown.code and asking.done is None
+    asking.close()
+    # the clock restarts while it waits: the same request, the same code
+    again = pairing.Pairing(hub.url, "card-3", 3, outbox)
+    again.step()
+    assert again.shown().code == shown.code
+    approve(hub, shown.code, 3)
+    assert again.step() == 0.0 and again.done is not None
+    done = again.done
+    assert (done.table, done.wished, done.certificate) == (3, 3, hub.certificate)
+    assert pairing.stored(outbox, 3) == done and outbox.get(pairing.ASKED) is None
+    # the token works, for its table, through the pinned certificate
+    client = HubClient(hub.url, done.table, done.token, outbox,
+                       verify=pairing.pinned(done.certificate))
+    try:
+        assert client.sync_once() and client.fetch_snapshot() and client.unpaired is None
+    finally:
+        client.close()
+        again.close()
+    # the card is moved to another table: it pairs again
+    assert pairing.stored(outbox, 4) is None and pairing.stored(outbox, 3) is None
+    outbox.close()
+
+
+def test_a_revoked_clock_stops_and_says_so(hub: ThreadHub, tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "o.sqlite")
+    asking = pairing.Pairing(hub.url, "card-2", 2, outbox)
+    asking.step()
+    code = asking.shown().code
+    assert code is not None
+    paired = approve(hub, code, 2)
+    asking.step()
+    done = asking.done
+    assert done is not None
+    woken = []
+    client = HubClient(hub.url, 2, done.token, outbox, verify=pairing.pinned(done.certificate),
+                       wake=lambda: woken.append(1))
+    try:
+        assert client.sync_once() and client.post_status(0.0, 0.01)
+        hub.td().delete(f"/api/td/clocks/{paired['id']}").raise_for_status()
+        assert not client.post_status(0.0, 0.01)
+        assert client.unpaired == "revoked" and woken
+    finally:
+        client.close()
+        asking.close()
+        outbox.close()
+
+
+def test_a_hub_with_another_certificate_is_not_talked_to(hub: ThreadHub, tmp_path: Path
+                                                        ) -> None:
+    other = make(datetime.now(UTC))[0].decode()  # the hub set up afresh, or someone between
+    outbox = Outbox(tmp_path / "o.sqlite")
+    client = HubClient(hub.url, 1, "a-token", outbox, verify=pairing.pinned(other))
+    try:
+        assert not client.sync_once()  # the request never left: the handshake failed
+        assert client.unpaired == "certificate"
+    finally:
+        client.close()
+        outbox.close()
+
+
+def test_a_certificate_changed_while_the_clock_waits_means_asking_again(
+        hub: ThreadHub, tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "o.sqlite")
+    other = make(datetime.now(UTC))[0].decode()
+    outbox.put(pairing.ASKED, {"token": "an-old-token", "certificate": other})
+    asking = pairing.Pairing(hub.url, "card-1", 1, outbox)
+    assert asking.step() == 0.0
+    assert "certificate changed" in (asking.shown().problem or "")
+    asking.step()  # asks afresh, with the certificate the hub serves now
+    assert asking.shown().code is not None
+    assert asking.shown().fingerprint == short(of_pem(hub.certificate))
+    asking.close()
+    outbox.close()
+
+
+def test_a_hub_that_is_not_there_is_said_on_the_pairing_screen(tmp_path: Path) -> None:
+    from tests.server.live import free_port
+
+    outbox = Outbox(tmp_path / "o.sqlite")
+    asking = pairing.Pairing(f"https://127.0.0.1:{free_port()}", "card-1", 1, outbox)
+    assert asking.step() > 0
+    assert (asking.shown().problem or "").startswith("the hub at https://127.0.0.1:")
+    assert asking.shown().code is None
+    asking.close()
+    outbox.close()
+
+
+def test_a_stored_credential_that_is_not_one_is_no_credential(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "o.sqlite")
+    outbox.put(pairing.CREDENTIAL, {"hub": "h", "table": "three"})
+    assert pairing.stored(outbox, 3) is None
+    good = pairing.Credential("h", 3, "t", 3, None)
+    outbox.put(pairing.CREDENTIAL, {**vars(good)})
+    assert pairing.stored(outbox, 3) == good
+    assert replace(good, table=4) != good
+    outbox.close()
+
+
+def test_the_outbox_holding_the_token_is_the_owners_only(tmp_path: Path) -> None:
+    Outbox(tmp_path / "o.sqlite").close()
+    assert (tmp_path / "o.sqlite").stat().st_mode & 0o777 == 0o600
