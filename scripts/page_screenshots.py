@@ -29,9 +29,9 @@ from dipclock.eventfiles import machine_zone  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
 from dipclock.sync import to_moment  # noqa: E402
 from dipclock.venuetime import venue_naive, zone  # noqa: E402
+from machine.fingerprint import of_pem  # noqa: E402
 from tests.chromium import chromium, phone  # noqa: E402
 from tests.server.conftest import PASSWORD  # noqa: E402
-from machine.fingerprint import of_pem  # noqa: E402
 from tests.server.live import Clocks, LiveHub  # noqa: E402
 
 TABLES = 8

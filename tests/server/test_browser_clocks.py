@@ -48,7 +48,6 @@ def test_the_td_pairs_clocks_by_code_or_by_tap_and_revokes_one(browser, tmp_path
         tapped, _ = ask(live, "9a81d2c4-card", 2, ours)
         ask(live, "a-stranger", 1, "AB:" * 31 + "AB")  # sees another certificate
         page, asked = signed_in(browser, live.url, PASSWORD)
-        card = page.locator("#clocks-card")
         expect(page.locator("#fingerprint")).to_have_text(ours)
         expect(page.locator("#plain-http")).to_be_hidden()
         expect(page.locator("#waiting li")).to_have_count(3)
