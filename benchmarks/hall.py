@@ -147,6 +147,9 @@ class SimKiosk:
         self.arrivals: list[tuple[float, int]] = []  # (monotonic, seq) of each snapshot taken
         self.pressed: list[str] = []
         self._rng = rng
+        #: a press and a restart one at a time: the harness presses from its own thread,
+        #: and a press into an outbox being closed would be a press on a dead Pi
+        self._lock = threading.Lock()
         self._open()
 
     def mono(self, real: float | None = None) -> float:
@@ -169,9 +172,10 @@ class SimKiosk:
 
     def restart(self) -> None:
         """As a power cut would: no goodbye; the outbox survives on disk."""
-        self.client.close()
-        self.outbox.close()
-        self._open()
+        with self._lock:
+            self.client.close()
+            self.outbox.close()
+            self._open()
 
     def error(self, hub_offset: float) -> float | None:
         """Seconds this kiosk's shown hub time is off, now (None: not synced yet)."""
@@ -187,6 +191,10 @@ class SimKiosk:
 
     def press(self, power: str) -> bool:
         """Record a press as the kiosk app does: the outbox first, then the upload."""
+        with self._lock:
+            return self._press(power)
+
+    def _press(self, power: str) -> bool:
         rnd = self.client.current()
         if rnd is None:
             return False

@@ -48,24 +48,26 @@ def screen_when(i, test):
         time.sleep(0.05)
     return screen
 
-asking = [screen_when(i, lambda s: s["big"][:1].isalnum()) for i in (1, 2)]
-codes = [a["big"] for a in asking]
-import httpx
-from kiosk.pairing import pinned
-from machine.fingerprint import of_pem, short
-pem = open(f"{tmp}/hub/hub-cert.pem").read()
-assert f"SHA-256 {of_pem(pem)}" in printed, printed
-td = httpx.Client(base_url="https://127.0.0.1:8765", verify=pinned(pem), timeout=30)
-td.headers["X-CSRF-Token"] = td.post("/api/login", json={
-    "password": "a long enough password"}).json()["csrf"]
-waiting = td.get("/api/td/clocks").json()["waiting"]
-for w in waiting:  # what the TD sees: each code, the table it asks for, the same certificate
-    td.post("/api/td/clocks", json={"code": w["code"], "table": w["wished"]}).raise_for_status()
-seen = [screen_when(i, lambda s: not s["hub_lost"] and any(a.startswith("Another kiosk")
-                                                          for a in s["alerts"]))
-        for i in (1, 2)]
-for p in kiosks + [hub]:
-    p.kill()
+try:
+    asking = [screen_when(i, lambda s: s["big"][:1].isalnum()) for i in (1, 2)]
+    codes = [a["big"] for a in asking]
+    import httpx
+    from kiosk.pairing import pinned
+    from machine.fingerprint import of_pem, short
+    pem = open(f"{tmp}/hub/hub-cert.pem").read()
+    assert f"SHA-256 {of_pem(pem)}" in printed, printed
+    td = httpx.Client(base_url="https://127.0.0.1:8765", verify=pinned(pem), timeout=30)
+    td.headers["X-CSRF-Token"] = td.post("/api/login", json={
+        "password": "a long enough password"}).json()["csrf"]
+    waiting = td.get("/api/td/clocks").json()["waiting"]
+    for w in waiting:  # what the TD sees: each code, the table it asks for, the same certificate
+        td.post("/api/td/clocks", json={"code": w["code"], "table": w["wished"]}).raise_for_status()
+    seen = [screen_when(i, lambda s: not s["hub_lost"] and any(a.startswith("Another kiosk")
+                                                              for a in s["alerts"]))
+            for i in (1, 2)]
+finally:  # nothing outlives the test, whatever failed
+    for p in kiosks + [hub]:
+        p.kill()
 print(json.dumps({
     "codes": sorted(codes), "waiting": sorted(
         (w["code"], w["wished"], w["other_certificate"]) for w in waiting),
