@@ -1,12 +1,12 @@
 """``dipclock kiosk``: run a table's clock, standalone or with a hub, or draw one frame.
 
     dipclock kiosk --event wdc2006 --start 10:00 --table 3          # a club's one board
-    dipclock kiosk --hub http://10.0.0.1:8000 --table 3 --key KEY   # a tournament hall
+    dipclock kiosk --hub 10.0.0.1:8000 --table 3                    # a tournament hall
     dipclock kiosk --event wdc2019 --start 2019-09-06T10:00 \\
         --at 2019-09-06T10:17:30 --screenshot out.png               # one frame to a PNG
 
 Settings come from, strongest first: the options; the card's boot partition file
-``dipclock.txt`` (table, hub, key: what differs between cloned cards, see
+``dipclock.txt`` (table and hub: what differs between cloned cards, see
 ``machine.identity``); ``/etc/dipclock/kiosk.toml`` (if it exists) or ``--config FILE``; the
 hostname (``table-07`` is table 7). A mistake on the command line ends with exit status 2
 and one line on stderr; any other start-up problem is drawn on the table's screen with its

@@ -7,7 +7,8 @@ Each stage is its own hub (a fresh data folder, a free 127.0.0.1 port) set up th
 TD's and the kiosks' own API with a schedule placed around the hub's current time, so
 the pictures show what a TD sees, not a mock of it. Writes ``dashboard-STAGE-phone.png`` (a
 phone's screen), ``dashboard-STAGE-desktop.png`` (the whole page) and ``hall-STAGE.png`` for
-each stage, plus the README's ``dashboard-phone.png`` (lunch) and ``hall.png`` (negotiating).
+each stage, plus the README's ``dashboard-phone.png`` (lunch), ``hall.png`` (negotiating) and
+``clocks.png`` (the phone's Clocks card: a clock waiting for the TD, eight paired).
 """
 
 from __future__ import annotations
@@ -152,6 +153,18 @@ def _drawn(page: Any) -> None:
     page.wait_for_timeout(600)  # the page redraws its ticking parts every 200-250 ms
 
 
+def _clocks_card(page: Any, path: Path) -> Path:
+    """The phone scrolled to the Clocks card, its top just under the sticky header."""
+    page.evaluate("""() => {
+        const top = document.querySelector('header.top').getBoundingClientRect().height;
+        const card = document.getElementById('clocks-card').getBoundingClientRect().top;
+        window.scrollBy(0, card - top - 8);
+    }""")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+    return path
+
+
 def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
     """Every stage's pictures (or only those named) into ``out``; the paths written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -170,6 +183,8 @@ def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
                     path = out / f"dashboard-{name}-{kind}.png"
                     page.screenshot(path=str(path), full_page=kind == "desktop")
                     written.append(path)
+                    if (name, kind) == ("negotiating", "phone"):
+                        written.append(_clocks_card(page, out / "clocks.png"))
                     page.context.close()
                 hall = browser.new_page(viewport={"width": 1280, "height": 720})
                 hall.goto(live.url + "/hall")

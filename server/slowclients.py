@@ -55,6 +55,10 @@ HEAD_MOST = 64 * 1024
 #: the most connections held so at once (each is a file): this, or a quarter of the
 #: process's file limit if less
 TARPIT_MOST = 2048
+#: how long a TLS connection being closed waits for the client's close_notify: asyncio's
+#: default, 30 s, kept a stopping hub waiting on every idle keep-alive connection (a
+#: phone's browser, a kiosk's pool), and a closed connection's file held as long
+TLS_CLOSE_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,8 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             try:
                 secure = await asyncio.get_running_loop().start_tls(
                     raw, self, tls, server_side=True,
-                    ssl_handshake_timeout=guard.head_seconds * 1.5)
+                    ssl_handshake_timeout=guard.head_seconds * 1.5,
+                    ssl_shutdown_timeout=TLS_CLOSE_SECONDS)
             except (OSError, TimeoutError, RuntimeError):  # a failed handshake, or none
                 # (ssl.SSLError and ConnectionError are OSErrors): the socket goes
                 self._lost()
@@ -167,6 +172,16 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                         self._too_big()
                         return
             super().data_received(data)
+
+        def shutdown(self) -> None:
+            """The hub is stopping: an idle TLS connection goes at once. Closed politely it
+            would wait for the client's close_notify, which an idle browser or connection
+            pool does not send until it next reads (``TLS_CLOSE_SECONDS``)."""
+            if tls is not None and not self._securing and (
+                    self.cycle is None or self.cycle.response_complete):
+                self.transport.abort()
+                return
+            super().shutdown()
 
         def on_response_complete(self) -> None:
             self._disarm()  # a response: its head came, however its bytes were split

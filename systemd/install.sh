@@ -95,14 +95,14 @@ apt_packages() {  # sets $pkgs
         armhf|armel|armv6l|armv7l)
             if [ -z "$wheelhouse" ]; then
                 # PyPI has no 32-bit ARM wheels for pygame-ce (kiosk) nor uvloop, httptools,
-                # PyYAML (hub): pip builds them here (or takes piwheels' build, which links
+                # PyYAML, cffi (hub; cryptography's own wheel exists): pip builds them here (or takes piwheels' build, which links
                 # Debian's SDL2, built with KMS/DRM).
                 pkgs="$pkgs build-essential python3-dev pkg-config"
                 if [ "$role" = kiosk ]; then
                     pkgs="$pkgs libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev"
                     pkgs="$pkgs libsdl2-ttf-dev libfreetype-dev libportmidi-dev libjpeg-dev libpng-dev"
                 else
-                    pkgs="$pkgs libyaml-dev"
+                    pkgs="$pkgs libyaml-dev libffi-dev"
                 fi
             fi ;;
     esac
@@ -209,7 +209,7 @@ kiosk_files() {
         say "kept $etc/kiosk.toml (yours; never overwritten)"
     else
         install_file "$src/kiosk/kiosk.example.toml" "$etc/kiosk.toml" \
-            "the hall's settings, the same on every cloned card: the key and the buttons"
+            "the hall's settings, the same on every cloned card: the buttons, the screen"
     fi
     # The console must never blank the clock: the kernel blanks an idle console after 10 min.
     for cmdline in "$root/boot/firmware/cmdline.txt" "$root/boot/cmdline.txt"; do
@@ -351,7 +351,7 @@ summary() {
         say "  (one line per check, with the fix; to try each button: stop the kiosk, add --buttons 30)"
         say "settings: $etc/kiosk.toml, or dipclock.txt on the boot partition"
     else
-        say "check it: open http://$(hostname 2>/dev/null || echo HUB):8000/dashboard on the TD's phone"
+        say "check it: open https://$(hostname 2>/dev/null || echo HUB):8000/dashboard on the TD's phone"
     fi
     say "logs: journalctl -u $service -b"
 }

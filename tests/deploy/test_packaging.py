@@ -191,9 +191,9 @@ def lacking_wheels(pins: list[str], platforms: list[str], tmp_path: Path) -> set
 
 
 #: What the installer builds on 32-bit Pi OS (without a wheelhouse), and so may lack wheels:
-#: pygame-ce against Debian's SDL2 (libsdl2-dev...), the hub's uvloop, httptools and PyYAML
-#: with build-essential and python3-dev.
-BUILT_ON_ARMV7L = {"kiosk": {"pygame-ce"}, "hub": {"uvloop", "httptools", "pyyaml"}}
+#: pygame-ce against Debian's SDL2 (libsdl2-dev...), the hub's uvloop, httptools, PyYAML and
+#: cffi (cryptography's; with libffi-dev) with build-essential and python3-dev.
+BUILT_ON_ARMV7L = {"kiosk": {"pygame-ce"}, "hub": {"uvloop", "httptools", "pyyaml", "cffi"}}
 
 
 @pytest.mark.parametrize("role", ["kiosk", "hub"])

@@ -106,6 +106,17 @@ def test_over_https_the_cap_counts_connections_before_their_handshake(tmp_path):
         assert time_from(h.url, "127.0.0.1", h.verify) == 200
 
 
+def test_a_stopping_hub_does_not_wait_on_an_idle_tls_connection(tmp_path, monkeypatch):
+    """A phone's browser keeps its connection open and idle; closed politely, the hub would
+    wait for its close_notify (made endless here) before it could stop."""
+    monkeypatch.setattr("server.slowclients.TLS_CLOSE_SECONDS", 3600.0)
+    with hub(tmp_path, https=True) as (h, _), httpx.Client(verify=h.verify) as phone:
+        assert phone.get(h.url + "/api/time").status_code == 200  # kept alive, idle
+        h.server.should_exit = True
+        h.thread.join(timeout=60)  # a bound on a hang, not a margin: it stops at once
+        assert not h.thread.is_alive()
+
+
 def test_a_request_head_that_does_not_come_is_cut_off(tmp_path):
     with hub(tmp_path, head_seconds=0.3) as (h, lines):
         s = slow_socket(h.port)
