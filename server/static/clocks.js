@@ -28,7 +28,10 @@ function renderClocks(c) {
       `Revoke the clock of table ${p.table} (${p.address})? It stops at once and shows a new code.`,
       "DELETE", `/api/td/clocks/${p.id}`) }, "Revoke"))));
   const plain = c.fingerprint === null;
-  $("fingerprint").textContent = plain ? "none: plain HTTP" : c.fingerprint;
+  // a line may break after a colon, never inside a pair of digits: read against the
+  // browser's copy, "C" + "D" on two lines reads as two pairs
+  $("fingerprint").replaceChildren(...(plain ? ["none: plain HTTP"] : c.fingerprint.split(":")
+    .flatMap((pair, i) => i ? [":", document.createElement("wbr"), pair] : [pair])));
   $("plain-http").hidden = !plain;
 }
 
