@@ -48,7 +48,7 @@ from typing import Any
 
 import httpx
 
-from benchmarks.hub import PASSWORD, ROOT, SHIFTED, _free_port, _pct
+from benchmarks.hub import PASSWORD, ROOT, SHIFTED, _free_port, _pct, source
 from benchmarks.links import CLEAN, WIFI, Link, ProxyPool, proxy_pool
 from dipclock.powers import LETTERS
 from dipclock.sync import to_moment
@@ -315,11 +315,6 @@ def approve(td: httpx.Client, table: int) -> None:
     wait_until(f"table {table}'s kiosk asks to be paired", asking, 120)
     for w in asking():
         td.post("/api/td/clocks", json={"code": w["code"], "table": table}).raise_for_status()
-
-
-def source(n: int) -> str:
-    """Kiosk ``n``'s own loopback address (127.0.1.1, ...): a hall's Pis each have one."""
-    return f"127.0.{1 + n // 250}.{1 + n % 250}"
 
 
 def errors_ms(kiosks: list[SimKiosk], hub_offset: float, seconds: float) -> tuple[

@@ -90,6 +90,12 @@ def _start_hub(data: Path, port: int, before: Sequence[str] = (),
     raise SystemExit("the hub did not start")
 
 
+def source(n: int) -> str:
+    """Kiosk ``n``'s own loopback address (127.0.1.1, ...): a hall's Pis each have one,
+    and the hub caps the connections one address holds."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
 def _pct(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
@@ -104,6 +110,7 @@ async def _fan_out(url: str, tokens: dict[int, str], td: httpx.Client, tables: i
     ws_url = url.replace("http", "ws")
     sockets = [
         await websockets.connect(f"{ws_url}/api/tables/{n}/ws", max_size=2**22, ssl=verify,
+                                 local_addr=(source(n), 0),
                                  additional_headers={"Authorization": f"Bearer {tokens[n]}"})
         for n in range(1, tables + 1)
     ]
