@@ -26,6 +26,8 @@ from pydantic import (
 )
 
 from dipclock.errors import DipclockError
+from dipclock.scoring.result import SOLO_CENTRES
+from dipclock.scoring.rules import ScoringRules
 
 FIRST_YEAR = 1901
 LAST_YEAR = 2100  # far past any game; keeps every date arithmetic in range
@@ -137,6 +139,8 @@ class EventProfile(_Strict):
     # as on every board, rather than clutter every screen.
     victory: tuple[VictoryThreshold, ...] = ()
     penalty: PenaltyRules
+    #: How a finished game scores (``dipclock score``, the results desk); None: not said.
+    scoring: ScoringRules | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> EventProfile:
@@ -184,6 +188,10 @@ class EventProfile(_Strict):
             if v.from_year <= year:
                 found = v.centres
         return found
+
+    def solo_centres(self, year: int) -> int:
+        """Centres a solo needs at the end of ``year``: the event's threshold, else 18."""
+        return self.victory_centres(year) or SOLO_CENTRES
 
     def round(self, number: int) -> RoundInfo:
         for r in self.rounds:
@@ -295,6 +303,13 @@ def _rounds(*specs: tuple[str, str, str | None, int | None]) -> tuple[RoundInfo,
     )
 
 
+#: wdc2006 and graduated20 share rule 19.5's words and dipclock's reading of them.
+MANORCON_ALL_SEVEN = (
+    "A draw's p-values are summed over all seven players, as rule 19.5 says (\"100 * p / "
+    "(sum of p for all seven players on the board)\"): an eliminated player's p is 16, and "
+    "it scores 0.1 * (y - 1900) by rule 19.6 instead of its share."
+)
+
 BUILTIN: dict[str, EventProfile] = {
     p.id: p
     for p in (
@@ -324,6 +339,11 @@ BUILTIN: dict[str, EventProfile] = {
                 )
             ),
             penalty=PenaltyRules(model="leniency", grace_seconds=30),
+            scoring=ScoringRules(system="armada", notes=(
+                "A survivor left out of a two-way draw has lost in the final year: \"For "
+                "each elimination, loss, or concession to another player, the Game-Year "
+                "points ... are added\".",
+            )),
         ),
         EventProfile(
             id="wdc2006",
@@ -339,6 +359,9 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Top Board and Fifth Individual Round", "Sunday", "09:30", None),
             ),
             penalty=PenaltyRules(model="yellow_red", grace_seconds=30),
+            scoring=ScoringRules(system="manorcon", notes=(
+                MANORCON_ALL_SEVEN,
+            )),
         ),
         EventProfile(
             id="wdc2018",
@@ -357,6 +380,10 @@ BUILTIN: dict[str, EventProfile] = {
             ),
             call_ends="at_call",
             penalty=PenaltyRules(model="warning"),
+            scoring=ScoringRules(system="sum-of-squares", notes=(
+                "Every game without a solo is scored as a draw of all survivors (\"all "
+                "non-solo resolutions may be considered a draw including all survivors\").",
+            )),
         ),
         EventProfile(
             id="wdc2019",
@@ -372,6 +399,15 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Final Round", "Sunday", None, None),
             ),
             penalty=PenaltyRules(model="referee"),
+            scoring=ScoringRules(system="super-pastis", notes=(
+                "\"Within 3 / 2 / 1 centers ... a bonus of 3 / 6 / 12 points\": the tier a "
+                "player is in, not their sum, and not for the top players themselves.",
+                "\"A bonus of 51 points minus the second highest point score\": 51 minus "
+                "the second-highest centre count; read as the second player's points, a "
+                "17-16 board would give the top a negative bonus.",
+                "In a solo, \"1 point per year played\": to the end for a survivor, the "
+                "years before its elimination for a power eliminated earlier.",
+            )),
         ),
         EventProfile(
             id="graduated20",
@@ -390,6 +426,7 @@ BUILTIN: dict[str, EventProfile] = {
                     for s, u in ((15, 1), (30, 2), (45, 3), (60, 4), (75, 6), (90, 10))
                 ),
             ),
+            scoring=ScoringRules(system="manorcon", notes=(MANORCON_ALL_SEVEN,)),
         ),
     )
 }

@@ -1,6 +1,8 @@
-"""``dipclock``: the one command a TD types. ``events``, ``plan``, ``penalty``, ``kiosk``, ``hub``.
+"""``dipclock``: the one command a TD types. ``events``, ``plan``, ``penalty``, ``score``,
+``standings``, ``kiosk``, ``hub``.
 
-The launcher: the core's own commands (``events``, ``plan``, ``penalty``) and the door to the
+The launcher: the core's own commands (``events``, ``plan``, ``penalty``, ``score``,
+``standings``) and the door to the
 others (``kiosk``, ``hub``, ``demo``, ``doctor``), each imported only when it is asked for, so
 plain ``dipclock plan`` needs neither the screen nor the server stack. Nothing but the launcher
 imports the launcher (``tests/test_import_graph.py``).
@@ -25,6 +27,7 @@ from dipclock.arguments import UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, EventProfile
+from dipclock.launcher.results import add_score_parser, run_score
 from dipclock.penalties import penalty
 from dipclock.provinces import UnknownUnit
 from dipclock.roundcheck import check_round
@@ -75,6 +78,8 @@ def _build_parser() -> _Parser:
                      "abbreviations; the alphabetically earliest provinces go first)")
     pen.add_argument("--json", action="store_true")
 
+    add_score_parser(sub)
+
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
     sub.add_parser("hub", help="run the hub and the TD's dashboard", add_help=False)
@@ -109,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             return _plan(args)
+        if args.command == "score":
+            _say(run_score(args))
+            return 0
         return _penalty(args)
     except DipclockError as exc:  # UsageError, EventError: one line, no traceback
         print(f"dipclock: error: {exc}", file=sys.stderr)

@@ -1,0 +1,55 @@
+"""Every scoring system dipclock knows, by the id an event file names (``[scoring] system``).
+
+The five events' own systems and three for a TD's own event; each is one small module of pure
+functions of a ``GameResult``. ``score_game`` is the one door: it checks the sheet against the
+event's victory threshold first, so no system ever scores an impossible board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from dipclock.powers import POWERS
+from dipclock.scoring import armada, c_diplo, carnage, manorcon, sum_of_squares, super_pastis
+from dipclock.scoring.result import GameResult, ResultError, check_solo
+
+SystemId = Literal["manorcon", "armada", "sum-of-squares", "super-pastis", "c-diplo", "carnage"]
+
+
+@dataclass(frozen=True)
+class System:
+    id: str
+    name: str
+    score: Callable[[GameResult], dict[str, float]]
+    #: Whether a draw's size changes its score (ARMADA pays by draw size). Elsewhere every
+    #: draw includes all survivors, so a draw that leaves one out is a mistake on the sheet.
+    draws_by_size: bool = False
+
+
+SYSTEMS: dict[str, System] = {
+    s.id: s
+    for s in (
+        System("manorcon", "ManorCon (c² + 4c + 16)", manorcon.score),
+        System("armada", "ARMADA Regatta", armada.score, draws_by_size=True),
+        System("sum-of-squares", "Sum of Squares", sum_of_squares.score),
+        System("super-pastis", "Super Pastis", super_pastis.score),
+        System("c-diplo", "C-Diplo", c_diplo.score),
+        System("carnage", "Carnage", carnage.score),
+    )
+}
+
+
+def score_game(system_id: str, result: GameResult, solo_centres: int) -> dict[str, float]:
+    """Each power's score (by letter) under ``system_id``; ``solo_centres``: the event's
+    victory threshold in the result's year."""
+    system = SYSTEMS[system_id]
+    check_solo(result, solo_centres)
+    if result.draw is not None and not system.draws_by_size:
+        left_out = [p for p in result.survivors if p not in result.draw]
+        if left_out:
+            names = ", ".join(POWERS[p] for p in left_out)
+            raise ResultError(f"{system.name} draws include all survivors: {names} "
+                              "survived but are not in the draw")
+    return system.score(result)
