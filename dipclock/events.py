@@ -28,6 +28,7 @@ from pydantic import (
 from dipclock.errors import DipclockError
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
+from dipclock.standings.rules import StandingsRules
 
 FIRST_YEAR = 1901
 LAST_YEAR = 2100  # far past any game; keeps every date arithmetic in range
@@ -141,6 +142,8 @@ class EventProfile(_Strict):
     penalty: PenaltyRules
     #: How a finished game scores (``dipclock score``, the results desk); None: not said.
     scoring: ScoringRules | None = None
+    #: How game scores make the tournament's order (``dipclock standings``, the hub).
+    standings: StandingsRules | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> EventProfile:
@@ -344,6 +347,13 @@ BUILTIN: dict[str, EventProfile] = {
                 "each elimination, loss, or concession to another player, the Game-Year "
                 "points ... are added\".",
             )),
+            standings=StandingsRules(
+                # "the player's single lowest score from among the four rounds of play not
+                # being considered": the best three of four
+                weights=(1, 1, 1), max_rounds=4,
+                tie_breaks=("head_to_head", "all_rounds", "best_game", "second_best_game",
+                            "opponents_average"),
+            ),
         ),
         EventProfile(
             id="wdc2006",
@@ -362,6 +372,16 @@ BUILTIN: dict[str, EventProfile] = {
             scoring=ScoringRules(system="manorcon", notes=(
                 MANORCON_ALL_SEVEN,
             )),
+            standings=StandingsRules(
+                # 19.2: "the sum of all their results ... a maximum of 4 rounds"; 19.8: the
+                # top board's first two are the tournament's, +10 % to all seven; 19.1: the
+                # Saturday round's three team members; 19.10: best country by score
+                weights=(1, 1, 1, 1), max_rounds=4, top_board_bonus=0.10, top_board_places=2,
+                tie_breaks=("best_game", "second_best_game", "third_best_game",
+                            "fourth_best_game"),
+                team_round=3, team_size=3,
+                team_tie_breaks=("third_member", "second_member", "best_member"),
+            ),
         ),
         EventProfile(
             id="wdc2018",
@@ -384,6 +404,12 @@ BUILTIN: dict[str, EventProfile] = {
                 "Every game without a solo is scored as a draw of all survivors (\"all "
                 "non-solo resolutions may be considered a draw including all survivors\").",
             )),
+            standings=StandingsRules(
+                # "no more than three of the four preliminary rounds" and the fifth: all
+                # rounds "added together"; the top board's winner is the champion
+                max_rounds=4, top_board_places=1,
+                tie_breaks=("best_game", "head_to_head", "head_to_head_total"),
+            ),
         ),
         EventProfile(
             id="wdc2019",
@@ -408,6 +434,15 @@ BUILTIN: dict[str, EventProfile] = {
                 "In a solo, \"1 point per year played\": to the end for a survivor, the "
                 "years before its elimination for a power eliminated earlier.",
             )),
+            standings=StandingsRules(
+                # IV.2-3: QS 100/80/40 % (the sum when fewer than three were played); FS
+                # 100/100/80/40 %; III.3-4: the top board's most centres wins, +15 %
+                weights=(1, 1, 0.8, 0.4), qualification_weights=(1, 0.8, 0.4),
+                qualification_only_when_all_played=True, top_board_bonus=0.15,
+                top_board_places=1, top_board_by="centres",
+                tie_breaks=("head_to_head", "fewer_games", "best_game", "fewer_home_centres"),
+                team_round=2, team_tie_breaks=("best_member", "second_member"),
+            ),
         ),
         EventProfile(
             id="graduated20",
@@ -426,7 +461,21 @@ BUILTIN: dict[str, EventProfile] = {
                     for s, u in ((15, 1), (30, 2), (45, 3), (60, 4), (75, 6), (90, 10))
                 ),
             ),
-            scoring=ScoringRules(system="manorcon", notes=(MANORCON_ALL_SEVEN,)),
+            scoring=ScoringRules(system="manorcon", notes=(
+                MANORCON_ALL_SEVEN,
+                "Rule 19.7 names no tie-break (\"the tie will be broken by the following "
+                "criteria\", and none follow): ties are broken by the best game, then the "
+                "second and third best, as wdc2006's rule 19.7.",
+            )),
+            standings=StandingsRules(
+                # 19.2: best two plus half the third; 19.7 lists no tie-breaks (dipclock
+                # breaks ties by the best games, as wdc2006's 19.7); 19.9: best country by
+                # centres then score, and the solo rule
+                weights=(1, 1, 0.5),
+                tie_breaks=("best_game", "second_best_game", "third_best_game"),
+                team_round=2, team_size=7,
+                best_country_by="centres_then_score", best_country_solo_rule=True,
+            ),
         ),
     )
 }

@@ -27,7 +27,12 @@ from dipclock.arguments import UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, EventProfile
-from dipclock.launcher.results import add_score_parser, run_score
+from dipclock.launcher.results import (
+    add_score_parser,
+    add_standings_parser,
+    run_score,
+    run_standings,
+)
 from dipclock.penalties import penalty
 from dipclock.provinces import UnknownUnit
 from dipclock.roundcheck import check_round
@@ -79,6 +84,7 @@ def _build_parser() -> _Parser:
     pen.add_argument("--json", action="store_true")
 
     add_score_parser(sub)
+    add_standings_parser(sub)
 
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
@@ -116,6 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _plan(args)
         if args.command == "score":
             _say(run_score(args))
+            return 0
+        if args.command == "standings":
+            text, notes = run_standings(args)
+            for note in notes:
+                print(f"dipclock: note: {note}", file=sys.stderr)
+            _say(text)
             return 0
         return _penalty(args)
     except DipclockError as exc:  # UsageError, EventError: one line, no traceback

@@ -9,7 +9,10 @@ letters or names are taken on the way in.
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
+from pathlib import Path
 from typing import Any
 
 from dipclock.arguments import UsageError
@@ -23,9 +26,13 @@ from dipclock.scoring.result import (
     parse_power,
     parse_powers,
 )
+from dipclock.standings import GameScore, StandingsError, StandingsRules, standings
+from dipclock.standings.tiebreaks import NEEDS
 
 #: Scores are printed as the rule texts' tables print them.
 DECIMALS = 2
+REQUIRED = ("round", "player", "score")
+OPTIONAL = ("board", "power", "centres")
 
 
 def add_score_parser(sub: Any) -> None:
@@ -69,3 +76,96 @@ def run_score(args: argparse.Namespace) -> str:
     lines += [f"  {name:<{width}}  {result.centres[p]:>2}  {named[name]:>9.{DECIMALS}f}"
               for p, name in POWERS.items()]
     return "\n".join(lines)
+
+
+def add_standings_parser(sub: Any) -> None:
+    st = sub.add_parser("standings", help="an event's standings from a file of game scores")
+    st.add_argument("event", help="built-in id (see `dipclock events`) or a .toml file")
+    st.add_argument("--scores", required=True, metavar="FILE.csv",
+                    help="header round,player,score (and, for the tie-breaks that need them, "
+                         "board, power, centres)")
+    st.add_argument("--top-board", metavar='"NAME,NAME,..."',
+                    help="the top board's players, where the event's top board decides "
+                         "the first places (its round: the file's last)")
+    st.add_argument("--json", action="store_true", help="print JSON")
+
+
+def read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
+    """The scores of a ``round,player,score[,board,power,centres]`` file, and its columns."""
+    rows = csv.reader(io.StringIO(text))
+    header = [h.strip().lower() for h in next(rows, [])]
+    if header[:3] != list(REQUIRED):
+        raise UsageError(f"{origin}: the first line must be {','.join(REQUIRED)} "
+                         f"(found {','.join(header) or 'nothing'})")
+    unknown = [h for h in header if h not in REQUIRED + OPTIONAL]
+    if unknown:
+        raise UsageError(f"{origin}: unknown column {unknown[0]!r} (columns: "
+                         f"{', '.join(REQUIRED + OPTIONAL)})")
+    out = []
+    for n, row in enumerate(rows, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise UsageError(f"{origin}: line {n} has {len(row)} fields, the header "
+                             f"{len(header)}")
+        cells = dict(zip(header, (c.strip() for c in row), strict=True))
+        try:
+            out.append(GameScore(
+                round=int(cells["round"]), player=cells["player"],
+                score=float(cells["score"]), board=cells.get("board") or None,
+                power=cells.get("power") or None,
+                centres=int(cells["centres"]) if cells.get("centres") else None))
+        except ValueError as exc:  # a StandingsError too: one line naming the player
+            raise UsageError(f"{origin}: line {n}: {_short(exc)}") from None
+    if not out:
+        raise UsageError(f"{origin}: no scores after the header")
+    return out, set(header)
+
+
+def _short(exc: ValueError) -> str:
+    text = str(exc)
+    if text.startswith(("invalid literal", "could not convert")):
+        return "round and centres are whole numbers, score a number"
+    return text
+
+
+def usable_rules(rules: StandingsRules, columns: set[str]) -> tuple[StandingsRules, list[str]]:
+    """The event's rules without the tie-breaks the file cannot feed, and a note for each."""
+    missing = [(name, need) for name, need in NEEDS.items()
+               if name in rules.tie_breaks and need not in columns]
+    if not missing:
+        return rules, []
+    left = tuple(t for t in rules.tie_breaks if t not in dict(missing))
+    notes = [f"tie-break {name} needs a {need} column: left out" for name, need in missing]
+    return rules.model_copy(update={"tie_breaks": left}), notes
+
+
+def run_standings(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The standings to print, and notes for stderr."""
+    profile = load_event(args.event)
+    try:
+        text = Path(args.scores).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise UsageError(f"--scores {args.scores}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--scores {args.scores}: not a text file (UTF-8)") from None
+    scores, columns = read_scores(text, args.scores)
+    rules, notes = usable_rules(profile.standings or StandingsRules(), columns)
+    top = frozenset(n.strip() for n in (args.top_board or "").split(",") if n.strip())
+    unknown = sorted(top - {s.player for s in scores})
+    if unknown:
+        raise UsageError(f"--top-board: {unknown[0]!r} has no score in {args.scores}")
+    last = max(s.round for s in scores)
+    try:
+        table = standings(scores, rules, top_board=top, top_board_round=last if top else None)
+    except StandingsError as exc:
+        raise UsageError(f"{args.scores}: {exc}") from None
+    if args.json:
+        rows = [{"rank": s.rank, "player": s.player, "total": round(s.total, DECIMALS)}
+                for s in table]
+        return json.dumps({"event": profile.id, "standings": rows}), notes
+    width = max(len(s.player) for s in table)
+    lines = [f"{profile.id}: standings from {len({s.round for s in scores})} rounds"]
+    lines += [f"{s.rank:>4}{'=' if s.shared else ' '} {s.player:<{width}}  "
+              f"{s.total:>9.{DECIMALS}f}  ({s.games} games)" for s in table]
+    return "\n".join(lines), notes

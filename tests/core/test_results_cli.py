@@ -85,3 +85,65 @@ def test_an_own_event_without_a_system_says_how_to_name_one(capsys, tmp_path):
     event.write_text(event.read_text().replace("carnage", "carnag"))
     code, _, err = run(capsys, "score", str(event), *BOARD)
     assert code == 2 and "scoring.system" in err
+
+
+def scores_file(tmp_path, text):
+    path = tmp_path / "scores.csv"
+    path.write_text(text)
+    return str(path)
+
+
+def test_standings_json_best_first_by_the_events_weights(capsys, tmp_path):
+    # graduated20: best two plus half the third. Ann 60 + 40 + 10/2 = 105;
+    # Ben 70 + 30 = 100 (two games); Cat 50 + 50 + 0.5 x 50 = 125
+    path = scores_file(tmp_path, "round,player,score\n1,Ann,60\n2,Ann,10\n3,Ann,40\n"
+                                 "1,Ben,70\n3,Ben,30\n1,Cat,50\n2,Cat,50\n3,Cat,50\n")
+    code, out, err = run(capsys, "standings", "graduated20", "--scores", path, "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"event": "graduated20", "standings": [
+        {"rank": 1, "player": "Cat", "total": 125.0},
+        {"rank": 2, "player": "Ann", "total": 105.0},
+        {"rank": 3, "player": "Ben", "total": 100.0}]}
+
+
+def test_standings_breaks_ties_by_the_events_list_and_says_what_it_cannot_use(capsys, tmp_path):
+    # wdc2003 drops the lowest of four; Ann and Ben both 90: head to head needs boards (note),
+    # the sum of all four rounds then puts Ben (100) ahead of Ann (95)
+    path = scores_file(tmp_path, "round,player,score\n1,Ann,30\n2,Ann,30\n3,Ann,30\n4,Ann,5\n"
+                                 "1,Ben,40\n2,Ben,40\n3,Ben,10\n4,Ben,10\n")
+    code, out, err = run(capsys, "standings", "wdc2003", "--scores", path, "--json")
+    assert code == 0
+    assert [(r["player"], r["total"]) for r in json.loads(out)["standings"]] == [
+        ("Ben", 90.0), ("Ann", 90.0)]
+    assert "head_to_head needs a board column: left out" in err
+
+
+def test_standings_top_board_decides_the_first_places(capsys, tmp_path):
+    # wdc2006: the top board's first two lead whatever their totals; +10 % to its players
+    path = scores_file(tmp_path, "round,player,score\n1,Ann,80\n1,Ben,20\n1,Cat,10\n"
+                                 "2,Ben,30\n2,Cat,40\n")
+    code, out, _ = run(capsys, "standings", "wdc2006", "--scores", path,
+                       "--top-board", "Ben,Cat", "--json")
+    rows = json.loads(out)["standings"]
+    assert code == 0 and [r["player"] for r in rows] == ["Cat", "Ben", "Ann"]
+    assert rows[0]["total"] == 55.0 and rows[1]["total"] == 55.0  # (10+40) and (20+30) x 1.1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("round,player,scor\n1,Ann,5\n", "the first line must be round,player,score"),
+    ("round,player,score,table\n1,Ann,5,3\n", "unknown column 'table'"),
+    ("round,player,score\n1,Ann,five\n", "line 2: round and centres are whole numbers"),
+    ("round,player,score\n1,Ann,5,6\n", "line 2 has 4 fields"),
+    ("round,player,score\n", "no scores after the header"),
+    ("round,player,score\n1,Ann,5\n1,Ann,6\n", "'Ann' has two scores in round 1"),
+    ("round,player,score,power\n1,Ann,5,Spain\n", "'Spain' is not a power"),
+])
+def test_a_malformed_scores_file_exits_2_with_one_line(capsys, tmp_path, text, message):
+    code, out, err = run(capsys, "standings", "wdc2006", "--scores",
+                         scores_file(tmp_path, text), "--json")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err
+
+
+def test_a_missing_scores_file_exits_2(capsys, tmp_path):
+    code, _, err = run(capsys, "standings", "wdc2006", "--scores", str(tmp_path / "no.csv"))
+    assert code == 2 and "No such file" in err

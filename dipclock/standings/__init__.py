@@ -1,0 +1,45 @@
+"""Tournament standings: totals, tie-breaks, the top board, teams and best countries.
+
+Pure: scores in, tables out. ``rules.StandingsRules`` is an event file's ``[standings]``
+table; the rest take it with a list of ``GameScore`` (one player, one game).
+"""
+
+from __future__ import annotations
+
+from dipclock.standings.aggregate import by_player, played_every, totals, weighted
+from dipclock.standings.best_country import best_countries
+from dipclock.standings.model import GameScore, Standing, StandingsError, TeamStanding
+from dipclock.standings.ranking import SeatTie, qualifiers, standings
+from dipclock.standings.rules import (
+    BestCountryBy,
+    StandingsRules,
+    TeamTieBreak,
+    TieBreak,
+    TopBoardBy,
+    rules_from,
+)
+from dipclock.standings.teams import team_standings
+from dipclock.standings.tiebreaks import CRITERIA
+
+__all__ = [
+    "CRITERIA",
+    "BestCountryBy",
+    "GameScore",
+    "SeatTie",
+    "Standing",
+    "StandingsError",
+    "StandingsRules",
+    "TeamStanding",
+    "TeamTieBreak",
+    "TieBreak",
+    "TopBoardBy",
+    "best_countries",
+    "by_player",
+    "played_every",
+    "qualifiers",
+    "rules_from",
+    "standings",
+    "team_standings",
+    "totals",
+    "weighted",
+]

@@ -1,0 +1,78 @@
+"""What standings are made of: one player's score in one game, and a place in the table."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dipclock.errors import DipclockError
+from dipclock.powers import POWERS, power_letter
+
+#: Totals are compared rounded to this many decimals, so that the order in which a player's
+#: results were added (0.1 + 0.2 against 0.3) never splits a tie that the arithmetic made.
+DECIMALS = 9
+
+#: The most supply centres a power can own.
+ALL_CENTRES = 34
+
+
+def settle(value: float) -> float:
+    """``value`` as it is compared and shown: rounded to ``DECIMALS``, never -0.0."""
+    return round(value, DECIMALS) + 0.0
+
+
+class StandingsError(DipclockError, ValueError):
+    """Scores or rules that cannot be ranked, with one line saying why."""
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """One player's score in one game. ``board`` (the board's name within its round) tells
+    who opposed whom; ``power`` is stored as its English name, whether given as "Austria"
+    or "A", so that best-country awards never split one power in two."""
+
+    round: int
+    player: str
+    score: float
+    board: str | None = None
+    power: str | None = None
+    centres: int | None = None
+
+    def __post_init__(self) -> None:
+        where = f"{self.player!r} in round {self.round}"
+        if not self.player.strip():
+            raise StandingsError(f"round {self.round}: a score without a player's name")
+        if self.round < 1:
+            raise StandingsError(f"{where}: rounds are numbered from 1")
+        if not math.isfinite(self.score):
+            raise StandingsError(f"{where}: the score {self.score} is not a number")
+        if self.centres is not None and not 0 <= self.centres <= ALL_CENTRES:
+            raise StandingsError(f"{where}: {self.centres} centres (0 to {ALL_CENTRES})")
+        if self.power is not None:
+            try:
+                name = POWERS[power_letter(self.power)]
+            except ValueError as exc:
+                raise StandingsError(f"{where}: {exc}") from None
+            object.__setattr__(self, "power", name)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place: ``rank`` from 1; players no tie-break separates share it
+    (1, 2, 2, 4) and say so in ``shared``."""
+
+    rank: int
+    player: str
+    total: float
+    games: int
+    shared: bool
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    """A team's place, ranked as players are."""
+
+    rank: int
+    team: str
+    total: float
+    shared: bool

@@ -1,0 +1,98 @@
+"""The tournament's order: totals, the top board's places, then the tie-breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+
+from dipclock.standings.aggregate import by_player, totals_of
+from dipclock.standings.model import GameScore, Standing, StandingsError, settle
+from dipclock.standings.order import group_by, ranks
+from dipclock.standings.rules import StandingsRules, TieBreak
+from dipclock.standings.tiebreaks import Field, check_data, separate
+
+
+def standings(scores: Sequence[GameScore], rules: StandingsRules, *,
+              top_board: frozenset[str] = frozenset(),
+              top_board_round: int | None = None) -> list[Standing]:
+    """Every player, best first: by total (a top-board player's with its bonus), then by the
+    event's tie-breaks in order; players level on everything share the rank.
+
+    With ``top_board`` and ``top_board_places``, the top board's own game decides the first
+    places: its players are ordered by their game in ``top_board_round`` (score or centres,
+    ``top_board_by``), those level in that game by their total and then by the tie-breaks,
+    as anywhere else in the table: the game decides, the tournament breaks its ties, and
+    only players level on all of it share a place. The first ``top_board_places`` take
+    places 1..n (a level group on the edge is taken whole: a shared win is still a win);
+    everyone else, the rest of the top board too, follows by total.
+    """
+    games = by_player(scores, rules)
+    check_data(scores, rules.tie_breaks)
+    total = totals_of(games, rules, top_board)
+    field = Field.of(games)
+    head: list[list[str]] = []
+    if top_board and rules.top_board_places:
+        head = _top_board(field, total, rules, top_board, top_board_round)
+    placed = {p for group in head for p in group}
+    rest = [p for p in games if p not in placed]
+    tail = _ordered(field, rest, lambda p: (total[p],), rules.tie_breaks)
+    return [Standing(rank, p, total[p], len(games[p]), shared)
+            for rank, p, shared in ranks(head + tail)]
+
+
+def _ordered(field: Field, players: Iterable[str], key: Callable[[str], tuple[float, ...]],
+             tie_breaks: Sequence[TieBreak]) -> list[list[str]]:
+    return [group for level in group_by(players, key)
+            for group in separate(field, level, tie_breaks)]
+
+
+def _top_board(field: Field, total: Mapping[str, float], rules: StandingsRules,
+               top_board: frozenset[str], round_: int | None) -> list[list[str]]:
+    """The groups that take the first places, from the top board's game."""
+    if round_ is None:
+        raise StandingsError("top_board_places needs the top board's round (top_board_round)")
+    result: dict[str, float] = {}
+    for p in top_board:
+        game = next((g for g in field.games.get(p, ()) if g.round == round_), None)
+        if game is None:
+            raise StandingsError(f"{p!r} is on the top board but has no score in round {round_}")
+        if rules.top_board_by == "centres":
+            if game.centres is None:
+                raise StandingsError(f"top_board_by = 'centres' needs the top board's centres: "
+                                     f"{p!r} in round {round_} has none")
+            result[p] = game.centres
+        else:
+            result[p] = game.score
+    head: list[list[str]] = []
+    for group in _ordered(field, top_board, lambda p: (settle(result[p]), total[p]),
+                          rules.tie_breaks):
+        if sum(map(len, head)) >= rules.top_board_places:
+            break
+        head.append(group)
+    return head
+
+
+class SeatTie(StandingsError):
+    """The last qualifying seat falls among players no tie-break separates: the TD decides."""
+
+    def __init__(self, message: str, players: Sequence[str]) -> None:
+        super().__init__(message)
+        self.players = tuple(players)
+
+
+def qualifiers(scores: Sequence[GameScore], rules: StandingsRules, rounds: Collection[int],
+               seats: int = 7,
+               exclude: Collection[str] | Callable[[str], bool] = frozenset()) -> list[str]:
+    """The ``seats`` best on the standings of ``rounds`` alone (with the qualification
+    weights), to seat a top board; ``exclude`` (names, or a test of a name) drops those who
+    may not sit there, such as ``played_every(scores, {1, 2, 3, 4})`` at wdc2006. They are
+    dropped after ranking, so that their games still count against their opponents.
+    A tie on the last seat is a ``SeatTie``: no order the software picks would be fair."""
+    out = exclude if callable(exclude) else exclude.__contains__
+    table = [s for s in standings([s for s in scores if s.round in rounds],
+                                  rules.for_qualification())
+             if not out(s.player)]
+    if len(table) > seats > 0 and table[seats - 1].rank == table[seats].rank:
+        level = [s.player for s in table if s.rank == table[seats].rank]
+        raise SeatTie(f"seat {seats} of the top board is tied between {', '.join(level)}: "
+                      f"no tie-break separates them", level)
+    return [s.player for s in table[:seats]]

@@ -1,0 +1,127 @@
+"""How results add up to a tournament's order: the ``[standings]`` table of an event file.
+
+Frozen, and a misspelt key is an error: a TD's typo must not silently rank the hall by the
+defaults. Every check names its key, so an error reads as one line ("weights: ...").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from itertools import pairwise
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+
+from dipclock.standings.model import StandingsError
+
+TieBreak = Literal[
+    "best_game",
+    "second_best_game",
+    "third_best_game",
+    "fourth_best_game",
+    "head_to_head",
+    "head_to_head_total",
+    "all_rounds",
+    "fewer_games",
+    "opponents_average",
+    "fewer_home_centres",
+]
+TeamTieBreak = Literal["best_member", "second_member", "third_member"]
+TopBoardBy = Literal["score", "centres"]
+BestCountryBy = Literal["score", "centres_then_score"]
+
+
+class StandingsRules(BaseModel):
+    """One event's standings rules; the defaults add every result at weight 1."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: A player's results, best first, are multiplied by these; results past the list do not
+    #: count. Empty: every result counts at 1.
+    weights: tuple[float, ...] = ()
+    #: wdc2019: a player with fewer results than weights has every result count at 1.
+    weights_only_when_all_played: bool = False
+    #: The weights of the qualification score that seeds the top board; None: ``weights``.
+    qualification_weights: tuple[float, ...] | None = None
+    #: wdc2019's qualification score alone: "If the player didn't play the three
+    #: qualification rounds, his QS is the sum of the score of each round played" (its final
+    #: score says no such thing).
+    qualification_only_when_all_played: bool = False
+    max_rounds: Annotated[int, Field(ge=1)] | None = None
+    #: A top-board player's total is multiplied by 1 + this (0.10: +10 %).
+    top_board_bonus: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 0.0
+    #: How many first places the top board's own result decides (wdc2006: 2).
+    top_board_places: Annotated[int, Field(ge=0, le=7)] = 0
+    top_board_by: TopBoardBy = "score"
+    tie_breaks: tuple[TieBreak, ...] = ()
+    #: The round whose scores make a team's score; None: no team competition.
+    team_round: Annotated[int, Field(ge=1)] | None = None
+    team_size: Annotated[int, Field(ge=1)] | None = None
+    team_tie_breaks: tuple[TeamTieBreak, ...] = ()
+    best_country_by: BestCountryBy = "score"
+    #: graduated20: a player on a board another player soloed wins no best country, unless
+    #: no one played that country on a board without a solo.
+    best_country_solo_rule: bool = False
+
+    @field_validator("weights", "qualification_weights")
+    @classmethod
+    def _best_weighs_most(cls, weights: tuple[float, ...] | None) -> tuple[float, ...] | None:
+        if not weights:
+            return weights
+        for w in weights:
+            if not math.isfinite(w) or w < 0:
+                raise ValueError(f"a weight must be a number from 0 up ({w:g} given)")
+        for better, worse in pairwise(weights):
+            if worse > better:
+                raise ValueError(f"must not increase, the best result weighs most "
+                                 f"({worse:g} after {better:g})")
+        if weights[0] == 0:
+            raise ValueError("the best result must weigh more than 0")
+        return weights
+
+    @field_validator("tie_breaks", "team_tie_breaks")
+    @classmethod
+    def _each_once(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            raise ValueError(f"{twice!r} is listed twice")
+        return names
+
+    @field_validator("team_size", "team_tie_breaks")
+    @classmethod
+    def _needs_team_round(cls, value: object, info: ValidationInfo) -> object:
+        if value and info.data.get("team_round") is None:
+            raise ValueError("needs team_round, the round whose scores make a team's score")
+        return value
+
+    def for_qualification(self) -> StandingsRules:
+        """These rules with the qualification weights in place of the weights."""
+        update: dict[str, object] = {}
+        if self.qualification_weights is not None:
+            update["weights"] = self.qualification_weights
+        if self.qualification_only_when_all_played:
+            update["weights_only_when_all_played"] = True
+        return self.model_copy(update=update) if update else self
+
+
+def rules_from(data: Mapping[str, Any], where: str = "standings") -> StandingsRules:
+    """Read a ``[standings]`` table; a problem is one ``StandingsError`` line naming the key
+    (``where``: the table's name, put before the key)."""
+    try:
+        return StandingsRules.model_validate(data)
+    except ValidationError as exc:
+        # a misspelt key explains the "wrong" value beside it: name it first
+        err = min(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        key = ".".join(str(p) for p in (where, *err["loc"]) if p != "")
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        raise StandingsError(f"{key}: {msg}") from None
