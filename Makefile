@@ -20,7 +20,7 @@ demo: $(STAMP)
 	$(PY) -m dipclock demo $(if $(PORT),--port $(PORT))
 
 browser:
-	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-test-tools.sh
 
 # ruff, and mypy (strict on the core: pyproject's [tool.mypy]); no cache, so two runs of the
 # suite in one checkout never share one

@@ -23,6 +23,10 @@ from dipclock.schedule import Schedule
 PlayerName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
 
 
+#: A result sheet's path and key, as the hub makes it (``server.resultsdesk.sheet_link``).
+SheetLink = Annotated[str, Field(max_length=200, pattern=r"^/sheet/\d+/\d+#[a-z2-7]+$")]
+
+
 class _Part(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
 
@@ -64,6 +68,10 @@ class Snapshot(_Part):
     #: who plays which power at this table this round, as the TD seated them: the screen
     #: names the player beside a late power. Empty from a hub that does not send it.
     players: dict[PowerLetter, PlayerName] = Field(default_factory=dict)
+    #: the path of this table's result sheet this round, its key after '#'
+    #: ("/sheet/2/14#k3..."): when the game is over the kiosk shows it as a QR code, on the
+    #: address it reaches the hub by. None from a hub without a results desk.
+    sheet: SheetLink | None = None
 
     @model_validator(mode="after")
     def _round_whole(self) -> Snapshot:

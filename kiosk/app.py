@@ -159,6 +159,7 @@ class Kiosk:
     alerts: Callable[[], tuple[str, ...]] = lambda: ()
     table: int | None = None  # named on the screen before a round, with ``hub_text``
     hub_text: str = ""  # "Hub 10.0.0.1:8000, found on the network"
+    hub_url: str = ""  # "https://10.0.0.1:8000": the result sheet's QR code points there
     boot: str = field(default_factory=lambda: this_boot())
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
     _last: state.Frame | None = None
@@ -255,6 +256,8 @@ class Kiosk:
             rnd.profile, rnd.schedule, now, presses, out, rnd.table,
             self.warning_seconds, lost, alerts=alerts, players=dict(rnd.players),
         )
+        if rnd.sheet and self.hub_url:
+            fr = state.with_sheet(fr, self.hub_url.rstrip("/") + rnd.sheet)
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)
         return fr

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 import pygame
+import segno
 
 from kiosk.state import Chip, Screen
 
@@ -19,6 +20,8 @@ RGB = tuple[int, int, int]
 WHITE: RGB = (245, 246, 248)
 DIM: RGB = (150, 158, 170)
 DARK_TEXT: RGB = (18, 20, 24)
+#: modules of white around a QR code (ISO/IEC 18004): without it phones often fail
+QUIET_ZONE = 4
 
 
 @dataclass(frozen=True)
@@ -356,6 +359,9 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     inner = band.inflate(-band.h // 2, -band.h // 5)
     t(surface, drawn, "label", screen.label, inner, look.band_text)
 
+    if screen.qr:
+        boxes["big"], boxes["notes"] = _sheet_code(surface, drawn, boxes["big"],
+                                                   boxes["notes"], screen.qr, painter)
     big = boxes["big"].inflate(-boxes["big"].w // 20, -boxes["big"].h // 10)
     # "--:--" (no clock yet) cropped to its ink would be scaled into blocks: set it as text
     t(surface, drawn, "big", screen.big, big, look.digits,
@@ -371,6 +377,34 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     _strip(surface, drawn, boxes["strip"], screen.chips, painter,
            penalty_ink(surface.get_size()))
     return drawn
+
+
+def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
+                notes: pygame.Rect, url: str, painter: Painter
+                ) -> tuple[pygame.Rect, pygame.Rect]:
+    """The result sheet's QR code at the right of the big words and the notes, as tall as
+    both, a caption under it; returns the two boxes narrowed to its left. Dark modules on
+    white inside the standard's quiet zone, each module whole pixels: any phone reads it."""
+    code = segno.make(url, error="l")  # a lit screen, not a worn label: little to repair
+    rows = list(code.matrix_iter(border=QUIET_ZONE))
+    area = big.union(notes)
+    caption_h = area.h // 10
+    side = min(area.h - caption_h, area.w * 2 // 5)
+    module = max(1, side // len(rows))
+    side = module * len(rows)
+    square = pygame.Rect(area.right - side, area.top, side, side)
+    surface.fill(WHITE, square)
+    for y, row in enumerate(rows):
+        for x, dark in enumerate(row):
+            if dark:
+                surface.fill(DARK_TEXT, (square.left + x * module, square.top + y * module,
+                                         module, module))
+    drawn.append(Drawn("qr", url, square))
+    caption = pygame.Rect(square.left, square.bottom, side, caption_h)
+    painter.text(surface, drawn, "qr_caption", "Result sheet: scan", caption, WHITE)
+    right = square.left - area.w // 40
+    return (pygame.Rect(big.left, big.top, right - big.left, big.h),
+            pygame.Rect(notes.left, notes.top, right - notes.left, notes.h))
 
 
 def penalty_ink(size: tuple[int, int]) -> int:

@@ -27,6 +27,8 @@ class Round:
     #: (power letter, player) as the TD seated this table for the round: a tuple, so a
     #: Round stays hashable and compares by value
     players: tuple[tuple[str, str], ...] = ()
+    #: the path of the table's result sheet on the hub ("/sheet/2/14#key"), from the snapshot
+    sheet: str | None = None
 
 
 def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
@@ -41,4 +43,4 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
     presses = tuple(StoredPress(p.id, key, p.power, p.kind, p.at, "hub", True)
                     for p in snap.presses)
     return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
-                 tuple(sorted(snap.players.items())))
+                 tuple(sorted(snap.players.items())), snap.sheet)

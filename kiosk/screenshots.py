@@ -47,6 +47,7 @@ class Scene:
     before_round: Callable[[], state.Frame] | None = None  # a screen with no round yet
     extra: dict[str, object] = field(default_factory=dict)
     board: bool = False  # the event on board clocks (a club night), not a central clock
+    sheet: str = ""  # the result sheet's address, as the hub gives it (game over: a QR code)
 
     def frame(self) -> state.Frame:
         if self.before_round is not None:
@@ -64,6 +65,7 @@ class Scene:
         out = state.out_powers((), presses, self.at, schedule.start, profile)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
                             hub_lost=self.hub_lost, alerts=self.alerts)
+        frame = state.with_sheet(frame, self.sheet)
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
 
@@ -86,7 +88,8 @@ SCENES: tuple[Scene, ...] = (
           pauses=(Pause(at=_t("10:06:40"), minutes=5, table=3),)),
     Scene("board-adjudicating", "wdc2006", _t("10:22:40"), board=True, title="Club night",
           presses=tuple((p, f"10:16:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))),
-    Scene("game-over", "wdc2006", _t("15:20:00"), last_year=1909, title="Round 5"),
+    Scene("game-over", "wdc2006", _t("15:20:00"), last_year=1909, title="Round 5",
+          sheet="https://10.0.0.1:8000/sheet/5/3#k7qm2x4pd9ralz3n"),
     Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
           presses=(("I", "10:05:00"),)),
     Scene("alerts", "wdc2019", _t("10:08:40"), hub_lost=True,

@@ -363,7 +363,7 @@ class Table:
         sources, keyboard, box, factory = self._buttons()
         inputs: list[Any] = [src.source for src in sources]
         hub = None
-        hub_text = ""
+        hub_text = hub_url = ""
         # a card that says nothing finds the hall's hub, unless it ran one board alone
         # before (``--event`` once): that round is resumed, as a club's Pi expects
         finds = s.finds_hub and (s.hub is not None or outbox.get("standalone") is None)
@@ -382,7 +382,7 @@ class Table:
                 credential, outcome = self._pair(url, me, outbox, self.note)
                 if credential is None:
                     return outcome or "changed"
-            hub_text = state.hub_line(url, discovered=finds)
+            hub_text, hub_url = state.hub_line(url, discovered=finds), url
             where, shown_table = f"hub {url}", credential.table
             about = About(me, credential.table, inputs, factory, box,
                           mono=self.clock.mono, started=self.clock.started)
@@ -416,7 +416,7 @@ class Table:
         kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
                       log=lambda line: print(line, flush=True),
                       sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
-                      table=shown_table, hub_text=hub_text)
+                      table=shown_table, hub_text=hub_text, hub_url=hub_url)
         on_screen = _status_file(self.args, timebase.local,
                                  hub.sync_status if hub is not None else lambda: None)
         print(ready_line(shown_table, where, time.monotonic()), flush=True)

@@ -25,7 +25,7 @@ from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duratio
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub", "out_powers",
-    "pairing", "problem",
+    "pairing", "problem", "with_sheet",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -46,6 +46,8 @@ class Screen:
     chips: tuple[Chip, ...]
     hub_lost: bool
     alerts: tuple[str, ...] = ()  # small marks: box unplugged, clock not verified, ...
+    #: at game over, the address of the table's result sheet, drawn as a QR code
+    qr: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,14 @@ def introduce(frame: Frame, table: int | None, hub: str) -> Frame:
     if (heading, notes) == (screen.heading, screen.notes):
         return frame
     return replace(frame, screen=replace(screen, heading=heading, notes=notes))
+
+
+def with_sheet(frame: Frame, url: str) -> Frame:
+    """At game over, the table's result sheet as a QR code beside the final words: the
+    players scan it and enter the centres there (``server.routers.results``)."""
+    if frame.screen.look != "game_over" or not url or frame.screen.qr == url:
+        return frame
+    return replace(frame, screen=replace(frame.screen, qr=url))
 
 
 def build(

@@ -24,7 +24,7 @@ from server.mdns import Announcement
 from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
-from server.routers import call, clocks, kiosk, pages, session, td
+from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
 from server.settings import Settings
 from server.slowclients import quiet_when_out_of_files
@@ -121,6 +121,7 @@ def create_app(
     app.include_router(call.router)
     app.include_router(clock_routes.router)
     app.include_router(pages.router)
+    app.include_router(results.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_middleware(BodyLimit)  # outermost: a body's size before its parsing or its sender
     return app

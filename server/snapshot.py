@@ -6,6 +6,7 @@ from typing import Any
 
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress
 from server.context import Hub
+from server.resultsdesk import sheet_link, sheet_secret
 from server.rounds import current, out_powers
 from server.store import PressRow
 
@@ -22,6 +23,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             if seat.table in players:
                 players[seat.table][seat.power] = seat.player
     now = hub.clock.now()
+    secret = sheet_secret(hub.store) if cur is not None else ""
     return {
         n: Snapshot(
             seq=seq,
@@ -36,6 +38,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             claims=tuple(Claim.model_validate(c) for c in hub.claims(n)),
             clock=hub.clock_epoch,
             players=players[n],
+            sheet=sheet_link(secret, cur.round.number, n) if cur else None,
         )
         for n, rows in by_table.items()
     }

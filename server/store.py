@@ -23,6 +23,7 @@ from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Adjustment, Pause
 from machine.private import private_file
+from server.sheets import Sheet, SheetIn
 
 
 def _to_utc(db: sqlite3.Connection) -> None:
@@ -154,6 +155,14 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         table_no INTEGER NOT NULL, kiosk TEXT NOT NULL, address TEXT NOT NULL,
         paired TEXT NOT NULL);
     DELETE FROM meta WHERE key = 'kiosk_key';
+    """,
+    # version 8: each board's result sheet (``server.sheets``): what it says as JSON, the
+    # powers whose players confirmed it, and whether the TD has (then its scores count)
+    """
+    CREATE TABLE sheets(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, body TEXT NOT NULL,
+        confirmed TEXT NOT NULL, td INTEGER NOT NULL, by_td INTEGER NOT NULL,
+        at TEXT NOT NULL, PRIMARY KEY(round, table_no));
     """,
 )
 
@@ -637,6 +646,31 @@ class Store:
                 db.execute(
                     "DELETE FROM units WHERE round = ? AND table_no = ? AND power = ? "
                     "AND phase = ?", (u.round, u.table, u.power, u.phase))
+
+    # --- result sheets ------------------------------------------------------------------
+
+    def sheets(self, round_no: int | None = None) -> list[Sheet]:
+        sql = "SELECT round, table_no, body, confirmed, td, by_td, at FROM sheets"
+        args: tuple[object, ...] = ()
+        if round_no is not None:
+            sql, args = sql + " WHERE round = ?", (round_no,)
+        return [Sheet(r, t, SheetIn.model_validate_json(b), frozenset(json.loads(c)), bool(td),
+                      bool(by), at)
+                for r, t, b, c, td, by, at in self._all(sql + " ORDER BY round, table_no", args)]
+
+    def sheet(self, round_no: int, table: int) -> Sheet | None:
+        found = [s for s in self.sheets(round_no) if s.table == table]
+        return found[0] if found else None
+
+    def keep_sheet(self, sheet: Sheet, now: datetime, summary: str) -> None:
+        """Store a sheet as it now stands (replacing the table's last), logged."""
+        with self.change(now, "result", summary, bump=False) as db:
+            db.execute(
+                "INSERT OR REPLACE INTO sheets(round, table_no, body, confirmed, td, by_td, at)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?)",
+                (sheet.round, sheet.table, sheet.body.model_dump_json(),
+                 json.dumps(sorted(sheet.confirmed)), int(sheet.td), int(sheet.by_td),
+                 sheet.at))
 
     # --- audit log ----------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Debian's headless Chromium, driven by Playwright, for the dashboard tests.
 
 Never skipped: the dashboard is what the TD relies on. `make test` installs chromium
-(scripts/ensure-chromium.sh); Playwright's own browser download is not used.
+(scripts/ensure-test-tools.sh); Playwright's own browser download is not used.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS") or tempfile.mkdtemp(prefix="dipcl
 def chromium() -> Iterator[Any]:
     from playwright import sync_api
 
-    assert shutil.which(CHROMIUM), "Debian's chromium is needed: sh scripts/ensure-chromium.sh"
+    assert shutil.which(CHROMIUM), "Debian's chromium is needed: sh scripts/ensure-test-tools.sh"
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:

@@ -50,6 +50,7 @@ function render(d) {
   renderTime();
   renderGrid(d.tables);
   renderPenalties(d.penalties, d);
+  if (d.round && resultsDue()) refreshResults(d);
   $("audit").replaceChildren(...d.audit.map((a) =>
     el("li", {}, el("span", { class: "when" }, hhmmss(a.at)), " ", a.summary)));
 }

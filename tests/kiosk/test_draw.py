@@ -186,3 +186,36 @@ def test_a_long_penalty_wraps_rather_than_shrinks(size: tuple[int, int]) -> None
             assert shown == detail
         notes = [d for d in drawn if d.role == f"chip-{letter}-note"]
         assert [d.text for d in notes] == ["+88 s"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_game_over_shows_the_result_sheet_as_a_qr_code_a_phone_reads(
+        size: tuple[int, int], tmp_path: Path) -> None:
+    """Read back with zbar (Debian's zbar-tools), as a phone's camera reads the screen."""
+    import shutil
+    import subprocess
+
+    scene = next(s for s in SCENES if s.name == "game-over")
+    surface, drawn, screen = draw(scene, size, painter)
+    assert screen.qr == scene.sheet
+    code = next(d for d in drawn if d.role == "qr")
+    assert code.rect.h >= size[1] // 3, "too small to scan from across the table"
+    png = tmp_path / "game-over.png"
+    pygame.image.save(surface, str(png))
+    zbarimg = shutil.which("zbarimg")
+    assert zbarimg, "zbarimg is needed: sh scripts/ensure-test-tools.sh"
+    read = subprocess.run([zbarimg, "--quiet", "--raw", str(png)], capture_output=True,
+                          text=True, timeout=60)
+    assert read.stdout.strip() == scene.sheet
+
+
+def test_no_qr_code_before_the_game_is_over() -> None:
+    from dataclasses import replace
+
+    from kiosk.state import with_sheet
+
+    scene = next(s for s in SCENES if s.name == "negotiating")
+    frame = with_sheet(scene.frame(), "https://10.0.0.1:8000/sheet/2/3#abcdefghijklmnop")
+    assert frame.screen.qr == ""
+    _, drawn, _ = draw(replace(scene, sheet="https://hub/sheet/2/3#k"), (800, 480), painter)
+    assert not [d for d in drawn if d.role == "qr"]

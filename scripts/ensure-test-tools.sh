@@ -1,0 +1,19 @@
+#!/bin/sh
+# What the tests drive for real, from Debian: `chromium` (the dashboard and the phone pages,
+# headless) and `zbarimg` from `zbar-tools` (reads the QR code a kiosk draws at game over,
+# as a phone's camera would). Install what is missing when we may (root with apt-get, as
+# in CI); otherwise say how.
+set -e
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v zbarimg >/dev/null 2>&1 || missing="$missing zbar-tools"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian's$missing for the tests..."
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    exit 0
+fi
+echo "The tests need$missing: run 'sudo apt-get install$missing' (Debian/Raspberry Pi OS)." >&2
+exit 1

@@ -1,0 +1,131 @@
+"""A board's result sheet on the hub: its key, what it holds, and what the TD must check.
+
+When a game ends, its kiosk shows a QR code for the table's sheet; a phone opens it, the
+board's players enter the centres and how the game ended, and each player confirms their
+own line, as they sign the paper sheet (wdc2003: "each player must sign the scoring sheet on
+the line of the power that he or she played"). The TD sees every sheet with what looks wrong
+and confirms it; only then do its scores count in the standings.
+
+The sheet's key is an HMAC of the round and the table under a secret kept in the data dir:
+nothing to store per table, good for that table's sheet only, and a new data dir (a new
+event) makes every old QR code useless. Pure but for the secret's HMAC; the store and the
+routes are elsewhere (``server.store``, ``server.routers.results``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from dipclock.events import EventProfile
+from dipclock.powers import LETTERS, POWERS, PowerLetter
+from dipclock.scoring import GameResult, ResultError, score_game
+from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
+
+#: The header a sheet's page sends its key in (never the URL's path or query, which logs
+#: keep: the key travels in the link's #fragment, which a browser never sends).
+KEY_HEADER = "X-Sheet-Key"
+Centres = Annotated[int, Field(ge=0, le=TOTAL_CENTRES)]
+GameYear = Annotated[int, Field(ge=FIRST_YEAR, le=LAST_YEAR)]
+
+
+def sheet_key(secret: str, round_no: int, table: int) -> str:
+    """The key in table ``table``'s QR code for round ``round_no``: 16 base32 characters
+    (80 bits: no one guesses it; few enough that the code stays large on a small screen)."""
+    mac = hmac.new(secret.encode(), f"sheet {round_no} {table}".encode(), hashlib.sha256)
+    return base64.b32encode(mac.digest()).decode()[:16].lower()
+
+
+class SheetIn(BaseModel):
+    """What a sheet holds, as the page sends it (powers by letter)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    centres: dict[PowerLetter, Centres]
+    #: the game year whose Fall centres count
+    year: GameYear
+    ending: Literal["draw", "solo"] = "draw"
+    solo: PowerLetter | None = None
+    #: a draw's participants where the event scores draws by size; None: all survivors
+    draw: Annotated[list[PowerLetter], Field(max_length=7)] | None = None
+    eliminated: dict[PowerLetter, GameYear] = {}
+
+    def result(self) -> GameResult:
+        """The core's game result (a ``ResultError`` for a sheet that cannot be one)."""
+        if self.ending == "solo" and self.solo is None:
+            raise ResultError("a solo needs its winner")
+        return GameResult(
+            centres=dict(self.centres),
+            year=self.year,
+            solo=self.solo if self.ending == "solo" else None,
+            draw=frozenset(self.draw) if self.draw and self.ending == "draw" else None,
+            eliminated=dict(self.eliminated),
+        )
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One board's sheet as stored: what it says, who confirmed it, whether the TD did."""
+
+    round: int
+    table: int
+    body: SheetIn
+    confirmed: frozenset[str]  # the powers whose players confirmed this version
+    td: bool  # confirmed by the TD: its scores count
+    by_td: bool  # entered or last changed by the TD
+    at: str
+
+
+Status = Literal["empty", "entered", "confirmed", "final"]
+
+
+def scored(profile: EventProfile, body: SheetIn) -> dict[str, float]:
+    """The sheet's scores under the event's system (a ``ResultError`` if it has none or the
+    sheet cannot be scored)."""
+    if profile.scoring is None:
+        raise ResultError(f"{profile.name} names no scoring system: the TD adds one "
+                          "([scoring] system in the event file)")
+    result = body.result()
+    return score_game(profile.scoring.system, result, profile.solo_centres(result.year))
+
+
+def flags(profile: EventProfile, body: SheetIn) -> list[str]:
+    """What the TD should look at before confirming: a sheet the core refuses (a soloist
+    under the year's threshold, a draw naming an eliminated power) and a total that is not
+    the board's 34 (neutral centres left, or a typo)."""
+    out: list[str] = []
+    try:
+        scored(profile, body)
+    except ResultError as exc:
+        out.append(str(exc))
+    total = sum(body.centres.values())
+    if len(body.centres) == len(LETTERS) and total != TOTAL_CENTRES and total <= TOTAL_CENTRES:
+        out.append(f"centres add up to {total}, not {TOTAL_CENTRES}")
+    return out
+
+
+def status(sheet: Sheet | None, seated: Sequence[str]) -> Status:
+    """``final``: the TD confirmed; ``confirmed``: every seated power's player did."""
+    if sheet is None:
+        return "empty"
+    if sheet.td:
+        return "final"
+    needed = set(seated) or set(LETTERS)
+    return "confirmed" if needed <= sheet.confirmed else "entered"
+
+
+def describe(body: SheetIn) -> str:
+    """The audit log's line for a sheet: "A 5, E 4, ... (1907, draw)"."""
+    centres = ", ".join(f"{p} {body.centres.get(p, '?')}" for p in LETTERS)
+    end = f"solo {POWERS[body.solo]}" if body.ending == "solo" and body.solo else "draw"
+    return f"{centres} ({body.year}, {end})"
+
+
+def named(scores: Mapping[str, float]) -> dict[str, float]:
+    return {POWERS[p]: round(v, 2) for p, v in scores.items()}

@@ -1,0 +1,79 @@
+// dipclock dashboard: the Results card. Every board's result sheet of a round, what looks
+// wrong on it, the TD's confirmation, and the standings that follow (server/routers/
+// results.py). Loaded after common.js; the page's scripts share one scope (no build step).
+"use strict";
+
+// The round whose sheets the TD looks at: null for the current round.
+let resultsRound = null;
+// Sheets change at a player's pace, not the clock's: every third poll of the dashboard
+// (6 s), and at once after the TD acts on one.
+let resultsPolls = 0;
+
+function resultsDue() {
+  resultsPolls = (resultsPolls + 1) % 3;
+  return resultsPolls === 1;
+}
+
+const SHEET_STATUS = {
+  empty: "no sheet yet", entered: "entered, waiting for the players",
+  confirmed: "confirmed by the players", final: "confirmed by the TD",
+};
+
+function centresLine(s) {
+  const end = s.ending === "solo" ? `solo ${s.solo}` : (s.draw ? `draw ${s.draw.join("")}` : "draw");
+  return "AEFGIRT".split("").map((p) => `${p} ${s.centres[p]}`).join(" ") + ` · ${s.year} · ${end}`;
+}
+
+function sheetRow(v) {
+  const open = el("a", { href: `/sheet/${v.round}/${v.table}`, target: "_blank" }, "Open");
+  const row = el("li", { class: v.flags.length ? "bad" : (v.status === "final" ? "done" : ""),
+    "data-table": v.table },
+    el("span", {}, el("b", {}, `Table ${v.table}`), ` · ${SHEET_STATUS[v.status]}`,
+      v.sheet ? ` · players ${v.confirmed.length}/${Object.keys(v.players).length || 7}` : ""),
+    v.sheet ? el("span", { class: "small" }, centresLine(v.sheet)) : null,
+    ...v.flags.map((f) => el("span", { class: "small flag" }, f)),
+    open);
+  const final = (yes) => act(yes ? `Confirm table ${v.table}'s sheet? Its scores count from now on.`
+    : `Reopen table ${v.table}'s sheet? Its scores stop counting until you confirm it again.`,
+  "POST", `/api/td/sheets/${v.round}/${v.table}/final`, { final: yes })
+    .then((done) => { if (done) refreshResults(); });
+  if (v.sheet && v.status !== "final") {
+    row.append(el("button", { class: "go", onclick: () => final(true) }, "Confirm"));
+  } else if (v.status === "final") {
+    row.append(el("button", { class: "plain", onclick: () => final(false) }, "Reopen"));
+  }
+  return row;
+}
+
+function standingRows(view) {
+  if (view.problem) return [el("li", { class: "bad" }, view.problem)];
+  if (!view.standings.length) return [el("li", { class: "muted" }, "No confirmed sheets yet.")];
+  return view.standings.map((s) => el("li", {},
+    el("span", { class: "rank" }, `${s.rank}${s.shared ? "=" : ""}`), ` ${s.player} `,
+    el("b", {}, s.total.toFixed(2)), el("span", { class: "muted small" }, ` · ${s.games} games`)));
+}
+
+async function refreshResults(d) {
+  const picker = $("results-round");
+  if (!picker.onchange) {
+    picker.onchange = () => { resultsRound = Number(picker.value) || null; refreshResults(); };
+  }
+  if (d) {
+    fillSelect(picker, d.rounds.map((r) => [String(r.number), `Round ${r.number}`]));
+    picker.hidden = !d.rounds.length;
+  }
+  const q = resultsRound === null ? "" : `?round=${resultsRound}`;
+  try {
+    const [sheets, view] = await Promise.all([api("GET", `/api/td/results${q}`),
+                                              api("GET", `/api/td/standings${q}`)]);
+    if (resultsRound === null) picker.value = String(sheets.round);
+    $("sheets").replaceChildren(...sheets.sheets.map(sheetRow));
+    $("standings-after").textContent = `after round ${view.round}` +
+      (view.sheets_waiting.length ? ` · waiting for tables ${view.sheets_waiting.join(", ")}` : "");
+    $("standings").replaceChildren(...standingRows(view));
+    $("standings-csv").href = `/api/standings.csv?round=${view.round}`;
+  } catch (e) {
+    $("sheets").replaceChildren(el("li", { class: "muted" }, e.message));
+    $("standings").replaceChildren();
+  }
+}

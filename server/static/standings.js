@@ -1,0 +1,25 @@
+// dipclock: the standings for the projector, from the sheets the TD confirmed. The TD opens
+// it signed in (an event may keep its standings from the players until the prizes), and it
+// follows every confirmation by itself.
+"use strict";
+
+async function showStandings() {
+  const round = new URLSearchParams(location.search).get("round");
+  try {
+    const v = await api("GET", "/api/td/standings" + (round ? `?round=${round}` : ""));
+    $("standings-title").textContent = `${v.event} · standings after round ${v.round}`;
+    $("standings-note").textContent = v.problem || (v.sheets_waiting.length
+      ? `Waiting for the sheets of tables ${v.sheets_waiting.join(", ")}` : "Every sheet confirmed");
+    $("standings-rows").replaceChildren(...v.standings.map((s) => el("tr", {},
+      el("td", {}, `${s.rank}${s.shared ? "=" : ""}`), el("td", {}, s.player),
+      el("td", {}, s.total.toFixed(2)), el("td", {}, String(s.games)))));
+  } catch (e) {
+    $("standings-note").textContent = e.message.includes("sign in")
+      ? "Sign in on the dashboard in this browser first." : e.message;
+  }
+}
+
+if (page === "standings") {
+  showStandings();
+  setInterval(showStandings, 5000);
+}

@@ -1,0 +1,171 @@
+"""The results desk on a real hub: a board's sheet from its QR link, the players'
+confirmations, the TD's, and the standings and CSV files that follow."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from dipclock.events import BUILTIN
+from dipclock.scoring import GameResult, score_game
+from dipclock.scoring.result import parse_centres
+from dipclock.standings import GameScore, standings
+from tests.server.test_state import snap
+
+SEATS = "".join(f"1,{t},{p},{p}{t}\n" for t in (1, 2) for p in "AEFGIRT")
+BOARD_1 = {"centres": dict(A=5, E=4, F=6, G=0, I=7, R=6, T=6), "year": 1909,
+           "eliminated": {"G": 1905}}
+BOARD_2 = {"centres": dict(A=10, E=8, F=6, G=4, I=3, R=2, T=1), "year": 1909}
+
+
+def seated(hub, td) -> None:
+    r = hub.client.put("/api/td/seating", json={"csv": SEATS}, headers=td)
+    assert r.status_code == 200, r.text
+
+
+def key_of(hub, table: int) -> dict[str, str]:
+    """The key the table's kiosk shows in its QR code, from its snapshot."""
+    link = snap(hub, table)["sheet"]
+    path, _, key = link.partition("#")
+    assert path == f"/sheet/1/{table}" and len(key) == 16
+    return {"X-Sheet-Key": key}
+
+
+def phone(hub):
+    """A player's phone: the hub's app, no TD cookie."""
+    from fastapi.testclient import TestClient
+
+    client = TestClient(hub.client.app)
+    return client
+
+
+def test_a_table_s_qr_link_opens_its_sheet_and_no_other(hub, td):
+    seated(hub, td)
+    p = phone(hub)
+    r = p.get("/api/sheets/1/1", headers=key_of(hub, 1))
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["table"] == 1 and view["status"] == "empty" and view["sheet"] is None
+    assert view["players"]["England"] == "E1" and view["system"].startswith("ManorCon")
+    assert view["year"] == 1909 and view["counts"] == "Fall 1909 centres count"
+    assert p.get("/api/sheets/1/2", headers=key_of(hub, 1)).status_code == 403
+    assert p.get("/api/sheets/1/1", headers={"X-Sheet-Key": "x" * 16}).status_code == 403
+    assert p.get("/api/sheets/1/1", headers={"X-Sheet-Key": "é".encode()}).status_code == 403
+    assert p.get("/api/sheets/1/1").status_code == 401
+    assert p.get("/sheet/1/1").status_code == 200  # the page itself holds no secret
+
+
+def test_players_enter_and_confirm_then_the_td_confirms_and_the_sheet_is_the_td_s(hub, td):
+    seated(hub, td)
+    p, key = phone(hub), key_of(hub, 1)
+    r = p.put("/api/sheets/1/1", json=BOARD_1, headers=key)
+    assert r.status_code == 200, r.text
+    view = r.json()
+    expected = score_game("manorcon", GameResult(parse_centres("A=5,E=4,F=6,G=0,I=7,R=6,T=6"),
+                                                 1909, eliminated={"G": 1905}), 18)
+    assert view["scores"] == {"Austria": round(expected["A"], 2), "England":
+                              round(expected["E"], 2), "France": round(expected["F"], 2),
+                              "Germany": 0.5, "Italy": round(expected["I"], 2),
+                              "Russia": round(expected["R"], 2), "Turkey": round(expected["T"], 2)}
+    assert view["flags"] == [] and view["status"] == "entered"
+    for letter in "AEFGIRT":
+        r = p.post("/api/sheets/1/1/confirm", json={"power": letter}, headers=key)
+        assert r.status_code == 200, r.text
+    assert r.json()["status"] == "confirmed" and len(r.json()["confirmed"]) == 7
+    r = hub.client.post("/api/td/sheets/1/1/final", json={"final": True}, headers=td)
+    assert r.status_code == 200 and r.json()["status"] == "final"
+    r = p.put("/api/sheets/1/1", json={**BOARD_1, "year": 1908}, headers=key)
+    assert r.status_code == 409 and "the TD has confirmed this sheet" in r.json()["detail"]
+    audit = [a["summary"] for a in hub.client.get("/api/td/state").json()["audit"]]
+    assert any("table 1 sheet confirmed by the TD" in a for a in audit)
+
+
+def test_a_change_clears_the_confirmations(hub, td):
+    seated(hub, td)
+    p, key = phone(hub), key_of(hub, 2)
+    p.put("/api/sheets/1/2", json=BOARD_2, headers=key)
+    p.post("/api/sheets/1/2/confirm", json={"power": "A"}, headers=key)
+    same = p.put("/api/sheets/1/2", json=BOARD_2, headers=key).json()
+    assert same["confirmed"] == ["Austria"]  # sent again: nothing changed
+    changed = p.put("/api/sheets/1/2", json={**BOARD_2, "year": 1908}, headers=key).json()
+    assert changed["confirmed"] == [] and changed["sheet"]["year"] == 1908
+
+
+def test_what_looks_wrong_is_flagged_and_cannot_be_confirmed(hub, td):
+    seated(hub, td)
+    p, key = phone(hub), key_of(hub, 1)
+    short = {**BOARD_1, "centres": {**BOARD_1["centres"], "A": 4}}
+    view = p.put("/api/sheets/1/1", json=short, headers=key).json()
+    assert view["flags"] == ["centres add up to 33, not 34"] and view["scores"]
+    # a total short of 34 is the TD's to judge (a neutral centre left): it can be confirmed
+    assert p.post("/api/sheets/1/1/confirm", json={"power": "A"}, headers=key).status_code == 200
+    solo = {**BOARD_1, "ending": "solo", "solo": "I"}
+    view = p.put("/api/sheets/1/1", json=solo, headers=key).json()
+    assert view["flags"] == ["Italy has 7 centres: a solo in 1909 needs 18"]
+    assert view["scores"] is None
+    r = p.post("/api/sheets/1/1/confirm", json={"power": "I"}, headers=key)
+    assert r.status_code == 409 and "needs 18" in r.json()["detail"]
+    r = hub.client.post("/api/td/sheets/1/1/final", json={"final": True}, headers=td)
+    assert r.status_code == 409 and "needs 18" in r.json()["detail"]
+    listed = hub.client.get("/api/td/results").json()["sheets"]
+    assert [(s["table"], s["status"], s["flags"]) for s in listed][:2] == [
+        (1, "entered", ["Italy has 7 centres: a solo in 1909 needs 18"]), (2, "empty", [])]
+
+
+def test_a_malformed_sheet_is_one_line_and_nothing_is_stored(hub, td):
+    seated(hub, td)
+    p, key = phone(hub), key_of(hub, 1)
+    for body, says in (
+        ({**BOARD_1, "centres": {**BOARD_1["centres"], "A": 99}}, "centres.A"),
+        ({**BOARD_1, "colour": "red"}, "colour: unknown field"),
+        ({**BOARD_1, "year": 19090}, "year"),
+        ({**BOARD_1, "centres": {"X": 3}}, "centres.X"),
+    ):
+        r = p.put("/api/sheets/1/1", json=body, headers=key)
+        assert r.status_code == 422 and says in r.json()["detail"], (body, r.text)
+        assert "\n" not in r.json()["detail"]
+    assert hub.client.get("/api/sheets/1/1").json()["sheet"] is None
+
+
+def test_confirmed_sheets_make_the_standings_and_the_csv_files(hub, td):
+    seated(hub, td)
+    for table, board in ((1, BOARD_1), (2, BOARD_2)):
+        key = key_of(hub, table)
+        phone(hub).put(f"/api/sheets/1/{table}", json=board, headers=key)
+    # only the TD's confirmation makes a sheet count
+    assert hub.client.get("/api/td/standings").json()["standings"] == []
+    for table in (1, 2):
+        r = hub.client.post(f"/api/td/sheets/1/{table}/final", json={}, headers=td)
+        assert r.status_code == 200, r.text
+    view = hub.client.get("/api/td/standings").json()
+    assert view["sheets_final"] == 2 and view["sheets_waiting"] == [3, 4]
+    # the core's standings over the same games
+    games = []
+    for table, board in ((1, BOARD_1), (2, BOARD_2)):
+        result = GameResult(board["centres"], board["year"],
+                            eliminated=board.get("eliminated", {}))
+        for power, score in score_game("manorcon", result, 18).items():
+            games.append(GameScore(1, f"{power}{table}", score, str(table), power,
+                                   board["centres"][power]))
+    core = standings(games, BUILTIN["wdc2006"].standings)
+    assert [(r["rank"], r["player"], r["total"]) for r in view["standings"]] == [
+        (s.rank, s.player, round(s.total, 2)) for s in core]
+    text = hub.client.get("/api/standings.csv").text
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [(int(r["rank"]), r["player"], float(r["total"])) for r in rows] == [
+        (s.rank, s.player, round(s.total, 2)) for s in core]
+    results = list(csv.DictReader(io.StringIO(hub.client.get("/api/results.csv").text)))
+    austria = next(g for g in games if g.player == "A1")
+    assert len(results) == 14 and results[0] == {
+        "round": "1", "table": "1", "power": "Austria", "player": "A1", "centres": "5",
+        "score": f"{austria.score:.2f}"}
+    assert phone(hub).get("/api/td/standings").status_code == 401
+    assert phone(hub).get("/api/results.csv").status_code == 401
+
+
+def test_the_td_enters_a_sheet_with_the_session_and_its_csrf(hub, td):
+    seated(hub, td)
+    r = hub.client.put("/api/sheets/1/3", json=BOARD_2)
+    assert r.status_code == 403  # signed in, but no CSRF header: another site's page
+    r = hub.client.put("/api/sheets/1/3", json=BOARD_2, headers=td)
+    assert r.status_code == 200 and r.json()["by_td"] is True
