@@ -377,6 +377,7 @@ BUILTIN: dict[str, EventProfile] = {
                 # top board's first two are the tournament's, +10 % to all seven; 19.1: the
                 # Saturday round's three team members; 19.10: best country by score
                 weights=(1, 1, 1, 1), max_rounds=4, top_board_bonus=0.10, top_board_places=2,
+                top_board_round=5, top_board_skips_full_players=True,
                 tie_breaks=("best_game", "second_best_game", "third_best_game",
                             "fourth_best_game"),
                 team_round=3, team_size=3,
@@ -407,7 +408,7 @@ BUILTIN: dict[str, EventProfile] = {
             standings=StandingsRules(
                 # "no more than three of the four preliminary rounds" and the fifth: all
                 # rounds "added together"; the top board's winner is the champion
-                max_rounds=4, top_board_places=1,
+                max_rounds=4, top_board_places=1, top_board_round=5,
                 tie_breaks=("best_game", "head_to_head", "head_to_head_total"),
             ),
         ),
@@ -439,7 +440,7 @@ BUILTIN: dict[str, EventProfile] = {
                 # 100/100/80/40 %; III.3-4: the top board's most centres wins, +15 %
                 weights=(1, 1, 0.8, 0.4), qualification_weights=(1, 0.8, 0.4),
                 qualification_only_when_all_played=True, top_board_bonus=0.15,
-                top_board_places=1, top_board_by="centres",
+                top_board_places=1, top_board_by="centres", top_board_round=4,
                 tie_breaks=("head_to_head", "fewer_games", "best_game", "fewer_home_centres"),
                 team_round=2, team_tie_breaks=("best_member", "second_member"),
             ),

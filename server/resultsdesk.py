@@ -17,7 +17,17 @@ from dataclasses import dataclass
 from dipclock.events import EventProfile
 from dipclock.powers import LETTERS, POWERS
 from dipclock.scoring import SYSTEMS, ResultError
-from dipclock.standings import GameScore, Standing, StandingsError, StandingsRules, standings
+from dipclock.standings import (
+    GameScore,
+    SeatTie,
+    Standing,
+    StandingsError,
+    StandingsRules,
+    best_countries,
+    played_every,
+    qualifiers,
+    standings,
+)
 from dipclock.timeline import table_clock
 from server.responses import Out
 from server.rounds import round_profile, schedule_for
@@ -65,6 +75,32 @@ class StandingRow(Out):
     shared: bool
 
 
+class TopBoard(Out):
+    """The top board: its seeds from the rounds before it, and its table once seated."""
+
+    round: int  # the round it plays
+    seeds: list[str]  # the qualifiers, best first
+    problem: str  # "" or why it cannot be seeded yet (a tie on the last seat: the TD's)
+    table: int | None  # the table of ``round`` seating most of the seeds
+    players: list[str]  # who sits there
+    counts: bool  # its sheet is confirmed: its result decides the first places
+
+
+class Result(Out):
+    """One player's game, as an award names it."""
+
+    player: str
+    round: int
+    table: str
+    centres: int | None
+    score: float
+
+
+class CountryBest(Out):
+    power: str
+    winners: list[Result]  # several when level
+
+
 class StandingsView(Out):
     """``GET /api/td/standings``: after round ``round``, from the sheets the TD confirmed."""
 
@@ -74,6 +110,8 @@ class StandingsView(Out):
     sheets_waiting: list[int]  # this round's tables whose sheet the TD has not confirmed
     standings: list[StandingRow]
     problem: str  # "" or why the standings cannot be made
+    top_board: TopBoard | None = None  # None: the event has none, or it is not near yet
+    best_countries: list[CountryBest] = []
 
 
 def sheet_secret(store: Store) -> str:
@@ -187,26 +225,70 @@ def rules_of(profile: EventProfile) -> StandingsRules:
 
 
 def standings_view(store: Store, round_no: int) -> StandingsView:
-    """The standings after ``round_no`` under that round's event."""
+    """The standings after ``round_no`` under that round's event, with the top board's
+    seeding and the best countries."""
     board = board_of(store, round_no)
     if board is None:
         return StandingsView(event="", round=round_no, sheets_final=0, sheets_waiting=[],
                              standings=[], problem=f"no round {round_no} is set up")
     scores = game_scores(store, round_no)
+    rules = rules_of(board.profile)
     waiting = [v.table for v in round_sheets(store, board) if v.status != "final"]
     rows: list[Standing] = []
     problem = ""
+    top = top_board_of(store, rules, scores, round_no)
     try:
-        rows = standings(scores, rules_of(board.profile))
+        seated = frozenset(top.players) if top is not None and top.counts else frozenset()
+        rows = standings(scores, rules, top_board=seated,
+                         top_board_round=top.round if seated and top else None)
+        countries = best_countries(scores, rules, solo_boards=solo_boards(store, round_no))
     except StandingsError as exc:
-        problem = str(exc)
+        problem, countries = str(exc), {}
     return StandingsView(
         event=board.profile.name, round=round_no,
         sheets_final=len({(s.round, s.board) for s in scores if s.round == round_no}),
         sheets_waiting=waiting,
         standings=[StandingRow(rank=s.rank, player=s.player, total=round(s.total, 2),
                                games=s.games, shared=s.shared) for s in rows],
-        problem=problem)
+        problem=problem, top_board=top,
+        best_countries=[CountryBest(power=power, winners=[
+            Result(player=w.player, round=w.round, table=w.board or "", centres=w.centres,
+                   score=round(w.score, 2)) for w in won])
+            for power, won in countries.items()])
+
+
+def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
+                 round_no: int) -> TopBoard | None:
+    """The top board: seeded from the rounds before its own by the event's rules; its
+    table is the one of that round seating most of the seeds (at least four, so a stand-in
+    or two still find it); its result counts once its sheet is confirmed."""
+    if rules.top_board_round is None or round_no < rules.top_board_round - 1:
+        return None
+    at = rules.top_board_round
+    before = set(range(1, at))
+    seeds: list[str] = []
+    problem = ""
+    if any(s.round in before for s in scores):
+        skip = played_every(scores, before) if rules.top_board_skips_full_players else ()
+        try:
+            seeds = qualifiers(scores, rules, before, exclude=skip)
+        except SeatTie as exc:
+            problem = str(exc)
+    table, players = None, []
+    if seeds:
+        best = max(players_of(store, at).items(), default=None,
+                   key=lambda item: len(set(item[1].values()) & set(seeds)))
+        if best is not None and len(set(best[1].values()) & set(seeds)) >= 4:
+            table, players = best[0], sorted(best[1].values())
+    final = table is not None and any(s.round == at and s.board == str(table) for s in scores)
+    return TopBoard(round=at, seeds=seeds, problem=problem, table=table, players=players,
+                    counts=final and round_no >= at)
+
+
+def solo_boards(store: Store, up_to: int) -> frozenset[tuple[int, str]]:
+    """The (round, table) of every confirmed sheet that ended in a solo."""
+    return frozenset((s.round, str(s.table)) for s in store.sheets()
+                     if s.td and s.round <= up_to and s.body.ending == "solo")
 
 
 def results_csv(scores: Iterable[GameScore]) -> str:
@@ -217,6 +299,17 @@ def results_csv(scores: Iterable[GameScore]) -> str:
     for s in sorted(scores, key=lambda s: (s.round, int(s.board or 0),
                                            LETTERS.index(s.power[0] if s.power else "A"))):
         w.writerow([s.round, s.board, s.power, s.player, s.centres, f"{s.score:.2f}"])
+    return out.getvalue()
+
+
+def best_countries_csv(view: StandingsView) -> str:
+    """``power,player,round,table,centres,score``: each power's best result(s)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["power", "player", "round", "table", "centres", "score"])
+    for c in view.best_countries:
+        for r in c.winners:
+            w.writerow([c.power, r.player, r.round, r.table, r.centres, f"{r.score:.2f}"])
     return out.getvalue()
 
 

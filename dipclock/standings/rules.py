@@ -61,6 +61,11 @@ class StandingsRules(BaseModel):
     #: How many first places the top board's own result decides (wdc2006: 2).
     top_board_places: Annotated[int, Field(ge=0, le=7)] = 0
     top_board_by: TopBoardBy = "score"
+    #: The round the top board plays; the rounds before it seed it (None: no top board).
+    top_board_round: Annotated[int, Field(ge=2)] | None = None
+    #: wdc2006 19.8: "Players who played all first 4 rounds do not count, as they cannot
+    #: play another game".
+    top_board_skips_full_players: bool = False
     tie_breaks: tuple[TieBreak, ...] = ()
     #: The round whose scores make a team's score; None: no team competition.
     team_round: Annotated[int, Field(ge=1)] | None = None

@@ -26,6 +26,7 @@ from server.resultsdesk import (
     RoundSheets,
     SheetView,
     StandingsView,
+    best_countries_csv,
     board_of,
     game_scores,
     players_of,
@@ -208,6 +209,14 @@ def get_standings_csv(_: TD, hub: HubDep,
     view = standings_view(hub.store, round or _current_number(hub))
     return Response(standings_csv(view), media_type="text/csv",
                     headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+
+
+@router.get("/api/best-countries.csv", response_class=Response)
+def get_best_countries_csv(_: TD, hub: HubDep,
+                           round: Annotated[int | None, Query(ge=1, le=99)] = None) -> Response:
+    view = standings_view(hub.store, round or _current_number(hub))
+    return Response(best_countries_csv(view), media_type="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="best-countries.csv"'})
 
 
 def _current_number(hub: Hub) -> int:

@@ -71,9 +71,26 @@ async function refreshResults(d) {
     $("standings-after").textContent = `after round ${view.round}` +
       (view.sheets_waiting.length ? ` · waiting for tables ${view.sheets_waiting.join(", ")}` : "");
     $("standings").replaceChildren(...standingRows(view));
+    renderAwards(view);
     $("standings-csv").href = `/api/standings.csv?round=${view.round}`;
   } catch (e) {
     $("sheets").replaceChildren(el("li", { class: "muted" }, e.message));
     $("standings").replaceChildren();
   }
+}
+
+// The top board's seeds (and its table once seated), and each power's best result.
+function renderAwards(view) {
+  const top = view.top_board;
+  $("top-board").hidden = !top;
+  if (top) {
+    $("top-board-note").textContent = top.problem ? top.problem
+      : (top.table ? `Round ${top.round}, table ${top.table}` + (top.counts ? ": its result decides the first places" : "")
+        : `Round ${top.round}: seat them at one table`);
+    $("top-board-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
+  }
+  $("best-countries").replaceChildren(...view.best_countries.map((c) => el("li", {},
+    el("b", {}, c.power), " ", c.winners.map((w) =>
+      `${w.player} (${w.score.toFixed(2)}, ${w.centres} centres, round ${w.round})`).join("; "))));
+  $("countries-csv").href = `/api/best-countries.csv?round=${view.round}`;
 }

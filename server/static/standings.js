@@ -13,6 +13,14 @@ async function showStandings() {
     $("standings-rows").replaceChildren(...v.standings.map((s) => el("tr", {},
       el("td", {}, `${s.rank}${s.shared ? "=" : ""}`), el("td", {}, s.player),
       el("td", {}, s.total.toFixed(2)), el("td", {}, String(s.games)))));
+    const top = v.top_board;
+    $("proj-top").hidden = !top || !top.seeds.length;
+    if (top) {
+      $("proj-top-note").textContent = top.table ? `Round ${top.round}, table ${top.table}` : `Round ${top.round}`;
+      $("proj-top-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
+    }
+    $("proj-countries").replaceChildren(...v.best_countries.map((c) => el("li", {},
+      el("b", {}, c.power), " ", c.winners.map((w) => `${w.player} ${w.score.toFixed(2)}`).join(", "))));
   } catch (e) {
     $("standings-note").textContent = e.message.includes("sign in")
       ? "Sign in on the dashboard in this browser first." : e.message;

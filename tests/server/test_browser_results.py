@@ -127,7 +127,8 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
                 seat(round_no, table)["A"])
             fill_sheet(player, board, year)
             if (round_no, table) == (1, 1):
-                player.screenshot(path=f"{SHOTS}/dipclock-result-sheet.png", full_page=True)
+                player.evaluate("window.scrollTo(0, 0)")
+                player.screenshot(path=f"{SHOTS}/dipclock-result-sheet.png")
             result = GameResult(centres(board), year, solo=board.get("solo"),
                                 eliminated=board.get("eliminated", {}))
             for letter, score in score_game("manorcon", result, 18).items():
@@ -146,6 +147,11 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
         expect(page.locator("#standings li").first).to_contain_text(core[0].player)
         expect(page.locator("#standings li")).to_have_count(len(core))
 
+    # graduated20 19.9: most centres, then score, and the solo rule (round 2 table 1's
+    # losers to Austria's solo win nothing a board without a solo gave)
+    expect(page.locator("#best-countries li")).to_have_count(7)
+    expect(page.locator("#best-countries li", has_text="Austria")).to_contain_text(
+        f"{seat(2, 1)['A']} (75.00, 18 centres, round 2)")
     # the sticky bar would cover the card's heading in a picture of the card alone
     page.evaluate("document.querySelector('.top').style.position = 'static'")
     page.locator("#results-card").screenshot(path=f"{SHOTS}/dipclock-results-card.png")

@@ -23,11 +23,11 @@ def seated(hub, td) -> None:
     assert r.status_code == 200, r.text
 
 
-def key_of(hub, table: int) -> dict[str, str]:
+def key_of(hub, table: int, round_no: int = 1) -> dict[str, str]:
     """The key the table's kiosk shows in its QR code, from its snapshot."""
     link = snap(hub, table)["sheet"]
     path, _, key = link.partition("#")
-    assert path == f"/sheet/1/{table}" and len(key) == 16
+    assert path == f"/sheet/{round_no}/{table}" and len(key) == 16
     return {"X-Sheet-Key": key}
 
 
@@ -169,3 +169,82 @@ def test_the_td_enters_a_sheet_with_the_session_and_its_csrf(hub, td):
     assert r.status_code == 403  # signed in, but no CSRF header: another site's page
     r = hub.client.put("/api/sheets/1/3", json=BOARD_2, headers=td)
     assert r.status_code == 200 and r.json()["by_td"] is True
+
+
+TOP_EVENT = """name = "Top board open"
+[[phase_lengths]]
+spring = 15
+fall = 15
+[penalty]
+model = "nmr"
+[scoring]
+system = "carnage"
+[standings]
+top_board_round = 2
+top_board_places = 1
+tie_breaks = ["best_game"]
+"""
+#: carnage, by place: the board's order is the order of these centres
+ROUND_1 = {1: "A=10,E=8,F=6,G=4,I=3,R=2,T=1", 2: "A=9,E=7,F=6,G=5,I=4,R=2,T=1"}
+
+
+def seats_of(names: str) -> dict[str, str]:
+    return dict(zip("AEFGIRT", names.split(), strict=True))
+
+
+def test_the_top_board_is_seeded_decides_first_place_and_best_countries_follow(hub):
+    from datetime import timedelta
+
+    from tests.server.conftest import START
+
+    td = hub.sign_in()
+    for method, path, body in (
+        ("PUT", "/api/td/event", {"toml": TOP_EVENT, "filename": "top.toml"}),
+        ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
+        ("PUT", "/api/td/tables", {"count": 2}),
+    ):
+        assert hub.client.request(method, path, json=body, headers=td).status_code == 200
+    names = {1: seats_of("Ann Ben Cat Dan Eve Fay Gus"), 2: seats_of("Hal Ida Jon Kim Lea Max Ned")}
+    lines = [f"1,{t},{p},{n}" for t, seats in names.items() for p, n in seats.items()]
+    assert hub.client.put("/api/td/seating", json={"csv": "\n".join(lines)},
+                          headers=td).status_code == 200
+    for table, centres in ROUND_1.items():
+        body = {"centres": dict(pair.split("=") for pair in centres.split(",")), "year": 1905}
+        phone(hub).put(f"/api/sheets/1/{table}", json=body, headers=key_of(hub, table))
+        hub.client.post(f"/api/td/sheets/1/{table}/final", json={}, headers=td)
+    view = hub.client.get("/api/td/standings?round=1").json()
+    # by place on each board: Ann 7010, Hal 7009; Ben 6008, Ida 6007; Cat and Jon 5006,
+    # level on total and best game (shared, by name); the seventh seat Kim's 4005 (Dan 4004)
+    assert view["top_board"]["seeds"] == ["Ann", "Hal", "Ben", "Ida", "Cat", "Jon", "Kim"]
+    assert view["top_board"]["table"] is None
+    countries = {c["power"]: [w["player"] for w in c["winners"]]
+                 for c in view["best_countries"]}
+    assert countries == {"Austria": ["Ann"], "England": ["Ben"], "France": ["Cat", "Jon"],
+                         "Germany": ["Kim"], "Italy": ["Lea"], "Russia": ["Fay", "Max"],
+                         "Turkey": ["Gus", "Ned"]}
+    rows = list(csv.DictReader(io.StringIO(hub.client.get("/api/best-countries.csv?round=1")
+                                           .text)))
+    assert rows[0] == {"power": "Austria", "player": "Ann", "round": "1", "table": "1",
+                       "centres": "10", "score": "7010.00"}
+
+    # round 2: the seeds at table 1 (Gus fills the eighth seat's place at table 2)
+    r = hub.client.put("/api/td/round", json={"number": 2, "start": (
+        START + timedelta(hours=6)).isoformat()}, headers=td)
+    assert r.status_code == 200, r.text
+    top, rest = seats_of("Kim Jon Cat Ida Ben Hal Ann"), seats_of("Dan Eve Fay Gus Lea Max Ned")
+    lines = [f"2,1,{p},{n}" for p, n in top.items()] + [f"2,2,{p},{n}" for p, n in rest.items()]
+    hub.client.put("/api/td/seating", json={"csv": "\n".join(lines)}, headers=td)
+    # Kim tops the top board with little; Dan tops table 2
+    boards = {1: "A=12,E=5,F=5,G=4,I=4,R=2,T=2", 2: "A=15,E=6,F=5,G=3,I=2,R=2,T=1"}
+    for table, centres in boards.items():
+        body = {"centres": dict(pair.split("=") for pair in centres.split(",")), "year": 1905}
+        phone(hub).put(f"/api/sheets/2/{table}", json=body, headers=key_of(hub, table, 2))
+    hub.client.post("/api/td/sheets/2/2/final", json={}, headers=td)
+    waiting = hub.client.get("/api/td/standings?round=2").json()
+    assert waiting["top_board"]["table"] == 1 and waiting["top_board"]["counts"] is False
+    hub.client.post("/api/td/sheets/2/1/final", json={}, headers=td)
+    final = hub.client.get("/api/td/standings?round=2").json()
+    assert final["top_board"]["counts"] is True
+    # the top board's winner is first, though Dan's total (4004 + 7015) beats Kim's
+    assert [(r["player"], r["total"]) for r in final["standings"]][:2] == [
+        ("Kim", 4005 + 7012), ("Dan", 4004 + 7015)]
