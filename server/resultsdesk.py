@@ -31,7 +31,17 @@ from dipclock.standings import (
 from dipclock.timeline import table_clock
 from server.responses import Out
 from server.rounds import round_profile, schedule_for
-from server.sheets import Sheet, SheetIn, Status, flags, named, scored, sheet_key, status
+from server.sheets import (
+    Sheet,
+    SheetIn,
+    Status,
+    named,
+    problem,
+    scored,
+    sheet_key,
+    status,
+    warnings,
+)
 from server.store import RoundRow, Store
 
 SECRET_KEY = "sheet_secret"
@@ -56,7 +66,9 @@ class SheetView(Out):
     confirmed: list[str]  # power names
     status: Status
     by_td: bool
-    flags: list[str]
+    flags: list[str]  # what the TD should look at, the blocking problem first
+    #: the core cannot score it (``flags[0]`` says why): it cannot be confirmed
+    blocked: bool
     scores: dict[str, float] | None  # power name -> score, when the sheet scores
 
 
@@ -165,12 +177,11 @@ def sheet_view(store: Store, board: Board, table: int, sheet: Sheet | None,
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
     scores: dict[str, float] | None = None
     found: list[str] = []
+    refused = problem(profile, sheet.body) if sheet is not None else None
     if sheet is not None:
-        found = flags(profile, sheet.body)
-        try:
+        found = ([refused] if refused else []) + warnings(sheet.body)
+        if refused is None:
             scores = named(scored(profile, sheet.body))
-        except ResultError:
-            scores = None
     counts = f"Fall {year} centres count" if year else "the last Fall played counts"
     return SheetView(
         round=board.rnd.number, round_title=board.rnd.title or f"Round {board.rnd.number}",
@@ -182,7 +193,7 @@ def sheet_view(store: Store, board: Board, table: int, sheet: Sheet | None,
         sheet=sheet.body if sheet else None,
         confirmed=[POWERS[p] for p in LETTERS if sheet and p in sheet.confirmed],
         status=status(sheet, list(seated)), by_td=bool(sheet and sheet.by_td),
-        flags=found, scores=scores,
+        flags=found, blocked=refused is not None, scores=scores,
     )
 
 

@@ -95,19 +95,23 @@ def scored(profile: EventProfile, body: SheetIn) -> dict[str, float]:
     return score_game(profile.scoring.system, result, profile.solo_centres(result.year))
 
 
-def flags(profile: EventProfile, body: SheetIn) -> list[str]:
-    """What the TD should look at before confirming: a sheet the core refuses (a soloist
-    under the year's threshold, a draw naming an eliminated power) and a total that is not
-    the board's 34 (neutral centres left, or a typo)."""
-    out: list[str] = []
+def problem(profile: EventProfile, body: SheetIn) -> str | None:
+    """Why the core cannot score the sheet (a soloist under the year's threshold, a draw
+    naming an eliminated power, ...): such a sheet cannot be confirmed. None: it scores."""
     try:
         scored(profile, body)
     except ResultError as exc:
-        out.append(str(exc))
+        return str(exc)
+    return None
+
+
+def warnings(body: SheetIn) -> list[str]:
+    """What the TD should look at, though it may be right: a total that is not the board's
+    34 (a neutral centre never taken, or a typo)."""
     total = sum(body.centres.values())
-    if len(body.centres) == len(LETTERS) and total != TOTAL_CENTRES and total <= TOTAL_CENTRES:
-        out.append(f"centres add up to {total}, not {TOTAL_CENTRES}")
-    return out
+    if len(body.centres) == len(LETTERS) and total < TOTAL_CENTRES:
+        return [f"centres add up to {total}, not {TOTAL_CENTRES}"]
+    return []
 
 
 def status(sheet: Sheet | None, seated: Sequence[str]) -> Status:

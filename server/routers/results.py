@@ -17,7 +17,6 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict
 
 from dipclock.powers import POWERS, PowerLetter
-from dipclock.scoring import ResultError
 from server.actions import Refused
 from server.auth import TD, Session, TDWrite, current_session, require_td_write, same_secret
 from server.context import Hub, HubDep
@@ -38,11 +37,12 @@ from server.resultsdesk import (
     standings_view,
 )
 from server.routers.pages import STATIC
-from server.sheets import KEY_HEADER, Sheet, SheetIn, describe, flags, sheet_key
+from server.sheets import KEY_HEADER, Sheet, SheetIn, describe, problem, sheet_key
 
 router = APIRouter(tags=["results"])
 RoundPath = Annotated[int, Path(ge=1, le=99)]
 TablePath = Annotated[int, Path(ge=1, le=999)]
+RoundQuery = Annotated[int | None, Query(ge=1, le=99)]
 _NO_STORE = {"Cache-Control": "no-store"}
 #: the key from the table's QR code; absent: the TD's session must answer for the request
 SheetKey = Annotated[str | None, Header(alias=KEY_HEADER)]
@@ -115,6 +115,7 @@ def get_sheet(round_no: RoundPath, table: TablePath, request: Request, hub: HubD
     _by_td(request, hub, key, write=False)
     return _view(hub, round_no, table)
 
+
 @router.put("/api/sheets/{round_no}/{table}", response_model=SheetView)
 def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Request,
               hub: HubDep, key: SheetKey = None) -> SheetView:
@@ -136,6 +137,7 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Req
                          f"{describe(body)}")
     return _view(hub, round_no, table)
 
+
 @router.post("/api/sheets/{round_no}/{table}/confirm", response_model=SheetView)
 def confirm(round_no: RoundPath, table: TablePath, body: ConfirmIn, request: Request,
             hub: HubDep, key: SheetKey = None) -> SheetView:
@@ -155,6 +157,7 @@ def confirm(round_no: RoundPath, table: TablePath, body: ConfirmIn, request: Req
                          f"for {POWERS[body.power]}")
     return _view(hub, round_no, table)
 
+
 @router.post("/api/td/sheets/{round_no}/{table}/final", response_model=SheetView)
 def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
               hub: HubDep) -> SheetView:
@@ -172,51 +175,48 @@ def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
     return _view(hub, round_no, table)
 
 def _scorable(board: Board, sheet: Sheet) -> None:
-    """A sheet the core cannot score cannot be confirmed: its first problem is the answer."""
-    problems = [f for f in flags(board.profile, sheet.body) if not f.startswith("centres add")]
-    if problems:
-        raise Refused(409, problems[0])
-    try:
-        sheet.body.result()
-    except ResultError as exc:
-        raise Refused(409, str(exc)) from None
+    """A sheet the core cannot score cannot be confirmed: why is the answer."""
+    refused = problem(board.profile, sheet.body)
+    if refused is not None:
+        raise Refused(409, refused)
 
 
 @router.get("/api/td/results", response_model=RoundSheets)
-def round_results(_: TD, hub: HubDep,
-                  round: Annotated[int | None, Query(ge=1, le=99)] = None) -> RoundSheets:
+def round_results(_: TD, hub: HubDep, round: RoundQuery = None) -> RoundSheets:
     """Every board's sheet of a round (the current one by default), for the Results card."""
     number = round or _current_number(hub)
     return RoundSheets(round=number, sheets=round_sheets(hub.store, _board(hub, number)))
 
 
 @router.get("/api/td/standings", response_model=StandingsView)
-def get_standings(_: TD, hub: HubDep,
-                  round: Annotated[int | None, Query(ge=1, le=99)] = None) -> StandingsView:
+def get_standings(_: TD, hub: HubDep, round: RoundQuery = None) -> StandingsView:
     """The standings after a round (the current one by default), from confirmed sheets."""
     return standings_view(hub.store, round or _current_number(hub))
 
 
+def _csv(text: str, name: str) -> Response:
+    return Response(text, media_type="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 @router.get("/api/results.csv", response_class=Response)
 def get_results_csv(_: TD, hub: HubDep) -> Response:
-    return Response(results_csv(game_scores(hub.store)), media_type="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="results.csv"'})
+    """Every confirmed game's scores, every round."""
+    return _csv(results_csv(game_scores(hub.store)), "results.csv")
 
 
 @router.get("/api/standings.csv", response_class=Response)
-def get_standings_csv(_: TD, hub: HubDep,
-                      round: Annotated[int | None, Query(ge=1, le=99)] = None) -> Response:
+def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+    """The standings after a round (the current one by default)."""
     view = standings_view(hub.store, round or _current_number(hub))
-    return Response(standings_csv(view), media_type="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+    return _csv(standings_csv(view), "standings.csv")
 
 
 @router.get("/api/best-countries.csv", response_class=Response)
-def get_best_countries_csv(_: TD, hub: HubDep,
-                           round: Annotated[int | None, Query(ge=1, le=99)] = None) -> Response:
+def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+    """Each power's best result after a round (the current one by default)."""
     view = standings_view(hub.store, round or _current_number(hub))
-    return Response(best_countries_csv(view), media_type="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="best-countries.csv"'})
+    return _csv(best_countries_csv(view), "best-countries.csv")
 
 
 def _current_number(hub: Hub) -> int:

@@ -91,7 +91,7 @@ function renderChecks(v) {
   $("flags").replaceChildren(...v.flags.map((f) => el("li", {}, f)));
   $("scores").replaceChildren(...(v.scores ? POWERS.map((n) => el("tr", {},
     el("th", {}, n), el("td", {}, v.scores[n].toFixed(2)))) : []));
-  const blocked = v.flags.some((f) => !f.startsWith("centres add up"));
+  const blocked = v.blocked;
   const seated = POWERS.filter((n) => v.players[n]);
   $("confirm").replaceChildren(...(seated.length ? seated : POWERS).map((n) => {
     const done = v.confirmed.includes(n);
