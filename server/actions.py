@@ -313,6 +313,32 @@ def seat(body: SeatingIn) -> Action[list[Seat]]:
     return Action([Seat(s.round, s.table, s.power, s.player) for s in seats], summary)
 
 
+def teams_from_csv(text: str) -> Action[list[tuple[str, str]]]:
+    """``team,player`` lines: each player in one team, names on one line of at most 80
+    characters; a bad line is a 422 naming it."""
+    members: list[tuple[str, str]] = []
+    seen: dict[str, str] = {}
+    for n, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if n == 1 and [c.casefold() for c in cells] == ["team", "player"]:
+            continue
+        if len(cells) != 2 or not all(cells):
+            raise Refused(422, f"teams line {n}: give team,player (2 values)")
+        team, player = cells
+        if any(len(c) > 80 or not c.isprintable() for c in cells):
+            raise Refused(422, f"teams line {n}: a name is one line of at most 80 characters")
+        if player in seen:
+            raise Refused(422, f"teams line {n}: {player} is already in {seen[player]}")
+        seen[player] = team
+        members.append((team, player))
+    teams = {t for t, _ in members}
+    summary = (f"teams: {len(teams)} teams, {len(members)} players" if members
+               else "teams: cleared")
+    return Action(members, summary)
+
+
 def seats_from_csv(text: str) -> list[SeatIn]:
     """``round,table,power,player`` lines (a header line, blank lines and spaces are fine)."""
     out: list[SeatIn] = []

@@ -100,6 +100,11 @@ class SeatingSet(Out):
     seq: int
 
 
+class TeamsSet(Out):
+    summary: str
+    seq: int
+
+
 class SeatOut(Out):
     round: int
     table: int

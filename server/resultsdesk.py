@@ -27,6 +27,7 @@ from dipclock.standings import (
     played_every,
     qualifiers,
     standings,
+    team_standings,
 )
 from dipclock.timeline import table_clock
 from server.responses import Out
@@ -113,6 +114,13 @@ class CountryBest(Out):
     winners: list[Result]  # several when level
 
 
+class TeamRow(Out):
+    rank: int
+    team: str
+    total: float
+    shared: bool
+
+
 class StandingsView(Out):
     """``GET /api/td/standings``: after round ``round``, from the sheets the TD confirmed."""
 
@@ -124,6 +132,9 @@ class StandingsView(Out):
     problem: str  # "" or why the standings cannot be made
     top_board: TopBoard | None = None  # None: the event has none, or it is not near yet
     best_countries: list[CountryBest] = []
+    #: the team table, once the event's team round has confirmed sheets and teams are set
+    teams: list[TeamRow] = []
+    team_problem: str = ""
 
 
 def sheet_secret(store: Store) -> str:
@@ -180,6 +191,11 @@ def sheet_view(store: Store, board: Board, table: int, sheet: Sheet | None,
     refused = problem(profile, sheet.body) if sheet is not None else None
     if sheet is not None:
         found = ([refused] if refused else []) + warnings(sheet.body)
+        if year is not None and sheet.body.year > year:
+            # the call rule, or the last year, ended the game before: a later Fall is not
+            # the one that counts (an earlier one may be: a vote or a solo ends a game)
+            found.append(f"the table's clock ended the game with Fall {year}: "
+                         f"Fall {sheet.body.year} cannot count")
         if refused is None:
             scores = named(scored(profile, sheet.body))
     counts = f"Fall {year} centres count" if year else "the last Fall played counts"
@@ -255,6 +271,7 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
         countries = best_countries(scores, rules, solo_boards=solo_boards(store, round_no))
     except StandingsError as exc:
         problem, countries = str(exc), {}
+    team_rows, team_problem = team_table(store, rules, scores)
     return StandingsView(
         event=board.profile.name, round=round_no,
         sheets_final=len({(s.round, s.board) for s in scores if s.round == round_no}),
@@ -265,7 +282,24 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
         best_countries=[CountryBest(power=power, winners=[
             Result(player=w.player, round=w.round, table=w.board or "", centres=w.centres,
                    score=round(w.score, 2)) for w in won])
-            for power, won in countries.items()])
+            for power, won in countries.items()],
+        teams=team_rows, team_problem=team_problem)
+
+
+def team_table(store: Store, rules: StandingsRules, scores: list[GameScore]
+               ) -> tuple[list[TeamRow], str]:
+    """The teams ranked by their members' scores in the event's team round."""
+    teams = store.teams()
+    if rules.team_round is None or not teams:
+        return [], ""
+    if not any(s.round == rules.team_round for s in scores):
+        return [], f"the team round (round {rules.team_round}) has no confirmed sheet yet"
+    try:
+        ranked = team_standings(scores, teams, rules)
+    except StandingsError as exc:
+        return [], str(exc)
+    return [TeamRow(rank=t.rank, team=t.team, total=round(t.total, 2), shared=t.shared)
+            for t in ranked], ""
 
 
 def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
@@ -321,6 +355,16 @@ def best_countries_csv(view: StandingsView) -> str:
     for c in view.best_countries:
         for r in c.winners:
             w.writerow([c.power, r.player, r.round, r.table, r.centres, f"{r.score:.2f}"])
+    return out.getvalue()
+
+
+def teams_csv(view: StandingsView) -> str:
+    """``rank,team,total``, best first."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["rank", "team", "total"])
+    for t in view.teams:
+        w.writerow([t.rank, t.team, f"{t.total:.2f}"])
     return out.getvalue()
 
 

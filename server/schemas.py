@@ -158,6 +158,13 @@ class SeatingIn(Body):
         return self
 
 
+class TeamsIn(Body):
+    """The teams as the text of a CSV file ``team,player`` (a header line is optional); they
+    replace the teams stored before. An empty text clears them."""
+
+    csv: Annotated[str, Field(max_length=200_000)]
+
+
 def _split_units(value: Any) -> Any:
     """"A Vie, A Bud, F Tri" as the TD types it (or a list): one unit per comma, spaces
     tidied; an empty text is no units (clears them)."""

@@ -164,6 +164,10 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         confirmed TEXT NOT NULL, td INTEGER NOT NULL, by_td INTEGER NOT NULL,
         at TEXT NOT NULL, PRIMARY KEY(round, table_no));
     """,
+    # version 9: the teams, each player in one (the standings' team table)
+    """
+    CREATE TABLE teams(player TEXT PRIMARY KEY, team TEXT NOT NULL);
+    """,
 )
 
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
@@ -671,6 +675,22 @@ class Store:
                 (sheet.round, sheet.table, sheet.body.model_dump_json(),
                  json.dumps(sorted(sheet.confirmed)), int(sheet.td), int(sheet.by_td),
                  sheet.at))
+
+    # --- teams --------------------------------------------------------------------------
+
+    def teams(self) -> dict[str, list[str]]:
+        """Each team's players, by name."""
+        out: dict[str, list[str]] = {}
+        for player, team in self._all("SELECT player, team FROM teams ORDER BY team, player"):
+            out.setdefault(team, []).append(player)
+        return out
+
+    def set_teams(self, members: list[tuple[str, str]], now: datetime, summary: str) -> None:
+        """Replace the teams with ``members`` ((team, player) pairs), logged."""
+        with self.change(now, "teams", summary, bump=False) as db:
+            db.execute("DELETE FROM teams")
+            db.executemany("INSERT INTO teams(player, team) VALUES(?, ?)",
+                           [(player, team) for team, player in members])
 
     # --- audit log ----------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from server.resultsdesk import (
     sheet_view,
     standings_csv,
     standings_view,
+    teams_csv,
 )
 from server.routers.pages import STATIC
 from server.sheets import KEY_HEADER, Sheet, SheetIn, describe, problem, sheet_key
@@ -217,6 +218,13 @@ def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Resp
     """Each power's best result after a round (the current one by default)."""
     view = standings_view(hub.store, round or _current_number(hub))
     return _csv(best_countries_csv(view), "best-countries.csv")
+
+
+@router.get("/api/teams.csv", response_class=Response)
+def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+    """The team table after a round (the current one by default)."""
+    view = standings_view(hub.store, round or _current_number(hub))
+    return _csv(teams_csv(view), "teams.csv")
 
 
 def _current_number(hub: Hub) -> int:

@@ -19,8 +19,8 @@ from dipclock.powers import POWERS
 from server import actions
 from server.auth import TD, TDWrite
 from server.context import HubDep
-from server.responses import SeatingSet, SeatOut, UnitsOut, UnitsSet
-from server.schemas import SeatingIn, UnitsIn
+from server.responses import SeatingSet, SeatOut, TeamsSet, UnitsOut, UnitsSet
+from server.schemas import SeatingIn, TeamsIn, UnitsIn
 from server.snapshot import publish
 from server.store import Units
 
@@ -44,6 +44,20 @@ def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep) -> SeatingSet:
     hub.store.set_seating(done.what, hub.clock.moment(), done.summary)
     publish(hub)  # the tables' screens name their players: a new seating reaches them now
     return SeatingSet(seats=len(done.what), summary=done.summary, seq=hub.store.seq())
+
+
+@router.get("/td/teams", response_model=dict[str, list[str]])
+def teams(_: TD, hub: HubDep) -> dict[str, list[str]]:
+    """Each team's players."""
+    return hub.store.teams()
+
+
+@router.put("/td/teams", response_model=TeamsSet)
+def set_teams(body: TeamsIn, _: TDWrite, hub: HubDep) -> TeamsSet:
+    """Replace the teams (``team,player`` lines): the standings' team table follows."""
+    done = actions.teams_from_csv(body.csv)
+    hub.store.set_teams(done.what, hub.clock.moment(), done.summary)
+    return TeamsSet(summary=done.summary, seq=hub.store.seq())
 
 
 @router.get("/td/units", response_model=list[UnitsOut])

@@ -322,6 +322,7 @@ function wireDashboard() {
     act(`Set up ${n} tables?`, "PUT", "/api/td/tables", body);
   };
   wireClocks();
+  wireResults();
   setInterval(() => {
     const t = hubNow();
     if (t !== null) $("hub-now").textContent = clockText(t);

@@ -93,4 +93,19 @@ function renderAwards(view) {
     el("b", {}, c.power), " ", c.winners.map((w) =>
       `${w.player} (${w.score.toFixed(2)}, ${w.centres} centres, round ${w.round})`).join("; "))));
   $("countries-csv").href = `/api/best-countries.csv?round=${view.round}`;
+  $("teams-box").hidden = !view.teams.length && !view.team_problem;
+  $("teams-note").textContent = view.team_problem;
+  $("teams").replaceChildren(...view.teams.map((t) => el("li", {},
+    el("span", { class: "rank" }, `${t.rank}${t.shared ? "=" : ""}`), ` ${t.team} `,
+    el("b", {}, t.total.toFixed(2)))));
+  $("teams-csv").href = `/api/teams.csv?round=${view.round}`;
+}
+
+function wireResults() {
+  $("btn-teams").onclick = () => {
+    const text = $("teams-csv-text").value;
+    const n = text.split("\n").filter((l) => l.trim() && !/^team\s*,/i.test(l)).length;
+    act(n ? `Set the teams (${n} players)?` : "Clear the teams?", "PUT", "/api/td/teams",
+      { csv: text }).then((done) => { if (done) refreshResults(); });
+  };
 }

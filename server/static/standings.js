@@ -19,6 +19,9 @@ async function showStandings() {
       $("proj-top-note").textContent = top.table ? `Round ${top.round}, table ${top.table}` : `Round ${top.round}`;
       $("proj-top-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
     }
+    $("proj-teams-box").hidden = !v.teams.length;
+    $("proj-teams").replaceChildren(...v.teams.map((t) => el("li", {},
+      `${t.team} ${t.total.toFixed(2)}`)));
     $("proj-countries").replaceChildren(...v.best_countries.map((c) => el("li", {},
       el("b", {}, c.power), " ", c.winners.map((w) => `${w.player} ${w.score.toFixed(2)}`).join(", "))));
   } catch (e) {

@@ -18,7 +18,7 @@ import pytest
 from dipclock.events import BUILTIN
 from dipclock.powers import LETTERS, POWERS
 from dipclock.scoring import GameResult, score_game
-from dipclock.standings import GameScore, standings
+from dipclock.standings import GameScore, standings, team_standings
 from dipclock.sync import to_seconds
 from tests.chromium import SHOTS, phone
 from tests.doubles import FakeClock
@@ -104,6 +104,11 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
     lines = [f"{r},{t},{p},{n}" for r in (1, 2, 3) for t in (1, 2) for p, n in seat(r, t).items()]
     page.fill("#seating-csv", "round,table,power,player\n" + "\n".join(lines))
     dash.click("#btn-seating")
+    # graduated20's team round is round 2: two teams of seven, as they sit that round
+    teams = {"Table One": list(seat(2, 1).values()), "Table Two": list(seat(2, 2).values())}
+    page.fill("#teams-csv-text", "team,player\n" + "\n".join(
+        f"{team},{name}" for team, names in teams.items() for name in names))
+    assert dash.click("#btn-teams") == "Set the teams (14 players)?"
     td = hub.td()
     player = phone(browser).new_page()
     player_errors: list[str] = []
@@ -163,6 +168,11 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
     assert len(got) == 14
     scores = list(csv.DictReader(io.StringIO(td.get("/api/results.csv").text)))
     assert len(scores) == 42
+    ranked = team_standings(games, teams, BUILTIN["graduated20"].standings)
+    got_teams = [(int(r["rank"]), r["team"], float(r["total"])) for r in
+                 csv.DictReader(io.StringIO(td.get("/api/teams.csv").text))]
+    assert got_teams == [(t.rank, t.team, round(t.total, 2)) for t in ranked]
+    expect(page.locator("#teams li").first).to_contain_text(ranked[0].team)
 
     projector = browser.new_context(viewport={"width": 1280, "height": 720},
                                     storage_state=page.context.storage_state()).new_page()

@@ -107,6 +107,10 @@ def test_what_looks_wrong_is_flagged_and_cannot_be_confirmed(hub, td):
     assert r.status_code == 409 and "needs 18" in r.json()["detail"]
     r = hub.client.post("/api/td/sheets/1/1/final", json={"final": True}, headers=td)
     assert r.status_code == 409 and "needs 18" in r.json()["detail"]
+    late = p.put("/api/sheets/1/1", json={**BOARD_1, "year": 1910}, headers=key).json()
+    assert late["flags"] == ["the table's clock ended the game with Fall 1909: Fall 1910 "
+                             "cannot count"] and late["blocked"] is False
+    p.put("/api/sheets/1/1", json=solo, headers=key)
     listed = hub.client.get("/api/td/results").json()["sheets"]
     assert [(s["table"], s["status"], s["flags"]) for s in listed][:2] == [
         (1, "entered", ["Italy has 7 centres: a solo in 1909 needs 18"]), (2, "empty", [])]
@@ -248,3 +252,50 @@ def test_the_top_board_is_seeded_decides_first_place_and_best_countries_follow(h
     # the top board's winner is first, though Dan's total (4004 + 7015) beats Kim's
     assert [(r["player"], r["total"]) for r in final["standings"]][:2] == [
         ("Kim", 4005 + 7012), ("Dan", 4004 + 7015)]
+
+
+def test_teams_are_ranked_by_their_members_in_the_team_round(hub):
+    td = hub.sign_in()
+    hub.set_up(td, event="wdc2019", tables=2)  # wdc2019: the team round is round 2
+    lines = "team,player\nReds,A1\nReds,E1\nBlues,A2\nBlues,E2\n"
+    r = hub.client.put("/api/td/teams", json={"csv": lines}, headers=td)
+    assert r.status_code == 200 and r.json()["summary"] == "teams: 2 teams, 4 players"
+    assert hub.client.get("/api/td/teams").json() == {"Blues": ["A2", "E2"],
+                                                      "Reds": ["A1", "E1"]}
+    for bad, says in (("Reds,A1\nBlues,A1\n", "teams line 2: A1 is already in Reds"),
+                      ("Reds\n", "teams line 1: give team,player"),
+                      ("Reds,\x07\n", "teams line 1: a name is one line")):
+        r = hub.client.put("/api/td/teams", json={"csv": bad}, headers=td)
+        assert r.status_code == 422 and says in r.json()["detail"], r.text
+    seated(hub, td)
+    for table, board in ((1, BOARD_1), (2, BOARD_2)):
+        phone(hub).put(f"/api/sheets/1/{table}", json=board, headers=key_of(hub, table))
+        hub.client.post(f"/api/td/sheets/1/{table}/final", json={}, headers=td)
+    view = hub.client.get("/api/td/standings").json()
+    assert view["teams"] == [] and "team round (round 2)" in view["team_problem"]
+    # the same boards again as round 2, the team round
+    from datetime import timedelta
+
+    from tests.server.conftest import START
+
+    hub.client.put("/api/td/round", json={"number": 2, "start": (
+        START + timedelta(hours=6)).isoformat()}, headers=td).raise_for_status()
+    again = "".join(f"2,{t},{p},{p}{t}\n" for t in (1, 2) for p in "AEFGIRT")
+    hub.client.put("/api/td/seating", json={"csv": again}, headers=td).raise_for_status()
+    for table, board in ((1, BOARD_1), (2, BOARD_2)):
+        r = phone(hub).put(f"/api/sheets/2/{table}", json={**board, "year": 1907},
+                           headers=key_of(hub, table, 2))
+        assert r.status_code == 200, r.text
+        hub.client.post(f"/api/td/sheets/2/{table}/final", json={}, headers=td)
+    scores = {s["table"]: s["scores"] for s in
+              hub.client.get("/api/td/results?round=2").json()["sheets"]}
+    reds = scores[1]["Austria"] + scores[1]["England"]
+    blues = scores[2]["Austria"] + scores[2]["England"]
+    view = hub.client.get("/api/td/standings?round=2").json()
+    assert view["team_problem"] == ""
+    assert [(t["team"], t["total"]) for t in view["teams"]] == sorted(
+        [("Reds", round(reds, 2)), ("Blues", round(blues, 2))], key=lambda t: -t[1])
+    rows = list(csv.DictReader(io.StringIO(hub.client.get("/api/teams.csv?round=2").text)))
+    assert [r["team"] for r in rows] == [t["team"] for t in view["teams"]]
+    assert hub.client.put("/api/td/teams", json={"csv": ""}, headers=td).json()["summary"] \
+        == "teams: cleared"
