@@ -358,6 +358,16 @@ def best_countries_csv(view: StandingsView) -> str:
     return out.getvalue()
 
 
+def top_board_csv(view: StandingsView) -> str:
+    """``seed,player``: the top board's qualifiers, best first (empty before its seeding)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["seed", "player"])
+    for n, player in enumerate(view.top_board.seeds if view.top_board else [], start=1):
+        w.writerow([n, player])
+    return out.getvalue()
+
+
 def teams_csv(view: StandingsView) -> str:
     """``rank,team,total``, best first."""
     out = io.StringIO()

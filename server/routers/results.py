@@ -36,6 +36,7 @@ from server.resultsdesk import (
     standings_csv,
     standings_view,
     teams_csv,
+    top_board_csv,
 )
 from server.routers.pages import STATIC
 from server.sheets import KEY_HEADER, Sheet, SheetIn, describe, problem, sheet_key
@@ -218,6 +219,13 @@ def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Resp
     """Each power's best result after a round (the current one by default)."""
     view = standings_view(hub.store, round or _current_number(hub))
     return _csv(best_countries_csv(view), "best-countries.csv")
+
+
+@router.get("/api/top-board.csv", response_class=Response)
+def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+    """The top board's seeding as it stands after a round (the current one by default)."""
+    view = standings_view(hub.store, round or _current_number(hub))
+    return _csv(top_board_csv(view), "top-board.csv")
 
 
 @router.get("/api/teams.csv", response_class=Response)

@@ -88,6 +88,7 @@ function renderAwards(view) {
       : (top.table ? `Round ${top.round}, table ${top.table}` + (top.counts ? ": its result decides the first places" : "")
         : `Round ${top.round}: seat them at one table`);
     $("top-board-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
+    $("top-board-csv").href = `/api/top-board.csv?round=${view.round}`;
   }
   $("best-countries").replaceChildren(...view.best_countries.map((c) => el("li", {},
     el("b", {}, c.power), " ", c.winners.map((w) =>

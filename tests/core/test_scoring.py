@@ -283,3 +283,18 @@ def test_every_builtin_event_names_a_system_and_its_readings():
 def test_the_last_power_standing_has_won_whatever_it_holds():
     game = board("A=7,E=0,F=0,G=0,I=0,R=0,T=0", solo="A", eliminated=dict.fromkeys("EFGIRT", 1905))
     assert score_game("sum-of-squares", game, 18)["A"] == 100
+
+
+@pytest.mark.parametrize(("system", "winner", "others"), [
+    # the soloist's whole score, and what a surviving loser gets in 1908 (Germany, out in
+    # 1904, gets its own year's under the systems that count years)
+    ("manorcon", 75, 0.8), ("armada", 104 - 8.28, 8.28), ("sum-of-squares", 100, 0),
+    ("super-pastis", 102, 8), ("c-diplo", 100, 0), ("carnage", 28034, 0),
+])
+def test_every_system_s_solo(system, winner, others):
+    game = board("A=0,E=20,F=5,G=0,I=4,R=3,T=2", year=1908, solo="E",
+                 eliminated={"A": 1903, "G": 1904})
+    scores = score_game(system, game, 18)
+    assert round(scores["E"], 2) == round(winner, 2)
+    assert [round(scores[p], 2) for p in "FIRT"] == [others] * 4
+    assert all(scores[p] <= scores[q] for p in "AG" for q in "FIRT")

@@ -221,6 +221,9 @@ def test_the_top_board_is_seeded_decides_first_place_and_best_countries_follow(h
     # level on total and best game (shared, by name); the seventh seat Kim's 4005 (Dan 4004)
     assert view["top_board"]["seeds"] == ["Ann", "Hal", "Ben", "Ida", "Cat", "Jon", "Kim"]
     assert view["top_board"]["table"] is None
+    seeds = list(csv.DictReader(io.StringIO(hub.client.get("/api/top-board.csv?round=1").text)))
+    assert [(r["seed"], r["player"]) for r in seeds] == [
+        (str(n), p) for n, p in enumerate(view["top_board"]["seeds"], start=1)]
     countries = {c["power"]: [w["player"] for w in c["winners"]]
                  for c in view["best_countries"]}
     assert countries == {"Austria": ["Ann"], "England": ["Ben"], "France": ["Cat", "Jon"],
