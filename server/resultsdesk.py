@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from dipclock.events import EventProfile
 from dipclock.powers import LETTERS, POWERS
+from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
 from dipclock.standings import (
     GameScore,
@@ -157,10 +158,12 @@ def players_of(store: Store, round_no: int) -> dict[int, dict[str, str]]:
 
 @dataclass(frozen=True)
 class Board:
-    """What a sheet needs to know of its round: the rules and where its game ends."""
+    """What a sheet needs to know of its round: the rules and where its game ends (read
+    once per request, not once per table)."""
 
     rnd: RoundRow
     profile: EventProfile
+    schedule: Schedule
 
 
 def board_of(store: Store, round_no: int) -> Board | None:
@@ -168,23 +171,23 @@ def board_of(store: Store, round_no: int) -> Board | None:
     if rnd is None:
         return None
     profile = round_profile(store, rnd)
-    return None if profile is None else Board(rnd, profile)
+    return None if profile is None else Board(rnd, profile, schedule_for(store, rnd))
 
 
-def scoring_year(store: Store, board: Board, table: int) -> int | None:
+def scoring_year(board: Board, table: int) -> int | None:
     """The year whose Fall centres count on ``table`` by its clock, once its end is known
     (the round's last year or the TD's call, by the event's call rule)."""
-    schedule = schedule_for(store, board.rnd)
+    schedule = board.schedule
     if schedule.call is None and (schedule.last_year or board.profile.last_year) is None:
         return None
     fall = table_clock(board.profile, schedule, table).timetable().scoring_phase
     return fall.year if fall is not None else None
 
 
-def sheet_view(store: Store, board: Board, table: int, sheet: Sheet | None,
-               seated: dict[str, str]) -> SheetView:
+def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, str]
+               ) -> SheetView:
     profile = board.profile
-    year = scoring_year(store, board, table)
+    year = scoring_year(board, table)
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
     scores: dict[str, float] | None = None
     found: list[str] = []
@@ -218,7 +221,7 @@ def round_sheets(store: Store, board: Board) -> list[SheetView]:
     sheets = {s.table: s for s in store.sheets(board.rnd.number)}
     seated = players_of(store, board.rnd.number)
     tables = sorted(set(store.tables()) | set(sheets) | set(seated))
-    return [sheet_view(store, board, t, sheets.get(t), seated.get(t, {})) for t in tables]
+    return [sheet_view(board, t, sheets.get(t), seated.get(t, {})) for t in tables]
 
 
 def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
@@ -227,10 +230,13 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
     has no one to credit and is left out."""
     out: list[GameScore] = []
     seating: dict[int, dict[int, dict[str, str]]] = {}
+    boards: dict[int, Board | None] = {}
     for sheet in store.sheets():
         if not sheet.td or (up_to is not None and sheet.round > up_to):
             continue
-        board = board_of(store, sheet.round)
+        if sheet.round not in boards:
+            boards[sheet.round] = board_of(store, sheet.round)
+        board = boards[sheet.round]
         if board is None:
             continue
         try:

@@ -4,7 +4,9 @@ confirmation, the standings, and their CSV files.
 A sheet's page proves it came from the table's QR code with the key in ``X-Sheet-Key``
 (``server.sheets``); the TD's session (with its CSRF header for changes) opens every sheet.
 Players cannot change a sheet the TD has confirmed: from then on it is the TD's.
-Plain ``def`` routes: they read and write SQLite, so they run in worker threads.
+A sheet's routes are plain ``def`` (SQLite, in a worker thread); a round's sheets, the
+standings and the CSV files are the TD's heavy reads (``server.context.heavy_read``: one at
+a time, encoded in the thread), so a full hall's standings never hold up a kiosk's sync.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pydantic import BaseModel, ConfigDict
 from dipclock.powers import POWERS, PowerLetter
 from server.actions import Refused
 from server.auth import TD, Session, TDWrite, current_session, require_td_write, same_secret
-from server.context import Hub, HubDep
+from server.context import Hub, HubDep, heavy_read
+from server.responses import render
 from server.resultsdesk import (
     Board,
     RoundSheets,
@@ -106,7 +109,7 @@ def standings_page() -> FileResponse:
 def _view(hub: Hub, round_no: int, table: int) -> SheetView:
     board = _board(hub, round_no)
     seated = players_of(hub.store, round_no).get(table, {})
-    return sheet_view(hub.store, board, table, hub.store.sheet(round_no, table), seated)
+    return sheet_view(board, table, hub.store.sheet(round_no, table), seated)
 
 
 @router.get("/api/sheets/{round_no}/{table}", response_model=SheetView)
@@ -184,16 +187,20 @@ def _scorable(board: Board, sheet: Sheet) -> None:
 
 
 @router.get("/api/td/results", response_model=RoundSheets)
-def round_results(_: TD, hub: HubDep, round: RoundQuery = None) -> RoundSheets:
+async def round_results(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """Every board's sheet of a round (the current one by default), for the Results card."""
-    number = round or _current_number(hub)
-    return RoundSheets(round=number, sheets=round_sheets(hub.store, _board(hub, number)))
+    def work() -> Response:
+        number = round or _current_number(hub)
+        return render(RoundSheets, RoundSheets(round=number,
+                                               sheets=round_sheets(hub.store, _board(hub, number))))
+    return await heavy_read(hub, work)
 
 
 @router.get("/api/td/standings", response_model=StandingsView)
-def get_standings(_: TD, hub: HubDep, round: RoundQuery = None) -> StandingsView:
+async def get_standings(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The standings after a round (the current one by default), from confirmed sheets."""
-    return standings_view(hub.store, round or _current_number(hub))
+    return await heavy_read(hub, lambda: render(
+        StandingsView, standings_view(hub.store, round or _current_number(hub))))
 
 
 def _csv(text: str, name: str) -> Response:
@@ -202,37 +209,38 @@ def _csv(text: str, name: str) -> Response:
 
 
 @router.get("/api/results.csv", response_class=Response)
-def get_results_csv(_: TD, hub: HubDep) -> Response:
+async def get_results_csv(_: TD, hub: HubDep) -> Response:
     """Every confirmed game's scores, every round."""
-    return _csv(results_csv(game_scores(hub.store)), "results.csv")
+    return await heavy_read(hub, lambda: _csv(results_csv(game_scores(hub.store)),
+                                              "results.csv"))
 
 
 @router.get("/api/standings.csv", response_class=Response)
-def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The standings after a round (the current one by default)."""
-    view = standings_view(hub.store, round or _current_number(hub))
-    return _csv(standings_csv(view), "standings.csv")
+    return await heavy_read(hub, lambda: _csv(standings_csv(standings_view(
+        hub.store, round or _current_number(hub))), "standings.csv"))
 
 
 @router.get("/api/best-countries.csv", response_class=Response)
-def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """Each power's best result after a round (the current one by default)."""
-    view = standings_view(hub.store, round or _current_number(hub))
-    return _csv(best_countries_csv(view), "best-countries.csv")
+    return await heavy_read(hub, lambda: _csv(best_countries_csv(standings_view(
+        hub.store, round or _current_number(hub))), "best-countries.csv"))
 
 
 @router.get("/api/top-board.csv", response_class=Response)
-def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The top board's seeding as it stands after a round (the current one by default)."""
-    view = standings_view(hub.store, round or _current_number(hub))
-    return _csv(top_board_csv(view), "top-board.csv")
+    return await heavy_read(hub, lambda: _csv(top_board_csv(standings_view(
+        hub.store, round or _current_number(hub))), "top-board.csv"))
 
 
 @router.get("/api/teams.csv", response_class=Response)
-def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The team table after a round (the current one by default)."""
-    view = standings_view(hub.store, round or _current_number(hub))
-    return _csv(teams_csv(view), "teams.csv")
+    return await heavy_read(hub, lambda: _csv(teams_csv(standings_view(
+        hub.store, round or _current_number(hub))), "teams.csv"))
 
 
 def _current_number(hub: Hub) -> int:
