@@ -37,6 +37,7 @@ test: $(STAMP) browser lint
 bench: $(STAMP)
 	$(PY) -m benchmarks.kiosk
 	$(PY) -m benchmarks.hub
+	$(PY) -m benchmarks.results
 	$(PY) -m benchmarks.hall
 
 # Every wheel a table or the hub needs, for a venue with no internet: wheelhouse/ARCH
