@@ -146,7 +146,12 @@ def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContex
     }
 
 
-def run(seconds: float) -> dict[str, dict[str, float]]:
+#: the four setups, in the order they run
+SETUPS = ("one_address_1024_fixed", "one_address_1024_raised", "spread_1024_raised",
+          "spread_1024_fixed")
+
+
+def run(seconds: float, only: str | None = None) -> dict[str, dict[str, float]]:
     """The attack from one address, then from 249, on a fresh hub each, soft file limit
     1,024: hard limit 1,024 (``_fixed``) or as this machine has it (``_raised``, the hub
     raises its soft limit itself); their figures."""
@@ -159,6 +164,8 @@ def run(seconds: float) -> dict[str, dict[str, float]]:
             ("one_address_1024_raised", ["127.0.0.1"], f"1024:{most}"),
             ("spread_1024_raised", spread, f"1024:{most}"),
             ("spread_1024_fixed", spread, "1024:1024")):
+        if only is not None and name != only:
+            continue
         with tempfile.TemporaryDirectory(prefix="dipclock-slowloris-") as tmp:
             port = _free_port()
             hub = _start_hub(Path(tmp) / "hub", port, ("prlimit", f"--nofile={limits}"),
@@ -199,6 +206,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="how long each attack lasts")
     p.add_argument("--attack", type=int, metavar="PORT", help=argparse.SUPPRESS)
     p.add_argument("--sources", default="127.0.0.1", help=argparse.SUPPRESS)
+    p.add_argument("--only", choices=SETUPS, help="run this setup alone")
     args = p.parse_args()
     if args.attack:  # the attacker's own process
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -206,7 +214,7 @@ def main() -> None:
         print(asyncio.run(attack(args.attack, args.sources.split(","), args.seconds)))
         return
     signal.signal(signal.SIGTERM, _interrupt)  # as Ctrl-C: the hub and attacker are ended
-    figures = run(args.seconds)
+    figures = run(args.seconds, args.only)
     for name, f in figures.items():
         print(f"{name}: {f}")
     worst = max(f["sync_p99_ms"] for f in figures.values())

@@ -16,7 +16,12 @@ event loop's own callbacks, so none costs a kiosk's request anything:
   closed: closed at once, an attacker would open it again at once, thousands of times a
   second, and the hub would spend its time accepting them (p99 sync 140 ms instead of 40);
   past ``TARPIT_MOST`` held at once, it is closed at once;
-* the file limit is raised to the hard limit (``raise_file_limit``; systemd's unit sets it).
+* the file limit is raised to the hard limit (``raise_file_limit``; systemd's unit sets it);
+  where it cannot be (a hard limit of 1,024), the files are kept from running out: with all
+  but ``reserve_for`` of them open, each new connection closes the oldest one still waiting
+  for its first request. A slow socket from any address is such a one, so the new one (a
+  kiosk's, say) is served and the attack's oldest goes: 1,100 sockets from 250 addresses
+  under 1,024 files once kept kiosks from connecting for as long as they lasted.
 
 Over HTTPS the limits hold from the first TCP byte, not from the end of the TLS handshake:
 the protocol takes the plain connection, counts it against its address, and starts TLS on
@@ -71,6 +76,12 @@ class Guard:
     exempt: frozenset[str] = frozenset()
 
 
+def reserve_for(files: int) -> int:
+    """Files kept back from connections: the database, its journal, logs, the listening
+    sockets, and the connections accepted while others close."""
+    return max(64, files // 8)
+
+
 @dataclass
 class _Tally:
     """What one server's connections hold, on its event loop."""
@@ -78,6 +89,9 @@ class _Tally:
     open: dict[str, int] = field(default_factory=dict)
     logged: dict[tuple[str, str], float] = field(default_factory=dict)
     held: int = 0  # connections over a cap, held unread (``TARPIT_SECONDS``)
+    alive: int = 0  # connections accepted and not closed (held ones apart)
+    #: the connections that have not yet sent a whole request head, oldest first
+    waiting: dict[Any, None] = field(default_factory=dict)
 
     def say(self, address: str, what: str, line: str) -> None:
         now = time.monotonic()
@@ -92,11 +106,14 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
     tally = _Tally()
     base: Any = AutoHTTPProtocol
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    hold_most = TARPIT_MOST if files == resource.RLIM_INFINITY else min(TARPIT_MOST, files // 4)
+    unlimited = files == resource.RLIM_INFINITY
+    hold_most = TARPIT_MOST if unlimited else min(TARPIT_MOST, files // 4)
+    budget = None if unlimited else files - reserve_for(files)
 
     class Guarded(base):
         _address = ""
         _counted = False
+        _tracked = False
         _refused = False
         _awaiting_head = True
         _tail = b""
@@ -118,6 +135,11 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                     return
                 tally.open[self._address] = held + 1
                 self._counted = True
+            self._tracked = True
+            tally.alive += 1
+            tally.waiting[self] = None
+            if budget is not None and tally.alive + tally.held > budget:
+                self._make_room()
             if tls is not None:
                 transport.pause_reading()  # the handshake's bytes are start_tls's to read
                 self._raw, self._securing, self._early = transport, True, []
@@ -165,6 +187,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                 if b"\r\n\r\n" in seen:
                     self._awaiting_head, self._head_bytes = False, 0
                     self._disarm()
+                    tally.waiting.pop(self, None)  # it asked: no longer one to make room
                 else:
                     self._tail = seen[-3:]
                     self._head_bytes += len(data)
@@ -201,6 +224,19 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                     lost(exc)
 
                 ws.connection_lost = connection_lost
+
+        def _make_room(self) -> None:
+            """Files are running short: close the oldest connection still waiting for its
+            first request (not this new one)."""
+            oldest = next((c for c in tally.waiting if c is not self), None)
+            if oldest is None:
+                return
+            del tally.waiting[oldest]
+            tally.say("", "files",
+                      f"files running short ({tally.alive + tally.held} connections of "
+                      f"{files} files): closing the oldest waiting for a request, from "
+                      f"{oldest._address}")
+            oldest._abort()
 
         def _refuse(self, transport: asyncio.Transport, held: int) -> None:
             self._refused = True
@@ -264,6 +300,10 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             self._abort()
 
         def _release(self) -> None:
+            if self._tracked:
+                self._tracked = False
+                tally.alive -= 1
+                tally.waiting.pop(self, None)
             if self._counted:
                 self._counted = False
                 left = tally.open.get(self._address, 1) - 1
@@ -273,6 +313,11 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                     tally.open.pop(self._address, None)
 
     return Guarded
+
+
+#: how long asyncio stops accepting after an accept found no file: its default, 1 s, is a
+#: second of every kiosk's connection waiting; room is made at once (``_make_room``)
+ACCEPT_RETRY_SECONDS = 0.05
 
 
 def quiet_when_out_of_files(loop: asyncio.AbstractEventLoop) -> None:
@@ -302,6 +347,8 @@ def quiet_when_out_of_files(loop: asyncio.AbstractEventLoop) -> None:
             loop.default_exception_handler(context)
 
     loop.set_exception_handler(handler)
+    # read by asyncio's accept loop each time it runs out of files
+    asyncio.constants.ACCEPT_RETRY_DELAY = ACCEPT_RETRY_SECONDS  # type: ignore[attr-defined]
 
 
 def raise_file_limit(most: int = MOST_FILES) -> int:

@@ -263,3 +263,28 @@ def test_the_hub_unit_sets_a_file_limit_for_a_full_hall(unit):
 
     text = (ROOT / "systemd" / unit).read_text()
     assert "\nLimitNOFILE=65536\n" in text
+
+
+def test_under_a_file_limit_it_cannot_raise_the_oldest_waiting_connection_makes_room(
+        tmp_path, monkeypatch):
+    """Slow sockets from many addresses (each under its cap) fill all but the reserve of a
+    200-file limit: each new connection, a kiosk's too, closes the oldest still waiting for
+    its first request instead of finding no file (``reserve_for``: 64 of 200 kept back)."""
+    import resource
+
+    from server import slowclients
+
+    monkeypatch.setattr(slowclients.resource, "getrlimit", lambda which: (200, 200)
+                        if which == resource.RLIMIT_NOFILE else resource.getrlimit(which))
+    budget = 200 - slowclients.reserve_for(200)
+    with hub(tmp_path, per_address=8, head_seconds=600) as (h, lines), ExitStack() as stack:
+        sources = [f"127.0.{n // 200 + 3}.{n % 200 + 1}" for n in range(budget + 20)]
+        sockets = [stack.enter_context(slow_socket(h.port, src)) for src in sources]
+        assert time_from(h.url, "127.0.0.2") == 200  # a kiosk: served, not starved
+        oldest, newest = sockets[:20], sockets[-20:]
+        assert all(closed_by_hub(s) for s in oldest)
+        for s in newest:  # the newest still wait, within their head's time
+            s.settimeout(0.2)
+            with pytest.raises(TimeoutError):
+                s.recv(1)
+        assert any(line.startswith("files running short") for line in lines.lines)
