@@ -60,6 +60,10 @@ HEAD_MOST = 64 * 1024
 #: the most connections held so at once (each is a file): this, or a quarter of the
 #: process's file limit if less
 TARPIT_MOST = 2048
+#: an address whose connections were closed to make room this many times, each within
+#: ``SHED_MEMORY`` seconds of the last, has its new ones closed at once while files are short
+SHED_REPEAT = 3
+SHED_MEMORY = 30.0
 #: how long a TLS connection being closed waits for the client's close_notify: asyncio's
 #: default, 30 s, kept a stopping hub waiting on every idle keep-alive connection (a
 #: phone's browser, a kiosk's pool), and a closed connection's file held as long
@@ -90,6 +94,9 @@ class _Tally:
     logged: dict[tuple[str, str], float] = field(default_factory=dict)
     held: int = 0  # connections over a cap, held unread (``TARPIT_SECONDS``)
     alive: int = 0  # connections accepted and not closed (held ones apart)
+    #: per address, when its connections were last closed to make room, and how often
+    #: lately: an address whose sockets keep being the oldest waiting is an attacker's
+    shed: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: the connections that have not yet sent a whole request head, oldest first
     waiting: dict[Any, None] = field(default_factory=dict)
 
@@ -139,6 +146,16 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             tally.alive += 1
             tally.waiting[self] = None
             if budget is not None and tally.alive + tally.held > budget:
+                if self._shed_lately():
+                    # its sockets keep being the oldest waiting: this one would only push
+                    # out another, after a TLS handshake; closed before it, it costs nothing
+                    self._refused = True
+                    self._release()
+                    tally.say(self._address, "shed",
+                              f"closing new connections from {self._address} at once: "
+                              "files are short and its sockets keep waiting unused")
+                    transport.abort()
+                    return
                 self._make_room()
             if tls is not None:
                 transport.pause_reading()  # the handshake's bytes are start_tls's to read
@@ -232,11 +249,18 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             if oldest is None:
                 return
             del tally.waiting[oldest]
+            when, count = tally.shed.get(oldest._address, (0.0, 0))
+            now = time.monotonic()
+            tally.shed[oldest._address] = (now, count + 1 if now - when < SHED_MEMORY else 1)
             tally.say("", "files",
                       f"files running short ({tally.alive + tally.held} connections of "
                       f"{files} files): closing the oldest waiting for a request, from "
                       f"{oldest._address}")
             oldest._abort()
+
+        def _shed_lately(self) -> bool:
+            when, count = tally.shed.get(self._address, (0.0, 0))
+            return count >= SHED_REPEAT and time.monotonic() - when < SHED_MEMORY
 
         def _refuse(self, transport: asyncio.Transport, held: int) -> None:
             self._refused = True
