@@ -259,6 +259,8 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             oldest._abort()
 
         def _shed_lately(self) -> bool:
+            if self._address in guard.exempt:  # a proxy carries everyone: never shut out
+                return False
             when, count = tally.shed.get(self._address, (0.0, 0))
             return count >= SHED_REPEAT and time.monotonic() - when < SHED_MEMORY
 
