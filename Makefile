@@ -28,8 +28,10 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy --cache-dir=/dev/null
 
+# a test file to a worker, one worker per core: each file's real hubs and browser stay
+# together, and every test already passes on a machine busy with others
 test: $(STAMP) browser lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 # Figures, not tests; about 12 minutes. The last line is the hall harness's JSON summary
 # (benchmarks/hall.py: 100 simulated kiosks and 3 real ones on one real hub, bad links,
