@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
@@ -342,53 +342,44 @@ def solo_boards(store: Store, up_to: int) -> frozenset[tuple[int, str]]:
                      if s.td and s.round <= up_to and s.body.ending == "solo")
 
 
-def results_csv(scores: Iterable[GameScore]) -> str:
-    """Every confirmed game's scores: ``round,table,power,player,centres,score``."""
+def table_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A CSV file's text: the header line, then the rows; scores with two decimals."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["round", "table", "power", "player", "centres", "score"])
-    for s in sorted(scores, key=lambda s: (s.round, int(s.board or 0),
-                                           LETTERS.index(s.power[0] if s.power else "A"))):
-        w.writerow([s.round, s.board, s.power, s.player, s.centres, f"{s.score:.2f}"])
+    w.writerow(header)
+    w.writerows([f"{c:.2f}" if isinstance(c, float) else c for c in row] for row in rows)
     return out.getvalue()
+
+
+def results_csv(scores: Iterable[GameScore]) -> str:
+    """Every confirmed game's scores: ``round,table,power,player,centres,score``."""
+    ordered = sorted(scores, key=lambda s: (s.round, int(s.board or 0),
+                                            LETTERS.index(s.power[0] if s.power else "A")))
+    return table_text(["round", "table", "power", "player", "centres", "score"],
+                      ([s.round, s.board, s.power, s.player, s.centres, float(s.score)]
+                       for s in ordered))
 
 
 def best_countries_csv(view: StandingsView) -> str:
     """``power,player,round,table,centres,score``: each power's best result(s)."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["power", "player", "round", "table", "centres", "score"])
-    for c in view.best_countries:
-        for r in c.winners:
-            w.writerow([c.power, r.player, r.round, r.table, r.centres, f"{r.score:.2f}"])
-    return out.getvalue()
+    return table_text(["power", "player", "round", "table", "centres", "score"],
+                      ([c.power, r.player, r.round, r.table, r.centres, float(r.score)]
+                       for c in view.best_countries for r in c.winners))
 
 
 def top_board_csv(view: StandingsView) -> str:
     """``seed,player``: the top board's qualifiers, best first (empty before its seeding)."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["seed", "player"])
-    for n, player in enumerate(view.top_board.seeds if view.top_board else [], start=1):
-        w.writerow([n, player])
-    return out.getvalue()
+    seeds = view.top_board.seeds if view.top_board else []
+    return table_text(["seed", "player"], enumerate(seeds, start=1))
 
 
 def teams_csv(view: StandingsView) -> str:
     """``rank,team,total``, best first."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["rank", "team", "total"])
-    for t in view.teams:
-        w.writerow([t.rank, t.team, f"{t.total:.2f}"])
-    return out.getvalue()
+    return table_text(["rank", "team", "total"],
+                      ([t.rank, t.team, float(t.total)] for t in view.teams))
 
 
 def standings_csv(view: StandingsView) -> str:
-    """``rank,player,total``, best first: what ``dipclock standings`` reads back."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["rank", "player", "total"])
-    for row in view.standings:
-        w.writerow([row.rank, row.player, f"{row.total:.2f}"])
-    return out.getvalue()
+    """``rank,player,total``, best first."""
+    return table_text(["rank", "player", "total"],
+                      ([r.rank, r.player, float(r.total)] for r in view.standings))

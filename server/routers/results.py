@@ -11,6 +11,7 @@ a time, encoded in the thread), so a full hall's standings never hold up a kiosk
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated
 
@@ -215,32 +216,35 @@ async def get_results_csv(_: TD, hub: HubDep) -> Response:
                                               "results.csv"))
 
 
+async def _view_csv(hub: Hub, round: int | None, table: Callable[[StandingsView], str],
+                    name: str) -> Response:
+    """One of the standings' tables as a CSV file, made as a heavy read."""
+    return await heavy_read(hub, lambda: _csv(
+        table(standings_view(hub.store, round or _current_number(hub))), name))
+
+
 @router.get("/api/standings.csv", response_class=Response)
 async def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The standings after a round (the current one by default)."""
-    return await heavy_read(hub, lambda: _csv(standings_csv(standings_view(
-        hub.store, round or _current_number(hub))), "standings.csv"))
+    return await _view_csv(hub, round, standings_csv, "standings.csv")
 
 
 @router.get("/api/best-countries.csv", response_class=Response)
 async def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """Each power's best result after a round (the current one by default)."""
-    return await heavy_read(hub, lambda: _csv(best_countries_csv(standings_view(
-        hub.store, round or _current_number(hub))), "best-countries.csv"))
+    return await _view_csv(hub, round, best_countries_csv, "best-countries.csv")
 
 
 @router.get("/api/top-board.csv", response_class=Response)
 async def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The top board's seeding as it stands after a round (the current one by default)."""
-    return await heavy_read(hub, lambda: _csv(top_board_csv(standings_view(
-        hub.store, round or _current_number(hub))), "top-board.csv"))
+    return await _view_csv(hub, round, top_board_csv, "top-board.csv")
 
 
 @router.get("/api/teams.csv", response_class=Response)
 async def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """The team table after a round (the current one by default)."""
-    return await heavy_read(hub, lambda: _csv(teams_csv(standings_view(
-        hub.store, round or _current_number(hub))), "teams.csv"))
+    return await _view_csv(hub, round, teams_csv, "teams.csv")
 
 
 def _current_number(hub: Hub) -> int:
