@@ -176,8 +176,12 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
 
     projector = browser.new_context(viewport={"width": 1280, "height": 720},
                                     storage_state=page.context.storage_state()).new_page()
+    projector_errors: list[str] = []
+    projector.on("pageerror", lambda e: projector_errors.append(str(e)))
     projector.goto(hub.url + "/standings")
     expect(projector.locator("#standings-rows tr")).to_have_count(14, timeout=WAIT)
     expect(projector.locator("#standings-rows tr").first).to_contain_text(final[0].player)
     projector.screenshot(path=f"{SHOTS}/dipclock-standings.png")
-    assert dash.errors == [] and player_errors == []
+    expect(projector.locator("#proj-countries li")).to_have_count(7)
+    expect(projector.locator("#proj-teams li")).to_have_count(2)
+    assert dash.errors == [] and player_errors == [] and projector_errors == []
