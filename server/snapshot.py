@@ -6,7 +6,7 @@ from typing import Any
 
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress
 from server.context import Hub
-from server.resultsdesk import sheet_link, sheet_secret
+from server.resultsdesk import players_of, sheet_link, sheet_secret
 from server.rounds import current, out_powers
 from server.store import PressRow
 
@@ -16,12 +16,10 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     cur = current(hub.store)
     seq = hub.store.seq()
     by_table: dict[int, tuple[PressRow, ...]] = {n: () for n in tables}
-    players: dict[int, dict[str, str]] = {n: {} for n in tables}
+    players: dict[int, dict[str, str]] = {}
     if cur is not None:
         by_table = hub.book.rows(hub.store, cur.round.number, sorted(tables))
-        for seat in hub.store.seating(cur.round.number):
-            if seat.table in players:
-                players[seat.table][seat.power] = seat.player
+        players = players_of(hub.store, cur.round.number)
     now = hub.clock.now()
     secret = sheet_secret(hub.store) if cur is not None else ""
     return {
@@ -37,7 +35,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             hub_time=now,
             claims=tuple(Claim.model_validate(c) for c in hub.claims(n)),
             clock=hub.clock_epoch,
-            players=players[n],
+            players=players.get(n, {}),
             sheet=sheet_link(secret, cur.round.number, n) if cur else None,
         )
         for n, rows in by_table.items()
