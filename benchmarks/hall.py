@@ -48,7 +48,7 @@ from typing import Any
 
 import httpx
 
-from benchmarks.hub import PASSWORD, ROOT, SHIFTED, _free_port, _pct, source
+from benchmarks.hub import PASSWORD, ROOT, SHIFTED, _pct, handing_over, hub_socket, source
 from benchmarks.links import CLEAN, WIFI, Link, ProxyPool, proxy_pool
 from dipclock.powers import LETTERS
 from dipclock.sync import to_moment
@@ -67,13 +67,17 @@ def wait_until(what: str, probe: Callable[[], Any], timeout: float) -> float:
 
 
 class Hub:
-    """``dipclock hub`` as a process: started, killed, started again on the same data."""
+    """``dipclock hub`` as a process: started, killed, started again on the same data and
+    port, always on a socket bound here and handed over (``--fd``): the port is never free
+    for another process to take between two hubs, but for the moment from the last one's
+    end to the next bind."""
 
     def __init__(self, data: Path) -> None:
         from kiosk.pairing import pinned
         from server.certificate import ensure
 
-        self.data, self.port = data, _free_port()
+        self.socket: socket.socket | None = hub_socket()
+        self.data, self.port = data, self.socket.getsockname()[1]
         self.url = f"https://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         # made as the hub makes it at its first start, so every client here can pin it
@@ -86,9 +90,10 @@ class Hub:
         """Start it; the monotonic instant it first answered."""
         run = ["-c", SHIFTED, str(wall_shift)] if wall_shift else ["-m", "dipclock"]
         env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
-        self.proc = subprocess.Popen(
-            [sys.executable, *run, "hub", "--data", str(self.data), "--host", "127.0.0.1",
-             "--port", str(self.port), "--wait-for-sync", "0", "--no-mdns"],
+        sock, self.socket = self.socket or hub_socket(self.port), None
+        self.proc = handing_over(
+            sock, [sys.executable, *run, "hub", "--data", str(self.data),
+                   "--wait-for-sync", "0", "--no-mdns"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         def answers() -> bool:
@@ -106,9 +111,13 @@ class Hub:
         return time.monotonic()
 
     def kill(self) -> None:
+        """SIGKILL; its port bound again here at once, not listening (connections are
+        refused, as by a hub that is down), for the next ``start``."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
+            if self.socket is None:
+                self.socket = hub_socket(self.port)
 
     def cpu_seconds(self) -> float:
         assert self.proc is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import os
 import socket
@@ -26,6 +27,7 @@ import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -39,10 +41,45 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "benchmark-td-password"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def hub_socket(port: int = 0, within: float = 10.0, host: str = "127.0.0.1") -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (IPv4), not listening, to hand to a hub
+    (``handing_over``): no port number travels anywhere for another process to take first.
+
+    Port 0: a free port the system picks, bound without SO_REUSEADDR, so no other socket can
+    share it while this one holds it (the hub sets it once it serves). Until someone listens
+    on it, a connection to it is refused, as by a hub that is down: held, it is also the
+    address where nothing listens, for a test.
+
+    A given port: a hub started again where its clocks look for it, bound right after the
+    last one was reaped, with SO_REUSEADDR (that hub's connections may linger in TIME_WAIT);
+    while another socket still holds the port it is tried again, for ``within`` seconds."""
+    ends = time.monotonic() + within
+    while True:
+        sock = socket.socket()
+        try:
+            if port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+            return sock
+        except OSError as exc:
+            sock.close()
+            if exc.errno != errno.EADDRINUSE or not port or time.monotonic() > ends:
+                tried = f", tried for {within:g} s" if port else ""
+                raise RuntimeError(f"cannot bind {host} port {port} for a hub{tried}: "
+                                   f"{exc.strerror}") from exc
+        time.sleep(0.01)
+
+
+def handing_over(sock: socket.socket, command: Sequence[str],
+                 **popen: Any) -> subprocess.Popen[Any]:
+    """``command --fd N`` (a ``dipclock hub`` command line) started with ``sock`` as its
+    file descriptor N. Our own copy is closed as soon as the process has it: when the hub
+    dies, nothing holds the port, and connections are refused as in a hall."""
+    fd = sock.fileno()
+    try:
+        return subprocess.Popen([*command, "--fd", str(fd)], pass_fds=(fd,), **popen)
+    finally:
+        sock.close()
 
 
 #: ``python -c SHIFTED SECONDS hub ...``: the hub with its machine's wall clock off by
@@ -63,15 +100,17 @@ def pinned_to(data: Path) -> ssl.SSLContext:
     return verify
 
 
-def _start_hub(data: Path, port: int, before: Sequence[str] = (),
-               stderr: int | None = None) -> subprocess.Popen[bytes]:
-    """``dipclock hub`` on https://127.0.0.1:``port``, once it answers; ``before``: a
-    command it runs under (``prlimit ...``)."""
+def _start_hub(data: Path, before: Sequence[str] = (),
+               stderr: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``dipclock hub`` on https://127.0.0.1 on a free port, once it answers, and that
+    port; ``before``: a command it runs under (``prlimit ...``)."""
     verify = pinned_to(data)
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}
-    proc = subprocess.Popen(
-        [*before, sys.executable, "-m", "dipclock", "hub", "--data", str(data),
-         "--host", "127.0.0.1", "--port", str(port), "--wait-for-sync", "0", "--no-mdns"],
+    sock = hub_socket()
+    port = sock.getsockname()[1]
+    proc = handing_over(
+        sock, [*before, sys.executable, "-m", "dipclock", "hub", "--data", str(data),
+               "--wait-for-sync", "0", "--no-mdns"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
     )
     ends = time.monotonic() + 30
@@ -80,7 +119,7 @@ def _start_hub(data: Path, port: int, before: Sequence[str] = (),
             try:
                 if httpx.get(f"https://127.0.0.1:{port}/api/time", timeout=1,
                              verify=verify).status_code == 200:
-                    return proc
+                    return proc, port
             except httpx.TransportError:
                 time.sleep(0.1)
     except BaseException:  # interrupted while it starts: no hub left behind
@@ -208,10 +247,9 @@ def main() -> int:
     p.add_argument("--presses", type=int, default=20_000, help="stored for the load test")
     p.add_argument("--sync-samples", type=int, default=300)
     args = p.parse_args()
-    port = _free_port()
-    url = f"https://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        hub = _start_hub(Path(tmp) / "hub", port)
+        hub, port = _start_hub(Path(tmp) / "hub")
+        url = f"https://127.0.0.1:{port}"
         verify = pinned_to(Path(tmp) / "hub")
         try:
             td = httpx.Client(base_url=url, timeout=30, verify=verify)

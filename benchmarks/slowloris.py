@@ -32,7 +32,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import ROOT, _free_port, _pct, _start_hub, pinned_to
+from benchmarks.hub import ROOT, _pct, _start_hub, pinned_to
 
 SLOW = 1100
 DRIP = 10.0  # seconds between two bytes of a slow socket
@@ -167,9 +167,8 @@ def run(seconds: float, only: str | None = None) -> dict[str, dict[str, float]]:
         if only is not None and name != only:
             continue
         with tempfile.TemporaryDirectory(prefix="dipclock-slowloris-") as tmp:
-            port = _free_port()
-            hub = _start_hub(Path(tmp) / "hub", port, ("prlimit", f"--nofile={limits}"),
-                             stderr=subprocess.PIPE)
+            hub, port = _start_hub(Path(tmp) / "hub", ("prlimit", f"--nofile={limits}"),
+                                   stderr=subprocess.PIPE)
             err = b""
             try:
                 files = _soft_files(hub.pid)

@@ -11,11 +11,16 @@ and the TD sets the time from the dashboard.
 The hub serves HTTPS with a certificate it makes at its first start (``server.certificate``);
 ``--plain-http`` serves plain HTTP instead, with a warning: passwords and clocks' tokens
 then cross the hall's Wi-Fi in clear.
+
+The hub binds its port itself before it says where it listens (``--port 0``: a free one the
+system picks, and the lines printed give it), or serves a socket it is handed (``--fd N``,
+from a supervisor or a test harness); a port that is taken is one line and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import getpass
 import os
 import socket
@@ -37,6 +42,7 @@ ENV_PASSWORD = "DIPCLOCK_TD_PASSWORD"
 #: A hub serves a hall: the kiosks and the TD's phone reach it over the LAN, so it listens on
 #: every address unless told otherwise (``--host``).
 ALL_ADDRESSES = "0.0.0.0"
+DEFAULT_PORT = 8000
 
 
 class HubError(DipclockError):
@@ -51,11 +57,18 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> _Parser:
     p = _Parser(prog="dipclock hub", description="Run the hub: kiosks' clock and TD dashboard.")
     p.add_argument("--data", required=True, type=Path, help="directory for the hub's state")
-    p.add_argument("--host", default=ALL_ADDRESSES, metavar="ADDRESS",
+    p.add_argument("--host", metavar="ADDRESS",
                    help="address to listen on (default 0.0.0.0: every address of this machine, "
                         "so the kiosks and phones on the hall's network reach it; "
                         "127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=int,
+                   help=f"port (default {DEFAULT_PORT}; 0: a free one the system picks, "
+                        "printed at start)")
+    p.add_argument("--fd", type=int, metavar="N",
+                   help="serve the TCP socket open as file descriptor N, already bound (and "
+                        "perhaps listening), inherited from the process that starts the hub "
+                        "(a supervisor, a test harness), instead of binding --host and --port: "
+                        "the lines printed give the socket's own address")
     p.add_argument("--td-password-file", type=Path, help="first start: read the TD password here")
     p.add_argument("--td-password-hash-file", type=Path, metavar="FILE",
                    help="first start: read the TD password's hash here (the installer's "
@@ -204,13 +217,57 @@ def listening_line(host: str, port: int) -> str:
     return f"Listening:  {host} only, port {port}"
 
 
+def listen_socket(args: argparse.Namespace) -> socket.socket:
+    """The socket the hub serves: ``--fd``'s, or one bound now to ``--host``:``--port``
+    (before anything is printed, so the lines give the real port and a taken one stops
+    the hub at once)."""
+    from server import serve
+
+    if args.fd is not None:
+        if args.host is not None or args.port is not None:
+            raise HubError("--fd: the socket handed over has its own address; "
+                           "give no --host or --port with it")
+        try:
+            return serve.inherited(args.fd)
+        except OSError as exc:
+            raise HubError(f"--fd {args.fd}: not an open socket ({exc.strerror})") from None
+        except ValueError as exc:
+            raise HubError(f"--fd {args.fd}: {exc}") from None
+    host = ALL_ADDRESSES if args.host is None else args.host
+    port = DEFAULT_PORT if args.port is None else args.port
+    if not 0 <= port <= 65535:
+        raise HubError(f"--port {port}: must be 0-65535 (0: a free one)")
+    try:
+        return serve.bind(host, port)
+    except socket.gaierror:
+        raise HubError(f"--host {host}: not an address of this machine") from None
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise HubError(f"port {port} on {host} is taken (another program, perhaps "
+                           "another hub, listens there): choose another with --port N"
+                           ) from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise HubError(f"--host {host}: not an address of this machine") from None
+        raise HubError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-        if not 1 <= args.port <= 65535:
-            raise HubError(f"--port {args.port}: must be 1-65535")
         if not 0 <= args.wait_for_sync <= 24 * 3600:
             raise HubError(f"--wait-for-sync {args.wait_for_sync:g}: give 0 to 86400 seconds")
+        sock = listen_socket(args)
+    except HubError as exc:
+        print(f"dipclock hub: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _serve(args, sock)
+    finally:
+        sock.close()  # uvicorn closed it already when it served it
+
+
+def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
+    try:
         prepare(args)
         cert, key = tls(args)
     except HubError as exc:
@@ -230,11 +287,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     standing = SET_BY_TD if kept and not synced else standing_of(synced)
     proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
-    settings = Settings(data_dir=args.data, host=args.host, port=args.port,
+    host, port = serve.address_of(sock)  # the real port, also when --port 0 or --fd
+    settings = Settings(data_dir=args.data, host=host, port=port,
                         mdns=not args.no_mdns, trusted_proxies=proxies,
                         certificate=cert, private_key=key)
-    where = f"{settings.scheme}://{lan_address(args.host)}:{args.port}"
-    print(listening_line(args.host, args.port), flush=True)
+    lan = lan_address(host)
+    where = f"{settings.scheme}://{f'[{lan}]' if ':' in lan else lan}:{port}"
+    print(listening_line(host, port), flush=True)
     print(f"Dashboard:  {where}/dashboard", flush=True)
     print(f"Hall clock: {where}/hall", flush=True)
     print("Clocks:     each table's clock shows a code: approve it on the dashboard, "
@@ -244,5 +303,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop",
               flush=True)
     raise_file_limit()  # slow clients hold files: the default 1,024 locked a hall out once
-    uvicorn.Server(serve.config(create_app(settings), settings)).run()
+    serve.run(uvicorn.Server(serve.config(create_app(settings), settings)), sock)
     return 0

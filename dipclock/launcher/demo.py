@@ -20,8 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -43,52 +42,51 @@ class DemoError(DipclockError):
     """Something the person running the demo fixes: one line on stderr, exit status 2."""
 
 
-def port_is_free(host: str, port: int) -> bool:
-    """Whether the hub could listen on ``host``:``port`` now: bound as uvicorn binds
-    (SO_REUSEADDR), so a port another program listens on is taken and one merely in
-    TIME_WAIT is not. Checked before the hub starts, so a taken port is one clear line
-    rather than the hub's error, or worse, another hub answering in its place."""
-    with _socket_for(host, port) as (s, address):
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(address)
-        except OSError:
-            return False
-    return True
-
-
-@contextmanager
-def _socket_for(host: str, port: int) -> Iterator[tuple[socket.socket, Any]]:
-    """A TCP socket of the family ``host`` is in (IPv4 or IPv6), and the address to bind."""
+def listening(host: str, port: int) -> socket.socket | None:
+    """A socket listening on ``host``:``port`` (0: a free port), bound as the hub binds
+    (SO_REUSEADDR: a port merely in TIME_WAIT is free, one another program listens on is
+    not); None if the port is taken. The demo hands it to its hub (``dipclock hub --fd``):
+    a port found free is the hub's from that moment, never free for another demo to take
+    before the hub binds it; and a taken one is one clear line rather than the hub's error,
+    or worse, another hub answering in its place."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM)[0]
     except socket.gaierror:
         raise DemoError(f"--host {host}: not an address of this machine") from None
-    with socket.socket(family, kind, proto) as s:
-        yield s, address
+    s = socket.socket(family, kind, proto)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(address)
+        s.listen()
+    except OSError:
+        s.close()
+        return None
+    return s
 
 
-def choose_port(host: str, asked: int | None, default: int = DEFAULT_PORT,
-                say: Callable[[str], None] = print) -> int:
-    """The port the demo's hub takes. One asked for (``--port``, ``make demo PORT=``) must
-    be free; with none asked for, the default if free, else any free port, said aloud."""
+def take_port(host: str, asked: int | None, default: int = DEFAULT_PORT,
+              say: Callable[[str], None] = print) -> socket.socket:
+    """The listening socket the demo's hub serves. A port asked for (``--port``, ``make demo
+    PORT=``) must be free (0: any free one); with none asked for, the default if free, else
+    any free port, said aloud."""
     if asked is not None:
-        if not 1 <= asked <= 65535:
-            raise DemoError(f"--port {asked}: must be 1-65535")
-        if not port_is_free(host, asked):
+        if not 0 <= asked <= 65535:
+            raise DemoError(f"--port {asked}: must be 1-65535 (or 0: a free one)")
+        sock = listening(host, asked)
+        if sock is None:
             raise DemoError(
                 f"port {asked} on {host} is taken (another program, perhaps another demo "
                 "or hub, listens there): choose a free one with --port N (make demo PORT=N)")
-        return asked
-    if port_is_free(host, default):
-        return default
-    with _socket_for(host, 0) as (s, address):
-        s.bind(address)
-        port: int = s.getsockname()[1]
-    say(f"dipclock demo: port {default} is taken, so the hub uses port {port} "
-        "(choose one with --port N, or make demo PORT=N)")
-    return port
+        return sock
+    sock = listening(host, default) or listening(host, 0)
+    if sock is None:
+        raise DemoError(f"no free port on {host}")
+    port: int = sock.getsockname()[1]
+    if port != default:
+        say(f"dipclock demo: port {default} is taken, so the hub uses port {port} "
+            "(choose one with --port N, or make demo PORT=N)")
+    return sock
 
 
 def _wait_for(url: str, proc: subprocess.Popen[bytes], verify: Any, seconds: float = 30
@@ -147,7 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--event", default="wdc2006", help="built-in id or .toml (default wdc2006)")
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from a phone")
     p.add_argument("--port", type=int,
-                   help=f"the hub's port (default {DEFAULT_PORT}, or a free one if it is taken)")
+                   help=f"the hub's port (default {DEFAULT_PORT}, or a free one if it is taken; "
+                        "0: a free one)")
     p.add_argument("--tables", type=int, default=4)
     p.add_argument("--headless", action="store_true", help="no kiosk window")
     p.add_argument("--run-for", type=float, help="stop after this many seconds")
@@ -157,10 +156,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         profile = load_event(args.event)
-        args.port = choose_port(args.host, args.port)
+        sock = take_port(args.host, args.port)
     except DipclockError as exc:  # a taken port, a bad event: one line, no traceback
         print(f"dipclock demo: error: {exc}", file=sys.stderr)
         return 2
+    args.port = sock.getsockname()[1]
     data = Path(tempfile.mkdtemp(prefix="dipclock-demo-"))
     # the hub's certificate, made as the hub makes it at its first start: the demo's TD
     # client pins it (the kiosk pins it when it pairs, as every table's clock does)
@@ -168,17 +168,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     from machine.fingerprint import of_pem
     from server.certificate import ensure
 
-    pem = ensure(data / "hub")[0].read_text()
-    verify = pinned(pem)
     password = "demo-" + secrets.token_hex(4)
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": password, "PYTHONUNBUFFERED": "1"}
     py = [sys.executable, "-m", "dipclock"]
-    hub = subprocess.Popen(
-        # a demo starts at once on any laptop's clock and announces nothing on the network
-        [*py, "hub", "--data", str(data / "hub"), "--host", args.host, "--port", str(args.port),
-         "--wait-for-sync", "0", "--no-mdns"],
-        env=env,
-    )
+    try:
+        pem = ensure(data / "hub")[0].read_text()
+        verify = pinned(pem)
+        hub = subprocess.Popen(
+            # a demo starts at once on any laptop's clock and announces nothing on the
+            # network; the hub serves the socket taken above (its --host and --port)
+            [*py, "hub", "--data", str(data / "hub"), "--fd", str(sock.fileno()),
+             "--wait-for-sync", "0", "--no-mdns"],
+            env=env, pass_fds=(sock.fileno(),),
+        )
+    finally:
+        sock.close()  # the hub's now: when it stops, nothing listens there
     children = [hub]
     try:
         local = f"https://127.0.0.1:{args.port}"

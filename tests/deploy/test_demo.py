@@ -18,18 +18,12 @@ from machine.fingerprint import of_pem
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def demo():
-    """A headless demo on a free port, read up to its 'Stop with Ctrl-C' line."""
-    port = free_port()
+    """A headless demo on a free port (``--port 0``: the demo takes one and says which),
+    read up to its 'Stop with Ctrl-C' line."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dipclock", "demo", "--headless", "--port", str(port)],
+        [sys.executable, "-m", "dipclock", "demo", "--headless", "--port", "0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,  # its own process group: the hub and kiosk it starts included
     )
@@ -40,8 +34,11 @@ def demo():
         lines.append(line)
         if not line or "Stop with Ctrl-C" in line:
             break
+    text = "".join(lines)
+    said = re.search(r"TD dashboard: +(https://127\.0\.0\.1:\d+)/dashboard", text)
     try:
-        yield proc, f"https://127.0.0.1:{port}", "".join(lines)
+        assert said is not None, text
+        yield proc, said[1], text
     finally:
         # whatever the test did, nothing of the demo outlives it: not its hub, not its kiosk
         try:
@@ -115,16 +112,33 @@ def test_a_taken_port_asked_for_is_one_line_naming_it_and_the_option(taken_port,
 
 
 def test_with_no_port_asked_for_a_taken_default_gives_a_free_port_said_aloud(taken_port):
-    from dipclock.launcher.demo import choose_port, port_is_free
+    from dipclock.launcher.demo import take_port
 
     said: list[str] = []
-    port = choose_port("127.0.0.1", None, default=taken_port, say=said.append)
-    assert port != taken_port and port_is_free("127.0.0.1", port)
+    with take_port("127.0.0.1", None, default=taken_port, say=said.append) as sock:
+        port = sock.getsockname()[1]
+        assert port != taken_port
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # listening already: the port is the hub's from this moment
     assert said == [f"dipclock demo: port {taken_port} is taken, so the hub uses port {port} "
                     "(choose one with --port N, or make demo PORT=N)"]
-    free = free_port()
-    assert choose_port("127.0.0.1", None, default=free, say=said.append) == free
+    with socket.socket() as held:  # a free port no other process takes while the test runs:
+        # bound, not listening, as the demo binds (SO_REUSEADDR), so the demo may take it
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        held.bind(("127.0.0.1", 0))
+        free = held.getsockname()[1]
+        with take_port("127.0.0.1", None, default=free, say=said.append) as sock:
+            assert sock.getsockname()[1] == free
     assert len(said) == 1  # a free default is used as it is, silently
+
+
+def test_port_0_asked_for_is_a_free_one_said_nowhere_but_in_the_urls():
+    from dipclock.launcher.demo import take_port
+
+    said: list[str] = []
+    with take_port("127.0.0.1", 0, say=said.append) as sock:
+        assert sock.getsockname()[1] != 0
+    assert said == []
 
 
 def test_make_demo_passes_port_through():

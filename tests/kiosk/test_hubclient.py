@@ -404,9 +404,11 @@ def test_a_sample_taken_while_the_hub_clock_changed_is_thrown_away(hub: Any) -> 
 
 def test_a_new_clock_epoch_wakes_the_sync_loop_at_once(tmp_path: Path) -> None:
     fake, outbox = FakeHub(), Outbox(tmp_path / "o.sqlite")
-    with socket.socket() as s:  # a port with nothing behind it: no push channel, polling only
-        s.bind(("127.0.0.1", 0))
-        url = f"http://127.0.0.1:{s.getsockname()[1]}"
+    # a port with nothing behind it, held (bound, never listening: refused, and no other
+    # process's while the test runs): no push channel, polling only
+    nobody = socket.socket()
+    nobody.bind(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{nobody.getsockname()[1]}"
     client = client_on(fake, outbox, base_url=url)
     try:
         for _ in range(8):  # past the fast syncs: the loop's next wait is SLOW_SYNC (30 s)
@@ -420,6 +422,7 @@ def test_a_new_clock_epoch_wakes_the_sync_loop_at_once(tmp_path: Path) -> None:
     finally:
         client.close()
         outbox.close()
+        nobody.close()
 
 
 def test_a_small_correction_is_slewed_into_the_clock_not_stepped(hub: Any) -> None:

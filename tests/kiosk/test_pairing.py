@@ -119,12 +119,14 @@ def test_a_certificate_changed_while_the_clock_waits_means_asking_again(
 
 
 def test_a_hub_that_is_not_there_is_said_on_the_pairing_screen(tmp_path: Path) -> None:
-    from tests.server.live import free_port
+    from tests.server.live import hub_socket
 
     outbox = Outbox(tmp_path / "o.sqlite")
-    asking = pairing.Pairing(f"https://127.0.0.1:{free_port()}", "card-1", 1, outbox)
-    assert asking.step() > 0
-    assert (asking.shown().problem or "").startswith("the hub at https://127.0.0.1:")
+    with hub_socket() as nobody:  # bound, never listening: refused, and no one else's port
+        url = f"https://127.0.0.1:{nobody.getsockname()[1]}"
+        asking = pairing.Pairing(url, "card-1", 1, outbox)
+        assert asking.step() > 0
+    assert (asking.shown().problem or "").startswith(f"the hub at {url}")
     assert asking.shown().code is None
     asking.close()
     outbox.close()

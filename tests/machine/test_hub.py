@@ -12,7 +12,7 @@ import httpx
 
 from kiosk.pairing import Credential, pinned
 from machine import hub
-from tests.server.live import free_port
+from tests.server.live import hub_socket
 
 
 def check(url: str, paired: Credential | None, shift: float = 0.0,
@@ -82,8 +82,9 @@ def test_a_clock_a_whole_hour_off_asks_about_the_time_zone(live):
 
 
 def test_nothing_listening_fails_with_the_network_as_fix():
-    url = f"http://127.0.0.1:{free_port()}"
-    checks = check(url, None)
+    with hub_socket() as nobody:  # bound, never listening: refused, and no one else's port
+        url = f"http://127.0.0.1:{nobody.getsockname()[1]}"
+        checks = check(url, None)
     assert len(checks) == 1 and checks[0].verdict == "fail"
     assert checks[0].detail.startswith(f"{url} does not answer")
 

@@ -1,10 +1,14 @@
-"""A real hub: ``python -m dipclock hub`` as a subprocess on a free 127.0.0.1 port."""
+"""A real hub: ``python -m dipclock hub`` as a subprocess on a free 127.0.0.1 port.
+
+The port is never a number picked here for the hub to bind a second later (another process
+could take it first): the hub is handed a socket bound here (``benchmarks.hub.hub_socket``,
+``dipclock hub --fd``), and a hub started again gets its port bound again the moment the last
+one was reaped."""
 
 from __future__ import annotations
 
 import os
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -15,16 +19,10 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import SHIFTED
+from benchmarks.hub import SHIFTED, handing_over, hub_socket
 from tests.server.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class LiveHub:
@@ -35,9 +33,11 @@ class LiveHub:
     first start (made here first, by the same code, so ``verify`` can pin it before the
     hub answers); else ``--plain-http``, for the tests about something else."""
 
-    def __init__(self, data: Path, port: int | None = None, extra: tuple[str, ...] = (),
-                 quiet: bool = True, https: bool = False) -> None:
-        self.data, self.port = data, port or free_port()
+    def __init__(self, data: Path, extra: tuple[str, ...] = (), quiet: bool = True,
+                 https: bool = False) -> None:
+        #: the socket the next ``start`` hands the hub: its port is this hub's for good
+        self.socket = hub_socket()
+        self.data, self.port = data, self.socket.getsockname()[1]
         self.extra = (("--no-mdns", "--wait-for-sync", "0") if quiet else ()) + tuple(extra)
         self.verify: ssl.SSLContext | bool = True
         if https:
@@ -64,9 +64,9 @@ class LiveHub:
         with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
             run = (["-c", SHIFTED, str(self.wall_shift)] if self.wall_shift
                    else ["-m", "dipclock"])
-            self.proc = subprocess.Popen(
-                [sys.executable, *run, "hub", "--data", str(self.data),
-                 "--host", "127.0.0.1", "--port", str(self.port), *self.extra],
+            sock, self.socket = self.socket or hub_socket(self.port), None
+            self.proc = handing_over(
+                sock, [sys.executable, *run, "hub", "--data", str(self.data), *self.extra],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
             )
         deadline = time.monotonic() + 20
@@ -96,6 +96,7 @@ class LiveHub:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=10)
+            self._keep_port()
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -104,6 +105,18 @@ class LiveHub:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+            self._keep_port()
+
+    def _keep_port(self) -> None:
+        """The port bound again the moment the hub is reaped, for the next ``start``: not
+        listening, so a clock's connection is refused, as by a hub that is down."""
+        if self.socket is None:
+            self.socket = hub_socket(self.port)
+
+    def __del__(self) -> None:
+        sock = getattr(self, "socket", None)
+        if sock is not None:
+            sock.close()
 
     def td(self) -> httpx.Client:
         """A signed-in TD client, CSRF header included."""
@@ -152,7 +165,8 @@ def clocks_of(td: httpx.Client) -> Clocks:
 
 
 class ThreadHub:
-    """A real uvicorn serving ``create_app`` in this process, on a free 127.0.0.1 port, so a
+    """A real uvicorn serving ``create_app`` in this process, on a socket bound here to a
+    free 127.0.0.1 port (served as it is: no moment where another process could take it), so a
     test can hand the hub a wall clock (or a whole clock: ``tests.doubles.FakeClock``) and a
     time-sync probe of its choosing."""
 
@@ -167,7 +181,8 @@ class ThreadHub:
         from server.passwords import hash_password
         from server.settings import Settings
 
-        self.port = free_port()
+        sock = hub_socket()
+        self.port = sock.getsockname()[1]
         made = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD),
                         host="127.0.0.1", port=self.port, **settings)
         self.clock = clock if clock is not None else HubClock(wall=wall)
@@ -180,7 +195,7 @@ class ThreadHub:
             self.certificate = made.certificate.read_text()
             self.verify = pinned(self.certificate)
         self.server = uvicorn.Server(serve.config(app, made))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=serve.run, args=(self.server, sock), daemon=True)
 
     def __enter__(self) -> ThreadHub:
         self.thread.start()

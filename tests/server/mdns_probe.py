@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,23 +20,22 @@ import httpx
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from benchmarks.hub import handing_over, hub_socket
 from server.mdns import SERVICE
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_hub(data: Path, host: str, port: int) -> subprocess.Popen[bytes]:
+def start_hub(data: Path, host: str) -> tuple[subprocess.Popen[bytes], int]:
+    """The hub on ``host`` and a free port, handed the socket bound here (``--fd``), once
+    it answers; and that port."""
     env = os.environ | {"DIPCLOCK_TD_PASSWORD": "mdns probe password", "PYTHONPATH": str(ROOT)}
     log = data.with_suffix(".log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "dipclock", "hub", "--data", str(data), "--host", host,
-         "--port", str(port), "--wait-for-sync", "0"],
+    sock = hub_socket(host=host)
+    port = sock.getsockname()[1]
+    proc = handing_over(
+        sock, [sys.executable, "-m", "dipclock", "hub", "--data", str(data),
+               "--wait-for-sync", "0"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -46,7 +44,7 @@ def start_hub(data: Path, host: str, port: int) -> subprocess.Popen[bytes]:
         try:
             if httpx.get(f"https://127.0.0.1:{port}/api/time", timeout=0.5,
                          verify=False).status_code == 200:  # only: is it up yet?
-                return proc
+                return proc, port
         except httpx.TransportError:
             time.sleep(0.05)
     proc.kill()
@@ -86,8 +84,7 @@ async def browse(proc: subprocess.Popen[bytes], interfaces: list[str] | None) ->
 
 def main() -> int:
     data, host = Path(sys.argv[1]), sys.argv[2]
-    port = free_port()
-    proc = start_hub(data, host, port)
+    proc, port = start_hub(data, host)
     try:
         found = asyncio.run(browse(proc, None if host == "0.0.0.0" else [host]))
     finally:

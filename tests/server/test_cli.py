@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import pytest
 from server.cli import main
 from server.passwords import verify_password
 from tests.server.conftest import PASSWORD
-from tests.server.live import ROOT, free_port
+from tests.server.live import ROOT, handing_over, hub_socket
 
 
 def test_a_short_password_is_refused(tmp_path, monkeypatch, capsys):
@@ -45,8 +47,11 @@ def test_the_password_file_is_hashed_once_and_the_env_is_ignored_later(tmp_path,
 
 
 def test_a_bad_port_exits_2(tmp_path, capsys):
-    assert main(["--data", str(tmp_path), "--port", "0"]) == 2
-    assert "--port 0" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path), "--port", "65536"]) == 2
+    assert capsys.readouterr().err == (
+        "dipclock hub: error: --port 65536: must be 0-65535 (0: a free one)\n")
+    assert main(["--data", str(tmp_path), "--port", "-1"]) == 2
+    assert "--port -1: must be 0-65535" in capsys.readouterr().err
 
 
 class Waiting:
@@ -115,23 +120,47 @@ def test_a_restart_after_the_td_set_the_time_does_not_wait_again(tmp_path):
 
 # --- where a real hub listens -------------------------------------------------------------
 
-def _hub_on(tmp_path, *host: str):
-    """A real ``dipclock hub`` on a free port with the given --host (none: the default)."""
-    port = free_port()
-    log = tmp_path / "hub.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "dipclock", "hub", "--data", str(tmp_path / "hub"),
-             "--port", str(port), "--no-mdns", "--wait-for-sync", "0", *host],
-            cwd=ROOT, env=os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD}, stdout=out,
-            stderr=subprocess.STDOUT)
+def _printed_port(proc: subprocess.Popen[str], log) -> int:
+    """The port in the hub's ``Listening:`` line, once it has printed it."""
+    ends = time.monotonic() + 60  # a bound on a hang, not a timing margin
+    while time.monotonic() < ends and proc.poll() is None:
+        said = re.search(r"^Listening: .*, port (\d+)", log.read_text(), re.M)
+        if said:
+            return int(said[1])
+        time.sleep(0.05)
+    raise AssertionError(f"the hub printed no Listening line: {log.read_text()}")
+
+
+def _answering(proc: subprocess.Popen[str], port: int, log) -> None:
     ends = time.monotonic() + 60  # a bound on a hang, not a timing margin
     while time.monotonic() < ends and proc.poll() is None:
         try:
             httpx.get(f"https://127.0.0.1:{port}/api/time", timeout=2, verify=False)
-            break
+            return
         except httpx.TransportError:
             time.sleep(0.05)
+    raise AssertionError(f"the hub did not answer on port {port}: {log.read_text()}")
+
+
+def _hub(tmp_path, *options: str, sock: socket.socket | None = None):
+    """``dipclock hub`` with ``options``, or handed ``sock`` (``--fd``); and its log."""
+    log = tmp_path / "hub.log"
+    command = [sys.executable, "-m", "dipclock", "hub", "--data", str(tmp_path / "hub"),
+               "--no-mdns", "--wait-for-sync", "0", *options]
+    with log.open("w") as out:
+        popen = {"cwd": ROOT, "env": os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD},
+                 "stdout": out, "stderr": subprocess.STDOUT, "text": True}
+        proc = (subprocess.Popen(command, **popen) if sock is None
+                else handing_over(sock, command, **popen))
+    return proc, log
+
+
+def _hub_on(tmp_path, *host: str):
+    """A real ``dipclock hub`` with the given --host (none: the default) on ``--port 0``: a
+    free port the system picks, which the hub prints."""
+    proc, log = _hub(tmp_path, "--port", "0", *host)
+    port = _printed_port(proc, log)
+    _answering(proc, port, log)
     return proc, port, log
 
 
@@ -167,6 +196,75 @@ def test_host_keeps_the_hub_to_one_address_and_says_so(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_port_0_is_a_free_port_and_every_line_gives_it(tmp_path):
+    proc, port, log = _hub_on(tmp_path, "--host", "127.0.0.1")
+    try:
+        assert port != 0 and _answers("127.0.0.1", port), log.read_text()
+        printed = log.read_text()
+        assert f"Dashboard:  https://127.0.0.1:{port}/dashboard" in printed
+        assert f"Hall clock: https://127.0.0.1:{port}/hall" in printed
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
+    with socket.socket() as other:  # another program listening there, all the test long
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "dipclock", "hub", "--data", str(tmp_path / "hub"),
+             "--host", "127.0.0.1", "--port", str(port), "--no-mdns", "--wait-for-sync", "0"],
+            cwd=ROOT, env=os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD},
+            capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr == (
+        f"dipclock hub: error: port {port} on 127.0.0.1 is taken (another program, perhaps "
+        "another hub, listens there): choose another with --port N\n")
+    assert r.stdout == ""  # nothing said about where it listens: it does not
+
+
+def test_fd_serves_the_socket_handed_over_and_says_its_address(tmp_path):
+    sock = hub_socket()  # bound here, not listening: the hub listens on it
+    port = sock.getsockname()[1]
+    proc, log = _hub(tmp_path, sock=sock)
+    try:
+        _answering(proc, port, log)
+        assert _answers("127.0.0.1", port), log.read_text()
+        printed = log.read_text()
+        assert f"Listening:  127.0.0.1 only, port {port}" in printed
+        assert f"Dashboard:  https://127.0.0.1:{port}/dashboard" in printed
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert not _answers("127.0.0.1", port)  # nobody else kept the socket: refused now
+
+
+def test_fd_takes_no_port_or_host_and_must_be_a_socket(tmp_path, capsys):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        fd = str(sock.fileno())
+        assert main(["--data", str(tmp_path), "--fd", fd, "--port", "0"]) == 2
+        assert capsys.readouterr().err == (
+            "dipclock hub: error: --fd: the socket handed over has its own address; "
+            "give no --host or --port with it\n")
+        assert main(["--data", str(tmp_path), "--fd", fd, "--host", "127.0.0.1"]) == 2
+        assert "give no --host or --port" in capsys.readouterr().err
+    with (tmp_path / "a-file").open("w") as f:
+        assert main(["--data", str(tmp_path), "--fd", str(f.fileno())]) == 2
+        assert capsys.readouterr().err.startswith(
+            f"dipclock hub: error: --fd {f.fileno()}: not an open socket (")
+
+
+def test_the_help_says_fd_is_a_socket_handed_over(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--fd N serve the TCP socket open as file descriptor N" in text
+    assert "0: a free one the system picks" in text
 
 
 def test_the_help_says_the_default_is_every_address(capsys):

@@ -94,7 +94,7 @@ def test_no_password_and_no_terminal_exits_2(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DIPCLOCK_TD_PASSWORD"}
     env["PYTHONPATH"] = str(ROOT)
     r = subprocess.run(
-        [sys.executable, "-m", "dipclock", "hub", "--data", str(tmp_path / "d"), "--port", "1"],
+        [sys.executable, "-m", "dipclock", "hub", "--data", str(tmp_path / "d"), "--port", "0"],
         env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30, cwd=ROOT,
     )
     assert r.returncode == 2
