@@ -82,11 +82,24 @@ def handing_over(sock: socket.socket, command: Sequence[str],
         sock.close()
 
 
-#: ``python -c SHIFTED SECONDS hub ...``: the hub with its machine's wall clock off by
-#: SECONDS (a clock stepped while it was down), read through ``server.clock.wall_seconds``
-SHIFTED = ("import sys, time, server.clock as c; shift = float(sys.argv.pop(1)); "
+#: ``python -c SHIFTED SECONDS BOOT hub ...``: the hub with its machine's wall clock off by
+#: SECONDS (a clock stepped while it was down), read through ``server.clock.wall_seconds``;
+#: BOOT, unless empty, the boot id it sees (``machine.timesync.boot_id``): another one is
+#: a restart after a reboot, when the hub cannot take its time back from the monotonic
+#: clock (``server.hubtime``) and listens for the time its tables kept instead
+SHIFTED = ("import sys, time, server.clock as c, machine.timesync as b; "
+           "shift = float(sys.argv.pop(1)); boot = sys.argv.pop(1); "
            "c.wall_seconds = lambda: time.time() + shift; "
+           "b.boot_id = (lambda path=None: boot) if boot else b.boot_id; "
            "from dipclock.launcher.cli import entry; entry()")
+
+
+def launcher(wall_shift: float = 0.0, boot: str | None = None) -> list[str]:
+    """What follows ``python`` to start ``dipclock`` on a wall clock ``wall_shift`` s off,
+    in boot ``boot`` (None: this machine's own)."""
+    if not wall_shift and boot is None:
+        return ["-m", "dipclock"]
+    return ["-c", SHIFTED, repr(wall_shift), boot or ""]
 
 
 def pinned_to(data: Path) -> ssl.SSLContext:

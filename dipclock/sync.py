@@ -46,19 +46,34 @@ def sample(t0: float, t1: float, t2: float, t3: float) -> Sample:
     )
 
 
-class OffsetFilter:
-    """Keeps the last ``size`` samples no older than ``max_age`` s; trusts the fastest one."""
+#: How fast two clocks may part, s per s: a Pi's crystal is within ±50 ppm of true, so a
+#: sample's offset is that much less certain for every second since it was taken (NTP's
+#: dispersion, at the rate of this hardware rather than NTP's 15 ppm).
+DRIFT = 50e-6
 
-    def __init__(self, size: int = 8, max_age: float = 600.0):
+
+def error_bound(s: Sample, now: float, drift: float = DRIFT) -> float:
+    """How far ``s``'s offset can be from the truth at ``now``: half its round trip (the
+    legs may be lopsided) plus the clocks' drift since it was taken."""
+    return s.delay / 2 + drift * max(0.0, now - s.taken)
+
+
+class OffsetFilter:
+    """Keeps the last ``size`` samples no older than ``max_age`` s; trusts the one with the
+    least ``error_bound`` now: the fastest, unless a fresher one is nearly as fast (a kiosk
+    syncing every 30 s would otherwise trust a sample minutes old, 50 µs off per second)."""
+
+    def __init__(self, size: int = 8, max_age: float = 600.0, drift: float = DRIFT):
         self._samples: deque[Sample] = deque(maxlen=size)
         self.max_age = max_age
+        self.drift = drift
 
     def add(self, s: Sample) -> None:
         self._samples.append(s)
 
     def best(self, now: float) -> Sample | None:
         fresh = [s for s in self._samples if now - s.taken <= self.max_age]
-        return min(fresh, key=lambda s: s.delay) if fresh else None
+        return min(fresh, key=lambda s: error_bound(s, now, self.drift)) if fresh else None
 
 
 class Slew:

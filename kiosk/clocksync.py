@@ -80,11 +80,14 @@ class ClockSync:
         if ticket != self._resets:
             return None
         kept = provisional and self.verified
+        best = self._filter.best(s.taken)
         if kept and abs(s.offset - shown) > KEPT_LIMIT:
             self.samples = 0  # sync fast until the hub has settled
-            self.status = (s.offset - shown, s.delay)
+            # the vote: the hub's difference from this kiosk's best estimate of the time it
+            # kept (its most certain sample now, not the slewed screen): the hub moves the
+            # hall by the median of the tables' votes (``server.kepttime``)
+            self.status = (s.offset - (best.offset if best else shown), s.delay)
             return Taken(self.status, None, kept=True)
-        best = self._filter.best(s.taken)
         if self._fresh or (best is not None
                            and abs(s.offset - best.offset) > KEPT_LIMIT + s.delay / 2):
             # a new clock, or the hub's moved for real (a sample cannot be that far off by

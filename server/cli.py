@@ -33,7 +33,7 @@ from typing import NoReturn
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import certificate
-from server.clock import SET_BY_TD, standing_of
+from server.clock import standing_of
 from server.passwords import check_new_password, hash_password, is_hash
 from server.settings import Settings
 from server.store import Store
@@ -114,13 +114,14 @@ def wait_for_sync(
     return state
 
 
-def td_set_this_boot(data: Path, boot: str | None) -> bool:
-    """Whether the TD set the hub's time earlier in this boot (the hub restores it)."""
-    from server.hubtime import correction_for
+def kept_this_boot(data: Path, boot: str | None) -> str | None:
+    """The standing of the time the hub kept earlier in this boot, which it takes back
+    (``server.hubtime``); None: it anchors on the wall clock."""
+    from server.hubtime import kept_this_boot as kept
 
     store = Store(Settings(data_dir=data).db_path)
     try:
-        return correction_for(store, boot) is not None
+        return kept(store, boot)
     finally:
         store.close()
 
@@ -279,13 +280,13 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     from server.app import create_app
     from server.slowclients import raise_file_limit
 
-    kept = td_set_this_boot(args.data, boot_id())
-    try:  # a restart after the TD set the time keeps that time: nothing to wait for
+    kept = kept_this_boot(args.data, boot_id())
+    try:  # a restart in the same boot takes its time back: nothing to wait for
         synced = wait_for_sync(0 if kept else args.wait_for_sync,
                                say=lambda line: print(line, flush=True))
     except KeyboardInterrupt:
         return 130
-    standing = SET_BY_TD if kept and not synced else standing_of(synced)
+    standing = f"{kept}, kept across the restart" if kept else standing_of(synced)
     proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
     host, port = serve.address_of(sock)  # the real port, also when --port 0 or --fd
     settings = Settings(data_dir=args.data, host=host, port=port,

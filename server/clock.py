@@ -1,11 +1,12 @@
 """Hub time: POSIX seconds that never jump when the machine's wall clock is stepped.
 
-The wall clock is read once, at start-up, to anchor ``time.monotonic()``; after that only
-the monotonic clock moves hub time. NTP stepping the hub machine's clock mid-round would
+The wall clock is read once, at the first start of a boot, to anchor ``time.monotonic()``;
+after that only the monotonic clock moves hub time, and a restart in the same boot takes
+the anchor back (``server.hubtime``). NTP stepping the hub machine's clock mid-round would
 otherwise move every deadline in the hall at once. Hub time moves only by ``set_to``: the
 TD's (from the phone, or the system's clock once NTP has set it), logged and announced to
-every kiosk; or, in the seconds after a start, to the time the tables kept
-(``server.kepttime``, with ``Listening`` below).
+every kiosk; or, in the seconds after a start that followed a reboot, to the time the
+tables kept (``server.kepttime``, with ``Listening`` below).
 """
 
 from __future__ import annotations

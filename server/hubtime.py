@@ -1,11 +1,18 @@
-"""How far the hub's time can be trusted, and the TD setting it.
+"""How far the hub's time can be trusted, the TD setting it, and keeping it across a restart.
 
 A hub on a Pi boots on fake-hwclock's guess and may start before NTP has set the clock, or
 in a hall with no time server at all. The hub says where its time came from (its
 *standing*), the dashboard puts it beside the phone's clock, and the TD can set it from the
-phone or, once NTP has caught up, from the system's clock. Every setting is logged, raises
-the clock's *epoch* (kiosks then drop their time samples and resync), and is kept for a
-restart on the same boot, since the wall clock it corrects is still wrong until a reboot.
+phone or, once NTP has caught up, from the system's clock. Every setting is logged and
+raises the clock's *epoch* (kiosks then drop their time samples and resync).
+
+Hub time is the monotonic clock plus an offset, and that offset is kept in the store with
+the boot it belongs to (its *anchor*), at every start and every change. A hub restarted in
+the same boot (a crash, an upgrade, the TD's restart) takes its time back from the anchor:
+the monotonic clock ran on meanwhile and is the same clock for every process of a boot, so
+the hall's time does not move by a microsecond, whatever the wall clock did. Only after a
+reboot, when the monotonic clock starts again from zero, does the hub anchor on the wall
+clock, and then listen for the time its tables kept (``server.kepttime``).
 """
 
 from __future__ import annotations
@@ -24,46 +31,87 @@ from server.rounds import current, hall_venue
 from server.store import Store
 
 log = logging.getLogger("uvicorn.error")
-CORRECTION = "clock_correction"
+#: the meta key of the anchor: JSON {"boot", "minus_mono": hub time - monotonic, "standing"}
+ANCHOR = "hub_time_anchor"
+#: before the anchor: JSON {"boot", "correction": hub time - wall time}, kept only when the
+#: TD set the time; read once, by a hub upgraded in the middle of a boot
+LEGACY_CORRECTION = "clock_correction"
 
 
 class ClockRefused(DipclockError):
     """The hub's time cannot be set that way now: the reason, for a 409."""
 
 
-def correction_for(store: Store, boot: str | None) -> float | None:
-    """Hub time minus wall time as set in boot ``boot``; None if not this boot."""
-    kept = kept_correction(store, boot)
-    return kept[0] if kept else None
+def anchor_of(hub: Hub) -> str | None:
+    """The anchor of the hub's time now, as stored (None: no boot id, nothing to keep)."""
+    return moved_anchor(hub, hub.clock.now(), hub.clock_standing)
 
 
-def kept_correction(store: Store, boot: str | None) -> tuple[float, str] | None:
-    """Hub time minus wall time as set in boot ``boot``, and by whom (the clock's standing
-    then: the TD, or the tables that kept the time); None if not this boot."""
-    text = store.meta(CORRECTION)
+def kept_anchor(store: Store, boot: str | None) -> tuple[float, str] | None:
+    """Hub time minus the monotonic clock as last kept in boot ``boot``, and the clock's
+    standing then; None if nothing was kept in this boot."""
+    text = store.meta(ANCHOR)
     if boot is None or not text:
         return None
     try:
         stored = json.loads(text)
         if stored["boot"] != boot:
             return None
-        return float(stored["correction"]), str(stored.get("standing", SET_BY_TD))
+        return float(stored["minus_mono"]), str(stored["standing"])
     except (ValueError, TypeError, KeyError):
-        return None  # unreadable: start on the wall clock as ever
+        return None  # unreadable: start on the wall clock as after a reboot
+
+
+def kept_this_boot(store: Store, boot: str | None) -> str | None:
+    """The standing of the time a hub started now takes back from earlier in this boot, or
+    None: it anchors on the wall clock (and may wait for NTP first)."""
+    kept = kept_anchor(store, boot)
+    if kept is not None:
+        return kept[1]
+    return SET_BY_TD if _legacy(store, boot) is not None else None
+
+
+def _legacy(store: Store, boot: str | None) -> float | None:
+    text = store.meta(LEGACY_CORRECTION)
+    if boot is None or not text:
+        return None
+    try:
+        stored = json.loads(text)
+        return float(stored["correction"]) if stored["boot"] == boot else None
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def restore(hub: Hub) -> None:
-    """At start: re-apply the TD's correction of this boot's wall clock, unless the system
-    clock is synchronised now (then it is right by itself)."""
-    if hub.clock_standing == SYNCHRONISED:
-        return
-    kept = kept_correction(hub.store, hub.boot)
-    if kept is None:
-        return
-    correction, hub.clock_standing = kept
-    hub.clock.set_to(hub.clock.wall() + correction)
-    log.warning("hub time: the setting of this boot kept (%s, %+.1f s from the system clock)",
-                hub.clock_standing, correction)
+    """At start: the hub's time of this boot, taken back from its anchor (not provisional:
+    the tables have nothing to correct), then the anchor kept anew. After a reboot the
+    clock stays on the wall clock it was just anchored on."""
+    kept = kept_anchor(hub.store, hub.boot)
+    if kept is not None:
+        minus_mono, hub.clock_standing = kept
+        moved = hub.clock.mono() + minus_mono - hub.clock.now()
+        hub.clock.set_to(hub.clock.mono() + minus_mono)
+        with hub.kept.lock:
+            hub.kept.decided = 0.0
+        log.warning("hub time: kept across the restart on this boot's monotonic clock (%s; "
+                    "%+.3f s from the system clock)", hub.clock_standing, -moved)
+    elif (legacy := _legacy(hub.store, hub.boot)) is not None:
+        hub.clock_standing = SET_BY_TD
+        hub.clock.set_to(hub.clock.wall() + legacy)
+        log.warning("hub time: the TD's setting of this boot kept (%+.1f s from the system "
+                    "clock)", legacy)
+    anchor = anchor_of(hub)
+    if anchor is not None:
+        hub.store.set_meta(ANCHOR, anchor)
+
+
+def moved_anchor(hub: Hub, after: float, standing: str) -> str | None:
+    """The anchor once hub time is ``after`` now, with ``standing``: stored with the change
+    that moves it, so a restart never finds the one without the other."""
+    if hub.boot is None:
+        return None
+    return json.dumps({"boot": hub.boot, "minus_mono": after - hub.clock.mono(),
+                       "standing": standing})
 
 
 def status(hub: Hub) -> dict[str, Any]:
@@ -121,10 +169,8 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
         "hub time set" + (" to the system's synchronised time," if target is None else "")
         + f" from {when(here, there)} to {when(there, here)}, {change_text(shift)}"
     )
-    kept = None
-    if standing == SET_BY_TD and hub.boot is not None:
-        kept = json.dumps({"boot": hub.boot, "correction": after - hub.clock.wall()})
-    hub.store.set_clock(shift, new, summary, kept)  # first: if it fails, nothing moved
+    anchor = moved_anchor(hub, after, standing)
+    hub.store.set_clock(shift, new, summary, anchor)  # first: if it fails, nothing moved
     with hub.kept.lock:  # the TD's time wins over what the tables kept
         hub.kept.decided = 0.0 if hub.kept.decided is None else hub.kept.decided
     hub.clock.set_to(after)

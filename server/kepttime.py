@@ -1,9 +1,10 @@
 """The hall remembers the time: a restarted hub takes the time its tables kept.
 
-The hub anchors its time on the machine's wall clock when it starts. A hub restarted after
-that clock was stepped (a Pi that lost power and booted on fake-hwclock's guess, NTP
-reaching it at last, a wrong manual setting) would move every deadline of the hall at
-once. The kiosks still know the right time: they track hub time on their monotonic clocks
+A hub restarted in the same boot takes its own time back from the monotonic clock
+(``server.hubtime``). After a reboot it has only the machine's wall clock, and a Pi that
+lost power boots on fake-hwclock's guess (or NTP reaches it at last, or someone set the
+clock by hand): anchored on that, it would move every deadline of the hall at once. The
+kiosks still know the right time: they track hub time on their monotonic clocks
 across the hub's absence. So for ``LISTEN_SECONDS`` after a start the hub's time is
 *provisional* (``TimeReply.provisional``): a kiosk that kept the time does not follow a
 sample far from it, and reports the difference. ``GATHER_SECONDS`` after the first such
@@ -15,7 +16,6 @@ time stands.
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 import threading
@@ -24,7 +24,7 @@ from dipclock.sync import kept_time_change, to_moment
 from dipclock.venuetime import venue_naive
 from server.clock import GATHER_SECONDS, KEPT_BY_TABLES
 from server.context import Hub
-from server.hubtime import change_text, when
+from server.hubtime import change_text, moved_anchor, when
 from server.rounds import current, hall_venue
 
 log = logging.getLogger("uvicorn.error")
@@ -84,11 +84,8 @@ def settle(hub: Hub) -> None:
                    f"across the hub's restart, from {when(here, there)} to "
                    f"{when(there, here)}, {change_text(change)}: the hub machine's clock was "
                    f"{'ahead' if change < 0 else 'behind'}")
-        kept = None
-        if hub.boot is not None:  # a second restart in this boot starts from it
-            kept = json.dumps({"boot": hub.boot, "correction": after - hub.clock.wall(),
-                               "standing": KEPT_BY_TABLES})
-        hub.store.set_clock(change, to_moment(after), summary, kept, new_epoch=False)
+        hub.store.set_clock(change, to_moment(after), summary,
+                            moved_anchor(hub, after, KEPT_BY_TABLES), new_epoch=False)
         hub.clock.set_to(after)
         hub.clock_standing = KEPT_BY_TABLES
         ear.decided = change

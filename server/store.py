@@ -387,13 +387,17 @@ class Store:
         with self.change(now, None):
             pass
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
+
     def set_clock(
-        self, shift: float, now: datetime, summary: str, correction: str | None,
+        self, shift: float, now: datetime, summary: str, anchor: str | None,
         new_epoch: bool = True,
     ) -> None:
         """The TD moved hub time by ``shift`` seconds: log it, keep every TD session as long
-        as it was (their expiry is in hub time), and store ``correction`` (JSON: the boot and
-        hub time minus wall time) for a restart on this boot, or forget it (None).
+        as it was (their expiry is in hub time), and store ``anchor`` (``server.hubtime``:
+        the boot and hub time minus the monotonic clock) for a restart in this boot.
         ``new_epoch``: kiosks must sync afresh (not when the hub took the tables' time)."""
         with self.change(now, "clock", summary) as db:
             db.execute("UPDATE sessions SET expires = expires + ?", (shift,))
@@ -402,12 +406,11 @@ class Store:
                     "INSERT INTO meta(key, value) VALUES('clock_epoch', '1') ON CONFLICT(key) "
                     "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
                 )
-            if correction is None:
-                db.execute("DELETE FROM meta WHERE key = 'clock_correction'")
-            else:
+            db.execute("DELETE FROM meta WHERE key = 'clock_correction'")  # before anchors
+            if anchor is not None:
                 db.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES('clock_correction', ?)",
-                    (correction,),
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES('hub_time_anchor', ?)",
+                    (anchor,),
                 )
 
     def clock_epoch(self) -> int:

@@ -2,10 +2,19 @@
 
 from datetime import datetime
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dipclock.sync import OffsetFilter, Slew, sample, to_moment, to_seconds
+from dipclock.sync import (
+    DRIFT,
+    OffsetFilter,
+    Slew,
+    error_bound,
+    sample,
+    to_moment,
+    to_seconds,
+)
 
 
 @given(
@@ -31,6 +40,24 @@ def test_filter_trusts_the_fastest_recent_sample():
         f.add(s)
     assert f.best(4) == fast
     assert f.best(1000) is None  # all too old
+
+
+def test_an_old_sample_gives_way_to_a_fresh_one_nearly_as_fast():
+    """Sampled every 30 s, a kiosk whose crystal is 50 ppm off would trust a sample minutes
+    old and be off by its age times the drift: the fresher one wins once the older one's
+    age costs more than the half round trip it saves."""
+    f = OffsetFilter(size=8, max_age=600)
+    old = sample(0, 10.001, 10.001, 0.002)  # delay 2 ms, taken at 0.002
+    fresh = sample(200, 210.0025, 210.0025, 200.005)  # delay 5 ms, taken at 200.005
+    f.add(old)
+    f.add(fresh)
+    assert f.best(old.taken + 1) == old  # alone, or nearly as fresh: the faster one
+    assert f.best(200.005) == fresh  # 200 s at 50 ppm (10 ms) is worse than 1.5 ms more
+    assert error_bound(old, 200.005) == pytest.approx(0.001 + DRIFT * 200.003)
+    still = OffsetFilter(size=8, max_age=600, drift=0)  # no drift: the fastest, however old
+    still.add(old)
+    still.add(fresh)
+    assert still.best(200.005) == old
 
 
 def test_slew_moves_gently_and_steps_when_far():

@@ -26,7 +26,8 @@ def test_a_hub_restarted_an_hour_ahead_takes_the_time_the_kiosks_kept(tmp_path: 
                     assert abs(s["hub_time"] - s["mono"] - kept[n]) < STILL, (n, s)
 
         hall.hub.kill()
-        hall.hub.wall_shift = 3600.0  # the hub machine's clock stepped while it was down
+        hall.hub.wall_shift = 3600.0  # the hub machine rebooted on a clock an hour ahead
+        hall.hub.boot = "rebooted"
         hall.hub.start()
         clock = wait_for("the hub took the kiosks' time", lambda: (
             screens_still(),
@@ -45,3 +46,33 @@ def test_a_hub_restarted_an_hour_ahead_takes_the_time_the_kiosks_kept(tmp_path: 
         screens_still()
         audit = [a["summary"] for a in hall.td().get("/api/td/state").json()["audit"]]
         assert audit[0].startswith("hub time taken from the 3 tables that kept it"), audit
+
+
+def hub_offset(hall) -> tuple[float, float]:
+    """Hub time minus this machine's monotonic clock, by the fastest of 20 exchanges, and
+    that exchange's round trip: the offset is off by at most half of it."""
+    best = (float("inf"), 0.0)
+    for _ in range(20):
+        m0 = time.monotonic()
+        t1 = hall.hub.get("/api/time").json()["t1"]
+        m1 = time.monotonic()
+        best = min(best, (m1 - m0, t1 - (m0 + m1) / 2))
+    return best[1], best[0]
+
+
+def test_a_hub_restarted_in_the_same_boot_an_hour_behind_keeps_its_time_exactly(
+    tmp_path: Path,
+) -> None:
+    """A restart of the hub's process alone (a crash, an upgrade) with the machine's clock
+    stepped meanwhile: the hub takes its time back from the monotonic clock it shares with
+    every process of this boot, at once and exactly; no table has to vote."""
+    with running_hall(tmp_path) as hall:
+        before, rtt_before = hub_offset(hall)
+        hall.hub.kill()
+        hall.hub.wall_shift = -3600.0
+        hall.hub.start()
+        after, rtt_after = hub_offset(hall)
+        assert abs(after - before) <= (rtt_before + rtt_after) / 2 + 1e-6, (before, after)
+        clock = hall.td().get("/api/td/state").json()["clock"]
+        assert not clock["provisional"] and clock["kept_change"] is None
+        assert "kept across the restart on this boot's monotonic clock" in hall.hub.printed()

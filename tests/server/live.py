@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import SHIFTED, handing_over, hub_socket
+from benchmarks.hub import handing_over, hub_socket, launcher
 from tests.server.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +55,9 @@ class LiveHub:
         #: stepped while the hub was down): the hub reads it through
         #: ``server.clock.wall_seconds``, patched in the hub's own process
         self.wall_shift = 0.0
+        #: the boot id the hub sees at the next ``start`` (None: this machine's): another
+        #: one is a start after a reboot (``benchmarks.hub.launcher``)
+        self.boot: str | None = None
 
     def start(self) -> LiveHub:
         env = os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD, "PYTHONPATH": str(ROOT),
@@ -62,8 +65,7 @@ class LiveHub:
         self.log = self.data.with_suffix(".log")
         self.data.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
-            run = (["-c", SHIFTED, str(self.wall_shift)] if self.wall_shift
-                   else ["-m", "dipclock"])
+            run = launcher(self.wall_shift, self.boot)
             sock, self.socket = self.socket or hub_socket(self.port), None
             self.proc = handing_over(
                 sock, [sys.executable, *run, "hub", "--data", str(self.data), *self.extra],

@@ -104,18 +104,19 @@ def test_a_bad_wait_exits_2(tmp_path, capsys):
     assert "argument --wait-for-sync: invalid float value: 'soon'" in capsys.readouterr().err
 
 
-def test_a_restart_after_the_td_set_the_time_does_not_wait_again(tmp_path):
+def test_a_restart_in_the_same_boot_does_not_wait_for_ntp_again(tmp_path):
     import json
 
-    from server.cli import td_set_this_boot
+    from server.cli import kept_this_boot
     from server.store import Store
 
     store = Store(tmp_path / "hub.sqlite3")
-    assert not td_set_this_boot(tmp_path, "boot-1")
-    store.set_meta_once("clock_correction", json.dumps({"boot": "boot-1", "correction": 60}))
+    assert kept_this_boot(tmp_path, "boot-1") is None
+    store.set_meta("hub_time_anchor", json.dumps(
+        {"boot": "boot-1", "minus_mono": 1.7e9, "standing": "set by the TD"}))
     store.close()
-    assert td_set_this_boot(tmp_path, "boot-1")
-    assert not td_set_this_boot(tmp_path, "boot-2") and not td_set_this_boot(tmp_path, None)
+    assert kept_this_boot(tmp_path, "boot-1") == "set by the TD"
+    assert kept_this_boot(tmp_path, "boot-2") is None and kept_this_boot(tmp_path, None) is None
 
 
 # --- where a real hub listens -------------------------------------------------------------

@@ -32,7 +32,8 @@ def audit(hub) -> list[str]:
 ])
 def test_the_hub_says_how_far_its_time_can_be_trusted(hub, synced, standing):
     hub.synced = synced
-    hub.restart()  # the standing is that of the wall clock the hub anchored on
+    hub.boot = "boot-2"  # rebooted: the standing is that of the wall clock it anchors on
+    hub.restart()
     hub.sign_in()
     assert clock_of(hub) == {"standing": standing, "epoch": 0, "system_synchronised": synced,
                              "offer_system": False, "system_change": None,
@@ -119,11 +120,12 @@ def test_once_ntp_has_set_the_system_clock_the_td_can_take_it(hub, td):
         "provisional": False, "kept_change": None, "kept_tables": None}  # the TD's time won
 
 
-def live_app(data, pw_hash: str, wall: list[float], boot: str, synced: bool = False
-             ) -> TestClient:
-    """A hub on the real clock class, with the wall clock and boot a test chooses."""
-    mono = [500.0]
-    clock = HubClock(mono=lambda: mono[0], wall=lambda: wall[0])
+def live_app(data, pw_hash: str, wall: list[float], boot: str, synced: bool = False,
+             mono: list[float] | None = None) -> TestClient:
+    """A hub on the real clock class, with the wall and monotonic clocks and the boot a
+    test chooses (``mono``: the boot's monotonic clock, shared by every start in it)."""
+    ticks = mono if mono is not None else [500.0]
+    clock = HubClock(mono=lambda: ticks[0], wall=lambda: wall[0])
     settings = Settings(data_dir=data, td_password_hash=pw_hash)
     c = TestClient(create_app(settings, clock=clock, synced=lambda: synced, boot=lambda: boot))
     c.__enter__()
@@ -133,14 +135,15 @@ def live_app(data, pw_hash: str, wall: list[float], boot: str, synced: bool = Fa
 def test_a_restart_in_the_same_boot_keeps_the_tds_time_and_a_reboot_forgets_it(
     tmp_path, password_hash
 ):
-    wall = [to_seconds(T0)]  # a Pi an hour behind: the TD sets 09:50
-    c = live_app(tmp_path, password_hash, wall, "boot-A")
+    wall, mono = [to_seconds(T0)], [500.0]  # a Pi an hour behind: the TD sets 09:50
+    c = live_app(tmp_path, password_hash, wall, "boot-A", mono=mono)
     csrf = {"X-CSRF-Token": c.post("/api/login", json={"password": PASSWORD}).json()["csrf"]}
     c.post("/api/clock", json={"time": "2024-05-04T09:50:00"}, headers=csrf).raise_for_status()
     c.__exit__(None, None, None)
 
     wall[0] += 30  # the hub restarts half a minute later, same boot, clock still wrong
-    c = live_app(tmp_path, password_hash, wall, "boot-A")
+    mono[0] += 30
+    c = live_app(tmp_path, password_hash, wall, "boot-A", mono=mono)
     assert to_moment(c.get("/api/time").json()["t1"]) == datetime(2024, 5, 4, 9, 50, 30)
     c.post("/api/login", json={"password": PASSWORD})
     assert c.get("/api/td/state").json()["clock"]["standing"] == "set by the TD"
@@ -150,8 +153,25 @@ def test_a_restart_in_the_same_boot_keeps_the_tds_time_and_a_reboot_forgets_it(
     assert to_moment(c.get("/api/time").json()["t1"]) == to_moment(wall[0])
     c.__exit__(None, None, None)
 
-    c = live_app(tmp_path, password_hash, wall, "boot-A", synced=True)  # NTP has set it: it wins
-    assert to_moment(c.get("/api/time").json()["t1"]) == to_moment(wall[0])
+
+def test_a_restart_once_ntp_has_set_the_clock_keeps_the_halls_time_and_offers_ntps(
+    tmp_path, password_hash
+):
+    """NTP set the system clock while the hub ran on the TD's time; a restart in that boot
+    keeps the hall's time (every deadline stays where the tables show it) and the
+    dashboard offers the system's, for the TD to take or not."""
+    wall, mono = [to_seconds(T0)], [500.0]
+    c = live_app(tmp_path, password_hash, wall, "boot-A", mono=mono)
+    csrf = {"X-CSRF-Token": c.post("/api/login", json={"password": PASSWORD}).json()["csrf"]}
+    c.post("/api/clock", json={"time": "2024-05-04T09:50:00"}, headers=csrf).raise_for_status()
+    c.__exit__(None, None, None)
+    wall[0] += 3600 + 2.5  # NTP stepped it: the TD's phone was 2.5 s behind
+    c = live_app(tmp_path, password_hash, wall, "boot-A", synced=True, mono=mono)
+    assert to_moment(c.get("/api/time").json()["t1"]) == datetime(2024, 5, 4, 9, 50)
+    c.post("/api/login", json={"password": PASSWORD})
+    clock = c.get("/api/td/state").json()["clock"]
+    assert clock["standing"] == "set by the TD" and clock["offer_system"]
+    assert clock["system_change"] == 2.5
     c.__exit__(None, None, None)
 
 

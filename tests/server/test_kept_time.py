@@ -21,18 +21,23 @@ T0 = datetime(2024, 5, 4, 9, 30)
 
 
 class Hall:
-    """A hub on the real clock class; its monotonic and wall clocks move by hand."""
+    """A hub on the real clock class; its monotonic and wall clocks move by hand. Each
+    ``hub()`` is a start after a reboot (a new boot id: its monotonic clock is another),
+    unless ``same_boot``: then the hub takes its own time back (``server.hubtime``)."""
 
     def __init__(self, data, password_hash: str) -> None:
         self.data, self.password_hash = data, password_hash
         self.mono, self.wall = [500.0], [to_seconds(T0)]
+        self.boots = 0
 
     @contextmanager
-    def hub(self) -> Iterator[TestClient]:
+    def hub(self, same_boot: bool = False) -> Iterator[TestClient]:
         clock = HubClock(mono=lambda: self.mono[0], wall=lambda: self.wall[0])
         settings = Settings(data_dir=self.data, td_password_hash=self.password_hash)
+        self.boots += 0 if same_boot else 1
+        boot = f"boot-{self.boots}"
         with TestClient(create_app(settings, clock=clock, synced=lambda: False,
-                                   boot=lambda: "boot-1")) as c:
+                                   boot=lambda: boot)) as c:
             r = c.post("/api/login", json={"password": PASSWORD})
             c.headers["X-CSRF-Token"] = r.json()["csrf"]
             yield c
@@ -97,10 +102,38 @@ def test_a_hub_restarted_an_hour_ahead_takes_the_time_its_tables_kept(tmp_path, 
         assert snap.json()["clock"] == 0  # for the hall its time did not move
     hall.mono[0] += 10
     hall.wall[0] += 10
-    with hall.hub() as c:  # a second restart in this boot starts from the kept time
-        t1, _ = hub_time(c)
-        assert to_moment(t1) == datetime(2024, 5, 4, 9, 32, 1)
+    with hall.hub(same_boot=True) as c:  # a second restart in this boot: the kept time
+        t1, provisional = hub_time(c)
+        assert to_moment(t1) == datetime(2024, 5, 4, 9, 32, 1) and not provisional
         assert c.get("/api/td/state").json()["clock"]["standing"] == "kept by the tables"
+
+
+@pytest.mark.parametrize("step", [3600.0, -3600.0, 0.0])
+def test_a_hub_restarted_in_the_same_boot_takes_its_own_time_back_exactly(
+    tmp_path, password_hash, step
+):
+    """The monotonic clock runs on across a restart of the hub's process: what the hub kept
+    on it is exact, whatever the wall clock did, and no table needs to vote."""
+    hall = Hall(tmp_path, password_hash)
+    with hall.hub() as c:
+        key = set_up(c)
+        hall.mono[0] += 0.123456
+        before, _ = hub_time(c)
+        deadline = c.get("/api/td/state").json()["deadlines"][0]
+    hall.mono[0] += 7.5  # seven and a half seconds down; the wall clock stepped meanwhile
+    hall.wall[0] += 7.5 + step
+    with hall.hub(same_boot=True) as c:
+        t1, provisional = hub_time(c)
+        assert t1 == before + 7.5 and not provisional  # to the float's last bit
+        report(c, key, 1, -step)  # a table's vote changes nothing: nothing to decide
+        state = c.get("/api/td/state").json()
+        assert state["deadlines"][0] == deadline
+        assert state["clock"]["standing"] == "not synchronised"  # as it was
+        assert state["clock"]["kept_change"] is None
+        assert hub_time(c)[0] == before + 7.5
+    with hall.hub() as c:  # a reboot: the monotonic clock is another, the wall clock rules
+        t1, provisional = hub_time(c)
+        assert t1 == hall.wall[0] and provisional
 
 
 def test_tables_that_agree_with_the_restarted_hub_keep_its_time(tmp_path, password_hash):
