@@ -1,10 +1,11 @@
 """The kiosk's estimate of hub time, from its time exchanges with the hub (no I/O).
 
-``OffsetFilter`` keeps the fastest recent sample (one that waited in a Wi-Fi queue is a bad
-one) and the shown clock moves towards it through ``Slew``, so a countdown never skips or
-repeats a second. With no sample yet (a kiosk restarted while the hub is down) hub time is
-the wall clock plus the hub-to-wall offset an earlier run saved: a guess, so ``verified``
-is False until a sample of the hub's current clock arrives. Part of ``kiosk.session``.
+``OffsetFilter`` keeps the most certain recent sample (one that waited in a Wi-Fi queue is
+a bad one), carried forward at the clocks' rate once the samples show it, and the shown
+clock moves towards that through ``Slew``, so a countdown never skips or repeats a second.
+With no sample yet (a kiosk restarted while the hub is down) hub time is the wall clock
+plus the hub-to-wall offset an earlier run saved: a guess, so ``verified`` is False until
+a sample of the hub's current clock arrives. Part of ``kiosk.session``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from dipclock.sync import KEPT_LIMIT, OffsetFilter, Sample, Slew
 from kiosk.backoff import Backoff
 
 FAST_SYNC = 2.0
+#: While a restarted hub gathers the tables' votes (``server.kepttime``): each table's
+#: best-measured vote counts, and the more exchanges in those seconds, the better the best
+VOTE_SYNC = 0.5
 FAST_SAMPLES = 8
 SLOW_SYNC = 30.0
 WALL_SAVE_EVERY = 600.0  # s between two saves of the hub-to-wall offset in the outbox
@@ -42,25 +46,31 @@ class ClockSync:
         self._backoff = backoff
         self._filter = OffsetFilter()
         self._slew = Slew()
-        self._target: float | None = None  # hub time - monotonic, by the best sample
         self._fresh = False  # drop the samples at the next one
         self._resets = 0  # counts those drops: a sample taken across one is stale
         self._wall_saved_at: float | None = None
+        self._voting = False  # the last sample was a vote: the hub has not settled yet
 
     @property
     def synced(self) -> bool:
-        return self._target is not None
+        return len(self._filter) > 0
+
+    def _target(self, mono: float) -> float | None:
+        """Hub time - monotonic at ``mono``, by the samples (their best, at their rate)."""
+        return self._filter.estimate(mono)
 
     def local(self, mono: float, wall_minus_mono: float) -> float:
         """Hub time at ``mono`` as the screen shows it (slewed), or the wall clock's guess."""
-        if self._target is not None:
-            return mono + self._slew.update(self._target, mono)
+        target = self._target(mono)
+        if target is not None:
+            return mono + self._slew.update(target, mono)
         return mono + wall_minus_mono + (self.wall_offset or 0.0)
 
     def stamp(self, mono: float, wall_minus_mono: float) -> float:
-        """Hub time at ``mono`` by the best sample, unslewed: for re-stamping presses."""
-        if self._target is not None:
-            return mono + self._target
+        """Hub time at ``mono`` by the samples, unslewed: for re-stamping presses."""
+        target = self._target(mono)
+        if target is not None:
+            return mono + target
         return self.local(mono, wall_minus_mono)
 
     def ticket(self) -> int:
@@ -80,32 +90,33 @@ class ClockSync:
         if ticket != self._resets:
             return None
         kept = provisional and self.verified
-        best = self._filter.best(s.taken)
+        estimate = self._target(s.taken)
         if kept and abs(s.offset - shown) > KEPT_LIMIT:
             self.samples = 0  # sync fast until the hub has settled
+            self._voting = True
             # the vote: the hub's difference from this kiosk's best estimate of the time it
-            # kept (its most certain sample now, not the slewed screen): the hub moves the
-            # hall by the median of the tables' votes (``server.kepttime``)
-            self.status = (s.offset - (best.offset if best else shown), s.delay)
+            # kept (not the slewed screen): the hub moves the hall by the median of the
+            # tables' votes (``server.kepttime``)
+            self.status = (s.offset - (shown if estimate is None else estimate), s.delay)
             return Taken(self.status, None, kept=True)
-        if self._fresh or (best is not None
-                           and abs(s.offset - best.offset) > KEPT_LIMIT + s.delay / 2):
+        if self._fresh or (estimate is not None
+                           and abs(s.offset - estimate) > KEPT_LIMIT + s.delay / 2):
             # a new clock, or the hub's moved for real (a sample cannot be that far off by
             # its round trip): the samples start afresh; the shown clock slews on from where
             # it is (or steps, if far)
             self._fresh = False
             self._filter = OffsetFilter()
             self.samples = 0
+        self._voting = False
         self.status = (s.offset - shown, s.delay)
         self._filter.add(s)
-        best = self._filter.best(s.taken)
-        self._target = best.offset if best else s.offset
         self.samples += 1
         self.verified = True
         if self._wall_saved_at is not None and s.taken - self._wall_saved_at <= WALL_SAVE_EVERY:
             return Taken(self.status, None, kept)
         self._wall_saved_at = s.taken
-        self.wall_offset = self._target - wall_minus_mono
+        target = self._target(s.taken)
+        self.wall_offset = (s.offset if target is None else target) - wall_minus_mono
         return Taken(self.status, self.wall_offset, kept)
 
     def drop(self, clock_changed: bool) -> None:
@@ -128,4 +139,6 @@ class ClockSync:
         if not ok:
             return self._backoff.next()
         self._backoff.reset()
+        if self._voting:
+            return VOTE_SYNC
         return FAST_SYNC if self.samples < FAST_SAMPLES else SLOW_SYNC

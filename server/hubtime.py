@@ -94,7 +94,7 @@ def restore(hub: Hub) -> None:
         with hub.kept.lock:
             hub.kept.decided = 0.0
         log.warning("hub time: kept across the restart on this boot's monotonic clock (%s; "
-                    "%+.3f s from the system clock)", hub.clock_standing, -moved)
+                    "%+.3f s from the system clock)", hub.clock_standing, moved)
     elif (legacy := _legacy(hub.store, hub.boot)) is not None:
         hub.clock_standing = SET_BY_TD
         hub.clock.set_to(hub.clock.wall() + legacy)
@@ -173,7 +173,7 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
     hub.store.set_clock(shift, new, summary, anchor)  # first: if it fails, nothing moved
     with hub.kept.lock:  # the TD's time wins over what the tables kept
         hub.kept.decided = 0.0 if hub.kept.decided is None else hub.kept.decided
-    hub.clock.set_to(after)
+    hub.clock.set_to(hub.clock.now() + shift)  # from now: the store's write took time
     hub.clock_standing = standing
     hub.clock_epoch = hub.store.clock_epoch()
     return {"hub_time": after, "from": here.isoformat(), "to": there.isoformat(),

@@ -13,7 +13,7 @@ from benchmarks.hall import run
 
 @pytest.fixture(scope="module")
 def figures() -> dict:
-    return run(6, 1, quick=True)
+    return run(6, 1, quick=True, groups=2)
 
 
 def test_no_press_is_lost_or_duplicated_through_kills_and_restarts(figures):

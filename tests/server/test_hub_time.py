@@ -189,3 +189,25 @@ def test_hub_clock_set_to_moves_only_the_offset():
 ])
 def test_the_change_reads_as_a_td_says_it(seconds, text):
     assert change_text(seconds) == text
+
+
+def test_the_system_time_is_taken_exactly_however_long_the_store_takes(
+    tmp_path, password_hash, monkeypatch
+):
+    from server.store import Store
+
+    wall, mono = [to_seconds(T0)], [500.0]
+    c = live_app(tmp_path, password_hash, wall, "boot-A", synced=True, mono=mono)
+    csrf = {"X-CSRF-Token": c.post("/api/login", json={"password": PASSWORD}).json()["csrf"]}
+    wall[0] += 95.5  # NTP stepped the system clock on since the hub anchored its time
+    write = Store.set_clock
+
+    def slow_write(self, *args, **kwargs):
+        mono[0] += 0.006  # and the machine with it: the write took 6 ms
+        wall[0] += 0.006
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "set_clock", slow_write)
+    c.post("/api/clock", json={"source": "system"}, headers=csrf).raise_for_status()
+    assert c.app.state.hub.clock.now() == pytest.approx(wall[0], abs=1e-9)
+    c.__exit__(None, None, None)
