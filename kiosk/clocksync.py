@@ -19,6 +19,8 @@ FAST_SYNC = 2.0
 #: While a restarted hub gathers the tables' votes (``server.kepttime``): each table's
 #: best-measured vote counts, and the more exchanges in those seconds, the better the best
 VOTE_SYNC = 0.5
+#: Samples taken at the fast pace after the hub comes back (``ClockSync.drop``)
+REFRESH_SAMPLES = 4
 FAST_SAMPLES = 8
 SLOW_SYNC = 30.0
 WALL_SAVE_EVERY = 600.0  # s between two saves of the hub-to-wall offset in the outbox
@@ -127,9 +129,15 @@ class ClockSync:
         A hub that only went away keeps its samples: it comes back on the same time (the
         time its tables kept, ``server.kepttime``), and a storm of first samples after its
         restart, slow while a whole hall reconnects, would each be trusted alone. A hub
-        that came back on another time shows it by a sample far from them (``take``)."""
+        that came back on another time shows it by a sample far from them (``take``).
+
+        Its first sample after the return is fresh but slow, taken while the whole hall
+        reconnects (its lopsided wait at the hub biased every table's estimate the same
+        way, 1.3 ms once): the next ``REFRESH_SAMPLES`` come at the fast pace, so the
+        quiet ones soon outrank it."""
         self._resets += 1
         self._wall_saved_at = None  # save the hub-to-wall offset again at the next sample
+        self.samples = min(self.samples, FAST_SAMPLES - REFRESH_SAMPLES)
         if clock_changed:
             self._fresh = True
             self.verified = False

@@ -19,7 +19,7 @@ import pytest
 import kiosk.session
 from dipclock.events import BUILTIN
 from dipclock.sync import to_seconds
-from kiosk.clocksync import VOTE_SYNC
+from kiosk.clocksync import REFRESH_SAMPLES, VOTE_SYNC
 from kiosk.outbox import StoredPress
 from kiosk.session import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, Effects, HubSession, Request
 
@@ -147,6 +147,21 @@ def test_syncs_are_fast_until_settled_then_slow_and_back_off_when_down() -> None
 
 
 # --- the connection ---------------------------------------------------------------------
+
+
+def test_a_hub_that_comes_back_is_sampled_fast_a_few_times() -> None:
+    """Its first sample after the return is slow (the whole hall reconnects at once): a few
+    fast ones follow, so a quiet one soon outranks it."""
+    session = HubSession(3)
+    for i in range(FAST_SAMPLES):
+        exchange(session, 10.0 * i, 0.01, 0.01)
+    assert session.next_sync(True) == SLOW_SYNC
+    session.link("ws", False)  # the hub goes away
+    waits = []
+    for i in range(REFRESH_SAMPLES + 1):
+        exchange(session, 200.0 + 2 * i, 0.01, 0.01)
+        waits.append(session.next_sync(True))
+    assert waits == [FAST_SYNC] * (REFRESH_SAMPLES - 1) + [SLOW_SYNC] * 2
 
 
 def test_losing_the_hub_keeps_the_trust_and_coming_back_syncs_and_uploads_at_once() -> None:
