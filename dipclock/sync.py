@@ -89,11 +89,11 @@ def error_bound(s: Sample, now: float, drift: float = DRIFT) -> float:
 
 
 class OffsetFilter:
-    """Keeps the last ``size`` samples no older than ``max_age`` s and estimates the offset
-    at any instant: the most certain sample (the fastest, unless a fresher one is nearly as
-    fast), carried forward at the clocks' rate once two good samples far enough apart show
-    it. A kiosk syncing every 30 s would otherwise trust a sample minutes old, off by its
-    age times its crystal's drift (50 µs per second), or follow every newer sample's noise.
+    """Keeps the last ``size`` samples and estimates the offset at any instant: the most
+    certain sample (the fastest, unless a fresher one is nearly as fast), carried forward at
+    the clocks' rate once two good samples far enough apart show it. A kiosk syncing every
+    30 s would otherwise trust a sample minutes old, off by its age times its crystal's
+    drift (50 µs per second), or follow every newer sample's noise.
     """
 
     def __init__(self, size: int = 8, drift: float = DRIFT):

@@ -44,20 +44,20 @@ class DemoError(DipclockError):
 
 def listening(host: str, port: int) -> socket.socket | None:
     """A socket listening on ``host``:``port`` (0: a free port), bound as the hub binds
-    (SO_REUSEADDR: a port merely in TIME_WAIT is free, one another program listens on is
-    not); None if the port is taken. The demo hands it to its hub (``dipclock hub --fd``):
-    a port found free is the hub's from that moment, never free for another demo to take
-    before the hub binds it; and a taken one is one clear line rather than the hub's error,
-    or worse, another hub answering in its place."""
+    (``server.serve.bind``: a port merely in TIME_WAIT is free, one another program listens
+    on is not); None if the port is taken. The demo hands it to its hub (``dipclock hub
+    --fd``): a port found free is the hub's from that moment, never free for another demo
+    to take before the hub binds it; and a taken one is one clear line rather than the
+    hub's error, or worse, another hub answering in its place."""
+    from server.serve import bind
+
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM)[0]
+        s = bind(host, port)
     except socket.gaierror:
         raise DemoError(f"--host {host}: not an address of this machine") from None
-    s = socket.socket(family, kind, proto)
+    except OSError:
+        return None
     try:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(address)
         s.listen()
     except OSError:
         s.close()
