@@ -28,8 +28,15 @@ from kiosk.outbox import StoredPress
 from kiosk.round import Round
 from kiosk.upload import Uploader
 
-__all__ = ["FAST_SAMPLES", "FAST_SYNC", "SLOW_SYNC", "Backoff", "Effects", "HubSession",
-           "Json", "Received", "Request", "parse_snapshot"]
+#: The longest a kiosk waits before trying an unreachable hub again (its time sync and
+#: its push channel): the hub is on the hall's LAN, so a hundred kiosks trying every 2 to
+#: 4 s cost it at most 50 refused connections a second while it is down, and a restarted
+#: hub has every table back within its own start-up plus 4 s. With the 30 s of before, a
+#: kiosk whose try came just before the hub listened again waited 8 s more (14 s once).
+HUB_RETRY = 4.0
+
+__all__ = ["FAST_SAMPLES", "FAST_SYNC", "HUB_RETRY", "SLOW_SYNC", "Backoff", "Effects",
+           "HubSession", "Json", "Received", "Request", "parse_snapshot"]
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +92,7 @@ class HubSession:
                  rng: random.Random | None = None):
         rng = rng or random.Random()
         self.table = table
-        self.clock = ClockSync(wall_offset, Backoff(1.0, SLOW_SYNC, rng))
+        self.clock = ClockSync(wall_offset, Backoff(1.0, HUB_RETRY, rng))
         try:
             self.feed = Feed(table, stored)
         except ValueError as exc:
@@ -96,7 +103,7 @@ class HubSession:
         self.about_refused = False  # the hub refused the status report's kiosk block once
         self.ws_open = False
         self.http_ok = False
-        self._push_backoff = Backoff(1.0, 30.0, rng)
+        self._push_backoff = Backoff(1.0, HUB_RETRY, rng)
 
     # --- what the screen reads ---------------------------------------------------------
 

@@ -21,7 +21,15 @@ from dipclock.events import BUILTIN
 from dipclock.sync import to_seconds
 from kiosk.clocksync import REFRESH_SAMPLES, VOTE_SYNC
 from kiosk.outbox import StoredPress
-from kiosk.session import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, Effects, HubSession, Request
+from kiosk.session import (
+    FAST_SAMPLES,
+    FAST_SYNC,
+    HUB_RETRY,
+    SLOW_SYNC,
+    Effects,
+    HubSession,
+    Request,
+)
 
 START = datetime(2019, 9, 6, 10, 0)
 HUB = to_seconds(START) - 1000.0  # hub time = monotonic + HUB
@@ -147,6 +155,16 @@ def test_syncs_are_fast_until_settled_then_slow_and_back_off_when_down() -> None
 
 
 # --- the connection ---------------------------------------------------------------------
+
+
+def test_an_unreachable_hub_is_tried_again_at_least_every_few_seconds() -> None:
+    """However long the hub has been away, the next try (sync and push channel) comes
+    within ``HUB_RETRY``: a restarted hub has its hall back within seconds."""
+    session = HubSession(3, rng=random.Random(5))
+    waits = [session.next_sync(False) for _ in range(12)]
+    pushes = [session.next_push(False) for _ in range(12)]
+    assert max(waits + pushes) <= HUB_RETRY
+    assert min(waits[-4:] + pushes[-4:]) >= HUB_RETRY / 2  # still backed off, jittered
 
 
 def test_a_hub_that_comes_back_is_sampled_fast_a_few_times() -> None:
