@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from math import ceil
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request, Response, WebSocket
@@ -72,13 +73,27 @@ def require_td(request: Request, hub: HubDep) -> Session:
     raise HTTPException(401, "sign in as the TD first")
 
 
-def require_td_write(request: Request, session: Annotated[Session, Depends(require_td)]) -> Session:
-    """The TD's session plus the CSRF header, for every route that changes something."""
+def require_td_csrf(request: Request, session: Annotated[Session, Depends(require_td)]
+                    ) -> Session:
+    """The TD's session plus the CSRF header: setting the hub's time, which may be done at
+    any moment (the TD's time wins over the tables')."""
     sent = request.headers.get(CSRF_HEADER)
     if not sent:
         raise HTTPException(403, f"missing the {CSRF_HEADER} header")
     if not same_secret(sent, session.csrf):
         raise HTTPException(403, f"wrong {CSRF_HEADER}: reload the dashboard")
+    return session
+
+
+def require_td_write(hub: HubDep, session: Annotated[Session, Depends(require_td_csrf)]
+                     ) -> Session:
+    """``require_td_csrf``, for every route that changes something, refused (409) in the
+    seconds a restarted hub counts the time its tables kept: a pause, a call or an
+    adjustment stamped with a time about to move by an hour would be in the wrong place."""
+    left = hub.kept.gathering(hub.clock.mono())
+    if left is not None:
+        raise HTTPException(409, "the hub is taking the time its tables kept across its "
+                                 f"restart: try again in {max(1, ceil(left))} s")
     return session
 
 
@@ -107,4 +122,5 @@ def bearer(conn: Request | WebSocket) -> str | None:
 
 TD = Annotated[Session, Depends(require_td)]
 TDWrite = Annotated[Session, Depends(require_td_write)]
+TDClock = Annotated[Session, Depends(require_td_csrf)]
 Clock = Annotated[PairedClock, Depends(require_clock)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from dipclock.sync import to_moment
+from dipclock.sync import KEPT_LIMIT, to_moment
 
 #: How far the hub can trust its own time; the dashboard shows it beside the phone's.
 SYNCHRONISED = "synchronised"  # anchored on a wall clock NTP had set
@@ -123,6 +123,18 @@ class Listening:
         if self.first is not None:
             return mono < self.first + GATHER_SECONDS
         return mono < self.started + LISTEN_SECONDS
+
+    def gathering(self, mono: float) -> float | None:
+        """Seconds until the tables' votes are counted, while one of them would move hub
+        time and nothing is decided (None otherwise): it may yet move by the hour a
+        rebooted Pi's clock was off, so nothing the TD does is stamped with it meanwhile.
+        Tables that agree with the hub (its first start, a sound clock) hold nothing up."""
+        with self.lock:
+            if self.decided is not None or self.first is None:
+                return None
+            if all(abs(d) <= KEPT_LIMIT for d, _ in self.votes.values()):
+                return None
+        return max(0.0, self.first + GATHER_SECONDS - mono)
 
     def provisional(self, mono: float) -> bool:
         """Whether hub time may still move to the tables' (cheap, for ``/api/time``): a

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
-from server.auth import TDWrite
+from server.auth import TDClock
 from server.context import HubDep
 from server.hubtime import ClockRefused, set_time
 from server.responses import ClockMoved
@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api", tags=["td"])
 
 
 @router.post("/clock", response_model=ClockMoved)
-def set_clock(body: ClockSet, _: TDWrite, hub: HubDep) -> ClockMoved:
+def set_clock(body: ClockSet, _: TDClock, hub: HubDep) -> ClockMoved:
     """Set hub time; every table gets a snapshot with the clock's new epoch and resyncs."""
     try:
         done = set_time(hub, body.time)

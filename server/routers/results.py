@@ -21,7 +21,15 @@ from pydantic import BaseModel, ConfigDict
 
 from dipclock.powers import POWERS, PowerLetter
 from server.actions import Refused
-from server.auth import TD, Session, TDWrite, current_session, require_td_write, same_secret
+from server.auth import (
+    TD,
+    Session,
+    TDWrite,
+    current_session,
+    require_td_csrf,
+    require_td_write,
+    same_secret,
+)
 from server.context import Hub, HubDep, heavy_read
 from server.responses import render
 from server.resultsdesk import (
@@ -71,7 +79,7 @@ def _by_td(request: Request, hub: Hub, key: str | None, write: bool) -> bool:
     if key is not None:
         return False
     if write:
-        require_td_write(request, _session(request, hub))
+        require_td_write(hub, require_td_csrf(request, _session(request, hub)))
         return True
     _session(request, hub)
     return True

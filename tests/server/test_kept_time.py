@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from math import ceil
 
 import pytest
 from fastapi.testclient import TestClient
@@ -207,3 +208,34 @@ def test_the_hall_time_is_taken_exactly_however_long_the_store_takes(
         c.get("/api/td/state")  # settles
         assert c.app.state.hub.clock.now() - hall.mono[0] == pytest.approx(
             provisional - 3600.0, abs=1e-9)
+
+
+def test_the_td_waits_while_the_tables_time_is_counted_but_may_set_the_time(
+    tmp_path, password_hash
+):
+    """A pause stamped with a rebooted hub's time, about to move by an hour, would sit an
+    hour from where the tables show it: TD changes wait the few seconds of the count (one
+    clear line); setting the hub's time does not (the TD's time wins)."""
+    hall = Hall(tmp_path, password_hash)
+    with hall.hub() as c:
+        key = set_up(c)
+        report(c, key, 1, 0.01)  # a table that agrees with a first start holds nothing up
+        assert c.post("/api/td/pauses", json={"reason": "Set up"}).status_code == 200
+        assert c.post("/api/td/resume", json={}).status_code == 200
+    hall.wall[0] += 3600.0
+    with hall.hub() as c:
+        report(c, key, 1, 3600.0)
+        hall.mono[0] += 3.2
+        r = c.post("/api/td/pauses", json={"reason": "Lunch"})
+        assert r.status_code == 409, r.text
+        assert r.json()["detail"] == ("the hub is taking the time its tables kept across its "
+                                      f"restart: try again in {ceil(GATHER_SECONDS - 3.2)} s")
+        hall.mono[0] += GATHER_SECONDS
+        c.get("/api/td/state")  # settles
+        assert c.post("/api/td/pauses", json={"reason": "Lunch"}).status_code == 200
+    hall.wall[0] += 3600.0
+    with hall.hub() as c:  # rebooted again, an hour further ahead: the TD sets the time
+        report(c, key, 1, 3600.0)
+        r = c.post("/api/clock", json={"time": "2024-05-04T09:40:00"})
+        assert r.status_code == 200, r.text
+        assert c.post("/api/td/resume", json={}).status_code == 200
