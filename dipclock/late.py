@@ -202,9 +202,18 @@ def out_of_game(
     signal and take no one out; ``seen`` are holds already counted in ``base`` (the hub's),
     read only to find a chord whose other half is among ``presses``.
     """
-    presses = list(presses)
-    skip = {id(h) for pair in chords([*seen, *presses]) for h in pair} if board else set()
+    presses, seen = list(presses), list(seen)
     out = set(base)
+    skip: set[int] = set()
+    if board:
+        counted = {id(h) for h in seen}
+        for pair in chords([*seen, *presses]):
+            skip.update(id(h) for h in pair)
+            halves = [h for h in pair if id(h) in counted]
+            if len(halves) == 1 and halves[0].at >= since:
+                # ``base`` took the hub's half of this chord for a power going out (the hub
+                # had not seen the other half yet): it was the board's ready signal
+                out ^= {halves[0].power}
     for h in sorted((p for p in presses if p.kind == "hold"), key=lambda p: p.at):
         if h.at >= since and (now is None or h.at <= now) and id(h) not in skip:
             out ^= {h.power}

@@ -87,7 +87,7 @@ def test_an_event_error_is_still_a_value_error():
     assert issubclass(load("dipclock.events.EventError"), ValueError)
 
 
-def test_each_shell_prints_a_dipclock_error_as_one_line(capsys):
+def test_each_shell_prints_a_dipclock_error_as_one_line(capsys, tmp_path):
     from dipclock.launcher.cli import main as dipclock_main
     from kiosk.cli import main as kiosk_main
     from machine.doctor import main as doctor_main
@@ -97,7 +97,7 @@ def test_each_shell_prints_a_dipclock_error_as_one_line(capsys):
         (dipclock_main, ["plan", "no-such-event", "--start", "10:00"], "dipclock: error: "),
         (kiosk_main, ["--event", "wdc2006", "--start", "10:00", "--at", "10:01"],
          "dipclock kiosk: error: "),
-        (hub_main, ["--data", "x", "--port", "0"], "dipclock hub: error: "),
+        (hub_main, ["--data", str(tmp_path / "hub"), "--port", "0"], "dipclock hub: error: "),
         (doctor_main, ["--buttons", "0"], "dipclock doctor: error: "),
     ):
         assert main(argv) == 2

@@ -131,3 +131,17 @@ def test_the_banner_says_the_board_is_ready_not_that_a_power_went_out() -> None:
     assert screen.banner == "Board ready: Fall 1901 starts"
     assert screen.look == "negotiating"
     assert all(chip.state != "out" for chip in screen.chips)
+
+
+def test_a_chord_split_between_the_hub_and_the_kiosk_takes_no_one_out() -> None:
+    """The hub stored Austria's hold alone (France's still on its way) and so lists Austria
+    out; the kiosk, holding France's hold, sees the chord: the board is ready, nobody out."""
+    austria, france = Hold("A", at(20)), Hold("F", at(20) + timedelta(seconds=1.5))
+    hub_out = out_of_game([austria], START, board=True)
+    assert hub_out == {"A"}
+    assert out_of_game([france], START, hub_out, board=True, seen=[austria]) == set()
+    # both already at the hub: its list is right and stays so
+    assert out_of_game([], START, set(), board=True, seen=[austria, france]) == set()
+    # a hold of the hub's that is no chord still counts
+    late = Hold("F", at(20) + timedelta(seconds=5))
+    assert out_of_game([late], START, hub_out, board=True, seen=[austria]) == {"A", "F"}
