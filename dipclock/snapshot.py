@@ -47,6 +47,29 @@ class Claim(_Part):
     address: str
 
 
+class TableResult(_Part):
+    """The table's result sheet as its players entered it, for each of them to confirm
+    their own line with their power's button on the clock (``dipclock.sheetlines``).
+
+    ``version`` is what the sheet says (raised by each change of centres, year or ending,
+    not by confirmations): a confirmation names the version its player saw, and the hub
+    refuses one made against a sheet that has changed since.
+    """
+
+    round: Annotated[int, Field(ge=1)]
+    version: Annotated[int, Field(ge=1)]
+    year: int
+    centres: dict[PowerLetter, Annotated[int, Field(ge=0, le=34)]]
+    ending: Annotated[str, Field(max_length=120)]  # "A draw of all survivors", "Solo: France"
+    scores: dict[PowerLetter, float] = Field(default_factory=dict)  # empty: it cannot score
+    confirmed: tuple[PowerLetter, ...] = ()
+    #: the TD has confirmed the sheet: nothing is left for the players to confirm
+    final: bool = False
+    #: why the sheet cannot be confirmed as it stands ("" when it can): the players correct
+    #: it on the phone first
+    problem: Annotated[str, Field(max_length=300)] = ""
+
+
 class Snapshot(_Part):
     """Everything a table's kiosk needs to count on its own: the schedule, not seconds left.
 
@@ -72,6 +95,9 @@ class Snapshot(_Part):
     #: ("/sheet/2/14#k3..."): when the game is over the kiosk shows it as a QR code, on the
     #: address it reaches the hub by. None from a hub without a results desk.
     sheet: SheetLink | None = None
+    #: the table's sheet once entered, for its players to confirm on the clock (None: no
+    #: sheet yet, or a hub without it)
+    result: TableResult | None = None
 
     @model_validator(mode="after")
     def _round_whole(self) -> Snapshot:
@@ -100,6 +126,30 @@ class Rejected(_Part):
 
     id: str | None
     reason: str = ""
+
+
+class LineConfirmed(_Part):
+    """A player confirmed their power's line of the table's sheet with its button: the
+    version of the sheet the clock showed then (``TableResult.version``)."""
+
+    id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    round: Annotated[int, Field(ge=1, le=99)]
+    power: PowerLetter
+    version: Annotated[int, Field(ge=1)]
+
+
+class ConfirmationBatch(_Part):
+    """``POST /api/tables/{n}/confirmations``: what the clock's outbox holds unsent."""
+
+    confirmations: Annotated[tuple[LineConfirmed, ...], Field(max_length=50)]
+
+
+class ConfirmationsReply(_Part):
+    """Which confirmations the hub took (a line already confirmed is taken again), and
+    which it refused with why (the sheet changed since: its player confirms anew)."""
+
+    taken: tuple[str, ...] = ()
+    refused: tuple[Rejected, ...] = ()
 
 
 class PressesReply(_Part):

@@ -19,13 +19,13 @@ from typing import Any, Generic, TypeVar
 from pydantic import ValidationError
 
 from dipclock.arguments import moment_in_round
-from dipclock.errors import DipclockError
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 from dipclock.powers import POWERS
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.timeline import break_state, timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
+from server.refusal import Refused
 from server.rounds import Current, venue
 from server.schemas import (
     AdjustRequest,
@@ -42,15 +42,6 @@ from server.schemas import (
 from server.store import Decision, RoundRow, Seat
 
 T = TypeVar("T")
-
-
-class Refused(DipclockError):
-    """The hub turns the TD's action down: the HTTP status and one line for the dashboard."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -106,13 +97,15 @@ class EventScope:
 
 
 def event_scope(
-    profile: EventProfile, summary: str, cur: RoundRow | None, now: datetime
+    profile: EventProfile, summary: str, cur: RoundRow | None, now: datetime,
+    record: bool = False,
 ) -> Action[EventScope]:
-    """A round is a record: one under way or called keeps the event it was played under;
-    the new event is for the next round, or for the current one if it has not started."""
+    """A round is a record: one under way, called or with anything played (``record``)
+    keeps the event it was played under; the new event is for the next round, or for the
+    current one if it has not started."""
     if cur is None:
         return Action(EventScope(profile, 1, None), summary)
-    if not played(cur, now):
+    if not played(cur, now) and not record:
         return Action(EventScope(profile, cur.number, cur.number),
                       f"{summary}, for round {cur.number} (not started)")
     kept = cur.profile.name if cur.profile else "its event"
@@ -127,13 +120,16 @@ def played(rnd: RoundRow, now: datetime) -> bool:
 
 def set_up_round(
     body: RoundSetup, event: EventProfile | None, stored: RoundRow | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, record: bool = False, chosen: EventProfile | None = None,
 ) -> Action[RoundRow]:
     """The round under the event as it is now; the event's round list fills the title and
     last year the TD left out (``dipclock.rounds``). Correcting a round already played
-    (``stored``, started by ``now``) keeps the event it was played under."""
-    if stored is not None and stored.profile is not None and now is not None and played(
-        stored, now
+    (``stored``, started by ``now``, or a ``record``) keeps the event it was played under,
+    unless the TD reopening it chose another for it (``chosen``)."""
+    if chosen is not None:
+        event = chosen
+    elif stored is not None and stored.profile is not None and (
+        record or (now is not None and played(stored, now))
     ):
         event = stored.profile
     if event is None:
@@ -270,6 +266,20 @@ def adjust(
     verb = "add" if seconds > 0 else "take away"
     return Action(Adjustment(at=whole_second(now), seconds=seconds, table=body.table),
                   f"{verb} {abs(seconds):g} s, {who(body.table)}")
+
+
+def undo_adjustment(adjustment_id: int, made: Sequence[tuple[int, Adjustment]], cur: Current
+                    ) -> Action[int]:
+    """Take back time given or taken away (``made``: the round's adjustments by id), as a
+    call is undone: a second tap, or a wrong table, costs nothing."""
+    found = dict(made).get(adjustment_id)
+    if found is None:
+        raise Refused(404, f"no time given or taken with id {adjustment_id} in round "
+                           f"{cur.round.number}")
+    verb = "given" if found.seconds > 0 else "taken away"
+    at = venue_naive(found.at, venue(cur.profile))
+    return Action(adjustment_id, f"undo: {abs(found.seconds):g} s {verb}, {who(found.table)} "
+                                 f"(made {at:%H:%M:%S})")
 
 
 def call_round(body: CallRequest, cur: Current, now: datetime) -> Action[datetime]:

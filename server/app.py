@@ -7,6 +7,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -14,7 +15,6 @@ from fastapi.staticfiles import StaticFiles
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import errors
-from server.actions import Refused
 from server.bodylimit import BodyLimit
 from server.certificate import fingerprint_of
 from server.clock import Clock, HubClock, Listening, standing_of
@@ -24,10 +24,13 @@ from server.mdns import Announcement
 from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
+from server.refusal import Refused
+from server.rounds import current, hall_venue
 from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
 from server.settings import Settings
 from server.slowclients import quiet_when_out_of_files
+from server.stale import Stale
 from server.store import Store
 
 
@@ -110,9 +113,16 @@ def create_app(
     errors.install(app)
 
     @app.exception_handler(Refused)
-    async def _refused(_: Request, exc: Refused) -> JSONResponse:
-        """A TD action ``server.actions`` turned down: its status and its one line."""
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+    async def _refused(request: Request, exc: Refused) -> JSONResponse:
+        """A TD action ``server.actions`` turned down: its status and its one line (a
+        change from a stale screen names what changed, on the venue's clock)."""
+        message = exc.message
+        if isinstance(exc, Stale):
+            hub: Hub = request.app.state.hub
+            tz = await anyio.to_thread.run_sync(  # store reads: off the event loop
+                lambda: hall_venue(hub.store, current(hub.store)))
+            message = exc.text(tz)
+        return JSONResponse({"detail": message}, status_code=exc.status)
 
     app.include_router(kiosk.router)
     app.include_router(clocks.router)

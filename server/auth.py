@@ -22,6 +22,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Path, Request, Response, WebSocket
 
 from server.context import Hub, HubDep
+from server.stale import BASE_HEADER
 from server.store import PairedClock
 
 COOKIE = "dipclock_td"
@@ -120,7 +121,20 @@ def bearer(conn: Request | WebSocket) -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
+def screen_base(request: Request) -> int | None:
+    """The state the TD's screen was drawn from (``server.stale``): the newest log line it
+    had seen, in ``X-Dipclock-Base``; None when the request does not say (a script)."""
+    sent = request.headers.get(BASE_HEADER)
+    if sent is None:
+        return None
+    if not sent.strip().isdigit() or len(sent.strip()) > 12:
+        raise HTTPException(422, f"{BASE_HEADER}: the dashboard state's base, a whole number")
+    return int(sent)
+
+
 TD = Annotated[Session, Depends(require_td)]
+#: the state a TD's change was made from (None: not said)
+Base = Annotated[int | None, Depends(screen_base)]
 TDWrite = Annotated[Session, Depends(require_td_write)]
 TDClock = Annotated[Session, Depends(require_td_csrf)]
 Clock = Annotated[PairedClock, Depends(require_clock)]

@@ -12,7 +12,7 @@ from typing import Any
 
 from dipclock.events import BUILTIN
 from dipclock.timeline import break_state, timetable
-from server import kepttime, pairing
+from server import kepttime, pairing, roundsetup
 from server.actions import played
 from server.context import Hub
 from server.grid import grid
@@ -30,6 +30,7 @@ AUDIT_LINES = 40
 def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
     """``review``: the round whose late orders the dashboard lists (default: the current)."""
     kepttime.settle(hub)  # a restarted hub's time, decided once the tables have had a say
+    base = hub.store.audit_head()  # first: whatever is read after it is at least as new
     cur = current(hub.store)
     now = hub.clock.moment()
     tz = hall_venue(hub.store, cur)
@@ -55,7 +56,15 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
             {"at": iso(a.at, tz), "action": a.action, "summary": a.summary}
             for a in hub.store.audit(AUDIT_LINES)
         ],
+        "base": base,
+        "round_change": None,
+        "adjustments": [],
     }
+    number, start, correcting = roundsetup.next_round(hub, now)
+    out["next_round"] = {"number": number, "start": iso(start, tz), "correcting": correcting}
+    last = hub.store.last_round_change()
+    if last is not None:
+        out["round_change"] = {"round": last[0], "summary": last[1], "at": iso(last[2], tz)}
     profile = hub.store.event()
     if profile is not None:
         out["event"] = {
@@ -82,6 +91,10 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
             pause_json(p, tz) | {"id": i, "state": break_state(cur.profile, cur.schedule, p, now)}
             for i, p in cur.pauses
         ]
+        out["adjustments"] = [
+            {"id": i, "seconds": a.seconds, "table": a.table, "at": iso(a.at, tz)}
+            for i, a in hub.store.adjustments(r.number)
+        ]
         out["deadlines"] = [
             {"phase": ph.ref.code, "deadline": iso(ph.deadline, tz)}
             for ph in timetable(cur.profile, cur.schedule).phases
@@ -97,11 +110,15 @@ def review_rounds(hub: Hub, out: dict[str, Any], review: int | None) -> None:
     counts = undecided(hub)
     stored = hub.store.rounds()
     out["undecided"] = sum(counts.values())
+    tz = hall_venue(hub.store, current(hub.store))
     out["rounds"] = [
         {"number": rnd.number, "title": rnd.title,
          "event": rnd.profile.name if rnd.profile else "",
-         "undecided": counts.get(rnd.number, 0)}
-        for rnd in stored
+         "event_id": rnd.profile.id if rnd.profile else "",
+         "undecided": counts.get(rnd.number, 0), "start": iso(rnd.start, tz),
+         "last_year": rnd.last_year, "call": iso(rnd.call, tz),
+         "record": record.text() if record else ""}
+        for rnd, record in ((r, hub.store.record(r)) for r in stored)
     ]
     if review is not None and any(rnd.number == review for rnd in stored):
         out["review_round"] = review

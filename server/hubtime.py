@@ -146,9 +146,10 @@ def change_text(seconds: float) -> str:
     return f"{seconds:+.1f} s" if abs(seconds) < 10 else f"{seconds:+.0f} s"
 
 
-def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
+def set_time(hub: Hub, target: datetime | None, base: int | None = None) -> dict[str, Any]:
     """Set hub time to ``target`` (the phone's local time), or to the system's synchronised
-    clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk."""
+    clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk.
+    ``base``: the TD's screen (``server.stale``): a second tap from it moves nothing."""
     before = hub.clock.now()
     tz = hall_venue(hub.store, current(hub.store))
     if target is None:
@@ -170,7 +171,8 @@ def set_time(hub: Hub, target: datetime | None) -> dict[str, Any]:
         + f" from {when(here, there)} to {when(there, here)}, {change_text(shift)}"
     )
     anchor = moved_anchor(hub, after, standing)
-    hub.store.set_clock(shift, new, summary, anchor)  # first: if it fails, nothing moved
+    hub.store.set_clock(shift, new, summary, anchor, base=base)  # first: if it fails,
+    # nothing moved
     with hub.kept.lock:  # the TD's time wins over what the tables kept
         hub.kept.decided = 0.0 if hub.kept.decided is None else hub.kept.decided
     hub.clock.set_to(hub.clock.now() + shift)  # from now: the store's write took time

@@ -231,12 +231,47 @@ class RoundInfo(Out):
 
 
 class ReviewRound(Out):
-    """A round in the review's picker, with how many of its late orders await the TD."""
+    """A round as stored: in the review's picker (with how many of its late orders await
+    the TD) and in the Rounds list, where a record is reopened on purpose."""
 
     number: int
     title: str
     event: str
     undecided: int
+    event_id: str = ""
+    start: Moment | None = None
+    last_year: int | None = None
+    call: Moment | None = None
+    #: what it holds that was played ("19 button presses, called"): "" for none, else it
+    #: is a record and only a reopen changes it (``server.roundsetup``)
+    record: str = ""
+
+
+class NextRound(Out):
+    """What the Set up form fills in: the next round's number (the current round's while
+    it has not started and holds nothing played: the TD is correcting it) and, where the
+    event publishes its day and time, its start."""
+
+    number: int
+    start: Moment | None
+    correcting: bool
+
+
+class RoundChange(Out):
+    """The last change to the rounds, which ``POST /api/td/round/undo`` takes back."""
+
+    round: int
+    summary: str
+    at: Moment | None
+
+
+class AdjustmentInfo(Out):
+    """Time given (or taken away) in the current round, with its id for its undo."""
+
+    id: int
+    seconds: float
+    table: int | None
+    at: Moment | None
 
 
 class PauseInfo(Out):
@@ -408,3 +443,9 @@ class DashboardState(Out):
     undecided: int  # late orders not yet decided, in every round
     rounds: list[ReviewRound]
     audit: list[AuditLine]
+    #: the newest log line this state was read after: every change the dashboard makes
+    #: from it sends it back (``X-Dipclock-Base``, ``server.stale``)
+    base: int = 0
+    next_round: NextRound | None = None
+    round_change: RoundChange | None = None
+    adjustments: list[AdjustmentInfo] = []

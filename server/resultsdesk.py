@@ -37,6 +37,7 @@ from server.sheets import (
     Sheet,
     SheetIn,
     Status,
+    missing_lines,
     named,
     problem,
     scored,
@@ -65,7 +66,17 @@ class SheetView(Out):
     draws_by_size: bool  # ARMADA: the page asks who is in the draw
     players: dict[str, str]  # power name -> player, as seated
     sheet: SheetIn | None
+    #: what a change is made against (``If-Match``): raised by each change of what the
+    #: sheet says, not by confirmations; 0 before any sheet
+    version: int
     confirmed: list[str]  # power names
+    #: how each confirmed line was confirmed: "button" (its player, on the table's
+    #: clock), "td" (the TD for its player), "phone" (on the page, before 0.3)
+    confirmations: dict[str, str]
+    #: the lines still to confirm, "Italy (Bob Smith)": the TD's card names them
+    missing: list[str]
+    #: the lines the TD confirmed the sheet without (recorded as the TD's)
+    td_without: list[str]
     status: Status
     by_td: bool
     flags: list[str]  # what the TD should look at, the blocking problem first
@@ -78,6 +89,9 @@ class RoundSheets(Out):
     """``GET /api/td/results``: every board's sheet of one round."""
 
     round: int
+    #: the newest log line these sheets were read after: the TD's confirmations from this
+    #: card send it (``server.stale``)
+    base: int
     sheets: list[SheetView]
 
 
@@ -210,10 +224,21 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
         players={POWERS[p]: n for p, n in sorted(seated.items(), key=lambda i:
                                                    LETTERS.index(i[0]))},
         sheet=sheet.body if sheet else None,
+        version=sheet.version if sheet else 0,
         confirmed=[POWERS[p] for p in LETTERS if sheet and p in sheet.confirmed],
+        confirmations={POWERS[p]: how for p, how in sorted(
+            sheet.confirmations.items(), key=lambda i: LETTERS.index(i[0]))} if sheet else {},
+        missing=[_line(p, seated) for p in missing_lines(sheet, list(seated))]
+        if sheet else [],
+        td_without=[_line(p, seated) for p in sheet.td_without] if sheet else [],
         status=status(sheet, list(seated)), by_td=bool(sheet and sheet.by_td),
         flags=found, blocked=refused is not None, scores=scores,
     )
+
+
+def _line(power: str, seated: dict[str, str]) -> str:
+    """"Italy (Bob Smith)": a line of the sheet with its player, as the TD reads it."""
+    return f"{POWERS[power]} ({seated[power]})" if power in seated else POWERS[power]
 
 
 def round_sheets(store: Store, board: Board) -> list[SheetView]:

@@ -65,6 +65,19 @@ class RoundSetup(Body):
     last_year: Annotated[int, Field(ge=1901, le=1999)] | None = None
     call: LocalTime | None = None
     title: Annotated[str, Field(max_length=80)] = ""
+    #: correct a round that is a record (presses, rulings, a call or sheets): the TD
+    #: reopens it on purpose, after the preview of what would move
+    reopen: bool = False
+    #: with ``reopen``: the event the round is played under, by id (a built-in, the event
+    #: chosen now, or one a round was played under); left out, it keeps its own
+    event: Annotated[str, Field(max_length=64)] | None = None
+
+    @model_validator(mode="after")
+    def _event_with_reopen(self) -> RoundSetup:
+        if self.event is not None and not self.reopen:
+            raise ValueError("event: give it only when reopening a round (a new round is "
+                             "played under the event chosen above)")
+        return self
 
 
 class TablesSetup(Body):

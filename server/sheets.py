@@ -69,17 +69,33 @@ class SheetIn(BaseModel):
         )
 
 
+#: How a line was confirmed: ``button``, by its player pressing the power's own button on
+#: the table's clock (the one way a player confirms); ``td``, by the TD for that player;
+#: ``phone``, on the sheet's page by anyone holding the table's link (hubs before 0.3).
+Confirmation = Literal["button", "td", "phone"]
+
+
 @dataclass(frozen=True)
 class Sheet:
-    """One board's sheet as stored: what it says, who confirmed it, whether the TD did."""
+    """One board's sheet as stored: what it says, who confirmed which line, whether the TD
+    confirmed it, and its version (raised by every change: a change names the version it
+    was made against, ``Store.edit_sheet``)."""
 
     round: int
     table: int
     body: SheetIn
-    confirmed: frozenset[str]  # the powers whose players confirmed this version
+    confirmations: Mapping[str, Confirmation]  # power letter -> how, for this version
     td: bool  # confirmed by the TD: its scores count
     by_td: bool  # entered or last changed by the TD
     at: str
+    version: int = 1
+    #: the seated powers whose players had not confirmed when the TD confirmed the sheet
+    td_without: tuple[str, ...] = ()
+
+    @property
+    def confirmed(self) -> frozenset[str]:
+        """The powers whose lines are confirmed."""
+        return frozenset(self.confirmations)
 
 
 Status = Literal["empty", "entered", "confirmed", "final"]
@@ -114,14 +130,29 @@ def warnings(body: SheetIn) -> list[str]:
     return []
 
 
+def missing_lines(sheet: Sheet, seated: Sequence[str]) -> list[str]:
+    """The lines still to confirm, in the order AEFGIRT: each seated power's (every
+    power's when nobody is seated) that no one has confirmed."""
+    needed = set(seated) or set(LETTERS)
+    return [p for p in LETTERS if p in needed and p not in sheet.confirmations]
+
+
 def status(sheet: Sheet | None, seated: Sequence[str]) -> Status:
     """``final``: the TD confirmed; ``confirmed``: every seated power's player did."""
     if sheet is None:
         return "empty"
     if sheet.td:
         return "final"
-    needed = set(seated) or set(LETTERS)
-    return "confirmed" if needed <= sheet.confirmed else "entered"
+    return "entered" if missing_lines(sheet, seated) else "confirmed"
+
+
+def ending_text(body: SheetIn) -> str:
+    """How the game ended, as the table's clock and the sheet say it."""
+    if body.ending == "solo" and body.solo:
+        return f"Solo: {POWERS[body.solo]}"
+    if body.draw:
+        return "Draw: " + ", ".join(POWERS[p] for p in LETTERS if p in body.draw)
+    return "A draw of all survivors"
 
 
 def describe(body: SheetIn) -> str:

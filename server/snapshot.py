@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipclock.snapshot import Claim, Snapshot, SnapshotPress
+from dipclock.powers import LETTERS
+from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
 from server.resultsdesk import players_of, sheet_link, sheet_secret
-from server.rounds import current, out_powers
+from server.rounds import Current, current, out_powers
+from server.sheets import ending_text, problem, scored
 from server.store import PressRow
 
 
@@ -22,6 +24,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
         players = players_of(hub.store, cur.round.number)
     now = hub.clock.now()
     secret = sheet_secret(hub.store) if cur is not None else ""
+    results = table_results(hub, cur, tables) if cur is not None else {}
     return {
         n: Snapshot(
             seq=seq,
@@ -37,9 +40,28 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             clock=hub.clock_epoch,
             players=players.get(n, {}),
             sheet=sheet_link(secret, cur.round.number, n) if cur else None,
+            result=results.get(n),
         )
         for n, rows in by_table.items()
     }
+
+
+def table_results(hub: Hub, cur: Current, tables: set[int]) -> dict[int, TableResult]:
+    """Each of ``tables``' sheet in the current round, as its clock shows it for its
+    players to confirm their lines with their buttons."""
+    out = {}
+    for sheet in hub.store.sheets(cur.round.number):
+        if sheet.table not in tables:
+            continue
+        refused = problem(cur.profile, sheet.body)
+        out[sheet.table] = TableResult(
+            round=sheet.round, version=sheet.version, year=sheet.body.year,
+            centres=dict(sheet.body.centres), ending=ending_text(sheet.body),
+            scores={} if refused else {p: round(v, 2) for p, v in
+                                       scored(cur.profile, sheet.body).items()},
+            confirmed=tuple(p for p in LETTERS if p in sheet.confirmations),
+            final=sheet.td, problem=refused or "")
+    return out
 
 
 #: What every table's snapshot shares: dumped once, not once per table (the event is most

@@ -23,7 +23,9 @@ from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Adjustment, Pause
 from machine.private import private_file
+from server.refusal import Refused
 from server.sheets import Sheet, SheetIn
+from server.stale import SUBJECTS, Stale, conflicting, row
 
 
 def _to_utc(db: sqlite3.Connection) -> None:
@@ -73,6 +75,21 @@ def _to_utc(db: sqlite3.Connection) -> None:
     if event is not None:
         db.execute("UPDATE meta SET value = ? WHERE key = 'event'", (profile(event[0]),))
     db.execute("DELETE FROM sessions")
+
+
+def _records(db: sqlite3.Connection) -> None:
+    """Version 10 (see ``MIGRATIONS``): the sheets' confirmations, a list of powers until
+    now, become each power's way of confirming (``"phone"``: on the sheet's page)."""
+    db.execute("ALTER TABLE audit ADD COLUMN subject TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE sheets ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE sheets ADD COLUMN td_without TEXT NOT NULL DEFAULT '[]'")
+    rows = db.execute("SELECT round, table_no, confirmed FROM sheets").fetchall()
+    db.executemany("UPDATE sheets SET confirmed = ? WHERE round = ? AND table_no = ?",
+                   [(json.dumps(dict.fromkeys(json.loads(c), "phone")), r, t)
+                    for r, t, c in rows])
+    db.execute("""CREATE TABLE round_undo(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, round INTEGER NOT NULL, before TEXT,
+        current_before INTEGER, summary TEXT NOT NULL, at TEXT NOT NULL)""")
 
 
 MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
@@ -168,6 +185,11 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """
     CREATE TABLE teams(player TEXT PRIMARY KEY, team TEXT NOT NULL);
     """,
+    # version 10: records a TD can defend. Each log line says what it is about (a change
+    # from a stale screen is refused, ``server.stale``); each sheet has a version a change
+    # is made against, who confirmed each line, and whose lines were missing when the TD
+    # confirmed it; each change to the rounds keeps what it replaced, for its undo
+    _records,
 )
 
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
@@ -192,6 +214,82 @@ _ROUND_COLUMNS = "number, start, last_year, call, title, profile"
 def _round_row(r: tuple[Any, ...]) -> RoundRow:
     profile = EventProfile.model_validate_json(r[5]) if r[5] else None
     return RoundRow(r[0], datetime.fromisoformat(r[1]), r[2], _dt(r[3]), r[4], profile)
+
+
+def _differs(old: RoundRow, new: RoundRow) -> bool:
+    """Whether setting up ``new`` over ``old`` changes anything of it."""
+    return (old.start, old.last_year, old.call, old.title, old.profile) != (
+        new.start, new.last_year, new.call, new.title, new.profile)
+
+
+def _round_json(r: tuple[Any, ...]) -> str:
+    return json.dumps(dict(zip(_ROUND_COLUMNS.split(", "), r, strict=True)))
+
+
+def _round_from_json(text: str) -> RoundRow:
+    data = json.loads(text)
+    return _round_row(tuple(data[c] for c in _ROUND_COLUMNS.split(", ")))
+
+
+def _write_round(db: sqlite3.Connection, r: RoundRow) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO rounds(number, start, last_year, call, title, profile) "
+        "VALUES(?, ?, ?, ?, ?, ?)",
+        (r.number, r.start.isoformat(), r.last_year, r.call.isoformat() if r.call else None,
+         r.title, r.profile.model_dump_json() if r.profile else None),
+    )
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """What a round holds that was played there: button presses from its start on, the
+    TD's rulings and units, result sheets, a call. Any of them makes the round a record,
+    whose event, start and schedule change only when the TD reopens it."""
+
+    presses: int
+    rulings: int
+    units: int
+    sheets: int
+    called: bool
+
+    def __bool__(self) -> bool:
+        return bool(self.presses or self.rulings or self.units or self.sheets or self.called)
+
+    def text(self) -> str:
+        """"19 presses, 2 rulings, called, 3 result sheets": what the TD would lose."""
+        def n(count: int, one: str, many: str) -> str:
+            return f"{count} {one if count == 1 else many}" if count else ""
+
+        parts = [n(self.presses, "button press", "button presses"),
+                 n(self.rulings, "ruling", "rulings"),
+                 n(self.units, "list of units", "lists of units"),
+                 n(self.sheets, "result sheet", "result sheets"),
+                 "called" if self.called else ""]
+        return ", ".join(p for p in parts if p) or "nothing played yet"
+
+
+_SHEET_COLUMNS = "round, table_no, body, confirmed, td, by_td, at, version, td_without"
+
+
+def _sheet_row(r: tuple[Any, ...]) -> Sheet:
+    return Sheet(r[0], r[1], SheetIn.model_validate_json(r[2]), json.loads(r[3]), bool(r[4]),
+                 bool(r[5]), r[6], r[7], tuple(json.loads(r[8])))
+
+
+class _Unchanged(Exception):
+    """Nothing to change: the transaction ends without a write."""
+
+    def __init__(self, sheet: Sheet | None) -> None:
+        self.sheet = sheet
+
+
+class SheetChanged(Refused):
+    """A change made against a version of the sheet that is no longer the stored one."""
+
+    def __init__(self, now: Sheet | None) -> None:
+        self.sheet = now
+        super().__init__(409, "the sheet changed meanwhile on another phone or the TD's: "
+                              "here it is now; make your change again if it is still needed")
 
 
 @dataclass(frozen=True)
@@ -341,21 +439,43 @@ class Store:
 
     @contextmanager
     def change(self, now: datetime, action: str | None, summary: str = "",
-               bump: bool = True) -> Iterator[sqlite3.Connection]:
+               bump: bool = True, *, subject: str | None = None,
+               base: int | None = None, log: bool = True) -> Iterator[sqlite3.Connection]:
         """One transaction that also bumps ``seq`` (unless ``bump`` is False: nothing a
-        table's snapshot holds changed) and, for a TD action, logs it."""
+        table's snapshot holds changed) and, for a TD action, logs it with its subject
+        (``server.stale``; by default the action's).
+
+        ``base``: the newest log line the screen that asked for the change had seen. A line
+        since then about a conflicting subject refuses the change (``Stale``), checked in
+        this same transaction, so two requests made from one screen cannot both pass.
+        ``log`` False: the caller writes the log's line itself (its words known only
+        inside the transaction)."""
+        about = subject if subject is not None else SUBJECTS.get(action or "", action or "")
         with self._tx() as db:
+            if base is not None and action is not None:
+                subjects = conflicting(about)
+                marks = ", ".join("?" * len(subjects))
+                news = db.execute(
+                    f"SELECT at, summary FROM audit WHERE id > ? AND subject IN ({marks}) "
+                    "ORDER BY id", (base, *subjects)).fetchall()
+                if news:
+                    raise Stale([(datetime.fromisoformat(at), text) for at, text in news])
             yield db
             if bump:
                 db.execute(
                     "INSERT INTO meta(key, value) VALUES('seq', '1') ON CONFLICT(key) "
                     "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
                 )
-            if action is not None:
+            if action is not None and log:
                 db.execute(
-                    "INSERT INTO audit(at, action, summary) VALUES(?, ?, ?)",
-                    (now.isoformat(), action, summary),
+                    "INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
+                    (now.isoformat(), action, summary, about),
                 )
+
+    def audit_head(self) -> int:
+        """The newest log line's id: what a screen drawn now has seen (``server.stale``)."""
+        row = self._one("SELECT max(id) FROM audit")
+        return int(row[0] or 0) if row else 0
 
     def _one(self, sql: str, args: Iterable[object] = ()) -> tuple[Any, ...] | None:
         with self._lock:
@@ -393,13 +513,13 @@ class Store:
 
     def set_clock(
         self, shift: float, now: datetime, summary: str, anchor: str | None,
-        new_epoch: bool = True,
+        new_epoch: bool = True, *, base: int | None = None,
     ) -> None:
         """The TD moved hub time by ``shift`` seconds: log it, keep every TD session as long
         as it was (their expiry is in hub time), and store ``anchor`` (``server.hubtime``:
         the boot and hub time minus the monotonic clock) for a restart in this boot.
         ``new_epoch``: kiosks must sync afresh (not when the hub took the tables' time)."""
-        with self.change(now, "clock", summary) as db:
+        with self.change(now, "clock", summary, base=base) as db:
             db.execute("UPDATE sessions SET expires = expires + ?", (shift,))
             if new_epoch:
                 db.execute(
@@ -423,12 +543,13 @@ class Store:
         return EventProfile.model_validate_json(text) if text else None
 
     def set_event(
-        self, profile: EventProfile, now: datetime, summary: str, current: int | None = None
+        self, profile: EventProfile, now: datetime, summary: str, current: int | None = None,
+        *, base: int | None = None,
     ) -> None:
         """Set the event for rounds set up from now on, and for round ``current`` (a round
         not started yet, ``server.actions.event_scope``); every other round keeps its own."""
         text = profile.model_dump_json()
-        with self.change(now, "event", summary) as db:
+        with self.change(now, "event", summary, base=base) as db:
             db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('event', ?)", (text,))
             if current is not None:
                 db.execute("UPDATE rounds SET profile = ? WHERE number = ?", (text, current))
@@ -446,39 +567,105 @@ class Store:
         row = self._one(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?", (int(number),))
         return _round_row(row) if row is not None else None
 
-    def set_round(self, r: RoundRow, now: datetime, summary: str) -> None:
+    def set_round(self, r: RoundRow, now: datetime, summary: str, *, base: int | None = None,
+                  reopen: bool = False) -> None:
         """Set up (or correct) a round and make it the one every table plays.
 
-        The round keeps ``r.profile`` (the event's rules as they are now) for good.
+        The round keeps ``r.profile`` (the event's rules as they are now) for good. A round
+        that is a record (``record``) keeps its event, start and schedule unless
+        ``reopen`` says the TD reopens it on purpose; checked in the transaction that
+        writes, so a press stored a moment before is not overwritten unseen. What the
+        change replaces is kept for ``undo_round``.
         """
-        with self.change(now, "round", summary) as db:
+        with self.change(now, "round", summary, base=base) as db:
+            before = db.execute(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?",
+                                (r.number,)).fetchone()
+            if before is not None and not reopen:
+                old = _round_row(before)
+                if _differs(old, r) and self._record(db, old):
+                    raise Refused(409, f"round {r.number} is a record "
+                                  f"({self._record(db, old).text()}): its event, start and "
+                                  "schedule do not change unless you reopen it")
+            current = db.execute("SELECT value FROM meta WHERE key = 'round'").fetchone()
             db.execute(
-                "INSERT OR REPLACE INTO rounds(number, start, last_year, call, title, profile) "
-                "VALUES(?, ?, ?, ?, ?, ?)",
-                (
-                    r.number,
-                    r.start.isoformat(),
-                    r.last_year,
-                    r.call.isoformat() if r.call else None,
-                    r.title,
-                    r.profile.model_dump_json() if r.profile else None,
-                ),
-            )
+                "INSERT INTO round_undo(round, before, current_before, summary, at) "
+                "VALUES(?, ?, ?, ?, ?)",
+                (r.number, _round_json(before) if before is not None else None,
+                 int(current[0]) if current else None, summary, now.isoformat()))
+            _write_round(db, r)
             db.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)", (str(r.number),)
             )
 
-    def set_call(self, number: int, call: datetime | None, now: datetime, summary: str) -> None:
+    def last_round_change(self) -> tuple[int, str, datetime] | None:
+        """The change to the rounds an undo would take back: (round, log line, when)."""
+        row = self._one("SELECT round, summary, at FROM round_undo ORDER BY id DESC LIMIT 1")
+        return (row[0], row[1], datetime.fromisoformat(row[2])) if row else None
+
+    def undo_round(self, now: datetime, summary: str, *, base: int | None = None) -> int:
+        """Take back the last change to the rounds: the round as it was (a round it set up
+        anew is removed, unless it has become a record since), and the round every table
+        played then. Returns the round it was about."""
+        with self.change(now, "round", summary, base=base) as db:
+            row = db.execute("SELECT id, round, before, current_before FROM round_undo "
+                             "ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise Refused(409, "no change to the rounds to undo")
+            undo_id, number, before, current = row
+            if before is None:
+                now_row = db.execute(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?",
+                                     (number,)).fetchone()
+                if now_row is not None and self._record(db, _round_row(now_row)):
+                    raise Refused(409, f"round {number} has been played since "
+                                  f"({self._record(db, _round_row(now_row)).text()}): "
+                                  "it stays; reopen it to correct it")
+                db.execute("DELETE FROM rounds WHERE number = ?", (number,))
+                db.execute("DELETE FROM pauses WHERE round = ?", (number,))
+                db.execute("DELETE FROM adjustments WHERE round = ?", (number,))
+            else:
+                _write_round(db, _round_from_json(before))
+            if current is None:
+                db.execute("DELETE FROM meta WHERE key = 'round'")
+            else:
+                db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)",
+                           (str(current),))
+            db.execute("DELETE FROM round_undo WHERE id = ?", (undo_id,))
+            return int(number)
+
+    def record(self, rnd: RoundRow) -> RoundRecord:
+        """What round ``rnd`` holds that was played (``RoundRecord``)."""
+        with self._lock:
+            return self._record(self._db, rnd)
+
+    @staticmethod
+    def _record(db: sqlite3.Connection, rnd: RoundRow) -> RoundRecord:
+        n = rnd.number
+
+        def count(sql: str, *args: object) -> int:
+            return int(db.execute(sql, (n, *args)).fetchone()[0])
+
+        return RoundRecord(
+            presses=count("SELECT count(*) FROM presses WHERE round = ? AND at >= ?",
+                          rnd.start.isoformat()),
+            rulings=count("SELECT count(*) FROM decisions WHERE round = ?"),
+            units=count("SELECT count(*) FROM units WHERE round = ?"),
+            sheets=count("SELECT count(*) FROM sheets WHERE round = ?"),
+            called=rnd.call is not None,
+        )
+
+    def set_call(self, number: int, call: datetime | None, now: datetime, summary: str,
+                 *, base: int | None = None) -> None:
         """Call round ``number`` at ``call``, or (None) take the call back."""
-        with self.change(now, "call", summary) as db:
+        with self.change(now, "call", summary, base=base) as db:
             db.execute("UPDATE rounds SET call = ? WHERE number = ?",
                        (call.isoformat() if call else None, number))
 
     def tables(self) -> list[int]:
         return [r[0] for r in self._all("SELECT number FROM tables ORDER BY number")]
 
-    def set_tables(self, numbers: list[int], now: datetime, summary: str) -> None:
-        with self.change(now, "tables", summary) as db:
+    def set_tables(self, numbers: list[int], now: datetime, summary: str,
+                   *, base: int | None = None) -> None:
+        with self.change(now, "tables", summary, base=base) as db:
             db.execute("DELETE FROM tables")
             db.executemany("INSERT INTO tables(number) VALUES(?)", [(n,) for n in numbers])
 
@@ -488,16 +675,18 @@ class Store:
         rows = self._all("SELECT id, body FROM pauses WHERE round = ? ORDER BY id", (round_no,))
         return [(i, Pause.model_validate_json(body)) for i, body in rows]
 
-    def add_pause(self, round_no: int, pause: Pause, now: datetime, summary: str) -> int:
-        with self.change(now, "pause", summary) as db:
+    def add_pause(self, round_no: int, pause: Pause, now: datetime, summary: str,
+                  *, base: int | None = None) -> int:
+        with self.change(now, "pause", summary, base=base) as db:
             cur = db.execute(
                 "INSERT INTO pauses(round, body) VALUES(?, ?)", (round_no, pause.model_dump_json())
             )
             return int(cur.lastrowid or 0)
 
-    def end_pauses(self, ended: dict[int, Pause], now: datetime, summary: str) -> None:
+    def end_pauses(self, ended: dict[int, Pause], now: datetime, summary: str,
+                   *, base: int | None = None) -> None:
         """Replace several pauses (each now with ``ended`` set) in one change."""
-        with self.change(now, "resume", summary) as db:
+        with self.change(now, "resume", summary, base=base) as db:
             db.executemany(
                 "UPDATE pauses SET body = ? WHERE id = ?",
                 [(p.model_dump_json(), i) for i, p in ended.items()],
@@ -509,12 +698,21 @@ class Store:
         )
         return [(i, Adjustment.model_validate_json(body)) for i, body in rows]
 
-    def add_adjustment(self, round_no: int, adj: Adjustment, now: datetime, summary: str) -> None:
-        with self.change(now, "adjust", summary) as db:
-            db.execute(
+    def add_adjustment(self, round_no: int, adj: Adjustment, now: datetime, summary: str,
+                       *, base: int | None = None) -> int:
+        with self.change(now, "adjust", summary, base=base) as db:
+            cur = db.execute(
                 "INSERT INTO adjustments(round, body) VALUES(?, ?)",
                 (round_no, adj.model_dump_json()),
             )
+            return int(cur.lastrowid or 0)
+
+    def drop_adjustment(self, adjustment_id: int, now: datetime, summary: str,
+                        *, base: int | None = None) -> None:
+        """Undo one adjustment: its time is no longer given (or taken); the log keeps both
+        the adjustment and its undo."""
+        with self.change(now, "unadjust", summary, base=base) as db:
+            db.execute("DELETE FROM adjustments WHERE id = ?", (adjustment_id,))
 
     # --- presses ------------------------------------------------------------------------
 
@@ -596,8 +794,9 @@ class Store:
             for r in rows
         }
 
-    def decide(self, d: Decision, summary: str) -> None:
-        with self.change(d.at, "penalty", summary) as db:
+    def decide(self, d: Decision, summary: str, *, base: int | None = None) -> None:
+        subject = row("penalty", d.round, d.table, d.power, d.phase)
+        with self.change(d.at, "penalty", summary, subject=subject, base=base) as db:
             db.execute(
                 "INSERT OR REPLACE INTO decisions"
                 "(round, table_no, power, phase, decision, final, note, at)"
@@ -615,10 +814,11 @@ class Store:
             sql, args = sql + " WHERE round = ?", (round_no,)
         return [Seat(*r) for r in self._all(sql + " ORDER BY round, table_no, power", args)]
 
-    def set_seating(self, seats: list[Seat], now: datetime, summary: str) -> None:
+    def set_seating(self, seats: list[Seat], now: datetime, summary: str,
+                    *, base: int | None = None) -> None:
         """Seat each player (replacing whoever had that round, table and power); a seat with
         no player is cleared."""
-        with self.change(now, "seating", summary) as db:
+        with self.change(now, "seating", summary, base=base) as db:
             for s in seats:
                 if s.player:
                     db.execute(
@@ -640,9 +840,11 @@ class Store:
                 for r, t, p, ph, u in self._all(sql + " ORDER BY round, table_no, phase, power",
                                                 args)]
 
-    def set_units(self, u: Units, now: datetime, summary: str) -> None:
+    def set_units(self, u: Units, now: datetime, summary: str, *, base: int | None = None
+                  ) -> None:
         """Keep a power's units for one phase (replacing any given before); none clears."""
-        with self.change(now, "units", summary) as db:
+        subject = row("units", u.round, u.table, u.power, u.phase)
+        with self.change(now, "units", summary, subject=subject, base=base) as db:
             db.execute(_BUMP, (u.round, u.table))
             if u.units:
                 db.execute(
@@ -657,27 +859,58 @@ class Store:
     # --- result sheets ------------------------------------------------------------------
 
     def sheets(self, round_no: int | None = None) -> list[Sheet]:
-        sql = "SELECT round, table_no, body, confirmed, td, by_td, at FROM sheets"
+        sql = f"SELECT {_SHEET_COLUMNS} FROM sheets"
         args: tuple[object, ...] = ()
         if round_no is not None:
             sql, args = sql + " WHERE round = ?", (round_no,)
-        return [Sheet(r, t, SheetIn.model_validate_json(b), frozenset(json.loads(c)), bool(td),
-                      bool(by), at)
-                for r, t, b, c, td, by, at in self._all(sql + " ORDER BY round, table_no", args)]
+        return [_sheet_row(r) for r in self._all(sql + " ORDER BY round, table_no", args)]
 
     def sheet(self, round_no: int, table: int) -> Sheet | None:
-        found = [s for s in self.sheets(round_no) if s.table == table]
-        return found[0] if found else None
+        row = self._one(f"SELECT {_SHEET_COLUMNS} FROM sheets WHERE round = ? AND table_no = ?",
+                        (round_no, table))
+        return _sheet_row(row) if row else None
 
-    def keep_sheet(self, sheet: Sheet, now: datetime, summary: str) -> None:
-        """Store a sheet as it now stands (replacing the table's last), logged."""
-        with self.change(now, "result", summary, bump=False) as db:
+    def edit_sheet(self, round_no: int, table: int, version: int,
+                   edit: Callable[[Sheet | None], tuple[Sheet, str] | None],
+                   now: datetime, *, base: int | None = None) -> Sheet | None:
+        """Change a board's sheet in one transaction, made against ``version``: what the
+        sheet said (its centres, year and ending) when the phone, the TD or the table's
+        clock saw it; 0 for no sheet yet. ``edit`` gets the sheet as stored and returns
+        it changed (a new content with the version raised; a confirmation keeps it) with
+        the log's line, or None to change nothing. A sheet that says something else by
+        now refuses it (``SheetChanged``): two phones never write over each other's
+        correction, and no confirmation lands on a sheet its player did not see. With
+        ``base`` (the TD's screen), any news of the sheet since then refuses it too.
+        Returns the sheet as it now stands."""
+        try:
+            return self._edit_sheet(round_no, table, version, edit, now, base)
+        except _Unchanged as same:
+            return same.sheet
+
+    def _edit_sheet(self, round_no: int, table: int, version: int,
+                    edit: Callable[[Sheet | None], tuple[Sheet, str] | None],
+                    now: datetime, base: int | None) -> Sheet:
+        with self.change(now, "result", "", subject=f"sheet {round_no}/{table}", base=base,
+                         log=False) as db:
+            row = db.execute(
+                f"SELECT {_SHEET_COLUMNS} FROM sheets WHERE round = ? AND table_no = ?",
+                (round_no, table)).fetchone()
+            stored = _sheet_row(row) if row else None
+            if (stored.version if stored else 0) != version:
+                raise SheetChanged(stored)
+            done = edit(stored)
+            if done is None:
+                raise _Unchanged(stored)
+            sheet, summary = done
             db.execute(
-                "INSERT OR REPLACE INTO sheets(round, table_no, body, confirmed, td, by_td, at)"
-                " VALUES(?, ?, ?, ?, ?, ?, ?)",
-                (sheet.round, sheet.table, sheet.body.model_dump_json(),
-                 json.dumps(sorted(sheet.confirmed)), int(sheet.td), int(sheet.by_td),
-                 sheet.at))
+                f"INSERT OR REPLACE INTO sheets({_SHEET_COLUMNS}) "
+                "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (round_no, table, sheet.body.model_dump_json(),
+                 json.dumps(dict(sorted(sheet.confirmations.items()))), int(sheet.td),
+                 int(sheet.by_td), sheet.at, sheet.version, json.dumps(sheet.td_without)))
+            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
+                       (now.isoformat(), "result", summary, f"sheet {round_no}/{table}"))
+            return sheet
 
     # --- teams --------------------------------------------------------------------------
 
@@ -688,9 +921,10 @@ class Store:
             out.setdefault(team, []).append(player)
         return out
 
-    def set_teams(self, members: list[tuple[str, str]], now: datetime, summary: str) -> None:
+    def set_teams(self, members: list[tuple[str, str]], now: datetime, summary: str,
+                  *, base: int | None = None) -> None:
         """Replace the teams with ``members`` ((team, player) pairs), logged."""
-        with self.change(now, "teams", summary, bump=False) as db:
+        with self.change(now, "teams", summary, bump=False, base=base) as db:
             db.execute("DELETE FROM teams")
             db.executemany("INSERT INTO teams(player, team) VALUES(?, ?)",
                            [(player, team) for team, player in members])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from server import actions
-from server.auth import TD, TDWrite
+from server.auth import TD, Base, TDWrite
 from server.calling import CallPreview, preview
 from server.context import HubDep
 from server.responses import Called
@@ -32,20 +32,20 @@ def call_preview(_: TD, hub: HubDep, at: LocalTime | None = None) -> CallPreview
 
 
 @router.post("/call", response_model=Called)
-def call_round(body: CallRequest, _: TDWrite, hub: HubDep) -> Called:
+def call_round(body: CallRequest, _: TDWrite, hub: HubDep, base: Base) -> Called:
     """Call the round: games end at the last deadline at or before the call."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.call_round(body, cur, now)
-    hub.store.set_call(cur.round.number, done.what, now, done.summary)
+    hub.store.set_call(cur.round.number, done.what, now, done.summary, base=base)
     publish(hub)
     return Called(call=iso(done.what, venue(cur.profile)), seq=hub.store.seq())
 
 
 @router.delete("/call", response_model=Called)
-def undo_call(_: TDWrite, hub: HubDep) -> Called:
+def undo_call(_: TDWrite, hub: HubDep, base: Base) -> Called:
     """Undo the call: the round has no call again and every table plays on (logged)."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.undo_call(cur)
-    hub.store.set_call(cur.round.number, done.what.call, now, done.summary)
+    hub.store.set_call(cur.round.number, done.what.call, now, done.summary, base=base)
     publish(hub)
     return Called(call=None, seq=hub.store.seq())

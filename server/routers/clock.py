@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
-from server.auth import TDClock
+from server.auth import Base, TDClock
 from server.context import HubDep
 from server.hubtime import ClockRefused, set_time
 from server.responses import ClockMoved
@@ -19,10 +19,10 @@ router = APIRouter(prefix="/api", tags=["td"])
 
 
 @router.post("/clock", response_model=ClockMoved)
-def set_clock(body: ClockSet, _: TDClock, hub: HubDep) -> ClockMoved:
+def set_clock(body: ClockSet, _: TDClock, hub: HubDep, base: Base) -> ClockMoved:
     """Set hub time; every table gets a snapshot with the clock's new epoch and resyncs."""
     try:
-        done = set_time(hub, body.time)
+        done = set_time(hub, body.time, base)
     except ClockRefused as exc:
         raise HTTPException(409, str(exc)) from None
     publish(hub)

@@ -10,18 +10,32 @@ hall's time sync.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import anyio
 from fastapi import APIRouter, HTTPException, Request, Response, WebSocket
 from pydantic import ValidationError
 
-from dipclock.snapshot import PressesReply, Rejected, Snapshot, TimeReply
+from dipclock.events import EventProfile
+from dipclock.powers import POWERS
+from dipclock.snapshot import (
+    ConfirmationBatch,
+    ConfirmationsReply,
+    PressesReply,
+    Rejected,
+    Snapshot,
+    TimeReply,
+)
 from server import kepttime
 from server.actions import Refused
 from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
 from server.errors import describe
+from server.resultsdesk import Board, board_of
 from server.rounds import current, round_for
 from server.schemas import PressBatch, PressIn, StatusIn
+from server.sheets import Sheet, problem
 from server.snapshot import check_claims, publish, snapshot, snapshots
 from server.store import PressRow
 
@@ -85,6 +99,56 @@ def post_presses(
     if stored:
         publish(hub, {n})
     return PressesReply(stored=stored, duplicates=duplicates, rejected=tuple(rejected))
+
+
+@router.post("/tables/{n}/confirmations")
+def post_confirmations(
+    n: TablePath, body: ConfirmationBatch, request: Request, hub: HubDep, _: Clock
+) -> ConfirmationsReply:
+    """Players confirming their lines of the table's sheet with their powers' buttons: the
+    clock is this table's (its token) and each button its power's, so a line confirmed so
+    is its player's, as a signature on the paper sheet is. Each is made against the
+    version of the sheet the clock showed (``Store.edit_sheet``): one shown before a
+    correction is refused, and the clock asks for the new sheet's confirmation."""
+    hub.seen(n, client_address(request))
+    taken: list[str] = []
+    refused: list[Rejected] = []
+    now = hub.clock.moment()
+    boards: dict[int, Board | None] = {}
+    for c in body.confirmations:
+        if c.round not in boards:
+            boards[c.round] = board_of(hub.store, c.round)
+        board = boards[c.round]
+        try:
+            if board is None:
+                raise Refused(404, f"no round {c.round} is set up")
+            hub.store.edit_sheet(c.round, n, c.version,
+                                 _confirm_line(board.profile, c.power, c.round, n), now)
+        except Refused as exc:
+            refused.append(Rejected(id=c.id, reason=exc.message))
+            continue
+        taken.append(c.id)
+    if taken:
+        publish(hub, {n})
+    return ConfirmationsReply(taken=tuple(taken), refused=tuple(refused))
+
+
+def _confirm_line(profile: EventProfile, power: str, round_no: int, table: int
+                  ) -> Callable[[Sheet | None], tuple[Sheet, str] | None]:
+    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+        if stored is None:
+            raise Refused(409, "no sheet to confirm")
+        if stored.td:
+            raise Refused(409, "the TD has confirmed this sheet already")
+        refused = problem(profile, stored.body)
+        if refused is not None:
+            raise Refused(409, f"the sheet cannot be confirmed as it stands: {refused}")
+        if power in stored.confirmations:
+            return None  # sent again (the clock's outbox): it stands
+        return (replace(stored, confirmations={**stored.confirmations, power: "button"}),
+                f"round {round_no} table {table} sheet: {POWERS[power]}'s line confirmed "
+                "with its button")
+    return edit
 
 
 @router.post("/tables/{n}/status", status_code=204)

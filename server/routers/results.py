@@ -12,6 +12,7 @@ a time, encoded in the thread), so a full hall's standings never hold up a kiosk
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Annotated
 
@@ -23,6 +24,7 @@ from dipclock.powers import POWERS, PowerLetter
 from server.actions import Refused
 from server.auth import (
     TD,
+    Base,
     Session,
     TDWrite,
     current_session,
@@ -51,7 +53,17 @@ from server.resultsdesk import (
     top_board_csv,
 )
 from server.routers.pages import STATIC
-from server.sheets import KEY_HEADER, Sheet, SheetIn, describe, problem, sheet_key
+from server.sheets import (
+    KEY_HEADER,
+    Sheet,
+    SheetIn,
+    describe,
+    missing_lines,
+    problem,
+    sheet_key,
+)
+from server.snapshot import publish
+from server.store import SheetChanged
 
 router = APIRouter(tags=["results"])
 RoundPath = Annotated[int, Path(ge=1, le=99)]
@@ -60,6 +72,8 @@ RoundQuery = Annotated[int | None, Query(ge=1, le=99)]
 _NO_STORE = {"Cache-Control": "no-store"}
 #: the key from the table's QR code; absent: the TD's session must answer for the request
 SheetKey = Annotated[str | None, Header(alias=KEY_HEADER)]
+#: the version of the sheet a change was made against (``_seen``)
+IfMatch = Annotated[str | None, Header(alias="If-Match")]
 
 
 class ConfirmIn(BaseModel):
@@ -72,6 +86,9 @@ class FinalIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     final: bool = True
+    #: confirm it though some seated players have not confirmed their lines (the TD was
+    #: asked): those lines are recorded as the TD's
+    incomplete: bool = False
 
 
 def _by_td(request: Request, hub: Hub, key: str | None, write: bool) -> bool:
@@ -130,63 +147,128 @@ def get_sheet(round_no: RoundPath, table: TablePath, request: Request, hub: HubD
     return _view(hub, round_no, table)
 
 
+def _seen(if_match: str | None) -> int:
+    """The version of the sheet the change was made against, from ``If-Match`` (HTTP's
+    own guard against lost updates: the sheet's ``version``, 0 for none yet)."""
+    if if_match is None:
+        raise HTTPException(428, 'send If-Match: the "version" of the sheet you saw '
+                                 "(0 when there was none yet)")
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not text.isdigit() or len(text) > 9:
+        raise HTTPException(422, "If-Match: the sheet's version, a whole number")
+    return int(text)
+
+
+def _changed(hub: Hub, table: int) -> None:
+    """The table's clock shows its sheet: push the change to it."""
+    publish(hub, {table})
+
+
 @router.put("/api/sheets/{round_no}/{table}", response_model=SheetView)
 def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Request,
-              hub: HubDep, key: SheetKey = None) -> SheetView:
-    """Enter or correct the sheet. A change clears the players' confirmations (they
-    confirmed what it said before); the same sheet sent again keeps them."""
+              hub: HubDep, base: Base, key: SheetKey = None,
+              if_match: IfMatch = None) -> SheetView:
+    """Enter or correct the sheet, against the version the phone saw (``If-Match``). A
+    change clears every confirmation (they confirmed what it said before); the same sheet
+    sent again, even from a screen a step behind (a double tap), changes nothing."""
     _check_key(hub, round_no, table, key)
     td = _by_td(request, hub, key, write=True)
+    version = _seen(if_match)
     _board(hub, round_no)
-    before = hub.store.sheet(round_no, table)
-    if before is not None and before.td and not td:
-        raise Refused(409, "the TD has confirmed this sheet: ask the TD to change it")
-    if before is not None and before.body == body:
-        return _view(hub, round_no, table)  # sent again: nothing changes, nothing is cleared
-    # a change: the players confirmed what it said before, and the TD confirms it anew
-    sheet = Sheet(round_no, table, body, frozenset(), td=False, by_td=td,
-                  at=_now(hub).isoformat())
-    who = "the TD" if td else "players"
-    hub.store.keep_sheet(sheet, _now(hub), f"round {round_no} table {table} sheet by {who}: "
-                         f"{describe(body)}")
+    now = _now(hub)
+
+    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+        if stored is not None and stored.td and not td:
+            raise Refused(409, "the TD has confirmed this sheet: ask the TD to change it")
+        if stored is not None and stored.body == body:
+            return None
+        who = "the TD" if td else "players"
+        return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat(),
+                      version=version + 1),
+                f"round {round_no} table {table} sheet by {who}: {describe(body)}")
+
+    try:
+        hub.store.edit_sheet(round_no, table, version, edit, now, base=base if td else None)
+    except SheetChanged as exc:
+        if exc.sheet is None or exc.sheet.body != body:
+            raise
+    _changed(hub, table)
     return _view(hub, round_no, table)
 
 
 @router.post("/api/sheets/{round_no}/{table}/confirm", response_model=SheetView)
 def confirm(round_no: RoundPath, table: TablePath, body: ConfirmIn, request: Request,
-            hub: HubDep, key: SheetKey = None) -> SheetView:
-    """A player confirms the sheet for their power, as they would sign it."""
+            hub: HubDep, base: Base, key: SheetKey = None,
+            if_match: IfMatch = None) -> SheetView:
+    """The TD confirms one line for its player (recorded as the TD's). A player confirms
+    their own line with their power's button on the table's clock, which is that power's
+    alone (``server.routers.kiosk``): a phone holding the table's link is anyone's."""
     _check_key(hub, round_no, table, key)
+    if key is not None:
+        raise HTTPException(403, "confirm your line with your power's button on the table's "
+                                 "clock: this phone could be anyone's")
     _by_td(request, hub, key, write=True)
+    version = _seen(if_match)
     board = _board(hub, round_no)
-    sheet = hub.store.sheet(round_no, table)
-    if sheet is None:
-        raise Refused(409, "nothing to confirm yet: enter the centres first")
-    _scorable(board, sheet)
-    if body.power in sheet.confirmed:
-        return _view(hub, round_no, table)
-    kept = Sheet(sheet.round, sheet.table, sheet.body, sheet.confirmed | {body.power},
-                 sheet.td, sheet.by_td, sheet.at)
-    hub.store.keep_sheet(kept, _now(hub), f"round {round_no} table {table} sheet confirmed "
-                         f"for {POWERS[body.power]}")
+    now = _now(hub)
+
+    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+        if stored is None:
+            raise Refused(409, "nothing to confirm yet: enter the centres first")
+        _scorable(board, stored)
+        if body.power in stored.confirmations:
+            return None
+        lines = {**stored.confirmations, body.power: "td"}
+        return (replace(stored, confirmations=lines),
+                f"round {round_no} table {table} sheet: {POWERS[body.power]}'s line "
+                "confirmed by the TD")
+
+    hub.store.edit_sheet(round_no, table, version, edit, now, base=base)
+    _changed(hub, table)
     return _view(hub, round_no, table)
 
 
 @router.post("/api/td/sheets/{round_no}/{table}/final", response_model=SheetView)
 def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
-              hub: HubDep) -> SheetView:
-    """The TD confirms the sheet (its scores count from now on), or takes that back."""
+              hub: HubDep, base: Base, if_match: IfMatch = None) -> SheetView:
+    """The TD confirms the sheet (its scores count from now on), or takes that back. A
+    sheet some of whose players have not confirmed is confirmed only when the TD says so
+    (``incomplete``), and the lines left unconfirmed are kept as the TD's."""
+    version = _seen(if_match)
     board = _board(hub, round_no)
-    sheet = hub.store.sheet(round_no, table)
-    if sheet is None:
-        raise Refused(409, f"table {table} has no sheet yet")
-    if body.final:
-        _scorable(board, sheet)
-    kept = Sheet(sheet.round, sheet.table, sheet.body, sheet.confirmed, body.final,
-                 sheet.by_td, sheet.at)
-    what = "confirmed by the TD" if body.final else "reopened by the TD"
-    hub.store.keep_sheet(kept, _now(hub), f"round {round_no} table {table} sheet {what}")
+    players = players_of(hub.store, round_no).get(table, {})
+    now = _now(hub)
+
+    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+        if stored is None:
+            raise Refused(409, f"table {table} has no sheet yet")
+        if body.final == stored.td:
+            return None
+        if not body.final:
+            return (replace(stored, td=False, td_without=()),
+                    f"round {round_no} table {table} sheet reopened by the TD")
+        _scorable(board, stored)
+        missing = missing_lines(stored, list(players))
+        if missing and not body.incomplete:
+            raise Refused(409, f"{_names(missing, players)} "
+                               "have not confirmed their lines: confirm it anyway as the TD "
+                               "(incomplete)")
+        what = "confirmed by the TD"
+        if missing:
+            what += f" without {', '.join(POWERS[p] for p in missing)}'s confirmation"
+        return (replace(stored, td=True, td_without=tuple(missing)),
+                f"round {round_no} table {table} sheet {what}")
+
+    hub.store.edit_sheet(round_no, table, version, edit, now, base=base)
+    _changed(hub, table)
     return _view(hub, round_no, table)
+
+
+def _names(missing: list[str], players: dict[str, str]) -> str:
+    """"Italy (Bob), Turkey": the lines not confirmed, with their players."""
+    return ", ".join(f"{POWERS[p]} ({players[p]})" if p in players else POWERS[p]
+                     for p in missing)
+
 
 def _scorable(board: Board, sheet: Sheet) -> None:
     """A sheet the core cannot score cannot be confirmed: why is the answer."""
@@ -199,9 +281,10 @@ def _scorable(board: Board, sheet: Sheet) -> None:
 async def round_results(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
     """Every board's sheet of a round (the current one by default), for the Results card."""
     def work() -> Response:
+        base = hub.store.audit_head()  # before the sheets: what the card's actions saw
         number = round or _current_number(hub)
-        return render(RoundSheets, RoundSheets(round=number,
-                                               sheets=round_sheets(hub.store, _board(hub, number))))
+        return render(RoundSheets, RoundSheets(
+            round=number, base=base, sheets=round_sheets(hub.store, _board(hub, number))))
     return await heavy_read(hub, work)
 
 

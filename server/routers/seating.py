@@ -17,7 +17,7 @@ from fastapi import APIRouter, Query
 
 from dipclock.powers import POWERS
 from server import actions
-from server.auth import TD, TDWrite
+from server.auth import TD, Base, TDWrite
 from server.context import HubDep
 from server.responses import SeatingSet, SeatOut, TeamsSet, UnitsOut, UnitsSet
 from server.schemas import SeatingIn, TeamsIn, UnitsIn
@@ -37,11 +37,11 @@ def seating(
 
 
 @router.put("/td/seating", response_model=SeatingSet)
-def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep) -> SeatingSet:
+def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep, base: Base) -> SeatingSet:
     """Seat players (from a list or a CSV file's text); a seat given with no player is
     cleared. Seats not named stay as they are."""
     done = actions.seat(body)
-    hub.store.set_seating(done.what, hub.clock.moment(), done.summary)
+    hub.store.set_seating(done.what, hub.clock.moment(), done.summary, base=base)
     publish(hub)  # the tables' screens name their players: a new seating reaches them now
     return SeatingSet(seats=len(done.what), summary=done.summary, seq=hub.store.seq())
 
@@ -53,10 +53,10 @@ def teams(_: TD, hub: HubDep) -> dict[str, list[str]]:
 
 
 @router.put("/td/teams", response_model=TeamsSet)
-def set_teams(body: TeamsIn, _: TDWrite, hub: HubDep) -> TeamsSet:
+def set_teams(body: TeamsIn, _: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
     """Replace the teams (``team,player`` lines): the standings' team table follows."""
     done = actions.teams_from_csv(body.csv)
-    hub.store.set_teams(done.what, hub.clock.moment(), done.summary)
+    hub.store.set_teams(done.what, hub.clock.moment(), done.summary, base=base)
     return TeamsSet(summary=done.summary, seq=hub.store.seq())
 
 
@@ -70,12 +70,12 @@ def units(
 
 
 @router.put("/td/units", response_model=UnitsSet)
-def set_units(body: UnitsIn, _: TDWrite, hub: HubDep) -> UnitsSet:
+def set_units(body: UnitsIn, _: TDWrite, hub: HubDep, base: Base) -> UnitsSet:
     """A power's units in one phase (replacing those given before; none clears them), so
     the review names the orders a graduated penalty deletes."""
     where = f"round {body.round} table {body.table} {POWERS[body.power]} {body.phase}"
     summary = (f"units: {where}: {', '.join(body.units)}" if body.units
                else f"units: {where} cleared")
     hub.store.set_units(Units(body.round, body.table, body.power, body.phase, body.units),
-                        hub.clock.moment(), summary)
+                        hub.clock.moment(), summary, base=base)
     return UnitsSet(units=list(body.units), summary=summary, seq=hub.store.seq())

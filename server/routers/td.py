@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 
-from server import actions
-from server.auth import TD, TDWrite
+from server import actions, roundsetup
+from server.auth import TD, Base, TDWrite
 from server.context import HubDep, heavy_read
 from server.dashboard import state as dashboard_state
 from server.responses import (
@@ -36,6 +36,7 @@ from server.responses import (
 )
 from server.review import as_csv, late_submissions
 from server.rounds import current
+from server.roundsetup import RoundPreview
 from server.routers import seating as seating_routes
 from server.schemas import (
     AdjustRequest,
@@ -89,30 +90,54 @@ async def penalties_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Respons
 
 
 @router.put("/td/event", response_model=EventSet)
-def set_event(body: EventChoice, _: TDWrite, hub: HubDep) -> EventSet:
+def set_event(body: EventChoice, _: TDWrite, hub: HubDep, base: Base) -> EventSet:
     """Choose the event for the next round, or for the current one if it has not started:
     a round under way or called keeps the rules it is played under (review, CSV)."""
     chosen, now = actions.choose_event(body), hub.clock.moment()
-    done = actions.event_scope(chosen.what, chosen.summary, hub.store.current_round(), now)
-    hub.store.set_event(done.what.profile, now, done.summary, done.what.current)
+    cur = hub.store.current_round()
+    done = actions.event_scope(chosen.what, chosen.summary, cur, now,
+                               record=bool(cur and hub.store.record(cur)))
+    hub.store.set_event(done.what.profile, now, done.summary, done.what.current, base=base)
     publish(hub)
     return EventSet(event=chosen.what.id, from_round=done.what.first_round, seq=hub.store.seq())
 
 
+@router.post("/td/round/preview", response_model=RoundPreview)
+def preview_round(body: RoundSetup, _: TD, hub: HubDep) -> RoundPreview:
+    """What setting up (or reopening) the round would do, before the TD says yes: what
+    every table would show, the questions to ask, and for a record what would move."""
+    return roundsetup.preview(hub, body)
+
+
 @router.put("/td/round", response_model=RoundSet)
-def set_round(body: RoundSetup, _: TDWrite, hub: HubDep) -> RoundSet:
-    """Set up (or correct) the round; the event's round list fills the title and last year."""
-    done = actions.set_up_round(body, hub.store.event(), hub.store.round(body.number),
-                                hub.clock.moment())
-    hub.store.set_round(done.what, hub.clock.moment(), done.summary)
+def set_round(body: RoundSetup, _: TDWrite, hub: HubDep, base: Base) -> RoundSet:
+    """Set up (or correct) the round; the event's round list fills the title and last year.
+    A round that is a record changes only with ``reopen`` (the store checks it as it
+    writes); the change can be undone (``POST /api/td/round/undo``)."""
+    now = hub.clock.moment()
+    done = roundsetup.change(hub, body, now)
+    hub.store.set_round(done.row, now, done.summary, base=base, reopen=body.reopen)
     publish(hub)
     return RoundSet(round=body.number, seq=hub.store.seq())
 
 
+@router.post("/td/round/undo", response_model=RoundSet)
+def undo_round(_: TDWrite, hub: HubDep, base: Base) -> RoundSet:
+    """Take back the last change to the rounds (a setup or a reopened round's
+    correction): the round as it was, and the round every table played then."""
+    last = hub.store.last_round_change()
+    if last is None:
+        raise actions.Refused(409, "no change to the rounds to undo")
+    number, summary, _at = last
+    undone = hub.store.undo_round(hub.clock.moment(), f"undo: {summary}", base=base)
+    publish(hub)
+    return RoundSet(round=undone, seq=hub.store.seq())
+
+
 @router.put("/td/tables", response_model=TablesSet)
-def set_tables(body: TablesSetup, _: TDWrite, hub: HubDep) -> TablesSet:
+def set_tables(body: TablesSetup, _: TDWrite, hub: HubDep, base: Base) -> TablesSet:
     done = actions.set_up_tables(body)
-    hub.store.set_tables(done.what, hub.clock.moment(), done.summary)
+    hub.store.set_tables(done.what, hub.clock.moment(), done.summary, base=base)
     publish(hub)
     return TablesSet(tables=done.what, seq=hub.store.seq())
 
@@ -121,41 +146,54 @@ def set_tables(body: TablesSetup, _: TDWrite, hub: HubDep) -> TablesSet:
 
 
 @router.post("/td/pauses", response_model=PauseAdded)
-def pause(body: PauseRequest, _: TDWrite, hub: HubDep) -> PauseAdded:
+def pause(body: PauseRequest, _: TDWrite, hub: HubDep, base: Base) -> PauseAdded:
     """A break for every table (now, or at a coming deadline), or a hold on one table."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.start_pause(body, cur, now, hub.store.tables())
-    pid = hub.store.add_pause(cur.round.number, done.what, now, done.summary)
+    pid = hub.store.add_pause(cur.round.number, done.what, now, done.summary, base=base)
     publish(hub)
     return PauseAdded(id=pid, seq=hub.store.seq())
 
 
 @router.post("/td/resume", response_model=PausesEnded)
-def resume(body: ResumeRequest, _: TDWrite, hub: HubDep) -> PausesEnded:
+def resume(body: ResumeRequest, _: TDWrite, hub: HubDep, base: Base) -> PausesEnded:
     """End the running break (or table ``table``'s hold) now."""
     now = hub.clock.moment()
     done = actions.resume(body, actions.need_round(current(hub.store)), now)
-    hub.store.end_pauses(done.what, now, done.summary)
+    hub.store.end_pauses(done.what, now, done.summary, base=base)
     publish(hub)
     return PausesEnded(ended=sorted(done.what), seq=hub.store.seq())
 
 
 @router.post("/td/pauses/{pause_id}/end", response_model=PausesEnded)
-def end_pause(pause_id: int, _: TDWrite, hub: HubDep) -> PausesEnded:
+def end_pause(pause_id: int, _: TDWrite, hub: HubDep, base: Base) -> PausesEnded:
     """End one pause now; a break not started yet is thereby cancelled."""
     now = hub.clock.moment()
     done = actions.end_pause(pause_id, actions.need_round(current(hub.store)), now)
-    hub.store.end_pauses(done.what, now, done.summary)
+    hub.store.end_pauses(done.what, now, done.summary, base=base)
     publish(hub)
     return PausesEnded(ended=[pause_id], seq=hub.store.seq())
 
 
 @router.post("/td/adjustments", response_model=Changed)
-def adjust(body: AdjustRequest, _: TDWrite, hub: HubDep) -> Changed:
+def adjust(body: AdjustRequest, _: TDWrite, hub: HubDep, base: Base) -> Changed:
     """Give time (positive seconds) or take it away, for every table or one."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.adjust(body, cur, now, hub.store.tables())
-    hub.store.add_adjustment(cur.round.number, done.what, now, done.summary)
+    hub.store.add_adjustment(cur.round.number, done.what, now, done.summary, base=base)
+    publish(hub)
+    return Changed(seq=hub.store.seq())
+
+
+@router.delete("/td/adjustments/{adjustment_id}", response_model=Changed)
+def undo_adjustment(adjustment_id: Annotated[int, Path(ge=1)], _: TDWrite, hub: HubDep,
+                    base: Base) -> Changed:
+    """Undo time given or taken away (as the call's undo): every deadline is back where
+    it was; the log keeps both."""
+    cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
+    done = actions.undo_adjustment(adjustment_id, hub.store.adjustments(cur.round.number),
+                                   cur)
+    hub.store.drop_adjustment(adjustment_id, now, done.summary, base=base)
     publish(hub)
     return Changed(seq=hub.store.seq())
 
@@ -164,8 +202,8 @@ def adjust(body: AdjustRequest, _: TDWrite, hub: HubDep) -> Changed:
 
 
 @router.post("/td/penalties", response_model=Decided)
-def decide(body: PenaltyDecision, _: TDWrite, hub: HubDep) -> Decided:
+def decide(body: PenaltyDecision, _: TDWrite, hub: HubDep, base: Base) -> Decided:
     """Confirm, waive or change the proposed penalty of one late submission."""
     done = actions.decide(body, late_submissions(hub, body.round), hub.clock.moment())
-    hub.store.decide(done.what, done.summary)
+    hub.store.decide(done.what, done.summary, base=base)
     return Decided(final=done.what.final, seq=hub.store.seq())

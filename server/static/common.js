@@ -108,8 +108,9 @@ function renderClock(clock) {
 
 // --- talking to the hub ------------------------------------------------------------------
 
-async function api(method, path, body) {
-  const headers = { "Accept": "application/json" };
+// ``extra``: more headers (the state a change was made from, a sheet's version).
+async function api(method, path, body, extra) {
+  const headers = { "Accept": "application/json", ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && csrf) headers["X-CSRF-Token"] = csrf;
   const res = await fetch(path, {
@@ -132,19 +133,40 @@ function toast(text, bad) {
   toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 3000);
 }
 
-// Every TD action: ask, send, say what happened, refresh. ``body`` may be a function,
-// called once the TD has said yes (the phone's time must be read then, not before).
-async function act(question, method, path, body) {
-  if (!window.confirm(question)) return false;
+// The state a change is made from: the newest log line the screen was drawn after. The
+// hub refuses a change from a screen that missed a change of the same thing (another
+// phone's, or this one's first tap), and says what changed (server/stale.py).
+function based(base) {
+  const b = base !== undefined ? base : (last ? last.data.base : undefined);
+  return b === undefined || b === null ? {} : { "X-Dipclock-Base": String(b) };
+}
+
+// One TD action at a time: a second tap while the first is on its way does nothing.
+let acting = false;
+
+// Every TD action: ask, send (with the state it was made from), say what happened,
+// refresh. ``body`` may be a function, called once the TD has said yes (the phone's time
+// must be read then, not before). ``opts.base``: the state of the card it was made on,
+// where that is not the dashboard's last poll; ``opts.headers``: more headers. Resolves
+// true once done, false if the hub refused it, null if the TD said no.
+async function act(question, method, path, body, opts) {
+  if (acting) { toast("Still sending the last change…", true); return false; }
+  acting = true;
   try {
-    await api(method, path, typeof body === "function" ? body() : body);
+    if (!window.confirm(question)) return null;  // the TD said no: nothing was sent
+    const o = opts || {};
+    await api(method, path, typeof body === "function" ? body() : body,
+      { ...based(o.base), ...(o.headers || {}) });
     // what was done: the question up to its "?", not what it went on to say
     toast("Done: " + question.split("?")[0]);
     await refresh();
     return true;
   } catch (e) {
     toast(e.message, true);
+    await refresh();  // a refusal may say the screen was stale: show what is true now
     return false;
+  } finally {
+    acting = false;
   }
 }
 

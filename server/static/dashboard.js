@@ -45,6 +45,7 @@ function render(d) {
   fillSelect($("adj-table"), tables, true);
   fillSelect($("hold-table"), tables);
   renderPauses(d.pauses);
+  renderRounds(d);
   $("time-standing").textContent = standingText(d.clock);
   $("btn-time-system").hidden = !d.clock.offer_system;
   renderTime();
@@ -84,6 +85,125 @@ function placeSetup(d) {
   }
 }
 
+// --- rounds: set up the next, correct one, reopen a record ------------------------------
+
+const ROUND_FIELDS = ["round-number", "round-start", "round-last", "round-call", "round-event"];
+// ``dirty``: the TD has typed in the form (the hub's values do not overwrite it);
+// ``reopen``: the round being corrected (a record: it is reopened on purpose).
+const roundForm = { dirty: false, reopen: null, eventId: null };
+
+function withSeconds(value) {
+  return value && value.length === 16 ? value + ":00" : value;
+}
+
+// The form shows the hub's next round (or the round being corrected), never what another
+// phone has since replaced, unless the TD is typing in it.
+function fillRoundForm(d) {
+  if (roundForm.dirty || roundForm.reopen !== null || !d.next_round) return;
+  if (ROUND_FIELDS.includes(document.activeElement && document.activeElement.id)) return;
+  const n = d.next_round;
+  $("round-number").value = n.number;
+  $("round-start").value = n.start ? n.start.slice(0, 19) : "";
+  const cur = d.round && d.round.number === n.number ? d.round : null;
+  $("round-last").value = cur && cur.last_year ? cur.last_year : "";
+  $("round-call").value = cur && cur.call ? cur.call.slice(0, 16) : "";
+  $("btn-round").textContent = n.correcting ? `Correct round ${n.number}` : `Set up round ${n.number}`;
+}
+
+function resetRoundForm() {
+  Object.assign(roundForm, { dirty: false, reopen: null, eventId: null });
+  $("round-number").readOnly = false;
+  $("round-event-label").hidden = true;
+  $("round-mode").hidden = true;
+  $("btn-round-cancel").hidden = true;
+  showRoundPreview([]);
+}
+
+function showRoundPreview(lines) {
+  $("round-preview").replaceChildren(...lines.map((l) => el("li", {}, l)));
+  $("round-preview").hidden = !lines.length;
+}
+
+// Every round set up, with what it holds that was played; a record is reopened on purpose.
+function renderRounds(d) {
+  fillRoundForm(d);
+  $("rounds-list").replaceChildren(...d.rounds.map((r) => el("li", { "data-round": r.number },
+    el("span", {}, el("b", {}, `Round ${r.number}`),
+      ` · ${r.title} · ${r.event}` + (r.start ? ` · ${r.start.replace("T", " ").slice(0, 16)}` : "") +
+      (r.last_year ? ` · to ${r.last_year}` : "") + (r.call ? ` · called ${hhmmss(r.call)}` : "")),
+    r.record ? el("span", { class: "muted" }, `played: ${r.record}`) : null,
+    el("button", { class: "small plain", onclick: () => correctRound(r, d) },
+      r.record ? "Reopen…" : "Correct…"))));
+  const change = d.round_change;
+  $("round-undo").hidden = !change;
+  if (change) $("round-undo-text").textContent = `Last change to the rounds, ${hhmmss(change.at)}: ${change.summary}.`;
+}
+
+function correctRound(r, d) {
+  resetRoundForm();
+  Object.assign(roundForm, { dirty: true, reopen: r.record ? r.number : null, eventId: r.event_id });
+  $("round-number").value = r.number;
+  $("round-number").readOnly = true;
+  $("round-start").value = r.start ? r.start.slice(0, 19) : "";
+  $("round-last").value = r.last_year || "";
+  $("round-call").value = r.call ? r.call.slice(0, 16) : "";
+  if (r.record) {
+    const events = [[r.event_id, r.event], ...d.events.filter((e) => e.id !== r.event_id)
+      .map((e) => [e.id, e.name])];
+    fillSelect($("round-event"), events);
+    $("round-event").value = r.event_id;
+    $("round-event-label").hidden = false;
+    $("round-mode").textContent = `Reopening round ${r.number}, a record (${r.record}). ` +
+      "You see what would move before anything changes, and can undo it.";
+  } else {
+    $("round-mode").textContent = `Correcting round ${r.number}.`;
+  }
+  $("round-mode").hidden = false;
+  $("btn-round").textContent = r.record ? `Reopen round ${r.number}…` : `Correct round ${r.number}`;
+  $("btn-round-cancel").hidden = false;
+  $("round-form").scrollIntoView({ block: "center" });
+}
+
+// Set up (or correct) the round: the hub previews it first (what the tables would show,
+// what to ask, what would move), the TD answers, and only then is it sent.
+async function setUpRound() {
+  const start = $("round-start").value;
+  if (!start) return toast("Give the round's start", true);
+  const body = {
+    number: Number($("round-number").value), start: withSeconds(start),
+    last_year: $("round-last").value ? Number($("round-last").value) : null,
+    call: $("round-call").value ? withSeconds($("round-call").value) : null,
+  };
+  if (roundForm.reopen !== null) {
+    body.reopen = true;
+    if ($("round-event").value && $("round-event").value !== roundForm.eventId) body.event = $("round-event").value;
+  }
+  let p;
+  try { p = await api("POST", "/api/td/round/preview", body); } catch (e) { return toast(e.message, true); }
+  if (p.unchanged) return toast(`Round ${p.round} is set up so already`);
+  if (p.needs_reopen && !body.reopen) {
+    showRoundPreview([`Round ${p.round} is a record (${p.record}): its event, start and ` +
+      "schedule stay as they were played.", `To correct it, tap Reopen… beside it under Rounds.`]);
+    return toast(`Round ${p.round} is a record: reopen it to correct it`, true);
+  }
+  const head = body.reopen ? `Reopen round ${p.round} (${p.record}) and correct it?`
+    : `Set up round ${p.round} starting ${start.replace("T", " ")}?`;
+  const more = [...p.questions];
+  if (body.reopen) {
+    more.push(...(p.moves.length ? ["What would move:", ...p.moves] : ["Nothing played would move."]),
+      `Every table would show: ${p.tables_show}`);
+  }
+  showRoundPreview(more);
+  const done = await act([head, ...more].join("\n"), "PUT", "/api/td/round", body);
+  showRoundPreview([]);
+  if (done) {
+    resetRoundForm();
+    toast(`Done: ${head.split("?")[0]}. Undo it under Rounds.`);
+  } else if (done === false && roundForm.reopen === null) {
+    roundForm.dirty = false;  // refused (another phone set it up meanwhile): show the hub's
+  }
+}
+
 function renderPauses(pauses) {
   const d = last ? last.data : null;
   const playing = (table) => {
@@ -105,6 +225,18 @@ function renderPauses(pauses) {
         class: "small", onclick: () => act(`${verb}: ${who} ${when}?`, "POST", `/api/td/pauses/${p.id}/end`),
       }, verb));
   });
+  // time given or taken away, newest first, each with its undo (a second tap, a wrong
+  // table: it costs nothing)
+  const adjustments = (d ? d.adjustments : []).slice(-5).reverse().map((a) => {
+    const what = `${a.seconds > 0 ? "+" : "−"}${Math.abs(a.seconds)} s, ` +
+      `${a.table ? `table ${a.table}` : "all tables"}, at ${hhmmss(a.at)}`;
+    return el("li", { class: "adjustment", "data-adjustment": a.id },
+      el("span", {}, what),
+      el("button", { class: "small", onclick: () => act(
+        `Undo ${what}? The deadlines it moved go back.`, "DELETE", `/api/td/adjustments/${a.id}`),
+      }, "Undo"));
+  });
+  items.push(...adjustments);
   const call = d && d.round ? d.round.call : null;
   if (call) {
     items.push(el("li", { class: "called" },
@@ -275,12 +407,10 @@ function wireDashboard() {
     $("call-preview").hidden = false;
     const warnings = p.tables.filter((t) => t.warning).map((t) => "! " + t.warning);
     const question = [`Call round ${p.round} at ${hhmmss(p.at)}?`, ...warnings, ...p.tables.map(line)];
-    if (!window.confirm(question.join("\n"))) return;
-    try {
-      await api("POST", "/api/td/call", { at: p.at });
-      toast(`Round ${p.round} called at ${hhmmss(p.at)}`);
-      await refresh();
-    } catch (e) { toast(e.message, true); }
+    await act(question.join("\n"), "POST", "/api/td/call", { at: p.at });
+    // asked and answered (yes or no): the preview has said what it had to
+    $("call-preview").hidden = true;
+    $("call-preview").replaceChildren();
   };
   $("btn-event").onclick = () => {
     const id = $("event-builtin").value;
@@ -293,16 +423,15 @@ function wireDashboard() {
     act(eventQuestion(last && last.data, file.name), "PUT", "/api/td/event",
       { toml: text, filename: file.name });
   };
-  $("btn-round").onclick = () => {
-    const start = $("round-start").value;
-    if (!start) return toast("Give the round's start", true);
-    const body = {
-      number: Number($("round-number").value), start: start.length === 16 ? start + ":00" : start,
-      last_year: $("round-last").value ? Number($("round-last").value) : null,
-      call: $("round-call").value ? $("round-call").value + ($("round-call").value.length === 16 ? ":00" : "") : null,
-    };
-    act(`Set up round ${body.number} starting ${start.replace("T", " ")}?`, "PUT", "/api/td/round", body);
+  $("btn-round").onclick = setUpRound;
+  $("btn-round-cancel").onclick = () => { resetRoundForm(); if (last) fillRoundForm(last.data); };
+  $("btn-round-undo").onclick = () => {
+    const change = last && last.data.round_change;
+    if (!change) return;
+    act(`Undo: ${change.summary}? The round goes back to how it was before.`, "POST",
+      "/api/td/round/undo", {});
   };
+  for (const id of ROUND_FIELDS) $(id).addEventListener("input", () => { roundForm.dirty = true; });
   $("btn-seating").onclick = async () => {
     const file = $("seating-file").files[0];
     const text = file ? await file.text() : $("seating-csv").value;

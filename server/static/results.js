@@ -24,21 +24,47 @@ function centresLine(s) {
   return "AEFGIRT".split("").map((p) => `${p} ${s.centres[p]}`).join(" ") + ` · ${s.year} · ${end}`;
 }
 
+// The base (server/stale.py) of the sheets the card shows: the TD's confirmation is made
+// from what the card showed, not from the dashboard's last poll.
+let resultsBase = null;
+
+// Whose lines are confirmed and whose are not: the players confirm with their powers'
+// buttons on the table's clock; the TD may confirm without some, on purpose.
+function confirmationsLine(v) {
+  if (!v.sheet) return null;
+  const seated = Object.keys(v.players).length || 7;
+  if (v.status === "final" && v.td_without.length) {
+    return el("span", { class: "small flag" }, `confirmed by the TD without ${v.td_without.join(", ")}`);
+  }
+  if (!v.missing.length) return el("span", { class: "small" }, `all ${seated} players confirmed`);
+  return el("span", { class: "small missing" },
+    `${v.confirmed.length}/${seated} confirmed · waiting for ${v.missing.join(", ")}`);
+}
+
 function sheetRow(v) {
   const open = el("a", { href: `/sheet/${v.round}/${v.table}`, target: "_blank" }, "Open");
   const row = el("li", { class: v.flags.length ? "bad" : (v.status === "final" ? "done" : ""),
     "data-table": v.table },
-    el("span", {}, el("b", {}, `Table ${v.table}`), ` · ${SHEET_STATUS[v.status]}`,
-      v.sheet ? ` · players ${v.confirmed.length}/${Object.keys(v.players).length || 7}` : ""),
+    el("span", {}, el("b", {}, `Table ${v.table}`), ` · ${SHEET_STATUS[v.status]}`),
     v.sheet ? el("span", { class: "small" }, centresLine(v.sheet)) : null,
+    confirmationsLine(v),
     ...v.flags.map((f) => el("span", { class: "small flag" }, f)),
     open);
-  const final = (yes) => act(yes ? `Confirm table ${v.table}'s sheet? Its scores count from now on.`
-    : `Reopen table ${v.table}'s sheet? Its scores stop counting until you confirm it again.`,
-  "POST", `/api/td/sheets/${v.round}/${v.table}/final`, { final: yes })
-    .then((done) => { if (done) refreshResults(); });
+  const final = (yes) => {
+    const incomplete = yes && v.missing.length > 0;
+    const question = !yes
+      ? `Reopen table ${v.table}'s sheet? Its scores stop counting until you confirm it again.`
+      : incomplete
+        ? `Confirm table ${v.table}'s sheet without ${v.missing.join(", ")}? They have not ` +
+          "confirmed their lines: it is recorded as your confirmation. Its scores count from now on."
+        : `Confirm table ${v.table}'s sheet? Its scores count from now on.`;
+    return act(question, "POST", `/api/td/sheets/${v.round}/${v.table}/final`,
+      { final: yes, incomplete }, { base: resultsBase, headers: { "If-Match": String(v.version) } })
+      .then(() => refreshResults());
+  };
   if (v.sheet && v.status !== "final") {
-    row.append(el("button", { class: "go", onclick: () => final(true) }, "Confirm"));
+    row.append(el("button", { class: "go", disabled: v.blocked ? "disabled" : null,
+      title: v.blocked ? v.flags[0] : null, onclick: () => final(true) }, "Confirm"));
   } else if (v.status === "final") {
     row.append(el("button", { class: "plain", onclick: () => final(false) }, "Reopen"));
   }
@@ -67,6 +93,7 @@ async function refreshResults(d) {
     const [sheets, view] = await Promise.all([api("GET", `/api/td/results${q}`),
                                               api("GET", `/api/td/standings${q}`)]);
     if (resultsRound === null) picker.value = String(sheets.round);
+    resultsBase = sheets.base;
     $("sheets").replaceChildren(...sheets.sheets.map(sheetRow));
     $("standings-after").textContent = `after round ${view.round}` +
       (view.sheets_waiting.length ? ` · waiting for tables ${view.sheets_waiting.join(", ")}` : "");

@@ -11,9 +11,12 @@ const sheetKey = location.hash.slice(1);
 const sheetPath = `/api/sheets/${sheetRound}/${sheetTable}`;
 let view = null;
 
+// A change names the version of the sheet this page showed (If-Match): the hub refuses it
+// if another phone changed the sheet meanwhile, and this page then shows the sheet as it is.
 async function sheetApi(method, path, body) {
+  const extra = method === "GET" || !view ? {} : { "If-Match": String(view.version) };
   if (sheetKey) {
-    const headers = { "Accept": "application/json", "X-Sheet-Key": sheetKey };
+    const headers = { "Accept": "application/json", "X-Sheet-Key": sheetKey, ...extra };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const res = await fetch(path, { method, headers, credentials: "omit",
       body: body === undefined ? undefined : JSON.stringify(body) });
@@ -22,7 +25,15 @@ async function sheetApi(method, path, body) {
     if (!res.ok) throw new Error((data && data.detail) || `${res.status} ${res.statusText}`);
     return data;
   }
-  return api(method, path, body); // the TD, by the session cookie (and its CSRF token)
+  return api(method, path, body, extra); // the TD, by the session cookie (and its CSRF token)
+}
+
+// A change refused because the sheet changed meanwhile: show the sheet as it is now.
+async function afterRefusal(err) {
+  toast(err.message, true);
+  if (/changed meanwhile/.test(err.message)) {
+    try { renderSheet(await sheetApi("GET", sheetPath)); } catch (e) { /* said already */ }
+  }
 }
 
 function letter(name) { return name[0]; }
@@ -91,12 +102,25 @@ function renderChecks(v) {
   $("flags").replaceChildren(...v.flags.map((f) => el("li", {}, f)));
   $("scores").replaceChildren(...(v.scores ? POWERS.map((n) => el("tr", {},
     el("th", {}, n), el("td", {}, v.scores[n].toFixed(2)))) : []));
-  const blocked = v.blocked;
+  // Each line is its player's to confirm, with their power's own button on the table's
+  // clock: a phone holding this page could be anyone's. The TD may confirm a line for a
+  // player (signed in, no key): it is recorded as the TD's.
   const seated = POWERS.filter((n) => v.players[n]);
+  const how = { button: "confirmed on the clock", td: "confirmed by the TD", phone: "confirmed" };
+  $("confirm-how").textContent = v.blocked
+    ? "Correct what is flagged above: then each player confirms their own line."
+    : v.status === "final" ? "The TD has confirmed this sheet."
+      : "To confirm your line, press your power's button on the table's clock: it shows this sheet.";
   $("confirm").replaceChildren(...(seated.length ? seated : POWERS).map((n) => {
     const done = v.confirmed.includes(n);
-    return el("button", { class: done ? "plain done" : "go", disabled: done || blocked || v.status === "final" ? "disabled" : null,
-      onclick: () => confirmFor(n) }, done ? `${n} ✓` : `I played ${n}: confirm`);
+    const line = el("li", { class: done ? "done" : "", "data-power": letter(n) },
+      el("span", {}, n, v.players[n] ? el("span", { class: "player" }, v.players[n]) : null),
+      el("span", { class: "how" }, done ? `✓ ${how[v.confirmations[n]] || "confirmed"}` : "not yet"));
+    if (!sheetKey && !done && v.status !== "final") {
+      line.append(el("button", { class: "small", disabled: v.blocked ? "disabled" : null,
+        onclick: () => confirmFor(n) }, "Confirm as the TD"));
+    }
+    return line;
   }));
 }
 
@@ -118,23 +142,30 @@ function readForm() {
   return body;
 }
 
+let saving = false;
+
 async function save(e) {
   e.preventDefault();
+  if (saving) return;  // a double tap is one save
+  saving = true;
   try {
     renderSheet(await sheetApi("PUT", sheetPath, readForm()));
     toast(view.flags.length ? "Saved: see what to check" : "Saved");
   } catch (err) {
-    toast(err.message, true);
+    await afterRefusal(err);
+  } finally {
+    saving = false;
   }
 }
 
 async function confirmFor(name) {
-  if (!window.confirm(`You played ${name} and this sheet is right?`)) return;
+  const player = view.players[name] ? ` (${view.players[name]})` : "";
+  if (!window.confirm(`Confirm ${name}'s line${player} as the TD? It is recorded as yours.`)) return;
   try {
     renderSheet(await sheetApi("POST", `${sheetPath}/confirm`, { power: letter(name) }));
-    toast(`Confirmed for ${name}`);
+    toast(`Confirmed ${name}'s line as the TD`);
   } catch (err) {
-    toast(err.message, true);
+    await afterRefusal(err);
   }
 }
 

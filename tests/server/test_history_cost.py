@@ -133,6 +133,8 @@ def test_a_hub_data_dir_from_before_revisions_counts_its_presses(tmp_path):
         db.execute("DROP TABLE clocks")
         db.execute("DROP TABLE sheets")
         db.execute("DROP TABLE teams")
+        db.execute("DROP TABLE round_undo")
+        db.execute("ALTER TABLE audit DROP COLUMN subject")
         db.execute("PRAGMA user_version = 5")
     store.close()
     again = Store(path)

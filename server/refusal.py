@@ -1,0 +1,19 @@
+"""How the hub turns a request down: an HTTP status and one line the TD can act on.
+
+Its own module, below every other: the TD's actions (``server.actions``), the store (a
+change made from a stale screen, ``server.stale``) and the routes all raise it, and
+``server.app`` answers it as ``{"detail": line}``.
+"""
+
+from __future__ import annotations
+
+from dipclock.errors import DipclockError
+
+
+class Refused(DipclockError):
+    """The hub turns the TD's action down: the HTTP status and one line for the dashboard."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message

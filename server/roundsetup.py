@@ -1,0 +1,313 @@
+"""Setting up a round, or correcting one: what it would do, said before it is done.
+
+A round with button presses, rulings, a call or result sheets is a record
+(``server.store.RoundRecord``): the store refuses to change its event, start or schedule
+unless the TD reopens it on purpose. Before the TD says yes, ``preview`` answers with the
+same core the change would run under: what every table would show at once, the questions
+a TD must answer (a round under way that the tables would stop showing, a start in the
+past), and for a reopened round everything that would move: deadlines, late rows, rulings
+and scores. ``change`` is the round the store would keep; the route and the preview share
+it, so what was previewed is what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from typing import Any
+
+from dipclock.events import BUILTIN, EventProfile
+from dipclock.powers import POWERS
+from dipclock.schedule import Schedule
+from dipclock.timeline import timetable
+from dipclock.venuetime import NoSuchTime, resolve, venue_naive
+from server import actions
+from server.context import Hub
+from server.responses import Out
+from server.review import _judge
+from server.rounds import in_venue, round_profile, schedule_for, venue
+from server.schemas import RoundSetup
+from server.sheets import named, problem, scored
+from server.store import RoundRow
+from server.views import clock_model
+
+#: A start further back than this is asked about: the tables would jump into the game (or
+#: to its end) at once. A few minutes is a round set up just after its announced start.
+PAST_GRACE = timedelta(minutes=5)
+#: How many lines of each kind of move the preview lists before "and N more".
+SHOWN = 6
+
+
+class RoundPreview(Out):
+    """``POST /api/td/round/preview``: what setting up (or reopening) a round would do."""
+
+    round: int
+    new: bool  # no round of this number is set up yet
+    unchanged: bool  # the round is set up exactly so already
+    record: str  # "" or what the round holds that was played ("19 button presses, called")
+    #: the round is a record: only a reopen changes it, and ``moves`` says what would move
+    needs_reopen: bool
+    #: what every table would show at once: "Before the round · 19:12:00 · Starts 10:00"
+    tables_show: str
+    #: what the TD must answer before it is done (a round under way, a start in the past)
+    questions: list[str]
+    #: a record reopened: what would move, one line each (deadlines, late rows, rulings,
+    #: scores); empty when nothing played would move
+    moves: list[str]
+    event: str  # the event the round would be played under
+
+
+@dataclass(frozen=True)
+class Change:
+    """A round setup as the store would keep it, and what the round was before."""
+
+    row: RoundRow
+    summary: str
+    stored: RoundRow | None
+    record: str
+    reopen: bool
+
+
+def change(hub: Hub, body: RoundSetup, now: datetime) -> Change:
+    """The round ``body`` sets up, under the event it would be played under (a record
+    keeps its own unless the TD reopening it chose another)."""
+    stored = hub.store.round(body.number)
+    record = hub.store.record(stored) if stored is not None else None
+    chosen = _chosen(hub, body.event) if body.event is not None else None
+    done = actions.set_up_round(body, hub.store.event(), stored, now, bool(record), chosen)
+    return Change(done.what, done.summary, stored, record.text() if record else "",
+                  body.reopen)
+
+
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def next_round(hub: Hub, now: datetime) -> tuple[int, datetime | None, bool]:
+    """What the Set up form fills in: (number, start or None, correcting). The current
+    round's number while it has not started and holds nothing played (the TD corrects
+    it), else the one after the highest set up; its start where the event publishes the
+    round's day and time (the next such moment on the venue's clock)."""
+    cur = hub.store.current_round()
+    if cur is not None and not actions.played(cur, now) and not hub.store.record(cur):
+        return cur.number, cur.start, True
+    numbers = [r.number for r in hub.store.rounds()]
+    number = max(numbers, default=0) + 1
+    event = hub.store.event()
+    info = next((r for r in event.rounds if r.number == number), None) if event else None
+    if event is None or info is None or info.start is None:
+        return number, None, False
+    tz = venue(event)
+    local = venue_naive(now, tz)
+    day = local.date()
+    for _ in range(8):
+        moment = datetime.combine(day, info.start)
+        named = info.day.strip().lower()
+        if moment > local and (named not in DAYS or DAYS[day.weekday()] == named):
+            try:
+                return number, resolve(moment, tz)[0], False
+            except NoSuchTime:  # a start the clocks skip that night: the TD types one
+                return number, None, False
+        day += timedelta(days=1)
+    return number, None, False
+
+
+def _chosen(hub: Hub, event_id: str) -> EventProfile:
+    """An event by id: a built-in, the one chosen now, or one a round was played under."""
+    known: dict[str, EventProfile] = dict(BUILTIN)
+    for rnd in hub.store.rounds():
+        if rnd.profile is not None:
+            known.setdefault(rnd.profile.id, rnd.profile)
+    chosen_now = hub.store.event()
+    if chosen_now is not None:
+        known[chosen_now.id] = chosen_now
+    if event_id not in known:
+        raise actions.Refused(422, f"event: no event {event_id!r} here (one of "
+                                   f"{', '.join(sorted(known))})")
+    return known[event_id]
+
+
+def preview(hub: Hub, body: RoundSetup) -> RoundPreview:
+    now = hub.clock.moment()
+    done = change(hub, body, now)
+    row, stored = done.row, done.stored
+    profile = _profile(row)
+    tz = venue(profile)
+    schedule = _schedule(hub, row)
+    unchanged = stored is not None and _same(stored, row)
+    moves: list[str] = []
+    if stored is not None and done.record and not unchanged:
+        moves = what_moves(hub, stored, row, now, tz)
+    return RoundPreview(
+        round=row.number, new=stored is None, unchanged=unchanged, record=done.record,
+        needs_reopen=bool(done.record) and not unchanged, tables_show=shows(profile, schedule,
+                                                                           now),
+        questions=[] if unchanged else questions(hub, row, profile, schedule, now, tz),
+        moves=moves, event=profile.name)
+
+
+def _profile(row: RoundRow) -> EventProfile:
+    assert row.profile is not None  # set_up_round always gives the round its event
+    return in_venue(row.profile)
+
+
+def _schedule(hub: Hub, row: RoundRow) -> Schedule:
+    """The round's schedule as it would be: its breaks and extra time kept."""
+    return schedule_for(hub.store, row)
+
+
+def _same(a: RoundRow, b: RoundRow) -> bool:
+    return (a.start, a.last_year, a.call, a.title, a.profile) == (
+        b.start, b.last_year, b.call, b.title, b.profile)
+
+
+def shows(profile: EventProfile, schedule: Schedule, now: datetime) -> str:
+    """What every table's clock would show at ``now``, in a line."""
+    c = clock_model(profile, schedule, now)
+    parts = [c.label, c.big if any(ch.isdigit() for ch in c.big) else "", c.deadline]
+    return " · ".join(p for p in parts if p)
+
+
+def questions(hub: Hub, row: RoundRow, profile: EventProfile, schedule: Schedule,
+              now: datetime, tz: tzinfo) -> list[str]:
+    """What the TD is asked before the round is set up as ``row``."""
+    out: list[str] = []
+    cur = hub.store.current_round()
+    if cur is not None and cur.number != row.number and actions.played(cur, now):
+        cur_profile = round_profile(hub.store, cur)
+        if cur_profile is not None:
+            hall = clock_model(cur_profile, schedule_for(hub.store, cur), now)
+            if hall.stage != "game_over":
+                out.append(f"Round {cur.number} is under way ({hall.phase or hall.label}, "
+                           f"{hall.big} on the clock): every table stops showing it and "
+                           f"shows round {row.number} instead.")
+    if row.start < now - PAST_GRACE:
+        out.append(f"The start, {venue_naive(row.start, tz):%Y-%m-%d %H:%M}, is "
+                   f"{_ago(now - row.start)} in the past: every table jumps to "
+                   f"{shows(profile, schedule, now)}.")
+    return out
+
+
+def _ago(gap: timedelta) -> str:
+    minutes = int(gap.total_seconds() // 60)
+    days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
+    if days:
+        return f"{days} day{'s' * (days > 1)} {hours} h"
+    return f"{hours} h {mins} min" if hours else f"{mins} min"
+
+
+def what_moves(hub: Hub, old: RoundRow, new: RoundRow, now: datetime, tz: tzinfo
+               ) -> list[str]:
+    """Everything played that reopening ``old`` as ``new`` would move: its deadlines, its
+    late rows, the TD's rulings on them, and the scores of its sheets."""
+    old_p, new_p = _profile(old), _profile(new)
+    old_s, new_s = _schedule(hub, old), _schedule(hub, new)
+    out = _deadlines(old_p, old_s, new_p, new_s, tz)
+    before, after = _late_rows(hub, old.number, old_p, old_s, now), _late_rows(
+        hub, new.number, new_p, new_s, now)
+    added = [after[k] for k in after if k not in before]
+    gone = [before[k] for k in before if k not in after]
+    changed = [(before[k], after[k]) for k in after if k in before
+               and _gist(before[k]) != _gist(after[k])]
+    if added:
+        out.append(_listed(f"{len(added)} new late row{'s' * (len(added) > 1)}",
+                           (_row(r) for r in added)))
+    if gone:
+        out.append(_listed(f"{len(gone)} late row{'s' * (len(gone) > 1)} would go",
+                           (_row(r) for r in gone)))
+    if changed:
+        out.append(_listed(f"{len(changed)} late row{'s' * (len(changed) > 1)} would change",
+                           (f"{_row(a)} (was {_gist_text(b)})" for b, a in changed)))
+    decided = hub.store.decisions()
+
+    def ruled(k: Key) -> bool:
+        return (old.number, *k) in decided
+
+    lost = [_where(before[k]) for k in before if k not in after and ruled(k)]
+    moved = [_where(after[k]) for k in after
+             if k in before and _gist(before[k]) != _gist(after[k]) and ruled(k)]
+    if lost:
+        out.append(_listed(f"{len(lost)} ruling{'s' * (len(lost) > 1)} would lose the late "
+                           "row ruled on", lost))
+    if moved:
+        out.append(_listed(f"{len(moved)} ruling{'s' * (len(moved) > 1)} would stand on a "
+                           "changed late row", moved))
+    out += _scores(hub, old, new, old_p, new_p)
+    return out
+
+
+def _deadlines(old_p: EventProfile, old_s: Schedule, new_p: EventProfile, new_s: Schedule,
+               tz: tzinfo) -> list[str]:
+    was = {p.ref.code: (p.ref.title, p.deadline) for p in timetable(old_p, old_s).phases}
+    will = {p.ref.code: (p.ref.title, p.deadline) for p in timetable(new_p, new_s).phases}
+    lines = [f"{was[c][0]} {venue_naive(was[c][1], tz):%H:%M:%S} → "
+             f"{venue_naive(will[c][1], tz):%H:%M:%S}"
+             for c in was if c in will and was[c][1] != will[c][1]]
+    lines += [f"{was[c][0]} no longer played" for c in was if c not in will]
+    lines += [f"{will[c][0]} added" for c in will if c not in was]
+    if not lines:
+        return []
+    return [_listed(f"{len(lines)} deadline{'s' * (len(lines) > 1)} would move", lines)]
+
+
+Key = tuple[int, str, str]  # (table, power letter, phase code)
+
+
+def _late_rows(hub: Hub, number: int, profile: EventProfile, schedule: Schedule,
+               now: datetime) -> dict[Key, dict[str, Any]]:
+    """Every late row and missed phase of the round under ``profile`` and ``schedule``,
+    judged afresh from its presses (nothing of it is kept: it is a what-if)."""
+    units = {(u.table, u.power, u.phase): u.units for u in hub.store.units(number)}
+    out: dict[Key, dict[str, Any]] = {}
+    for n, rev in sorted(hub.store.table_revs(number).items()):
+        judged = _judge(hub, number, n, rev, profile, schedule, now, units)
+        for item in judged.items:
+            out[(n, item["power"], item["phase"])] = item | {"table": n}
+    return out
+
+
+def _gist(item: dict[str, Any]) -> tuple[object, ...]:
+    return (item["kind"], item["started_second"], item["proposed"]["text"])
+
+
+def _gist_text(item: dict[str, Any]) -> str:
+    if item["kind"] == "missed":
+        return f"missed: {item['proposed']['text']}"
+    return f"{item['started_second']} s late: {item['proposed']['text']}"
+
+
+def _where(item: dict[str, Any]) -> str:
+    return f"table {item['table']} {item['power_name']} {item['phase']}"
+
+
+def _row(item: dict[str, Any]) -> str:
+    return f"{_where(item)}, {_gist_text(item)}"
+
+
+def _scores(hub: Hub, old: RoundRow, new: RoundRow, old_p: EventProfile,
+            new_p: EventProfile) -> list[str]:
+    """Each sheet's scores that the round's new rules would change, player by player."""
+    if old_p.scoring == new_p.scoring and old_p.victory == new_p.victory:
+        return []
+    seats = {(s.table, s.power): s.player for s in hub.store.seating(old.number)}
+    lines = []
+    for sheet in hub.store.sheets(old.number):
+        if problem(old_p, sheet.body) or problem(new_p, sheet.body):
+            lines.append(f"table {sheet.table}'s sheet would be judged afresh")
+            continue
+        was, will = named(scored(old_p, sheet.body)), named(scored(new_p, sheet.body))
+        for letter, name in POWERS.items():
+            if was.get(name) != will.get(name):
+                who = seats.get((sheet.table, letter), name)
+                lines.append(f"table {sheet.table} {who} ({name}) {was.get(name, 0):.2f} → "
+                             f"{will.get(name, 0):.2f}")
+    if not lines:
+        return []
+    return [_listed(f"{len(lines)} score{'s' * (len(lines) > 1)} would change", lines)]
+
+
+def _listed(head: str, lines: Iterable[str]) -> str:
+    items = list(lines)
+    shown = "; ".join(items[:SHOWN])
+    more = f"; and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
+    return f"{head}: {shown}{more}"
