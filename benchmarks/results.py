@@ -43,9 +43,14 @@ def fill(store: Store, tables: int, rounds: int) -> None:
         for t in range(1, tables + 1):
             turn = (t + r) % 7
             centres = dict(zip(LETTERS, CENTRES[turn:] + CENTRES[:turn], strict=True))
-            store.keep_sheet(Sheet(r, t, SheetIn(centres=centres, year=1909), frozenset(),
-                                   td=True, by_td=True, at=START.isoformat()),
-                             START, f"round {r} table {t} sheet")
+            store.edit_sheet(r, t, 0, entered(Sheet(r, t, SheetIn(centres=centres, year=1909),
+                                                    {}, td=True, by_td=True,
+                                                    at=START.isoformat())), START)
+
+
+def entered(sheet: Sheet) -> Callable[[Sheet | None], tuple[Sheet, str]]:
+    """The edit that stores ``sheet`` as a board's first (``Store.edit_sheet``)."""
+    return lambda _: (sheet, f"round {sheet.round} table {sheet.table} sheet")
 
 
 def median_ms(work: Callable[[], object], times: int) -> float:
