@@ -164,8 +164,10 @@ def _same(a: RoundRow, b: RoundRow) -> bool:
 def shows(profile: EventProfile, schedule: Schedule, now: datetime) -> str:
     """What every table's clock would show at ``now``, in a line."""
     c = clock_model(profile, schedule, now)
-    parts = [c.label, c.big if any(ch.isdigit() for ch in c.big) else "", c.deadline]
-    return " · ".join(p for p in parts if p)
+    if not any(ch.isdigit() for ch in c.big):  # words ("Game over", "Break"): say them first
+        return f"{c.big}: {c.label}" if c.label else c.big
+    phase = c.phase if c.phase and c.phase not in c.label else ""
+    return " · ".join(p for p in (c.label, phase, c.big, c.deadline) if p)
 
 
 def questions(hub: Hub, row: RoundRow, profile: EventProfile, schedule: Schedule,

@@ -569,7 +569,7 @@ class Store:
 
     def set_round(self, r: RoundRow, now: datetime, summary: str, *, base: int | None = None,
                   reopen: bool = False) -> None:
-        """Set up (or correct) a round and make it the one every table plays.
+        """Set up (or correct) a round; one set up anew is the one every table plays.
 
         The round keeps ``r.profile`` (the event's rules as they are now) for good. A round
         that is a record (``record``) keeps its event, start and schedule unless
@@ -593,9 +593,11 @@ class Store:
                 (r.number, _round_json(before) if before is not None else None,
                  int(current[0]) if current else None, summary, now.isoformat()))
             _write_round(db, r)
-            db.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)", (str(r.number),)
-            )
+            if before is None or current is None or int(current[0]) == r.number:
+                # a round set up anew is the one every table plays; correcting an earlier
+                # round leaves the tables on the round they play
+                db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)",
+                           (str(r.number),))
 
     def last_round_change(self) -> tuple[int, str, datetime] | None:
         """The change to the rounds an undo would take back: (round, log line, when)."""

@@ -197,11 +197,19 @@ async function setUpRound() {
   const done = await act([head, ...more].join("\n"), "PUT", "/api/td/round", body);
   showRoundPreview([]);
   if (done) {
-    resetRoundForm();
-    toast(`Done: ${head.split("?")[0]}. Undo it under Rounds.`);
+    resetRoundForm();  // the undo is offered under Rounds
   } else if (done === false && roundForm.reopen === null) {
     roundForm.dirty = false;  // refused (another phone set it up meanwhile): show the hub's
   }
+}
+
+// The call's preview stays on the card while the TD is asked and once the call is made
+// (where each game ends); answered no, refused, or the call undone, it goes.
+let callAsking = false;
+
+function hideCallPreview() {
+  $("call-preview").hidden = true;
+  $("call-preview").replaceChildren();
 }
 
 function renderPauses(pauses) {
@@ -238,6 +246,7 @@ function renderPauses(pauses) {
   });
   items.push(...adjustments);
   const call = d && d.round ? d.round.call : null;
+  if (!call && !callAsking) hideCallPreview();
   if (call) {
     items.push(el("li", { class: "called" },
       el("span", {}, `Round called at ${hhmmss(call)}`),
@@ -407,10 +416,11 @@ function wireDashboard() {
     $("call-preview").hidden = false;
     const warnings = p.tables.filter((t) => t.warning).map((t) => "! " + t.warning);
     const question = [`Call round ${p.round} at ${hhmmss(p.at)}?`, ...warnings, ...p.tables.map(line)];
-    await act(question.join("\n"), "POST", "/api/td/call", { at: p.at });
-    // asked and answered (yes or no): the preview has said what it had to
-    $("call-preview").hidden = true;
-    $("call-preview").replaceChildren();
+    callAsking = true;
+    const done = await act(question.join("\n"), "POST", "/api/td/call", { at: p.at });
+    callAsking = false;
+    // not called (the TD said no, or the hub refused): the preview says nothing true
+    if (done !== true) hideCallPreview();
   };
   $("btn-event").onclick = () => {
     const id = $("event-builtin").value;

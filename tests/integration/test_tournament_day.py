@@ -308,7 +308,10 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
 
     # --- round 3 at 17:00, same event; called at 17:30 with its preview ------------------
     day.now("16:45:00")
-    assert day.set_up_round(3, "17:00") == ["Set up round 3 starting 2024-05-04 17:00?"]
+    # round 2 plays on (wdc2006's games end at 1909, or at a call): the TD is asked first
+    assert day.set_up_round(3, "17:00") == [
+        "Set up round 3 starting 2024-05-04 17:00?\nRound 2 is under way (Spring 1906, 17:00 "
+        "on the clock): every table stops showing it and shows round 3 instead."]
     expect(page.locator("#event-name")).to_have_text(WDC2006, timeout=WAIT)
     day.now("17:25:00")
     day.phase_presses(1, "17:17:00", late={"G": 8})

@@ -60,7 +60,8 @@ def hub(tmp_path: Path) -> Iterator[ThreadHub]:
 
 def fill_sheet(page: Any, board: dict[str, Any], year: int) -> None:
     """What a player does on the sheet: every power's centres, the year an eliminated one
-    went, how the game ended; then each seated player confirms their own line."""
+    went, how the game ended. The page asks each player to confirm their own line with
+    their power's button on the table's clock (``press_lines``): it offers no button."""
     from playwright.sync_api import expect
 
     got = centres(board)
@@ -77,10 +78,26 @@ def fill_sheet(page: Any, board: dict[str, Any], year: int) -> None:
     expect(page.locator("#sheet-status")).to_contain_text("waiting for the players",
                                                           timeout=WAIT)
     expect(page.locator("#total")).to_have_text(f"{sum(got.values())} of 34")
+    expect(page.locator("#confirm-how")).to_contain_text("press your power's button")
+    assert page.locator("#confirm button").count() == 0
+
+
+def press_lines(hub: ThreadHub, td: httpx.Client, table: int, page: Any) -> None:
+    """Each player presses their power's button on the table's clock, which shows the
+    sheet (as its outbox sends it); the phone's page then shows every line confirmed."""
+    from playwright.sync_api import expect
+
+    r = httpx.get(f"{hub.url}/api/tables/{table}/snapshot", headers=clocks_of(td)[table],
+                  verify=hub.verify)
+    shown = r.json()["result"]
+    r = httpx.post(f"{hub.url}/api/tables/{table}/confirmations", headers=clocks_of(td)[table],
+                   verify=hub.verify, json={"confirmations": [
+                       {"id": f"{shown['round']}-{table}-{p}", "round": shown["round"],
+                        "power": p, "version": shown["version"]} for p in LETTERS]})
+    assert r.status_code == 200 and len(r.json()["taken"]) == 7, r.text
     for name in POWERS.values():
-        page.click(f"#confirm button:has-text('I played {name}')")
-        expect(page.locator("#confirm button", has_text=f"{name} ✓")).to_be_visible(
-            timeout=WAIT)
+        expect(page.locator("#confirm li", has_text=name)).to_contain_text(
+            "✓ confirmed on the clock", timeout=WAIT)
     expect(page.locator("#sheet-status")).to_contain_text("confirmed by the players",
                                                           timeout=WAIT)
 
@@ -131,6 +148,7 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
             expect(player.locator("#centres tr[data-power=A] .player")).to_have_text(
                 seat(round_no, table)["A"])
             fill_sheet(player, board, year)
+            press_lines(hub, td, table, player)
             if (round_no, table) == (1, 1):
                 player.evaluate("window.scrollTo(0, 0)")
                 player.screenshot(path=f"{SHOTS}/dipclock-result-sheet.png")

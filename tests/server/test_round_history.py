@@ -138,9 +138,13 @@ def test_an_event_chosen_after_a_round_is_played_is_for_the_next_round(hub):
     state = hub.client.get("/api/td/state").json()
     assert (state["round"]["event"]["id"], state["event"]["id"]) == ("my-open", "wdc2006")
     assert "from round 2 on (round 1 keeps My Open 2026)" in state["audit"][0]["summary"]
-    # correcting round 1 (a later call) keeps its event too
-    r = hub.client.put("/api/td/round", headers=csrf, json={
-        "number": 1, "start": START.isoformat(), "call": (START + timedelta(hours=3)).isoformat()})
+    # round 1 is a record: correcting it (a later call) takes a reopen on purpose, and it
+    # keeps its event
+    later = {"number": 1, "start": START.isoformat(),
+             "call": (START + timedelta(hours=3)).isoformat()}
+    r = hub.client.put("/api/td/round", headers=csrf, json=later)
+    assert r.status_code == 409 and "round 1 is a record" in r.json()["detail"]
+    r = hub.client.put("/api/td/round", headers=csrf, json=later | {"reopen": True})
     assert r.status_code == 200
     assert snap(hub, 1)["event"]["id"] == "my-open"
     set_round(hub, csrf, 2, ROUND2)
