@@ -40,6 +40,7 @@ from server.sheets import (
     named,
     problem,
     scored,
+    scored_result,
     sheet_key,
     status,
     warnings,
@@ -191,7 +192,8 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
     scores: dict[str, float] | None = None
     found: list[str] = []
-    refused = problem(profile, sheet.body) if sheet is not None else None
+    rnd = board.rnd.number, board.rnd.last_year
+    refused = problem(profile, sheet.body, *rnd) if sheet is not None else None
     if sheet is not None:
         found = ([refused] if refused else []) + warnings(sheet.body)
         if year is not None and sheet.body.year > year:
@@ -200,7 +202,9 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
             found.append(f"the table's clock ended the game with Fall {year}: "
                          f"Fall {sheet.body.year} cannot count")
         if refused is None:
-            scores = named(scored(profile, sheet.body))
+            done = scored_result(profile, sheet.body, *rnd)
+            scores = named(done.scores)
+            found += done.notes  # a victory the sheet called a draw: scored as the solo
     counts = f"Fall {year} centres count" if year else "the last Fall played counts"
     return SheetView(
         round=board.rnd.number, round_title=board.rnd.title or f"Round {board.rnd.number}",
@@ -240,7 +244,7 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
         if board is None:
             continue
         try:
-            scores = scored(board.profile, sheet.body)
+            scores = scored(board.profile, sheet.body, sheet.round, board.rnd.last_year)
         except ResultError:
             continue  # the TD cannot confirm such a sheet; one confirmed before a rule
             # change is shown flagged on the dashboard, not counted
@@ -249,7 +253,9 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
         for power, player in seating[sheet.round].get(sheet.table, {}).items():
             out.append(GameScore(round=sheet.round, player=player, score=scores[power],
                                  board=str(sheet.table), power=POWERS[power],
-                                 centres=sheet.body.centres.get(power)))
+                                 centres=sheet.body.centres.get(power),
+                                 system=board.profile.scoring.system
+                                 if board.profile.scoring else None))
     return out
 
 
@@ -337,9 +343,24 @@ def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
 
 
 def solo_boards(store: Store, up_to: int) -> frozenset[tuple[int, str]]:
-    """The (round, table) of every confirmed sheet that ended in a solo."""
-    return frozenset((s.round, str(s.table)) for s in store.sheets()
-                     if s.td and s.round <= up_to and s.body.ending == "solo")
+    """The (round, table) of every confirmed sheet that ended in a solo or a concession, as
+    the core scores it (a board a power won is a solo whatever its sheet says)."""
+    boards: dict[int, Board | None] = {}
+    out = set()
+    for s in store.sheets():
+        if not s.td or s.round > up_to:
+            continue
+        if s.round not in boards:
+            boards[s.round] = board_of(store, s.round)
+        board = boards[s.round]
+        try:
+            won = board is not None and scored_result(
+                board.profile, s.body, s.round, board.rnd.last_year).result.winner is not None
+        except ResultError:
+            continue
+        if won:
+            out.add((s.round, str(s.table)))
+    return frozenset(out)
 
 
 def table_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

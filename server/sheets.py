@@ -24,8 +24,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dipclock.events import EventProfile
+from dipclock.eventscoring import Scored, score_result
 from dipclock.powers import LETTERS, POWERS, PowerLetter
-from dipclock.scoring import GameResult, ResultError, score_game
+from dipclock.scoring import GameResult, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
 
 #: The header a sheet's page sends its key in (never the URL's path or query, which logs
@@ -85,21 +86,29 @@ class Sheet:
 Status = Literal["empty", "entered", "confirmed", "final"]
 
 
-def scored(profile: EventProfile, body: SheetIn) -> dict[str, float]:
-    """The sheet's scores under the event's system (a ``ResultError`` if it has none or the
-    sheet cannot be scored)."""
+def scored_result(profile: EventProfile, body: SheetIn, round_no: int | None = None,
+                  last_year: int | None = None) -> Scored:
+    """The sheet as the event's rules score it (``dipclock.eventscoring``): a
+    ``ResultError`` if the event has no system or the sheet cannot be scored. ``round_no``
+    and ``last_year`` (the round's, as set up): its last year, where the round decides."""
     if profile.scoring is None:
         raise ResultError(f"{profile.name} names no scoring system: the TD adds one "
                           "([scoring] system in the event file)")
-    result = body.result()
-    return score_game(profile.scoring.system, result, profile.solo_centres(result.year))
+    return score_result(profile, body.result(), round_no, last_year)
 
 
-def problem(profile: EventProfile, body: SheetIn) -> str | None:
+def scored(profile: EventProfile, body: SheetIn, round_no: int | None = None,
+           last_year: int | None = None) -> dict[str, float]:
+    """The sheet's scores under the event's rules (``scored_result``)."""
+    return scored_result(profile, body, round_no, last_year).scores
+
+
+def problem(profile: EventProfile, body: SheetIn, round_no: int | None = None,
+            last_year: int | None = None) -> str | None:
     """Why the core cannot score the sheet (a soloist under the year's threshold, a draw
     naming an eliminated power, ...): such a sheet cannot be confirmed. None: it scores."""
     try:
-        scored(profile, body)
+        scored(profile, body, round_no, last_year)
     except ResultError as exc:
         return str(exc)
     return None
