@@ -187,3 +187,19 @@ def test_a_round_the_event_does_not_have():
     check_rounds(BUILTIN["wdc2006"], [1, 5])
     with pytest.raises(EventError, match=r"wdc2006 has no round 6 \(rounds: 1, 2, 3, 4, 5\)"):
         check_rounds(BUILTIN["wdc2006"], [1, 6])
+
+
+def test_an_event_file_names_its_endings():
+    from dipclock.events import parse_event_toml
+
+    text = ('name = "Open"\nvictory_needs_growth = true\n[[phase_lengths]]\nspring = 15\n'
+            'fall = 15\n[penalty]\nmodel = "nmr"\n[scoring]\nsystem = "armada"\n'
+            'concessions = true\nvotes_from = 1904\ndraws = "two_leaders"\n')
+    assert endings(parse_event_toml(text, "open.toml")) == Endings(
+        draws="two_leaders", concession=True, leader_growth=True, votes_from=1904,
+        last_year=None)
+    # a system that scores every draw as one of all survivors has no smaller draws
+    with pytest.raises(EventError, match="open.toml: scoring: draws = 'any': Sum of Squares "
+                                         "scores every draw as one of all survivors"):
+        parse_event_toml(text.replace('"armada"', '"sum-of-squares"').replace(
+            '"two_leaders"', '"any"'), "open.toml")
