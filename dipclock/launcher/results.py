@@ -103,7 +103,8 @@ def add_standings_parser(sub: Any) -> None:
     st.add_argument("event", help="built-in id (see `dipclock events`) or a .toml file")
     st.add_argument("--scores", required=True, metavar="FILE.csv",
                     help="header round,player,score (and, for the tie-breaks that need them, "
-                         "board, power, centres)")
+                         "board, power, centres; system, to tell rounds scored under "
+                         "different systems)")
     st.add_argument("--top-board", metavar='"NAME,NAME,..."',
                     help="the top board's seven players, where the event has a top board "
                          "(they play it in the event's top-board round)")
