@@ -139,6 +139,9 @@ class EventProfile(_Strict):
     # Only where the event changes the target by year (wdc2003); the usual 18 goes unsaid,
     # as on every board, rather than clutter every screen.
     victory: tuple[VictoryThreshold, ...] = ()
+    #: wdc2003: a victory also needs the largest power to have "increased its supply center
+    #: count in the just-completed game-year"; a sheet says when it did not.
+    victory_needs_growth: bool = False
     penalty: PenaltyRules
     #: How a finished game scores (``dipclock score``, the results desk); None: not said.
     scoring: ScoringRules | None = None
@@ -313,6 +316,13 @@ MANORCON_ALL_SEVEN = (
     "it scores 0.1 * (y - 1900) by rule 19.6 instead of its share."
 )
 
+#: wdc2006 and graduated20's rule 16: "Any player may propose a game-end immediately after
+#: an adjudication, any time after the 1905 centre chart has been entered."
+VOTES_AFTER_1905 = (
+    "Game-end proposals come \"any time after the 1905 centre chart has been entered\" "
+    "(rule 16): a game ended by vote scores 1905's centres at the earliest."
+)
+
 BUILTIN: dict[str, EventProfile] = {
     p.id: p
     for p in (
@@ -342,10 +352,23 @@ BUILTIN: dict[str, EventProfile] = {
                 )
             ),
             penalty=PenaltyRules(model="leniency", grace_seconds=30),
-            scoring=ScoringRules(system="armada", notes=(
+            victory_needs_growth=True,
+            scoring=ScoringRules(system="armada", concessions=True, draws="two_leaders", notes=(
                 "A survivor left out of a two-way draw has lost in the final year: \"For "
                 "each elimination, loss, or concession to another player, the Game-Year "
                 "points ... are added\".",
+                "A game conceded to a power is its victory (\"A game will end in a victory "
+                "if all players who control at least one supply center vote unanimously to "
+                "concede the game to a specific single power\"): 104 less the final year's "
+                "points to it, whatever its centres; the others concede in that year.",
+                "A victory needs \"a single power owning more supply centers than any other "
+                "power\" that \"has increased its supply center count in the just-completed "
+                "game-year\": a single largest power at the year's threshold has won unless "
+                "the sheet says it did not grow that year.",
+                "The only draws are that of all survivors and the two-way draw of two leaders "
+                "level at the year's threshold (\"the only balloted players will be the two "
+                "players that would be involved in the draw\"); that they held it for \"two "
+                "consecutive game-years\" is the TD's to see, one year's sheet cannot show it.",
             )),
             standings=StandingsRules(
                 # "the player's single lowest score from among the four rounds of play not
@@ -369,8 +392,9 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Top Board and Fifth Individual Round", "Sunday", "09:30", None),
             ),
             penalty=PenaltyRules(model="yellow_red", grace_seconds=30),
-            scoring=ScoringRules(system="manorcon", notes=(
+            scoring=ScoringRules(system="manorcon", votes_from=1905, notes=(
                 MANORCON_ALL_SEVEN,
+                VOTES_AFTER_1905,
             )),
             standings=StandingsRules(
                 # 19.2: "the sum of all their results ... a maximum of 4 rounds"; 19.8: the
@@ -401,14 +425,22 @@ BUILTIN: dict[str, EventProfile] = {
             ),
             call_ends="at_call",
             penalty=PenaltyRules(model="warning"),
-            scoring=ScoringRules(system="sum-of-squares", notes=(
+            scoring=ScoringRules(system="sum-of-squares", votes_from=1903, notes=(
                 "Every game without a solo is scored as a draw of all survivors (\"all "
                 "non-solo resolutions may be considered a draw including all survivors\").",
+                "\"Starting in 1904, players may propose to end the game\": a game ended by "
+                "vote scores 1903's centres at the earliest (a Spring 1904 vote), as the "
+                "call scores \"the prior Fall center count\" of an unfinished year.",
+                "\"Players may participate in no more than three of the four preliminary "
+                "rounds\": a fourth is refused, not summed; \"where a player plays on more "
+                "than one board in a single round, only the higher score will count\", and "
+                "the other game counts toward no best country either.",
             )),
             standings=StandingsRules(
                 # "no more than three of the four preliminary rounds" and the fifth: all
                 # rounds "added together"; the top board's winner is the champion
-                max_rounds=4, top_board_places=1, top_board_round=5,
+                max_rounds=4, max_preliminary_rounds=3, two_boards="higher",
+                top_board_places=1, top_board_round=5,
                 tie_breaks=("best_game", "head_to_head", "head_to_head_total"),
             ),
         ),
@@ -426,14 +458,27 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Final Round", "Sunday", None, None),
             ),
             penalty=PenaltyRules(model="referee"),
-            scoring=ScoringRules(system="super-pastis", notes=(
+            scoring=ScoringRules(system="super-pastis", votes_from=1903, notes=(
                 "\"Within 3 / 2 / 1 centers ... a bonus of 3 / 6 / 12 points\": the tier a "
                 "player is in, not their sum, and not for the top players themselves.",
                 "\"A bonus of 51 points minus the second highest point score\": 51 minus "
                 "the second-highest centre count; read as the second player's points, a "
                 "17-16 board would give the top a negative bonus.",
-                "In a solo, \"1 point per year played\": to the end for a survivor, the "
-                "years before its elimination for a power eliminated earlier.",
+                "In a solo, \"The other players score 1 point per year played\": to the end "
+                "for a survivor; for a power eliminated earlier, the years it played, its "
+                "elimination year included (the text says \"year played\" here, not the "
+                "\"year before elimination\" of a game without a solo).",
+                "\"From the spring of 1904\" a vote ends the game \"by taking into account "
+                "the centers charts from the end of the previous year\": 1903 at the "
+                "earliest.",
+                "On two boards in one round, \"The two games will count as a lonely game\": "
+                "\"best game at 80% and his second game at 40%\" or \"best game at 100% and "
+                "second game at 0%\", whichever scores more (the text names no chooser; a "
+                "player who filled a board loses nothing by it). Each game still counts for "
+                "its country's award at its own score.",
+                "Best country ties (6c): more centres, then the smaller gap to the player "
+                "above and the larger gap to the player below on the board (when its seven "
+                "counts are known); the rest (elimination, foreigners, age) are the TD's.",
             )),
             standings=StandingsRules(
                 # IV.2-3: QS 100/80/40 % (the sum when fewer than three were played); FS
@@ -443,6 +488,7 @@ BUILTIN: dict[str, EventProfile] = {
                 top_board_places=1, top_board_by="centres", top_board_round=4,
                 tie_breaks=("head_to_head", "fewer_games", "best_game", "fewer_home_centres"),
                 team_round=2, team_tie_breaks=("best_member", "second_member"),
+                two_boards="as_one_game", best_country_by="score_then_centres",
             ),
         ),
         EventProfile(
@@ -462,18 +508,24 @@ BUILTIN: dict[str, EventProfile] = {
                     for s, u in ((15, 1), (30, 2), (45, 3), (60, 4), (75, 6), (90, 10))
                 ),
             ),
-            scoring=ScoringRules(system="manorcon", notes=(
+            scoring=ScoringRules(system="manorcon", concessions=True, votes_from=1905, notes=(
                 MANORCON_ALL_SEVEN,
+                VOTES_AFTER_1905,
+                "A game conceded to a power (rule 16: \"a concession to a named Great "
+                "Power\") is scored as its solo: 75 to it, the others \"Losers to a solo\" "
+                "(19.6); rule 19 scores nothing else, and \"any solo beats any draw\" "
+                "(19.3). For rule 19.9 its board is a soloed board.",
                 "Rule 19.7 names no tie-break (\"the tie will be broken by the following "
-                "criteria\", and none follow): ties are broken by the best game, then the "
-                "second and third best, as wdc2006's rule 19.7.",
+                "criteria\", and none follow): players level on total share the place, as "
+                "teams level do (19.8 lists none either).",
+                "Rule 19.9's \"unless no player achieves a draw with that country\": a "
+                "player achieved a draw with it who survived a board no one soloed; one "
+                "eliminated there did not.",
             )),
             standings=StandingsRules(
-                # 19.2: best two plus half the third; 19.7 lists no tie-breaks (dipclock
-                # breaks ties by the best games, as wdc2006's 19.7); 19.9: best country by
-                # centres then score, and the solo rule
+                # 19.2: best two plus half the third; 19.7 and 19.8 list no tie-breaks: a
+                # tie is shared; 19.9: best country by centres then score, and the solo rule
                 weights=(1, 1, 0.5),
-                tie_breaks=("best_game", "second_best_game", "third_best_game"),
                 team_round=2, team_size=7,
                 best_country_by="centres_then_score", best_country_solo_rule=True,
             ),

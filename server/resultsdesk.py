@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
+from dipclock.eventscoring import Scored
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
@@ -37,10 +38,11 @@ from server.sheets import (
     Sheet,
     SheetIn,
     Status,
+    Where,
     missing_lines,
     named,
     problem,
-    scored,
+    scored_result,
     sheet_key,
     status,
     warnings,
@@ -198,6 +200,23 @@ def scoring_year(board: Board, table: int) -> int | None:
     return fall.year if fall is not None else None
 
 
+def where(board: Board, table: int) -> Where:
+    """Where table ``table``'s game of the round was played, as its sheet's scoring needs
+    it: a game counted at the Fall its clock ended it with ended by no vote."""
+    return Where(board.rnd.number, board.rnd.last_year, scoring_year(board, table))
+
+
+def board_result(board: Board, table: int, body: SheetIn) -> Scored:
+    """Table ``table``'s sheet scored under its round's rules (a ``ResultError`` if it
+    cannot be)."""
+    return scored_result(board.profile, body, where(board, table))
+
+
+def board_problem(board: Board, table: int, body: SheetIn) -> str | None:
+    """Why table ``table``'s sheet cannot be scored (None: it can)."""
+    return problem(board.profile, body, where(board, table))
+
+
 def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, str]
                ) -> SheetView:
     profile = board.profile
@@ -205,7 +224,7 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
     scores: dict[str, float] | None = None
     found: list[str] = []
-    refused = problem(profile, sheet.body) if sheet is not None else None
+    refused = board_problem(board, table, sheet.body) if sheet is not None else None
     if sheet is not None:
         found = ([refused] if refused else []) + warnings(sheet.body)
         if year is not None and sheet.body.year > year:
@@ -214,7 +233,9 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
             found.append(f"the table's clock ended the game with Fall {year}: "
                          f"Fall {sheet.body.year} cannot count")
         if refused is None:
-            scores = named(scored(profile, sheet.body))
+            done = board_result(board, table, sheet.body)
+            scores = named(done.scores)
+            found += done.notes  # a victory the sheet called a draw: scored as the solo
     counts = f"Fall {year} centres count" if year else "the last Fall played counts"
     return SheetView(
         round=board.rnd.number, round_title=board.rnd.title or f"Round {board.rnd.number}",
@@ -265,7 +286,7 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
         if board is None:
             continue
         try:
-            scores = scored(board.profile, sheet.body)
+            scores = board_result(board, sheet.table, sheet.body).scores
         except ResultError:
             continue  # the TD cannot confirm such a sheet; one confirmed before a rule
             # change is shown flagged on the dashboard, not counted
@@ -274,7 +295,9 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
         for power, player in seating[sheet.round].get(sheet.table, {}).items():
             out.append(GameScore(round=sheet.round, player=player, score=scores[power],
                                  board=str(sheet.table), power=POWERS[power],
-                                 centres=sheet.body.centres.get(power)))
+                                 centres=sheet.body.centres.get(power),
+                                 system=board.profile.scoring.system
+                                 if board.profile.scoring else None))
     return out
 
 
@@ -362,9 +385,24 @@ def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
 
 
 def solo_boards(store: Store, up_to: int) -> frozenset[tuple[int, str]]:
-    """The (round, table) of every confirmed sheet that ended in a solo."""
-    return frozenset((s.round, str(s.table)) for s in store.sheets()
-                     if s.td and s.round <= up_to and s.body.ending == "solo")
+    """The (round, table) of every confirmed sheet that ended in a solo or a concession, as
+    the core scores it (a board a power won is a solo whatever its sheet says)."""
+    boards: dict[int, Board | None] = {}
+    out = set()
+    for s in store.sheets():
+        if not s.td or s.round > up_to:
+            continue
+        if s.round not in boards:
+            boards[s.round] = board_of(store, s.round)
+        board = boards[s.round]
+        try:
+            won = board is not None and board_result(
+                board, s.table, s.body).result.winner is not None
+        except ResultError:
+            continue
+        if won:
+            out.add((s.round, str(s.table)))
+    return frozenset(out)
 
 
 def table_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

@@ -25,10 +25,11 @@ from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server import actions
 from server.context import Hub
 from server.responses import Out
+from server.resultsdesk import Board, board_problem, board_result
 from server.review import _judge
 from server.rounds import in_venue, round_profile, schedule_for, venue
 from server.schemas import RoundSetup
-from server.sheets import named, problem, scored
+from server.sheets import named
 from server.store import RoundRow
 from server.views import clock_model
 
@@ -234,7 +235,7 @@ def what_moves(hub: Hub, old: RoundRow, new: RoundRow, now: datetime, tz: tzinfo
     if moved:
         out.append(_listed(f"{len(moved)} ruling{'s' * (len(moved) > 1)} would stand on a "
                            "changed late row", moved))
-    out += _scores(hub, old, new, old_p, new_p)
+    out += _scores(hub, Board(old, old_p, old_s), Board(new, new_p, new_s))
     return out
 
 
@@ -286,18 +287,22 @@ def _row(item: dict[str, Any]) -> str:
     return f"{_where(item)}, {_gist_text(item)}"
 
 
-def _scores(hub: Hub, old: RoundRow, new: RoundRow, old_p: EventProfile,
-            new_p: EventProfile) -> list[str]:
-    """Each sheet's scores that the round's new rules would change, player by player."""
-    if old_p.scoring == new_p.scoring and old_p.victory == new_p.victory:
-        return []
-    seats = {(s.table, s.power): s.player for s in hub.store.seating(old.number)}
+def _scores(hub: Hub, old: Board, new: Board) -> list[str]:
+    """Each sheet whose scores, or whether it can be scored, the round's new rules or its
+    new end would change, player by player."""
+    seats = {(s.table, s.power): s.player for s in hub.store.seating(old.rnd.number)}
     lines = []
-    for sheet in hub.store.sheets(old.number):
-        if problem(old_p, sheet.body) or problem(new_p, sheet.body):
-            lines.append(f"table {sheet.table}'s sheet would be judged afresh")
+    for sheet in hub.store.sheets(old.rnd.number):
+        refused = board_problem(new, sheet.table, sheet.body)
+        if refused != board_problem(old, sheet.table, sheet.body):
+            lines.append(f"table {sheet.table}'s sheet: "
+                         + (f"could no longer be scored ({refused})" if refused
+                            else "could be scored again"))
             continue
-        was, will = named(scored(old_p, sheet.body)), named(scored(new_p, sheet.body))
+        if refused:
+            continue
+        was = named(board_result(old, sheet.table, sheet.body).scores)
+        will = named(board_result(new, sheet.table, sheet.body).scores)
         for letter, name in POWERS.items():
             if was.get(name) != will.get(name):
                 who = seats.get((sheet.table, letter), name)

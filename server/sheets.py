@@ -24,8 +24,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dipclock.events import EventProfile
+from dipclock.eventscoring import Scored, score_result
 from dipclock.powers import LETTERS, POWERS, PowerLetter
-from dipclock.scoring import GameResult, ResultError, score_game
+from dipclock.scoring import GameResult, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
 
 #: The header a sheet's page sends its key in (never the URL's path or query, which logs
@@ -101,21 +102,37 @@ class Sheet:
 Status = Literal["empty", "entered", "confirmed", "final"]
 
 
-def scored(profile: EventProfile, body: SheetIn) -> dict[str, float]:
-    """The sheet's scores under the event's system (a ``ResultError`` if it has none or the
-    sheet cannot be scored)."""
+@dataclass(frozen=True)
+class Where:
+    """Where a sheet's game was played, as its scoring needs it: the round (its number
+    and last year, as set up) and the Fall the table's clock ended the game with (None: no
+    end known yet)."""
+
+    round: int | None = None
+    last_year: int | None = None
+    clock_year: int | None = None
+
+
+def scored_result(profile: EventProfile, body: SheetIn, where: Where = Where()) -> Scored:
+    """The sheet as the event's rules score it (``dipclock.eventscoring``): a
+    ``ResultError`` if the event has no system or the sheet cannot be scored."""
     if profile.scoring is None:
         raise ResultError(f"{profile.name} names no scoring system: the TD adds one "
                           "([scoring] system in the event file)")
-    result = body.result()
-    return score_game(profile.scoring.system, result, profile.solo_centres(result.year))
+    return score_result(profile, body.result(), where.round, where.last_year,
+                        where.clock_year)
 
 
-def problem(profile: EventProfile, body: SheetIn) -> str | None:
+def scored(profile: EventProfile, body: SheetIn, where: Where = Where()) -> dict[str, float]:
+    """The sheet's scores under the event's rules (``scored_result``)."""
+    return scored_result(profile, body, where).scores
+
+
+def problem(profile: EventProfile, body: SheetIn, where: Where = Where()) -> str | None:
     """Why the core cannot score the sheet (a soloist under the year's threshold, a draw
     naming an eliminated power, ...): such a sheet cannot be confirmed. None: it scores."""
     try:
-        scored(profile, body)
+        scored(profile, body, where)
     except ResultError as exc:
         return str(exc)
     return None

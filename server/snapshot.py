@@ -7,9 +7,16 @@ from typing import Any
 from dipclock.powers import LETTERS
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
-from server.resultsdesk import players_of, sheet_link, sheet_secret
+from server.resultsdesk import (
+    Board,
+    board_problem,
+    board_result,
+    players_of,
+    sheet_link,
+    sheet_secret,
+)
 from server.rounds import Current, current, out_powers
-from server.sheets import ending_text, problem, scored
+from server.sheets import ending_text
 from server.store import PressRow
 
 
@@ -50,15 +57,16 @@ def table_results(hub: Hub, cur: Current, tables: set[int]) -> dict[int, TableRe
     """Each of ``tables``' sheet in the current round, as its clock shows it for its
     players to confirm their lines with their buttons."""
     out = {}
+    board = Board(cur.round, cur.profile, cur.schedule)
     for sheet in hub.store.sheets(cur.round.number):
         if sheet.table not in tables:
             continue
-        refused = problem(cur.profile, sheet.body)
+        refused = board_problem(board, sheet.table, sheet.body)
         out[sheet.table] = TableResult(
             round=sheet.round, version=sheet.version, year=sheet.body.year,
             centres=dict(sheet.body.centres), ending=ending_text(sheet.body),
-            scores={} if refused else {p: round(v, 2) for p, v in
-                                       scored(cur.profile, sheet.body).items()},
+            scores={} if refused else {p: round(v, 2) for p, v in board_result(
+                board, sheet.table, sheet.body).scores.items()},
             confirmed=tuple(p for p in LETTERS if p in sheet.confirmations),
             final=sheet.td, problem=refused or "")
     return out

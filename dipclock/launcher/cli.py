@@ -120,11 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             return _plan(args)
-        if args.command == "score":
-            _say(run_score(args))
-            return 0
-        if args.command == "standings":
-            text, notes = run_standings(args)
+        if args.command in ("score", "standings"):
+            text, notes = run_score(args) if args.command == "score" else run_standings(args)
             for note in notes:
                 print(f"dipclock: note: {note}", file=sys.stderr)
             _say(text)

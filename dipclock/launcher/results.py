@@ -17,22 +17,29 @@ from typing import Any
 
 from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
-from dipclock.events import EventProfile
+from dipclock.events import EventError, EventProfile
+from dipclock.eventscoring import check_rounds, score_result
 from dipclock.powers import POWERS
-from dipclock.scoring import SYSTEMS, GameResult, score_game
+from dipclock.scoring import SYSTEMS, GameResult
 from dipclock.scoring.result import (
     parse_centres,
     parse_eliminated,
     parse_power,
     parse_powers,
 )
-from dipclock.standings import GameScore, StandingsError, StandingsRules, standings
+from dipclock.standings import (
+    GameScore,
+    StandingsError,
+    StandingsRules,
+    mixed_systems,
+    standings,
+)
 from dipclock.standings.tiebreaks import NEEDS
 
 #: Scores are printed as the rule texts' tables print them.
 DECIMALS = 2
 REQUIRED = ("round", "player", "score")
-OPTIONAL = ("board", "power", "centres")
+OPTIONAL = ("board", "power", "centres", "system")
 
 
 def add_score_parser(sub: Any) -> None:
@@ -45,8 +52,15 @@ def add_score_parser(sub: Any) -> None:
     score.add_argument("--solo", metavar="POWER", help="the power that won")
     score.add_argument("--draw", metavar='"A,F,I"',
                        help="a draw's participants (left out: all survivors)")
+    score.add_argument("--conceded-to", metavar="POWER",
+                       help="the power the game was conceded to, where the event allows it")
     score.add_argument("--eliminated", default="", metavar='"G=1905"',
                        help="each power with no centres and the year it was eliminated")
+    score.add_argument("--round", type=int, help="the round, where the event's last year "
+                       "depends on it")
+    score.add_argument("--leader-did-not-grow", action="store_true",
+                       help="the largest power did not grow in the final year (wdc2003: "
+                            "no victory)")
     score.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -57,25 +71,31 @@ def scoring_of(profile: EventProfile) -> str:
     return profile.scoring.system
 
 
-def run_score(args: argparse.Namespace) -> str:
+def run_score(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The scores to print, and notes for stderr (a victory the command called a draw)."""
     profile = load_event(args.event)
     system = scoring_of(profile)
+    if args.round is not None:
+        check_rounds(profile, [args.round])
     result = GameResult(
         centres=parse_centres(args.centres),
         year=args.year,
         solo=parse_power(args.solo) if args.solo else None,
         draw=parse_powers(args.draw) if args.draw is not None else None,
+        conceded_to=parse_power(args.conceded_to) if args.conceded_to else None,
         eliminated=parse_eliminated(args.eliminated),
+        leader_grew=not args.leader_did_not_grow,
     )
-    scores = score_game(system, result, profile.solo_centres(result.year))
-    named = {POWERS[p]: round(scores[p], DECIMALS) for p in POWERS}
+    scored = score_result(profile, result, round_no=args.round)
+    named = {POWERS[p]: round(scored.scores[p], DECIMALS) for p in POWERS}
+    notes = list(scored.notes)
     if args.json:
-        return json.dumps({"event": profile.id, "scores": named})
+        return json.dumps({"event": profile.id, "scores": named}), notes
     width = max(len(n) for n in named)
     lines = [f"{profile.id}: {SYSTEMS[system].name}, {result.year}"]
     lines += [f"  {name:<{width}}  {result.centres[p]:>2}  {named[name]:>9.{DECIMALS}f}"
               for p, name in POWERS.items()]
-    return "\n".join(lines)
+    return "\n".join(lines), notes
 
 
 def add_standings_parser(sub: Any) -> None:
@@ -83,24 +103,36 @@ def add_standings_parser(sub: Any) -> None:
     st.add_argument("event", help="built-in id (see `dipclock events`) or a .toml file")
     st.add_argument("--scores", required=True, metavar="FILE.csv",
                     help="header round,player,score (and, for the tie-breaks that need them, "
-                         "board, power, centres)")
+                         "board, power, centres; system, to tell rounds scored under "
+                         "different systems)")
     st.add_argument("--top-board", metavar='"NAME,NAME,..."',
-                    help="the top board's players, where the event's top board decides "
-                         "the first places (its round: the file's last)")
+                    help="the top board's seven players, where the event has a top board "
+                         "(they play it in the event's top-board round)")
     st.add_argument("--json", action="store_true", help="print JSON")
 
 
 def read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
-    """The scores of a ``round,player,score[,board,power,centres]`` file, and its columns."""
+    """The scores of a ``round,player,score[,board,power,centres,system]`` file, and its
+    columns."""
+    try:
+        return _read_scores(text, origin)
+    except csv.Error as exc:  # a field past csv's limit (128 KiB), a NUL byte
+        raise UsageError(f"{origin}: not a scores file: {exc}") from None
+
+
+def _read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
     rows = csv.reader(io.StringIO(text))
     header = [h.strip().lower() for h in next(rows, [])]
     if header[:3] != list(REQUIRED):
         raise UsageError(f"{origin}: the first line must be {','.join(REQUIRED)} "
-                         f"(found {','.join(header) or 'nothing'})")
+                         f"(found {_shown(','.join(header)) or 'nothing'})")
     unknown = [h for h in header if h not in REQUIRED + OPTIONAL]
     if unknown:
-        raise UsageError(f"{origin}: unknown column {unknown[0]!r} (columns: "
+        raise UsageError(f"{origin}: unknown column {_shown(unknown[0])!r} (columns: "
                          f"{', '.join(REQUIRED + OPTIONAL)})")
+    twice = next((h for i, h in enumerate(header) if h in header[:i]), None)
+    if twice is not None:
+        raise UsageError(f"{origin}: the column {twice!r} is named twice")
     out = []
     for n, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
@@ -114,12 +146,22 @@ def read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
                 round=int(cells["round"]), player=cells["player"],
                 score=float(cells["score"]), board=cells.get("board") or None,
                 power=cells.get("power") or None,
-                centres=int(cells["centres"]) if cells.get("centres") else None))
+                centres=int(cells["centres"]) if cells.get("centres") else None,
+                system=cells.get("system") or None))
         except ValueError as exc:  # a StandingsError too: one line naming the player
-            raise UsageError(f"{origin}: line {n}: {_short(exc)}") from None
+            raise UsageError(f"{origin}: line {n}: {_shown(_short(exc))}") from None
     if not out:
         raise UsageError(f"{origin}: no scores after the header")
     return out, set(header)
+
+
+#: A message quotes at most this much of what the file holds.
+SHOWN = 80
+
+
+def _shown(text: str) -> str:
+    """``text`` cut to ``SHOWN`` characters: one line for the screen, not a field of 100 KB."""
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def _short(exc: ValueError) -> str:
@@ -150,14 +192,15 @@ def run_standings(args: argparse.Namespace) -> tuple[str, list[str]]:
     except UnicodeDecodeError:
         raise UsageError(f"--scores {args.scores}: not a text file (UTF-8)") from None
     scores, columns = read_scores(text, args.scores)
-    rules, notes = usable_rules(profile.standings or StandingsRules(), columns)
-    top = frozenset(n.strip() for n in (args.top_board or "").split(",") if n.strip())
-    unknown = sorted(top - {s.player for s in scores})
-    if unknown:
-        raise UsageError(f"--top-board: {unknown[0]!r} has no score in {args.scores}")
-    last = max(s.round for s in scores)
     try:
-        table = standings(scores, rules, top_board=top, top_board_round=last if top else None)
+        check_rounds(profile, (s.round for s in scores))
+    except EventError as exc:
+        raise UsageError(f"{args.scores}: {exc}") from None
+    rules, notes = usable_rules(profile.standings or StandingsRules(), columns)
+    top = top_board_of(profile, rules, args.top_board, scores, args.scores)
+    notes += mixed_notes(scores)
+    try:
+        table = standings(scores, rules, top_board=top)
     except StandingsError as exc:
         raise UsageError(f"{args.scores}: {exc}") from None
     if args.json:
@@ -165,7 +208,34 @@ def run_standings(args: argparse.Namespace) -> tuple[str, list[str]]:
                 for s in table]
         return json.dumps({"event": profile.id, "standings": rows}), notes
     width = max(len(s.player) for s in table)
-    lines = [f"{profile.id}: standings from {len({s.round for s in scores})} rounds"]
+    lines = [f"{profile.id}: standings from {_count(len({s.round for s in scores}), 'round')}"]
     lines += [f"{s.rank:>4}{'=' if s.shared else ' '} {s.player:<{width}}  "
-              f"{s.total:>9.{DECIMALS}f}  ({s.games} games)" for s in table]
+              f"{s.total:>9.{DECIMALS}f}  ({_count(s.games, 'game')})" for s in table]
     return "\n".join(lines), notes
+
+
+def _count(n: int, what: str) -> str:
+    """"1 game", "3 games"."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def top_board_of(profile: EventProfile, rules: StandingsRules, given: str | None,
+                 scores: list[GameScore], origin: str) -> frozenset[str]:
+    """``--top-board``'s names: the event must have a top board, and each name a score."""
+    top = frozenset(n.strip() for n in (given or "").split(",") if n.strip())
+    if given is not None and rules.top_board_round is None:
+        raise UsageError(f"--top-board: {profile.id} has no top board")
+    unknown = sorted(top - {s.player for s in scores})
+    if unknown:
+        raise UsageError(f"--top-board: {unknown[0]!r} has no score in {origin}")
+    return top
+
+
+def mixed_notes(scores: list[GameScore]) -> list[str]:
+    """A note where the file's rounds were scored under different systems."""
+    mixed = mixed_systems(scores)
+    if not mixed:
+        return []
+    parts = [f"{SYSTEMS[system].name} (round{'s' if len(rounds) > 1 else ''} "
+             f"{', '.join(map(str, rounds))})" for system, rounds in mixed.items()]
+    return [f"the totals add games scored under different systems: {'; '.join(parts)}"]

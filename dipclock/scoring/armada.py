@@ -9,7 +9,10 @@ concession to another player, the "Game-Year" points ... are added to the player
 according to the game-year in which the player's elimination, loss, or concession occurred."
 
 A survivor left out of a draw (the two-way draw vote of the two leaders) has lost in the final
-year and is scored so. Read as written, the rule can pay a power eliminated late more than a
+year and is scored so. A concession is a victory ("A game will end in a victory if all players
+who control at least one supply center vote unanimously to concede the game to a specific
+single power"): the power conceded to scores as a victor, the others as conceding in the final
+year. Read as written, the rule can pay a power eliminated late more than a
 participant of a large late draw (eliminated in 1912: +12.66; a six-way draw in 1912: 24 -
 12.66 = 11.34); dipclock scores what the text says.
 """
@@ -33,7 +36,7 @@ def score(result: GameResult) -> dict[str, float]:
     drawing = result.drawing
     out: dict[str, float] = {}
     for p in result.centres:
-        if p == result.solo:
+        if p == result.winner:
             out[p] = VICTORY - final
         elif p in drawing:
             out[p] = DRAW[len(drawing)] - final

@@ -18,8 +18,8 @@ BONUS = (38.0, 14.0, 7.0)
 
 
 def score(result: GameResult) -> dict[str, float]:
-    if result.solo is not None:
-        return {p: SOLO if p == result.solo else 0.0 for p in result.centres}
+    if result.winner is not None:
+        return {p: SOLO if p == result.winner else 0.0 for p in result.centres}
     order = sorted(result.survivors, key=lambda p: result.centres[p], reverse=True)
     bonus = shared_places(order, result.centres.__getitem__, BONUS)
     return {p: 1.0 + c + bonus.get(p, 0.0) for p, c in result.centres.items()}

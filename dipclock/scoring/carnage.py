@@ -17,8 +17,8 @@ PLACES = (7000.0, 6000.0, 5000.0, 4000.0, 3000.0, 2000.0, 1000.0)
 
 
 def score(result: GameResult) -> dict[str, float]:
-    if result.solo is not None:
-        return {p: SOLO if p == result.solo else 0.0 for p in result.centres}
+    if result.winner is not None:
+        return {p: SOLO if p == result.winner else 0.0 for p in result.centres}
     order, key = by_centres_then_elimination(result.centres, result.eliminated)
     placed = shared_places(order, key, PLACES)
     return {p: placed[p] + c for p, c in result.centres.items()}

@@ -10,6 +10,10 @@ The sum is over *all seven* players, as the sentence says (an eliminated power's
 ManorCon's own rules have it ("for every player (including eliminated players)"): a board with
 eliminations shares out less than 100 to its survivors, and each eliminated player scores by
 rule 19.6 instead of its share.
+
+A concession (graduated20 rule 16: "a concession to a named Great Power") is scored as the
+solo it concedes: rule 19 scores solos, draws and eliminations only, and "any solo beats any
+draw beats any other result" (19.3); the others are "Losers to a solo" in its year.
 """
 
 from __future__ import annotations
@@ -28,9 +32,9 @@ def eliminated_score(year: int) -> float:
 
 
 def score(result: GameResult) -> dict[str, float]:
-    if result.solo is not None:
+    if result.winner is not None:
         return {
-            p: SOLO if p == result.solo
+            p: SOLO if p == result.winner
             else eliminated_score(result.eliminated.get(p, result.year))
             for p in result.centres
         }

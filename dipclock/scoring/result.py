@@ -34,7 +34,12 @@ class GameResult:
     ``solo``: the winner's letter, if the game ended in a victory.
     ``draw``: the letters of a draw's participants; ``None`` is a draw including all
     survivors, the usual end of a tournament game (and of every game the TD calls).
+    ``conceded_to``: the power the others conceded the game to (wdc2003: "vote unanimously
+    to concede the game to a specific single power"; graduated20 rule 16), at any count.
     ``eliminated``: each power with no centres and the year it lost its last one.
+    ``leader_grew``: False where the sheet says the largest power did not gain a centre in
+    the final year: wdc2003's victory needs it to ("has increased its supply center count in
+    the just-completed game-year"), so such a board may end in a draw.
     """
 
     centres: Mapping[str, int]
@@ -42,6 +47,8 @@ class GameResult:
     solo: str | None = None
     draw: frozenset[str] | None = None
     eliminated: Mapping[str, int] = field(default_factory=dict)
+    conceded_to: str | None = None
+    leader_grew: bool = True
 
     def __post_init__(self) -> None:
         _check(self)
@@ -52,9 +59,15 @@ class GameResult:
         return tuple(p for p in LETTERS if self.centres[p] > 0)
 
     @property
+    def winner(self) -> str | None:
+        """The soloist, or the power conceded to: every system scores a concession as the
+        victory it concedes (the others lost to it in the final year)."""
+        return self.solo if self.solo is not None else self.conceded_to
+
+    @property
     def drawing(self) -> tuple[str, ...]:
-        """A draw's participants (none in a solo), in the order AEFGIRT."""
-        if self.solo is not None:
+        """A draw's participants (none in a solo or a concession), in the order AEFGIRT."""
+        if self.winner is not None:
             return ()
         if self.draw is None:
             return self.survivors
@@ -87,16 +100,22 @@ def _check(result: GameResult) -> None:
     if total > TOTAL_CENTRES:
         raise ResultError(f"the centres add up to {total}: the board has {TOTAL_CENTRES}")
     _check_eliminations(result)
-    if result.solo is not None and result.draw is not None:
-        raise ResultError("a game ends in a solo or in a draw, not both")
-    if result.solo is not None:
-        if result.solo not in POWERS:
-            raise ResultError(f"{result.solo!r} is not a power (one of {' '.join(LETTERS)})")
-        if result.centres[result.solo] == 0:
-            raise ResultError(f"{POWERS[result.solo]} has no centres: it cannot have won")
+    survivors = result.survivors
+    if not survivors:
+        raise ResultError("no power holds a centre: the last one standing has won (give "
+                          "its centres)")
+    endings = [name for name, given in (("a solo", result.solo), ("a draw", result.draw),
+                                        ("a concession", result.conceded_to)) if given]
+    if len(endings) > 1:
+        raise ResultError(f"a game ends in one way: {' and '.join(endings)} are given")
+    for winner, how in ((result.solo, "won"), (result.conceded_to, "been conceded to")):
+        if winner is not None:
+            if winner not in POWERS:
+                raise ResultError(f"{winner!r} is not a power (one of {' '.join(LETTERS)})")
+            if result.centres[winner] == 0:
+                raise ResultError(f"{POWERS[winner]} has no centres: it cannot have {how}")
     if result.draw is not None:
         _check_draw(result, result.draw)
-    survivors = result.survivors
     if len(survivors) == 1 and result.solo is None:
         raise ResultError(f"only {POWERS[survivors[0]]} survives: it has won (a solo)")
 
@@ -128,7 +147,9 @@ def _check_draw(result: GameResult, draw: frozenset[str]) -> None:
 
 
 def check_solo(result: GameResult, threshold: int) -> None:
-    """A soloist holds the event's victory threshold and more centres than any other power."""
+    """A soloist holds the event's victory threshold and more centres than any other power,
+    and grew in the final year where the sheet says whether it did. A power conceded to
+    needs neither: the others gave it the game."""
     if result.solo is None:
         return
     mine = result.centres[result.solo]
@@ -142,6 +163,9 @@ def check_solo(result: GameResult, threshold: int) -> None:
     if rival >= mine:
         raise ResultError(f"{name} has {mine} centres and another power {rival}: a solo "
                           "needs the most centres")
+    if not result.leader_grew:
+        raise ResultError(f"{name} did not grow in {result.year}, the sheet says: a solo "
+                          "needs the largest power to have grown that year")
 
 
 def parse_centres(text: str) -> dict[str, int]:

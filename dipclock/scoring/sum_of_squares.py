@@ -11,7 +11,7 @@ from dipclock.scoring.result import GameResult
 
 
 def score(result: GameResult) -> dict[str, float]:
-    if result.solo is not None:
-        return {p: 100.0 if p == result.solo else 0.0 for p in result.centres}
+    if result.winner is not None:
+        return {p: 100.0 if p == result.winner else 0.0 for p in result.centres}
     board = sum(c * c for c in result.centres.values())
     return {p: 100 * c * c / board for p, c in result.centres.items()}

@@ -12,8 +12,12 @@ Where the text can be read two ways, dipclock reads it so that more centres neve
 - "a bonus of 51 points minus the second highest point score in the game": 51 minus the
   second-highest *centre count*. Read as the second player's points, a 17-16 board would give
   the top a negative bonus and a lower score than the second (10 + 34 - 3 = 41 against 54).
-- In a solo, "1 point per year played": to the end for a survivor; for a power eliminated
-  before, the years before its elimination, as in a game without a solo.
+- In a solo, "The other players score 1 point per year played": to the end for a survivor;
+  for a power eliminated before, the years it played, its elimination year included (it
+  played that year's Spring and Fall). The text words this case apart from the game without
+  a solo's "1 point for each year before elimination", and every other player of the board
+  is scored by the same sentence: a survivor and a power eliminated in the solo's year both
+  played every year.
 """
 
 from __future__ import annotations
@@ -32,16 +36,10 @@ def years_before_elimination(year: int) -> int:
 
 
 def score(result: GameResult) -> dict[str, float]:
+    if result.winner is not None:
+        return {p: SOLO if p == result.winner else float(result.years_played(p))
+                for p in result.centres}
     out: dict[str, float] = {}
-    if result.solo is not None:
-        for p in result.centres:
-            if p == result.solo:
-                out[p] = SOLO
-            elif p in result.eliminated:
-                out[p] = float(years_before_elimination(result.eliminated[p]))
-            else:
-                out[p] = float(result.years_played(p))
-        return out
     top = result.top()
     sharing = [p for p, c in result.centres.items() if c == top]
     x = len(sharing)

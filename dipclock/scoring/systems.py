@@ -1,8 +1,10 @@
 """Every scoring system dipclock knows, by the id an event file names (``[scoring] system``).
 
 The five events' own systems and three for a TD's own event; each is one small module of pure
-functions of a ``GameResult``. ``score_game`` is the one door: it checks the sheet against the
-event's victory threshold first, so no system ever scores an impossible board.
+functions of a ``GameResult``. ``score_game`` is the one door to a system: it reads the board's
+victory first (a power with the threshold and the most centres has soloed, whatever the sheet
+says) and checks the sheet against the threshold, so no system ever scores an impossible board.
+What an event's text adds (its endings, its last year) is ``dipclock.eventscoring``'s.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Literal
 from dipclock.powers import POWERS
 from dipclock.scoring import armada, c_diplo, carnage, manorcon, sum_of_squares, super_pastis
 from dipclock.scoring.result import GameResult, ResultError, check_solo
+from dipclock.scoring.victory import as_ended
 
 SystemId = Literal["manorcon", "armada", "sum-of-squares", "super-pastis", "c-diplo", "carnage"]
 
@@ -43,8 +46,10 @@ SYSTEMS: dict[str, System] = {
 
 def score_game(system_id: str, result: GameResult, solo_centres: int) -> dict[str, float]:
     """Each power's score (by letter) under ``system_id``; ``solo_centres``: the event's
-    victory threshold in the result's year."""
+    victory threshold in the result's year. A board a power has won is scored as its solo,
+    whatever ``result`` says of the ending (``victory.as_ended``)."""
     system = SYSTEMS[system_id]
+    result, _ = as_ended(result, solo_centres)
     check_solo(result, solo_centres)
     if result.draw is not None and not system.draws_by_size:
         left_out = [p for p in result.survivors if p not in result.draw]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dipclock.standings.aggregate import by_player, played_every, totals, weighted
 from dipclock.standings.best_country import best_countries
+from dipclock.standings.boards import check_boards
+from dipclock.standings.mixed import mixed_systems
 from dipclock.standings.model import GameScore, Standing, StandingsError, TeamStanding
 from dipclock.standings.ranking import SeatTie, qualifiers, standings
 from dipclock.standings.rules import (
@@ -16,6 +18,7 @@ from dipclock.standings.rules import (
     TeamTieBreak,
     TieBreak,
     TopBoardBy,
+    TwoBoards,
     rules_from,
 )
 from dipclock.standings.teams import team_standings
@@ -33,8 +36,11 @@ __all__ = [
     "TeamTieBreak",
     "TieBreak",
     "TopBoardBy",
+    "TwoBoards",
     "best_countries",
     "by_player",
+    "check_boards",
+    "mixed_systems",
     "played_every",
     "qualifiers",
     "rules_from",

@@ -5,26 +5,36 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from dipclock.standings.boards import check_boards, one_per_round
 from dipclock.standings.model import GameScore, StandingsError, settle
 from dipclock.standings.rules import StandingsRules
 
 
 def by_player(scores: Iterable[GameScore], rules: StandingsRules) -> dict[str, list[GameScore]]:
-    """Each player's games in round order. A player scored twice in one round, or in more
-    rounds than ``max_rounds``, is an error: ranking such data would hide a typo."""
+    """Each player's games in round order, one per round (two boards of one round by the
+    event's ``two_boards``). An impossible board (``check_boards``), or a player in more
+    rounds than ``max_rounds`` or ``max_preliminary_rounds``, is an error: ranking such
+    data would hide a typo."""
+    scores = list(scores)
+    check_boards(scores)
     games: dict[str, list[GameScore]] = {}
-    for s in sorted(scores, key=lambda s: s.round):
-        mine = games.setdefault(s.player, [])
-        if mine and mine[-1].round == s.round:
-            raise StandingsError(f"{s.player!r} has two scores in round {s.round}")
-        mine.append(s)
-    if rules.max_rounds is not None:
-        for player, mine in games.items():
-            if len(mine) > rules.max_rounds:
-                played = ", ".join(str(g.round) for g in mine)
-                raise StandingsError(f"{player!r} played {len(mine)} rounds ({played}); "
-                                     f"max_rounds is {rules.max_rounds}")
+    for s in one_per_round(scores, rules.two_boards):
+        games.setdefault(s.player, []).append(s)
+    for player, mine in games.items():
+        _at_most(player, mine, rules.max_rounds, "max_rounds", "rounds")
+        if rules.top_board_round is not None:
+            before = [g for g in mine if g.round < rules.top_board_round]
+            _at_most(player, before, rules.max_preliminary_rounds, "max_preliminary_rounds",
+                     "preliminary rounds")
     return games
+
+
+def _at_most(player: str, games: Sequence[GameScore], limit: int | None, key: str,
+             what: str) -> None:
+    if limit is not None and len(games) > limit:
+        played = ", ".join(str(g.round) for g in games)
+        raise StandingsError(f"{player!r} played {len(games)} {what} ({played}); {key} is "
+                             f"{limit}")
 
 
 def weighted(results: Iterable[float], weights: Sequence[float],

@@ -7,13 +7,17 @@ from dataclasses import dataclass
 
 from dipclock.errors import DipclockError
 from dipclock.powers import POWERS, power_letter
+from dipclock.scoring.systems import SYSTEMS
 
 #: Totals are compared rounded to this many decimals, so that the order in which a player's
 #: results were added (0.1 + 0.2 against 0.3) never splits a tie that the arithmetic made.
 DECIMALS = 9
 
-#: The most supply centres a power can own.
+#: The most supply centres a power can own, and a board holds.
 ALL_CENTRES = 34
+#: No system scores a game near this (Carnage's solo, the largest, is 28,034): a score past
+#: it is a typo, and summed it would overflow (1e308 + 1e308).
+MAX_SCORE = 1e6
 
 
 def settle(value: float) -> float:
@@ -29,7 +33,8 @@ class StandingsError(DipclockError, ValueError):
 class GameScore:
     """One player's score in one game. ``board`` (the board's name within its round) tells
     who opposed whom; ``power`` is stored as its English name, whether given as "Austria"
-    or "A", so that best-country awards never split one power in two."""
+    or "A", so that best-country awards never split one power in two. ``system``: the id
+    of the scoring system the game was scored under, where known (``mixed_systems``)."""
 
     round: int
     player: str
@@ -37,6 +42,7 @@ class GameScore:
     board: str | None = None
     power: str | None = None
     centres: int | None = None
+    system: str | None = None
 
     def __post_init__(self) -> None:
         where = f"{self.player!r} in round {self.round}"
@@ -46,6 +52,12 @@ class GameScore:
             raise StandingsError(f"{where}: rounds are numbered from 1")
         if not math.isfinite(self.score):
             raise StandingsError(f"{where}: the score {self.score} is not a number")
+        if abs(self.score) > MAX_SCORE:
+            raise StandingsError(f"{where}: the score {self.score:g} is out of range "
+                                 f"(-{MAX_SCORE:g} to {MAX_SCORE:g})")
+        if self.system is not None and self.system not in SYSTEMS:
+            raise StandingsError(f"{where}: {self.system!r} is not a scoring system (one of "
+                                 f"{', '.join(SYSTEMS)})")
         if self.centres is not None and not 0 <= self.centres <= ALL_CENTRES:
             raise StandingsError(f"{where}: {self.centres} centres (0 to {ALL_CENTRES})")
         if self.power is not None:

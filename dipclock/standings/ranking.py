@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from dipclock.standings.aggregate import by_player, totals_of
+from dipclock.standings.boards import SEATS
 from dipclock.standings.model import GameScore, Standing, StandingsError, settle
 from dipclock.standings.order import group_by, ranks
 from dipclock.standings.rules import StandingsRules, TieBreak
@@ -18,20 +19,25 @@ def standings(scores: Sequence[GameScore], rules: StandingsRules, *,
     event's tie-breaks in order; players level on everything share the rank.
 
     With ``top_board`` and ``top_board_places``, the top board's own game decides the first
-    places: its players are ordered by their game in ``top_board_round`` (score or centres,
-    ``top_board_by``), those level in that game by their total and then by the tie-breaks,
+    places: its seven players are ordered by their game in ``top_board_round`` (the rules'
+    own where not given; score or centres, ``top_board_by``), those level in that game by
+    their total and then by the tie-breaks,
     as anywhere else in the table: the game decides, the tournament breaks its ties, and
     only players level on all of it share a place. The first ``top_board_places`` take
     places 1..n (a level group on the edge is taken whole: a shared win is still a win);
     everyone else, the rest of the top board too, follows by total.
     """
+    if top_board and len(top_board) != SEATS:
+        raise StandingsError(f"the top board has {len(top_board)} players: a board seats "
+                             f"{SEATS}")
     games = by_player(scores, rules)
     check_data(scores, rules.tie_breaks)
     total = totals_of(games, rules, top_board)
     field = Field.of(games)
     head: list[list[str]] = []
     if top_board and rules.top_board_places:
-        head = _top_board(field, total, rules, top_board, top_board_round)
+        head = _top_board(field, total, rules, top_board,
+                          rules.top_board_round if top_board_round is None else top_board_round)
     placed = {p for group in head for p in group}
     rest = [p for p in games if p not in placed]
     tail = _ordered(field, rest, lambda p: (total[p],), rules.tie_breaks)
@@ -51,10 +57,16 @@ def _top_board(field: Field, total: Mapping[str, float], rules: StandingsRules,
     if round_ is None:
         raise StandingsError("top_board_places needs the top board's round (top_board_round)")
     result: dict[str, float] = {}
-    for p in top_board:
+    boards: set[str] = set()
+    for p in sorted(top_board):
         game = next((g for g in field.games.get(p, ()) if g.round == round_), None)
         if game is None:
             raise StandingsError(f"{p!r} is on the top board but has no score in round {round_}")
+        if game.board is not None:
+            boards.add(game.board)
+        if len(boards) > 1:
+            raise StandingsError(f"the top board's players played on {len(boards)} boards of "
+                                 f"round {round_} ({', '.join(sorted(boards))})")
         if rules.top_board_by == "centres":
             if game.centres is None:
                 raise StandingsError(f"top_board_by = 'centres' needs the top board's centres: "

@@ -36,7 +36,11 @@ TieBreak = Literal[
 ]
 TeamTieBreak = Literal["best_member", "second_member", "third_member"]
 TopBoardBy = Literal["score", "centres"]
-BestCountryBy = Literal["score", "centres_then_score"]
+BestCountryBy = Literal["score", "centres_then_score", "score_then_centres"]
+#: A player scored on two boards of one round: ``refuse`` (a typo far more often);
+#: ``higher``, only the higher score counts, the other game for nothing (wdc2018);
+#: ``as_one_game``, one result, the better of 80 % + 40 % and 100 % + 0 % (wdc2019 2b4).
+TwoBoards = Literal["refuse", "higher", "as_one_game"]
 
 
 class StandingsRules(BaseModel):
@@ -56,6 +60,7 @@ class StandingsRules(BaseModel):
     #: score says no such thing).
     qualification_only_when_all_played: bool = False
     max_rounds: Annotated[int, Field(ge=1)] | None = None
+    two_boards: TwoBoards = "refuse"
     #: A top-board player's total is multiplied by 1 + this (0.10: +10 %).
     top_board_bonus: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 0.0
     #: How many first places the top board's own result decides (wdc2006: 2).
@@ -63,6 +68,9 @@ class StandingsRules(BaseModel):
     top_board_by: TopBoardBy = "score"
     #: The round the top board plays; the rounds before it seed it (None: no top board).
     top_board_round: Annotated[int, Field(ge=2)] | None = None
+    #: The most rounds before ``top_board_round`` a player may play (wdc2018: "no more than
+    #: three of the four preliminary rounds").
+    max_preliminary_rounds: Annotated[int, Field(ge=1)] | None = None
     #: wdc2006 19.8: "Players who played all first 4 rounds do not count, as they cannot
     #: play another game".
     top_board_skips_full_players: bool = False
@@ -71,9 +79,11 @@ class StandingsRules(BaseModel):
     team_round: Annotated[int, Field(ge=1)] | None = None
     team_size: Annotated[int, Field(ge=1)] | None = None
     team_tie_breaks: tuple[TeamTieBreak, ...] = ()
+    #: ``score``; ``centres_then_score`` (graduated20); ``score_then_centres``, then the
+    #: gaps to the players above and below on the board (wdc2019 6c).
     best_country_by: BestCountryBy = "score"
     #: graduated20: a player on a board another player soloed wins no best country, unless
-    #: no one played that country on a board without a solo.
+    #: no player achieved a draw with that country (survived a board without a solo).
     best_country_solo_rule: bool = False
 
     @field_validator("weights", "qualification_weights")
@@ -99,6 +109,14 @@ class StandingsRules(BaseModel):
         if twice is not None:
             raise ValueError(f"{twice!r} is listed twice")
         return names
+
+    @field_validator("max_preliminary_rounds")
+    @classmethod
+    def _needs_top_board_round(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and info.data.get("top_board_round") is None:
+            raise ValueError("needs top_board_round: the rounds before it are the "
+                             "preliminary ones")
+        return value
 
     @field_validator("team_size", "team_tie_breaks")
     @classmethod

@@ -17,7 +17,6 @@ import anyio
 from fastapi import APIRouter, HTTPException, Request, Response, WebSocket
 from pydantic import ValidationError
 
-from dipclock.events import EventProfile
 from dipclock.powers import POWERS
 from dipclock.snapshot import (
     ConfirmationBatch,
@@ -32,10 +31,10 @@ from server.actions import Refused
 from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
 from server.errors import describe
-from server.resultsdesk import Board, board_of
+from server.resultsdesk import Board, board_of, board_problem
 from server.rounds import current, round_for
 from server.schemas import PressBatch, PressIn, StatusIn
-from server.sheets import Sheet, problem
+from server.sheets import Sheet
 from server.snapshot import check_claims, publish, snapshot, snapshots
 from server.store import PressRow
 
@@ -122,8 +121,7 @@ def post_confirmations(
         try:
             if board is None:
                 raise Refused(404, f"no round {c.round} is set up")
-            hub.store.edit_sheet(c.round, n, c.version,
-                                 _confirm_line(board.profile, c.power, c.round, n), now)
+            hub.store.edit_sheet(c.round, n, c.version, _confirm_line(board, c.power, n), now)
         except Refused as exc:
             refused.append(Rejected(id=c.id, reason=exc.message))
             continue
@@ -133,14 +131,16 @@ def post_confirmations(
     return ConfirmationsReply(taken=tuple(taken), refused=tuple(refused))
 
 
-def _confirm_line(profile: EventProfile, power: str, round_no: int, table: int
+def _confirm_line(board: Board, power: str, table: int
                   ) -> Callable[[Sheet | None], tuple[Sheet, str] | None]:
+    round_no = board.rnd.number
+
     def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
         if stored is None:
             raise Refused(409, "no sheet to confirm")
         if stored.td:
             raise Refused(409, "the TD has confirmed this sheet already")
-        refused = problem(profile, stored.body)
+        refused = board_problem(board, table, stored.body)
         if refused is not None:
             raise Refused(409, f"the sheet cannot be confirmed as it stands: {refused}")
         if power in stored.confirmations:

@@ -41,6 +41,7 @@ from server.resultsdesk import (
     StandingsView,
     best_countries_csv,
     board_of,
+    board_problem,
     game_scores,
     players_of,
     results_csv,
@@ -59,7 +60,6 @@ from server.sheets import (
     SheetIn,
     describe,
     missing_lines,
-    problem,
     sheet_key,
 )
 from server.snapshot import publish
@@ -272,7 +272,7 @@ def _names(missing: list[str], players: dict[str, str]) -> str:
 
 def _scorable(board: Board, sheet: Sheet) -> None:
     """A sheet the core cannot score cannot be confirmed: why is the answer."""
-    refused = problem(board.profile, sheet.body)
+    refused = board_problem(board, sheet.table, sheet.body)
     if refused is not None:
         raise Refused(409, refused)
 

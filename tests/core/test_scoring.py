@@ -139,9 +139,11 @@ def test_super_pastis_a_three_way_top():
 
 
 def test_super_pastis_a_solo_is_the_double_pastis():
+    # "The other players score 1 point per year played": the survivors 1901-1907, 7; R
+    # played 1901-1904, its elimination year too, 4; T, out in 1907, played all seven
     game = board("A=18,E=4,F=4,G=4,I=4,R=0,T=0", solo="A", eliminated={"R": 1904, "T": 1907})
     assert score_game("super-pastis", game, 18) == {
-        "A": 102, "E": 7, "F": 7, "G": 7, "I": 7, "R": 3, "T": 6}
+        "A": 102, "E": 7, "F": 7, "G": 7, "I": 7, "R": 4, "T": 7}
 
 
 # --- C-Diplo and Carnage -----------------------------------------------------------------
@@ -246,7 +248,12 @@ def test_more_centres_never_scores_less_on_the_same_board(game, system):
     ({"eliminated": {"G": 1908}}, "a year from 1901 to the game's last, 1907"),
     ({"draw": frozenset("AG")}, "Germany was eliminated"),
     ({"draw": frozenset("A")}, "at least two"),
-    ({"solo": "I", "draw": frozenset("AI")}, "not both"),
+    ({"solo": "I", "draw": frozenset("AI")}, "one way: a solo and a draw are given"),
+    ({"conceded_to": "I", "draw": frozenset("AI")}, "a draw and a concession are given"),
+    ({"conceded_to": "G"}, "Germany has no centres: it cannot have been conceded to"),
+    ({"conceded_to": "X"}, "'X' is not a power"),
+    ({"centres": "A=0,E=0,F=0,G=0,I=0,R=0,T=0", "eliminated": dict.fromkeys(LETTERS, 1905)},
+     "no power holds a centre"),
     ({"centres": "A=7,E=0,F=0,G=0,I=0,R=0,T=0", "eliminated": dict.fromkeys("EFGIRT", 1905)},
      "only Austria survives"),
 ])
@@ -287,7 +294,8 @@ def test_the_last_power_standing_has_won_whatever_it_holds():
 
 @pytest.mark.parametrize(("system", "winner", "others"), [
     # the soloist's whole score, and what a surviving loser gets in 1908 (Germany, out in
-    # 1904, gets its own year's under the systems that count years)
+    # 1904, gets its own year's under the systems that count years: Super Pastis's "1 point
+    # per year played", 4; ManorCon's 0.4)
     ("manorcon", 75, 0.8), ("armada", 104 - 8.28, 8.28), ("sum-of-squares", 100, 0),
     ("super-pastis", 102, 8), ("c-diplo", 100, 0), ("carnage", 28034, 0),
 ])
@@ -298,3 +306,42 @@ def test_every_system_s_solo(system, winner, others):
     assert round(scores["E"], 2) == round(winner, 2)
     assert [round(scores[p], 2) for p in "FIRT"] == [others] * 4
     assert all(scores[p] <= scores[q] for p in "AG" for q in "FIRT")
+
+
+# --- a board already won, a concession ---------------------------------------------------
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_a_board_with_a_power_at_the_threshold_is_its_solo_whatever_it_says(system):
+    # wdc2018: "The game will end in a solo victory if a single power controls 18 or more
+    # supply centers at the end of a Fall turn": a sheet calling it a draw (all survivors
+    # or some) is scored as the solo it was
+    solo = board("A=0,E=18,F=5,G=0,I=4,R=4,T=3", year=1908, solo="E",
+                 eliminated={"A": 1903, "G": 1904})
+    for said in ({}, {"draw": frozenset("EF")}, {"conceded_to": "F"}):
+        game = board("A=0,E=18,F=5,G=0,I=4,R=4,T=3", year=1908,
+                     eliminated={"A": 1903, "G": 1904}, **said)
+        assert score_game(system, game, 18) == score_game(system, solo, 18), said
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_a_concession_scores_as_the_victory_it_concedes(system):
+    # wdc2003: "A game will end in a victory if all players ... vote unanimously to concede
+    # the game to a specific single power"; graduated20's 19.3 "any solo beats any draw"
+    conceded = board("A=0,E=9,F=8,G=0,I=7,R=5,T=5", year=1908, conceded_to="F",
+                     eliminated={"A": 1903, "G": 1904})
+    scores = score_game(system, conceded, 18)
+    assert scores["F"] == max(scores.values()) and scores["F"] > scores["E"]
+    assert scores["E"] == scores["I"] == scores["R"] == scores["T"]
+
+
+def test_a_leader_that_did_not_grow_has_not_won():
+    # wdc2003: a victory needs a largest power that "has increased its supply center count
+    # in the just-completed game-year"; the sheet says it did not: a draw of all survivors
+    stalled = board("A=0,E=9,F=8,G=0,I=7,R=5,T=5", year=1913, leader_grew=False,
+                    eliminated={"A": 1903, "G": 1904})
+    scores = score_game("armada", stalled, 6)
+    assert round(scores["E"], 2) == round(32 - 13.78, 2)  # a five-way draw in 1913
+    with pytest.raises(ResultError, match="England did not grow in 1913"):
+        score_game("armada", board("A=0,E=9,F=8,G=0,I=7,R=5,T=5", year=1913, solo="E",
+                                   leader_grew=False, eliminated={"A": 1903, "G": 1904}), 6)

@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dipclock.events import BUILTIN
 from dipclock.standings import (
     GameScore,
     SeatTie,
     StandingsError,
     StandingsRules,
     best_countries,
+    mixed_systems,
     played_every,
     qualifiers,
     rules_from,
@@ -91,6 +93,90 @@ def test_a_player_over_max_rounds_is_an_error_naming_the_player():
 def test_two_scores_for_one_player_in_one_round_are_an_error():
     with pytest.raises(StandingsError, match="'Ann' has two scores in round 2"):
         totals(results("Ann", 1, 2) + [GameScore(2, "Ann", 5)], ALL)
+
+
+def test_wdc2018_on_two_boards_of_a_round_only_the_higher_score_counts():
+    # "In instances where a player plays on more than one board in a single round, only the
+    # higher score will count toward his tournament score. The other game may not count
+    # toward Best Country or other awards."
+    rules = BUILTIN["wdc2018"].standings
+    scores = [GameScore(1, "Ann", 30, board="1", power="Austria"),
+              GameScore(1, "Ann", 50, board="2", power="France"),
+              GameScore(2, "Ann", 10, board="1", power="Italy"),
+              GameScore(1, "Bo", 40, board="1", power="France")]
+    assert totals(scores, rules) == {"Ann": 60, "Bo": 40}
+    assert standings(scores, rules)[0].games == 2
+    best = best_countries(scores, rules)
+    assert "Austria" not in best and [s.player for s in best["France"]] == ["Ann"]
+
+
+def test_wdc2019_two_boards_of_a_round_count_as_one_game():
+    # 2b4: "The two games will count as a lonely game ... His best game at 80% and his
+    # second game at 40% - His best game at 100% and his second game at 0%": the better
+    # of the two. 50 and 40: 40 + 16 = 56 beats 50; 50 and 10: 50 beats 40 + 4 = 44
+    rules = BUILTIN["wdc2019"].standings
+    scores = [GameScore(1, "Ann", 50, board="1"), GameScore(1, "Ann", 40, board="2"),
+              GameScore(1, "Bo", 50, board="1"), GameScore(1, "Bo", 10, board="2")]
+    assert totals(scores, rules) == {"Ann": 56, "Bo": 50}
+    # 2b3: "A player cannot player more than two games at the same time"
+    with pytest.raises(StandingsError, match="'Ann' has 3 scores in round 1: no one plays "
+                                             "more than two"):
+        totals([*scores, GameScore(1, "Ann", 5, board="3")], rules)
+
+
+def test_wdc2018_a_fourth_preliminary_round_is_refused():
+    # "Players may participate in no more than three of the four preliminary rounds": the
+    # final (round 5) is a fourth round all may play, a fourth preliminary one is not
+    rules = BUILTIN["wdc2018"].standings
+    assert totals(results("Ann", 10, 20, 30) + [GameScore(5, "Ann", 40)], rules) == {
+        "Ann": 100}
+    with pytest.raises(StandingsError, match=r"'Ann' played 4 preliminary rounds "
+                                             r"\(1, 2, 3, 4\); max_preliminary_rounds is 3"):
+        totals(results("Ann", 10, 20, 30, 40), rules)
+
+
+@pytest.mark.parametrize(("scores", "message"), [
+    ([GameScore(1, f"P{n}", 10, board="3") for n in range(8)],
+     "round 1, board 3 has 8 players: a board seats 7"),
+    ([GameScore(1, "Ann", 10, board="3", power="A"), GameScore(1, "Bo", 10, board="3",
+                                                               power="Austria")],
+     "round 1, board 3: Austria is played by both 'Ann' and 'Bo'"),
+    ([GameScore(1, "Ann", 10, board="3", centres=20), GameScore(1, "Bo", 10, board="3",
+                                                                centres=15)],
+     "round 1, board 3: the centres add up to 35; a board has 34"),
+    ([GameScore(1, "Ann", 10, board="3"), GameScore(1, "Ann", 12, board="3")],
+     "round 1, board 3: 'Ann' is scored twice"),
+])
+def test_a_board_no_game_could_leave_is_refused(scores, message):
+    for rules in (ALL, BUILTIN["wdc2018"].standings):  # two boards or not
+        with pytest.raises(StandingsError, match=message):
+            standings(scores, rules)
+        with pytest.raises(StandingsError, match=message):
+            best_countries(scores, rules)
+
+
+def test_a_score_past_any_system_is_refused_before_it_overflows():
+    with pytest.raises(StandingsError, match="'Ann' in round 1: the score 1e\\+308 is out of "
+                                             "range"):
+        GameScore(1, "Ann", 1e308)
+    assert GameScore(1, "Ann", 28034 * 1.15).score == 28034 * 1.15
+
+
+def test_mixed_systems_are_named_with_their_rounds():
+    scores = [GameScore(1, "Ann", 30, system="manorcon"), GameScore(2, "Ann", 70,
+                                                                    system="super-pastis"),
+              GameScore(1, "Bo", 20, system="manorcon"), GameScore(3, "Bo", 1)]
+    assert mixed_systems(scores) == {"manorcon": (1,), "super-pastis": (2,)}
+    assert mixed_systems(scores[:1] + scores[2:]) == {}
+    with pytest.raises(StandingsError, match="'pastis' is not a scoring system"):
+        GameScore(1, "Ann", 3, system="pastis")
+
+
+def test_graduated20_players_level_on_total_share_the_place():
+    # 19.7: "the tie will be broken by the following criteria", and none follow
+    rules = BUILTIN["graduated20"].standings
+    scores = results("Ann", 50, 10) + results("Bo", 30, 30) + results("Cy", 70)
+    assert table(scores, rules) == [(1, "Cy"), (2, "Ann"), (2, "Bo")]
 
 
 def test_a_game_score_names_its_power_in_english_and_refuses_nonsense():
@@ -268,34 +354,45 @@ def test_tie_breaks_apply_in_order_within_the_group_still_level():
 # --- the top board ----------------------------------------------------------------------
 
 def _top_board_event():
-    # Rounds 1-2, then the top board in round 3 for Ann, Bo and Cy. Xu has the best total.
-    # Ann 50 + 40 = 90 (wins the top board), Bo 60 + 30 = 90 (second), Cy 130 + 20 = 150.
+    # Rounds 1-2, then the top board in round 3 for seven (a board seats seven: wdc2006
+    # 19.8 "The top 7"). Xu has the best total. Ann 20 + 30 + 40 = 90 (wins the top board),
+    # Bo 30 + 30 + 30 = 90 (second), Cy 70 + 60 + 20 = 150, then the four who trail: Di
+    # 5 + 5 + 4 = 14, Ed 11, Fay 8, Gus 5.
     return (results("Ann", 20, 30) + results("Bo", 30, 30) + results("Cy", 70, 60)
-            + results("Xu", 100, 100) + results("Yo", 10, 10)
+            + results("Di", 5, 5) + results("Ed", 4, 4) + results("Fay", 3, 3)
+            + results("Gus", 2, 2) + results("Xu", 100, 100) + results("Yo", 10, 10)
             + [GameScore(3, "Ann", 40, board="top", centres=9),
                GameScore(3, "Bo", 30, board="top", centres=12),
-               GameScore(3, "Cy", 20, board="top", centres=5)])
+               GameScore(3, "Cy", 20, board="top", centres=5),
+               GameScore(3, "Di", 4, board="top", centres=2),
+               GameScore(3, "Ed", 3, board="top", centres=2),
+               GameScore(3, "Fay", 2, board="top", centres=1),
+               GameScore(3, "Gus", 1, board="top", centres=1)])
 
 
-TOP = frozenset({"Ann", "Bo", "Cy"})
+TOP = frozenset({"Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"})
+TRAILING = [("Di", 14), ("Ed", 11), ("Fay", 8), ("Gus", 5)]
 
 
 def test_wdc2006_the_top_boards_first_two_are_first_and_second_of_the_tournament():
     rules = StandingsRules(top_board_places=2)
     out = standings(_top_board_event(), rules, top_board=TOP, top_board_round=3)
     assert [(s.rank, s.player, s.total) for s in out] == [
-        (1, "Ann", 90), (2, "Bo", 90), (3, "Xu", 200), (4, "Cy", 150), (5, "Yo", 20)]
+        (1, "Ann", 90), (2, "Bo", 90), (3, "Xu", 200), (4, "Cy", 150), (5, "Yo", 20),
+        *((n, p, t) for n, (p, t) in enumerate(TRAILING, start=6))]
     # without the top board's places the table is by total alone
     assert table(_top_board_event(), ALL) == [
-        (1, "Xu"), (2, "Cy"), (3, "Ann"), (3, "Bo"), (5, "Yo")]
+        (1, "Xu"), (2, "Cy"), (3, "Ann"), (3, "Bo"), (5, "Yo"), (6, "Di"), (7, "Ed"),
+        (8, "Fay"), (9, "Gus")]
 
 
 def test_the_top_board_bonus_raises_the_top_boards_totals():
     rules = StandingsRules(top_board_bonus=0.10)
     out = standings(_top_board_event(), rules, top_board=TOP)
-    # 150 x 1.10 = 165; 90 x 1.10 = 99 (shown as 99, not 99.00000000000001)
-    assert [(s.rank, s.player, s.total) for s in out] == [
-        (1, "Xu", 200), (2, "Cy", 165), (3, "Ann", 99), (3, "Bo", 99), (5, "Yo", 20)]
+    # 150 x 1.10 = 165; 90 x 1.10 = 99 (shown as 99, not 99.00000000000001); 14 x 1.1 = 15.4
+    assert [(s.rank, s.player, s.total) for s in out][:6] == [
+        (1, "Xu", 200), (2, "Cy", 165), (3, "Ann", 99), (3, "Bo", 99), (5, "Yo", 20),
+        (6, "Di", 15.4)]
     assert totals(_top_board_event(), rules, TOP)["Ann"] == 99
 
 
@@ -303,30 +400,49 @@ def test_wdc2019_the_top_board_is_won_on_centres():
     rules = StandingsRules(top_board_places=1, top_board_by="centres")
     out = table(_top_board_event(), rules, top_board=TOP, top_board_round=3)
     assert out[0] == (1, "Bo")  # 12 centres, though Ann scored more on the board
-    assert out[1:] == [(2, "Xu"), (3, "Cy"), (4, "Ann"), (5, "Yo")]
+    assert out[1:5] == [(2, "Xu"), (3, "Cy"), (4, "Ann"), (5, "Yo")]
+
+
+def test_the_top_board_is_played_in_the_events_round():
+    # no round given: the event's top_board_round, not the file's last round
+    rules = StandingsRules(top_board_places=1, top_board_round=3)
+    scores = [*_top_board_event(), GameScore(4, "Xu", 1)]
+    assert table(scores, rules, top_board=TOP)[0] == (1, "Ann")
 
 
 def test_a_top_board_game_tie_is_broken_by_the_total_else_shared():
+    others = [g for p in ("Di", "Ed", "Fay", "Gus", "Hal")
+              for g in results(p, 1, 1) + [GameScore(3, p, 1)]]
     scores = [*results("Ann", 20, 30), *results("Bo", 40, 30), *results("Xu", 100, 100),
-              GameScore(3, "Ann", 30), GameScore(3, "Bo", 30)]
+              GameScore(3, "Ann", 30), GameScore(3, "Bo", 30), *others]
     rules = StandingsRules(top_board_places=1)
-    top = frozenset({"Ann", "Bo"})
+    top = frozenset({"Ann", "Bo", "Di", "Ed", "Fay", "Gus", "Hal"})
     # level on the board (30 each): Bo's total 100 beats Ann's 80
-    assert table(scores, rules, top_board=top, top_board_round=3) == [
+    assert table(scores, rules, top_board=top, top_board_round=3)[:3] == [
         (1, "Bo"), (2, "Xu"), (3, "Ann")]
     # level on everything: both take the shared first place
     scores[1] = GameScore(2, "Ann", 50)
-    assert table(scores, rules, top_board=top, top_board_round=3) == [
+    assert table(scores, rules, top_board=top, top_board_round=3)[:3] == [
         (1, "Ann"), (1, "Bo"), (3, "Xu")]
 
 
-def test_a_top_board_without_its_round_or_its_results_is_an_error():
+def test_a_top_board_without_its_round_its_seven_or_its_results_is_an_error():
     rules = StandingsRules(top_board_places=1)
     with pytest.raises(StandingsError, match="top_board_round"):
         standings(_top_board_event(), rules, top_board=TOP)
     with pytest.raises(StandingsError, match="'Xu' is on the top board but has no score in "
                                              "round 3"):
-        standings(_top_board_event(), rules, top_board=TOP | {"Xu"}, top_board_round=3)
+        standings(_top_board_event(), rules, top_board=TOP - {"Gus"} | {"Xu"},
+                  top_board_round=3)
+    # "The top 7 of the ranking" (wdc2006 19.8): a board seats seven, no more, no fewer
+    for top in (TOP - {"Gus"}, TOP | {"Xu"}):
+        with pytest.raises(StandingsError, match=f"the top board has {len(top)} players: a "
+                                                 "board seats 7"):
+            standings(_top_board_event(), rules, top_board=top, top_board_round=3)
+    split = [GameScore(3, g.player, g.score, board="other", centres=g.centres)
+             if g.player == "Gus" and g.round == 3 else g for g in _top_board_event()]
+    with pytest.raises(StandingsError, match=r"played on 2 boards of round 3 \(other, top\)"):
+        standings(split, rules, top_board=TOP, top_board_round=3)
 
 
 def test_wdc2006_qualifiers_leave_out_who_played_all_four_rounds():
@@ -462,6 +578,62 @@ def test_graduated20_no_best_country_for_a_board_someone_soloed():
                        "Germany": ["Ny"]}
 
 
+def test_graduated20_eliminated_on_a_drawn_board_is_no_draw_achieved():
+    # 19.9: "a player on a board where another player achieved a solo cannot win a best
+    # country award, unless no player achieves a draw with that country". Lu lost Austria
+    # to Sol's solo with 8 centres; Mo played Austria on a drawn board but was eliminated:
+    # no one achieved a draw with Austria, so Lu's 8 centres win it
+    scores = [GameScore(1, "Sol", 75, board="a", power="France", centres=18),
+              GameScore(1, "Lu", 0.7, board="a", power="Austria", centres=8),
+              GameScore(1, "Mo", 0.5, board="b", power="Austria", centres=0),
+              GameScore(1, "Pi", 40, board="b", power="England", centres=9)]
+    rules = BUILTIN["graduated20"].standings
+    winners = best_countries(scores, rules, solo_boards=frozenset({(1, "a")}))
+    assert [s.player for s in winners["Austria"]] == ["Lu"]
+    # had Mo survived the draw with one centre, Mo would win it
+    scores[2] = GameScore(1, "Mo", 5, board="b", power="Austria", centres=1)
+    winners = best_countries(scores, rules, solo_boards=frozenset({(1, "a")}))
+    assert [s.player for s in winners["Austria"]] == ["Mo"]
+
+
+def test_graduated20_a_concession_s_winner_is_its_highest_score():
+    # the power conceded to (75) need not hold the most centres: Lu (9, lost) is beaten
+    scores = [GameScore(1, "Con", 75, board="a", power="France", centres=7),
+              GameScore(1, "Lu", 0.7, board="a", power="Turkey", centres=9),
+              GameScore(1, "Mo", 20, board="b", power="France", centres=8),
+              GameScore(1, "Ny", 30, board="b", power="Turkey", centres=6)]
+    rules = BUILTIN["graduated20"].standings
+    winners = best_countries(scores, rules, solo_boards=frozenset({(1, "a")}))
+    assert [s.player for s in winners["France"]] == ["Mo"]  # 8 centres beat Con's 7
+    assert [s.player for s in winners["Turkey"]] == ["Ny"]  # Lu lost to the concession
+
+
+def _pastis_boards():
+    # two boards of round 1 where Ann (board a) and Bo (board b) both score 40 with Austria
+    return [GameScore(1, n, s, board=b, power=p, centres=c) for b, seats in (
+        ("a", [("Ann", 40, "A", 9), ("x1", 10, "E", 8), ("x2", 9, "F", 6), ("x3", 8, "G", 5),
+               ("x4", 7, "I", 3), ("x5", 6, "R", 2), ("x6", 5, "T", 1)]),
+        ("b", [("Bo", 40, "A", 9), ("y1", 10, "E", 6), ("y2", 9, "F", 6), ("y3", 8, "G", 5),
+               ("y4", 7, "I", 4), ("y5", 6, "R", 3), ("y6", 5, "T", 1)]),
+    ) for n, s, p, c in seats]
+
+
+def test_wdc2019_best_country_ties_go_to_more_centres_then_the_gaps():
+    # 6c: "1. More centers 2. Weakest gap with the preceding player (considered zero if the
+    # player is first) 3. Largest gap with the following player"
+    rules = BUILTIN["wdc2019"].standings
+    scores = _pastis_boards()
+    # level on score and centres (9), both first (gap above 0); below: Ann 1 (x1's 8),
+    # Bo 3 (y1's 6): Bo wins
+    assert [s.player for s in best_countries(scores, rules)["Austria"]] == ["Bo"]
+    scores[0] = GameScore(1, "Ann", 40, board="a", power="A", centres=10)  # more centres
+    scores[1] = GameScore(1, "x1", 10, board="a", power="E", centres=7)
+    assert [s.player for s in best_countries(scores, rules)["Austria"]] == ["Ann"]
+    # a board whose seven counts are not all known cannot be read for gaps: shared
+    partial = [s for s in _pastis_boards() if s.player != "x6"]
+    assert [s.player for s in best_countries(partial, rules)["Austria"]] == ["Ann", "Bo"]
+
+
 # --- properties -------------------------------------------------------------------------
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -473,11 +645,18 @@ TIE_BREAKS = st.lists(st.sampled_from(["best_game", "second_best_game", "head_to
 
 @st.composite
 def tournaments(draw, min_size=0):
-    """Up to four rounds of five players, each game on board "1" or "2" with a power."""
+    """Up to four rounds of five players, each game on board "1" or "2" with a power, a
+    different one for each player of a board (a board seats each power once)."""
     cells = draw(st.lists(st.tuples(st.sampled_from(PLAYERS), st.integers(1, 4)),
                           unique=True, min_size=min_size, max_size=20))
-    return [GameScore(r, p, draw(st.integers(0, 200)) / 4, board=draw(st.sampled_from("12")),
-                      power=draw(st.sampled_from("AEFGIRT"))) for p, r in cells]
+    seats: dict[tuple[int, str], list[str]] = {}
+    out = []
+    for p, r in cells:
+        board = draw(st.sampled_from("12"))
+        free = seats.setdefault((r, board), draw(st.permutations("AEFGIRT")))
+        out.append(GameScore(r, p, draw(st.integers(0, 200)) / 4, board=board,
+                             power=free.pop()))
+    return out
 
 
 WEIGHTS = st.sampled_from([(), (1,), (1, 1), (1, 1, 1, 1), (1, 1, 0.5), (1, 0.8, 0.4)])

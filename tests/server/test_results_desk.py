@@ -226,9 +226,11 @@ def test_what_looks_wrong_is_flagged_and_cannot_be_confirmed(hub, td):
     assert len(refused) == 1 and "needs 18" in refused[0]["reason"]
     r = final(hub, td, 1, final=True, incomplete=True)
     assert r.status_code == 409 and "needs 18" in r.json()["detail"]
+    # wdc2006 rule 17: "All games will run to Winter 1909": the core refuses 1910 (blocked)
     late = put(p, 1, {**BOARD_1, "year": 1910}, key).json()
-    assert late["flags"] == ["the table's clock ended the game with Fall 1909: Fall 1910 "
-                             "cannot count"] and late["blocked"] is False
+    assert late["flags"] == ["wdc2006's games end with Fall 1909: 1910 cannot count",
+                             "the table's clock ended the game with Fall 1909: Fall 1910 "
+                             "cannot count"] and late["blocked"] is True
     put(p, 1, solo, key)
     listed = hub.client.get("/api/td/results").json()["sheets"]
     assert [(s["table"], s["status"], s["flags"]) for s in listed][:2] == [
@@ -388,8 +390,8 @@ def test_teams_are_ranked_by_their_members_in_the_team_round(hub):
         r = hub.client.put("/api/td/teams", json={"csv": bad}, headers=td)
         assert r.status_code == 422 and says in r.json()["detail"], r.text
     seated(hub, td)
-    for table, board in ((1, BOARD_1), (2, BOARD_2)):
-        enter(hub, td, table, board)
+    for table, board in ((1, BOARD_1), (2, BOARD_2)):  # wdc2019's games end in 1907
+        enter(hub, td, table, {**board, "year": 1907})
     view = hub.client.get("/api/td/standings").json()
     assert view["teams"] == [] and "team round (round 2)" in view["team_problem"]
     # the same boards again as round 2, the team round
@@ -415,3 +417,24 @@ def test_teams_are_ranked_by_their_members_in_the_team_round(hub):
     assert [r["team"] for r in rows] == [t["team"] for t in view["teams"]]
     assert hub.client.put("/api/td/teams", json={"csv": ""}, headers=td).json()["summary"] \
         == "teams: cleared"
+
+
+def test_a_board_won_though_its_sheet_says_draw_is_scored_and_awarded_as_a_solo(hub):
+    # graduated20: Austria's 18 centres are a solo whatever the sheet says (19.4: 75; the
+    # losers 0.1 x 8). Rule 19.9: England's loser there (6 centres) wins no best country,
+    # as E2 achieved a draw with England (5 centres on a board without a solo)
+    td = hub.sign_in()
+    hub.set_up(td, event="graduated20", tables=2)
+    seated(hub, td)
+    boards = {1: {"centres": dict(A=18, E=6, F=4, G=3, I=2, R=1, T=0), "year": 1908,
+                  "eliminated": {"T": 1907}},
+              2: {"centres": dict(A=8, E=5, F=5, G=5, I=4, R=4, T=3), "year": 1909}}
+    for table, body in boards.items():
+        enter(hub, td, table, body)
+    view = hub.client.get("/api/td/results?round=1").json()["sheets"][0]
+    assert view["scores"]["Austria"] == 75 and view["scores"]["England"] == 0.8
+    assert "Austria holds 18 centres at the end of 1908 (a victory needs 18): the game " \
+           "ended in its solo, not a draw" in view["flags"]
+    countries = {c["power"]: [w["player"] for w in c["winners"]]
+                 for c in hub.client.get("/api/td/standings?round=1").json()["best_countries"]}
+    assert countries["England"] == ["E2"] and countries["Austria"] == ["A1"]
