@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
-from dipclock.eventscoring import Scored
+from dipclock.eventscoring import Scored, endings
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
@@ -26,6 +26,7 @@ from dipclock.standings import (
     StandingsError,
     StandingsRules,
     best_countries,
+    mixed_text,
     played_every,
     qualifiers,
     standings,
@@ -39,6 +40,7 @@ from server.sheets import (
     SheetIn,
     Status,
     Where,
+    ending_text,
     missing_lines,
     named,
     problem,
@@ -50,6 +52,17 @@ from server.sheets import (
 from server.store import RoundRow, Store
 
 SECRET_KEY = "sheet_secret"
+
+
+class SheetEndings(Out):
+    """How the event's games can end (``dipclock.eventscoring.endings``): the sheet page
+    offers only these."""
+
+    draws: str  # "all_survivors", "two_leaders" (wdc2003) or "any"
+    concession: bool  # a game may be conceded to one power
+    leader_growth: bool  # a victory needs the leader to have grown: the page asks
+    votes_from: int | None  # the first year a vote may end a game
+    last_year: int | None  # the last Fall that can count
 
 
 class SheetView(Out):
@@ -66,8 +79,10 @@ class SheetView(Out):
     year: int | None
     counts: str  # "Fall 1906 centres count"
     draws_by_size: bool  # ARMADA: the page asks who is in the draw
+    endings: SheetEndings | None  # None: the event names no scoring system
     players: dict[str, str]  # power name -> player, as seated
     sheet: SheetIn | None
+    ending: str  # how the game ended, in words ("Conceded to France"); "" before a sheet
     #: what a change is made against (``If-Match``): raised by each change of what the
     #: sheet says, not by confirmations; 0 before any sheet
     version: int
@@ -147,6 +162,9 @@ class StandingsView(Out):
     sheets_waiting: list[int]  # this round's tables whose sheet the TD has not confirmed
     standings: list[StandingRow]
     problem: str  # "" or why the standings cannot be made
+    #: "" or what every page and file showing these standings says: their totals add
+    #: rounds scored under different systems (a new event chosen for a later round)
+    mixed: str = ""
     top_board: TopBoard | None = None  # None: the event has none, or it is not near yet
     best_countries: list[CountryBest] = []
     #: the team table, once the event's team round has confirmed sheets and teams are set
@@ -242,9 +260,11 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
         table=table, event=profile.name, system=system.name if system else None,
         notes=list(profile.scoring.notes) if profile.scoring else [], year=year,
         counts=counts, draws_by_size=bool(system and system.draws_by_size),
+        endings=_endings(board),
         players={POWERS[p]: n for p, n in sorted(seated.items(), key=lambda i:
                                                    LETTERS.index(i[0]))},
         sheet=sheet.body if sheet else None,
+        ending=ending_text(sheet.body) if sheet else "",
         version=sheet.version if sheet else 0,
         confirmed=[POWERS[p] for p in LETTERS if sheet and p in sheet.confirmed],
         confirmations={POWERS[p]: how for p, how in sorted(
@@ -260,6 +280,15 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
 def _line(power: str, seated: dict[str, str]) -> str:
     """"Italy (Bob Smith)": a line of the sheet with its player, as the TD reads it."""
     return f"{POWERS[power]} ({seated[power]})" if power in seated else POWERS[power]
+
+
+def _endings(board: Board) -> SheetEndings | None:
+    if board.profile.scoring is None:
+        return None
+    e = endings(board.profile, board.rnd.number, board.rnd.last_year)
+    return SheetEndings(draws=e.draws, concession=e.concession,
+                        leader_growth=e.leader_growth, votes_from=e.votes_from,
+                        last_year=e.last_year)
 
 
 def round_sheets(store: Store, board: Board) -> list[SheetView]:
@@ -332,7 +361,7 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
         sheets_waiting=waiting,
         standings=[StandingRow(rank=s.rank, player=s.player, total=round(s.total, 2),
                                games=s.games, shared=s.shared) for s in rows],
-        problem=problem, top_board=top,
+        problem=problem, top_board=top, mixed=mixed_text(scores),
         best_countries=[CountryBest(power=power, winners=[
             Result(player=w.player, round=w.round, table=w.board or "", centres=w.centres,
                    score=round(w.score, 2)) for w in won])

@@ -51,22 +51,31 @@ class SheetIn(BaseModel):
     centres: dict[PowerLetter, Centres]
     #: the game year whose Fall centres count
     year: GameYear
-    ending: Literal["draw", "solo"] = "draw"
+    ending: Literal["draw", "solo", "concession"] = "draw"
     solo: PowerLetter | None = None
+    #: the power the others conceded the game to (events whose text has concessions)
+    conceded_to: PowerLetter | None = None
     #: a draw's participants where the event scores draws by size; None: all survivors
     draw: Annotated[list[PowerLetter], Field(max_length=7)] | None = None
     eliminated: dict[PowerLetter, GameYear] = {}
+    #: False: the largest power did not gain a centre in the final year (wdc2003's victory
+    #: needs it to have grown; the page asks only there)
+    leader_grew: bool = True
 
     def result(self) -> GameResult:
         """The core's game result (a ``ResultError`` for a sheet that cannot be one)."""
         if self.ending == "solo" and self.solo is None:
             raise ResultError("a solo needs its winner")
+        if self.ending == "concession" and self.conceded_to is None:
+            raise ResultError("a concession needs the power it was conceded to")
         return GameResult(
             centres=dict(self.centres),
             year=self.year,
             solo=self.solo if self.ending == "solo" else None,
             draw=frozenset(self.draw) if self.draw and self.ending == "draw" else None,
             eliminated=dict(self.eliminated),
+            conceded_to=self.conceded_to if self.ending == "concession" else None,
+            leader_grew=self.leader_grew,
         )
 
 
@@ -167,6 +176,8 @@ def ending_text(body: SheetIn) -> str:
     """How the game ended, as the table's clock and the sheet say it."""
     if body.ending == "solo" and body.solo:
         return f"Solo: {POWERS[body.solo]}"
+    if body.ending == "concession" and body.conceded_to:
+        return f"Conceded to {POWERS[body.conceded_to]}"
     if body.draw:
         return "Draw: " + ", ".join(POWERS[p] for p in LETTERS if p in body.draw)
     return "A draw of all survivors"
@@ -175,7 +186,7 @@ def ending_text(body: SheetIn) -> str:
 def describe(body: SheetIn) -> str:
     """The audit log's line for a sheet: "A 5, E 4, ... (1907, draw)"."""
     centres = ", ".join(f"{p} {body.centres.get(p, '?')}" for p in LETTERS)
-    end = f"solo {POWERS[body.solo]}" if body.ending == "solo" and body.solo else "draw"
+    end = ending_text(body).lower().replace("a draw of all survivors", "draw")
     return f"{centres} ({body.year}, {end})"
 
 

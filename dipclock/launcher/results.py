@@ -31,7 +31,7 @@ from dipclock.standings import (
     GameScore,
     StandingsError,
     StandingsRules,
-    mixed_systems,
+    mixed_text,
     standings,
 )
 from dipclock.standings.tiebreaks import NEEDS
@@ -233,9 +233,5 @@ def top_board_of(profile: EventProfile, rules: StandingsRules, given: str | None
 
 def mixed_notes(scores: list[GameScore]) -> list[str]:
     """A note where the file's rounds were scored under different systems."""
-    mixed = mixed_systems(scores)
-    if not mixed:
-        return []
-    parts = [f"{SYSTEMS[system].name} (round{'s' if len(rounds) > 1 else ''} "
-             f"{', '.join(map(str, rounds))})" for system, rounds in mixed.items()]
-    return [f"the totals add games scored under different systems: {'; '.join(parts)}"]
+    text = mixed_text(scores)
+    return [text] if text else []

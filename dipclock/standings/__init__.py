@@ -9,7 +9,7 @@ from __future__ import annotations
 from dipclock.standings.aggregate import by_player, played_every, totals, weighted
 from dipclock.standings.best_country import best_countries
 from dipclock.standings.boards import check_boards
-from dipclock.standings.mixed import mixed_systems
+from dipclock.standings.mixed import mixed_systems, mixed_text
 from dipclock.standings.model import GameScore, Standing, StandingsError, TeamStanding
 from dipclock.standings.ranking import SeatTie, qualifiers, standings
 from dipclock.standings.rules import (
@@ -41,6 +41,7 @@ __all__ = [
     "by_player",
     "check_boards",
     "mixed_systems",
+    "mixed_text",
     "played_every",
     "qualifiers",
     "rules_from",

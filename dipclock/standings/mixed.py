@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from dipclock.scoring.systems import SYSTEMS
 from dipclock.standings.model import GameScore
 
 
@@ -24,3 +25,14 @@ def mixed_systems(scores: Iterable[GameScore]) -> dict[str, tuple[int, ...]]:
         return {}
     return {system: tuple(sorted(r)) for system, r in
             sorted(rounds.items(), key=lambda item: (min(item[1]), item[0]))}
+
+
+def mixed_text(scores: Iterable[GameScore]) -> str:
+    """What every page and file showing these standings says of them where they mix
+    systems ("" where they do not): one wording, for the command line and the hub."""
+    mixed = mixed_systems(scores)
+    if not mixed:
+        return ""
+    parts = [f"{SYSTEMS[system].name} (round{'s' if len(rounds) > 1 else ''} "
+             f"{', '.join(map(str, rounds))})" for system, rounds in mixed.items()]
+    return f"the totals add games scored under different systems: {'; '.join(parts)}"

@@ -307,29 +307,42 @@ async def get_results_csv(_: TD, hub: HubDep) -> Response:
                                               "results.csv"))
 
 
+#: ``?mixed=1``: the TD takes a file of standings whose totals mix scoring systems
+MixedQuery = Annotated[bool, Query()]
+
+
 async def _view_csv(hub: Hub, round: int | None, table: Callable[[StandingsView], str],
-                    name: str) -> Response:
-    """One of the standings' tables as a CSV file, made as a heavy read."""
-    return await heavy_read(hub, lambda: _csv(
-        table(standings_view(hub.store, round or _current_number(hub))), name))
+                    name: str, mixed: bool = True) -> Response:
+    """One of the standings' tables as a CSV file, made as a heavy read. Standings whose
+    totals add rounds scored under different systems are refused (409, one line saying
+    so) unless the TD asks for them anyway (``mixed``): a file carries no banner."""
+    def work() -> Response:
+        view = standings_view(hub.store, round or _current_number(hub))
+        if view.mixed and not mixed:
+            raise Refused(409, f"{name}: {view.mixed}; ask for it anyway with ?mixed=1")
+        return _csv(table(view), name)
+    return await heavy_read(hub, work)
 
 
 @router.get("/api/standings.csv", response_class=Response)
-async def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+                            mixed: MixedQuery = False) -> Response:
     """The standings after a round (the current one by default)."""
-    return await _view_csv(hub, round, standings_csv, "standings.csv")
+    return await _view_csv(hub, round, standings_csv, "standings.csv", mixed)
 
 
 @router.get("/api/best-countries.csv", response_class=Response)
-async def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+                                 mixed: MixedQuery = False) -> Response:
     """Each power's best result after a round (the current one by default)."""
-    return await _view_csv(hub, round, best_countries_csv, "best-countries.csv")
+    return await _view_csv(hub, round, best_countries_csv, "best-countries.csv", mixed)
 
 
 @router.get("/api/top-board.csv", response_class=Response)
-async def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
+async def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+                            mixed: MixedQuery = False) -> Response:
     """The top board's seeding as it stands after a round (the current one by default)."""
-    return await _view_csv(hub, round, top_board_csv, "top-board.csv")
+    return await _view_csv(hub, round, top_board_csv, "top-board.csv", mixed)
 
 
 @router.get("/api/teams.csv", response_class=Response)

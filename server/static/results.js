@@ -19,9 +19,9 @@ const SHEET_STATUS = {
   confirmed: "confirmed by the players", final: "confirmed by the TD",
 };
 
-function centresLine(s) {
-  const end = s.ending === "solo" ? `solo ${s.solo}` : (s.draw ? `draw ${s.draw.join("")}` : "draw");
-  return "AEFGIRT".split("").map((p) => `${p} ${s.centres[p]}`).join(" ") + ` · ${s.year} · ${end}`;
+function centresLine(v) {
+  return Object.entries(v.sheet.centres).map(([p, n]) => `${p} ${n}`).join(" ") +
+    ` · ${v.sheet.year} · ${v.ending}`;
 }
 
 // The base (server/stale.py) of the sheets the card shows: the TD's confirmation is made
@@ -46,7 +46,7 @@ function sheetRow(v) {
   const row = el("li", { class: v.flags.length ? "bad" : (v.status === "final" ? "done" : ""),
     "data-table": v.table },
     el("span", {}, el("b", {}, `Table ${v.table}`), ` · ${SHEET_STATUS[v.status]}`),
-    v.sheet ? el("span", { class: "small" }, centresLine(v.sheet)) : null,
+    v.sheet ? el("span", { class: "small" }, centresLine(v)) : null,
     confirmationsLine(v),
     ...v.flags.map((f) => el("span", { class: "small flag" }, f)),
     open);
@@ -98,8 +98,15 @@ async function refreshResults(d) {
     $("standings-after").textContent = `after round ${view.round}` +
       (view.sheets_waiting.length ? ` · waiting for tables ${view.sheets_waiting.join(", ")}` : "");
     $("standings").replaceChildren(...standingRows(view));
+    // totals that add rounds scored under different systems: said, and the files asked
+    // for on purpose (the hub refuses them otherwise)
+    $("standings-mixed").hidden = !view.mixed;
+    $("standings-mixed").textContent = view.mixed ? view.mixed.charAt(0).toUpperCase() + view.mixed.slice(1) : "";
     renderAwards(view);
-    $("standings-csv").href = `/api/standings.csv?round=${view.round}`;
+    const mixed = view.mixed ? "&mixed=1" : "";
+    $("standings-csv").href = `/api/standings.csv?round=${view.round}${mixed}`;
+    $("countries-csv").href = `/api/best-countries.csv?round=${view.round}${mixed}`;
+    $("top-board-csv").href = `/api/top-board.csv?round=${view.round}${mixed}`;
   } catch (e) {
     $("sheets").replaceChildren(el("li", { class: "muted" }, e.message));
     $("standings").replaceChildren();
@@ -115,12 +122,10 @@ function renderAwards(view) {
       : (top.table ? `Round ${top.round}, table ${top.table}` + (top.counts ? ": its result decides the first places" : "")
         : `Round ${top.round}: seat them at one table`);
     $("top-board-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
-    $("top-board-csv").href = `/api/top-board.csv?round=${view.round}`;
   }
   $("best-countries").replaceChildren(...view.best_countries.map((c) => el("li", {},
     el("b", {}, c.power), " ", c.winners.map((w) =>
       `${w.player} (${w.score.toFixed(2)}, ${w.centres} centres, round ${w.round})`).join("; "))));
-  $("countries-csv").href = `/api/best-countries.csv?round=${view.round}`;
   $("teams-box").hidden = !view.teams.length && !view.team_problem;
   $("teams-note").textContent = view.team_problem;
   $("teams").replaceChildren(...view.teams.map((t) => el("li", {},

@@ -65,10 +65,22 @@ function renderSheet(v) {
   $("draw-label").textContent = v.draws_by_size ? "A draw of the powers ticked"
     : "A draw of all survivors";
   fillSelect($("solo"), POWERS.map((n) => [letter(n), n]));
+  fillSelect($("conceded-to"), POWERS.map((n) => [letter(n), n]));
+  // only the endings the event's text has (the hub says which)
+  const e = v.endings;
+  $("concession-label").hidden = !(e && e.concession);
+  $("grew-label").hidden = !(e && e.leader_growth);
+  $("endings-note").textContent = e ? [
+    e.votes_from ? `A vote can end a game from ${e.votes_from}.` : "",
+    e.last_year ? `Games end with Fall ${e.last_year}.` : "",
+    e.draws === "two_leaders" ? "A draw is of all survivors, or of two leaders level at the year's victory threshold." : "",
+  ].filter(Boolean).join(" ") : "";
   $("year").value = (s && s.year) || v.year || "";
   if (s) {
     document.querySelector(`input[name=ending][value=${s.ending}]`).checked = true;
     if (s.solo) $("solo").value = s.solo;
+    if (s.conceded_to) $("conceded-to").value = s.conceded_to;
+    $("leader-grew").checked = s.leader_grew !== false;
   }
   const locked = v.status === "final" && sheetKey;
   $("sheet-form").querySelectorAll("input, select, button").forEach((e) => { e.disabled = !!locked; });
@@ -138,6 +150,8 @@ function readForm() {
   const ending = document.querySelector("input[name=ending]:checked").value;
   const body = { centres, eliminated, year: Number($("year").value), ending };
   if (ending === "solo") body.solo = $("solo").value;
+  if (ending === "concession") body.conceded_to = $("conceded-to").value;
+  if (view.endings && view.endings.leader_growth) body.leader_grew = $("leader-grew").checked;
   if (ending === "draw" && view.draws_by_size) body.draw = draw;
   return body;
 }

@@ -438,3 +438,65 @@ def test_a_board_won_though_its_sheet_says_draw_is_scored_and_awarded_as_a_solo(
     countries = {c["power"]: [w["player"] for w in c["winners"]]
                  for c in hub.client.get("/api/td/standings?round=1").json()["best_countries"]}
     assert countries["England"] == ["E2"] and countries["Austria"] == ["A1"]
+
+
+def test_a_concession_is_entered_where_the_event_has_them_and_refused_elsewhere(hub):
+    """graduated20 rule 16 names "draw or concession votes": a sheet says "Conceded to
+    France" and scores as the solo conceded; wdc2006's text has none: refused, one line."""
+    td = hub.sign_in()
+    hub.set_up(td, event="graduated20", tables=2)
+    seated(hub, td)
+    p, key = phone(hub), key_of(hub, 1)
+    view = p.get("/api/sheets/1/1", headers=key).json()
+    assert view["endings"] == {"draws": "all_survivors", "concession": True,
+                               "leader_growth": False, "votes_from": 1905, "last_year": 1909}
+    conceded = {"centres": dict(A=4, E=4, F=14, G=3, I=3, R=3, T=3), "year": 1907,
+                "ending": "concession", "conceded_to": "F"}
+    view = put(p, 1, conceded, key, version=0).json()
+    assert view["blocked"] is False and view["ending"] == "Conceded to France"
+    assert view["scores"]["France"] == 75 and view["scores"]["Austria"] == 0.7
+    assert snap(hub, 1)["result"]["ending"] == "Conceded to France"
+    refused = put(p, 1, {**conceded, "conceded_to": None}, key)
+    assert refused.status_code == 200  # stored as typed, and flagged: it cannot be scored
+    assert refused.json()["flags"][0] == "a concession needs the power it was conceded to"
+
+
+def test_no_concession_at_an_event_whose_text_has_none(hub, td):
+    seated(hub, td)  # wdc2006
+    p, key = phone(hub), key_of(hub, 1)
+    assert p.get("/api/sheets/1/1", headers=key).json()["endings"]["concession"] is False
+    view = put(p, 1, {"centres": dict(A=4, E=4, F=14, G=3, I=3, R=3, T=3), "year": 1907,
+                      "ending": "concession", "conceded_to": "F"}, key, version=0).json()
+    assert view["blocked"] is True
+    assert view["flags"][0] == "wdc2006 has no concessions: a game ends in a solo or a draw"
+
+
+def test_standings_that_add_different_systems_say_so_and_their_files_are_asked_for(hub):
+    """Round 1 under graduated20 (ManorCon), round 2 under wdc2019 (Super Pastis): the
+    totals add what no rule text adds. Every view says so; a file is refused with one line
+    unless the TD asks for it anyway."""
+    from datetime import timedelta
+
+    from tests.server.conftest import START
+
+    td = hub.sign_in()
+    hub.set_up(td, event="graduated20", tables=2)
+    seated(hub, td)
+    enter(hub, td, 1, BOARD_1)
+    hub.client.put("/api/td/event", json={"builtin": "wdc2019"}, headers=td).raise_for_status()
+    hub.client.put("/api/td/round", json={"number": 2, "start": (
+        START + timedelta(hours=7)).isoformat()}, headers=td).raise_for_status()
+    again = "".join(f"2,{t},{p},{p}{t}\n" for t in (1, 2) for p in "AEFGIRT")
+    hub.client.put("/api/td/seating", json={"csv": again}, headers=td).raise_for_status()
+    enter(hub, td, 1, {**BOARD_1, "year": 1907}, round_no=2)
+    one = hub.client.get("/api/td/standings?round=1").json()
+    assert one["mixed"] == ""
+    view = hub.client.get("/api/td/standings?round=2").json()
+    assert view["mixed"] == ("the totals add games scored under different systems: "
+                             "ManorCon (c² + 4c + 16) (round 1); Super Pastis (round 2)")
+    for name in ("standings", "best-countries", "top-board"):
+        r = hub.client.get(f"/api/{name}.csv?round=2")
+        assert r.status_code == 409 and r.json()["detail"] == (
+            f"{name}.csv: {view['mixed']}; ask for it anyway with ?mixed=1")
+        assert hub.client.get(f"/api/{name}.csv?round=2&mixed=1").status_code == 200
+    assert hub.client.get("/api/standings.csv?round=1").status_code == 200
