@@ -49,7 +49,8 @@ class RoundPreview(Out):
     record: str  # "" or what the round holds that was played ("19 button presses, called")
     #: the round is a record: only a reopen changes it, and ``moves`` says what would move
     needs_reopen: bool
-    #: what every table would show at once: "Before the round · 19:12:00 · Starts 10:00"
+    #: what every table would show at once: "Saturday team round starts at 19:00 · Spring
+    #: 1901 · 8:53:00 · First deadline 19:20"
     tables_show: str
     #: what the TD must answer before it is done (a round under way, a start in the past)
     questions: list[str]
@@ -67,7 +68,6 @@ class Change:
     summary: str
     stored: RoundRow | None
     record: str
-    reopen: bool
 
 
 def change(hub: Hub, body: RoundSetup, now: datetime) -> Change:
@@ -77,8 +77,7 @@ def change(hub: Hub, body: RoundSetup, now: datetime) -> Change:
     record = hub.store.record(stored) if stored is not None else None
     chosen = _chosen(hub, body.event) if body.event is not None else None
     done = actions.set_up_round(body, hub.store.event(), stored, now, bool(record), chosen)
-    return Change(done.what, done.summary, stored, record.text() if record else "",
-                  body.reopen)
+    return Change(done.what, done.summary, stored, record.text() if record else "")
 
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -103,8 +102,8 @@ def next_round(hub: Hub, now: datetime) -> tuple[int, datetime | None, bool]:
     day = local.date()
     for _ in range(8):
         moment = datetime.combine(day, info.start)
-        named = info.day.strip().lower()
-        if moment > local and (named not in DAYS or DAYS[day.weekday()] == named):
+        weekday = info.day.strip().lower()
+        if moment > local and (weekday not in DAYS or DAYS[day.weekday()] == weekday):
             try:
                 return number, resolve(moment, tz)[0], False
             except NoSuchTime:  # a start the clocks skip that night: the TD types one

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import weakref
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -215,3 +216,20 @@ class ThreadHub:
     td = LiveHub.td
     token = staticmethod(LiveHub.token)
     auth = LiveHub.auth
+
+
+def held_hub(data: Path, moment: datetime) -> ThreadHub:
+    """A real hub whose clock the test holds (``tests.doubles.FakeClock``), set to
+    ``moment`` (the venue's time), its system clock said to be synchronised: each step of
+    a test jumps the clock to the instant it needs (``at``)."""
+    from dipclock.sync import to_seconds
+    from tests.doubles import FakeClock
+
+    return ThreadHub(data, synced=lambda: True, clock=FakeClock(to_seconds(moment)))
+
+
+def at(hub: ThreadHub, moment: datetime) -> None:
+    """Jump a ``held_hub``'s clock to ``moment``."""
+    from dipclock.sync import to_seconds
+
+    hub.clock.t = to_seconds(moment)

@@ -14,12 +14,10 @@ from typing import Any
 
 import pytest
 
-from dipclock.sync import to_seconds
 from tests.chromium import SHOTS, TdPhone, phone
-from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD
-from tests.server.live import ThreadHub, clocks_of
-from tests.server.test_browser_rounds import WAIT, Dashboard, at
+from tests.server.live import ThreadHub, at, clocks_of, held_hub
+from tests.server.test_browser_rounds import WAIT, Dashboard
 from tests.server.test_records_live import (
     F1901,
     S1901,
@@ -36,8 +34,7 @@ pytestmark = [pytest.mark.browser]
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[ThreadHub]:
-    with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
+    with held_hub(tmp_path / "hub", START - timedelta(minutes=10)) as h:
         yield h
 
 

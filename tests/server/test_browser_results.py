@@ -19,12 +19,10 @@ from dipclock.events import BUILTIN
 from dipclock.powers import LETTERS, POWERS
 from dipclock.scoring import GameResult, score_game
 from dipclock.standings import GameScore, standings, team_standings
-from dipclock.sync import to_seconds
 from tests.chromium import SHOTS, phone
-from tests.doubles import FakeClock
 from tests.server.conftest import START
-from tests.server.live import ThreadHub, clocks_of
-from tests.server.test_browser_rounds import WAIT, Dashboard, at
+from tests.server.live import ThreadHub, at, clocks_of, held_hub
+from tests.server.test_browser_rounds import WAIT, Dashboard
 
 pytestmark = [pytest.mark.browser]
 
@@ -53,8 +51,7 @@ def centres(board: dict[str, Any]) -> dict[str, int]:
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[ThreadHub]:
-    with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
+    with held_hub(tmp_path / "hub", START - timedelta(minutes=10)) as h:
         yield h
 
 

@@ -19,11 +19,9 @@ import httpx
 import pytest
 
 from dipclock.events import BUILTIN
-from dipclock.sync import to_seconds
 from tests.chromium import SHOTS, TdPhone, phone
-from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD, START
-from tests.server.live import ThreadHub, clocks_of
+from tests.server.live import ThreadHub, at, clocks_of, held_hub
 
 pytestmark = [pytest.mark.browser]
 
@@ -35,13 +33,9 @@ WAIT = 30_000
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[ThreadHub]:
-    with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
+    with held_hub(tmp_path / "hub", START - timedelta(minutes=10)) as h:
         yield h
 
-
-def at(hub: ThreadHub, moment: datetime) -> None:
-    hub.clock.t = to_seconds(moment)
 
 
 class Dashboard(TdPhone):

@@ -18,9 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from dipclock.sync import to_seconds
-from tests.doubles import FakeClock
-from tests.server.live import ThreadHub, clocks_of
+from tests.server.live import ThreadHub, at, clocks_of, held_hub
 
 START = datetime(2026, 11, 25, 10, 0)  # the venue's time (the hub machine's zone: UTC here)
 SEATS = "".join(f"1,{t},{p},{p}{t}\n" for t in (1, 2) for p in "AEFGIRT")
@@ -32,13 +30,9 @@ BOARD = {"centres": dict(A=5, E=4, F=6, G=0, I=7, R=6, T=6), "year": 1902,
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[ThreadHub]:
-    with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
+    with held_hub(tmp_path / "hub", START - timedelta(minutes=10)) as h:
         yield h
 
-
-def at(hub: ThreadHub, moment: datetime) -> None:
-    hub.clock.t = to_seconds(moment)
 
 
 def ok(r: httpx.Response) -> dict[str, Any]:
