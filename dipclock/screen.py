@@ -33,7 +33,7 @@ from dipclock.penalties import penalty, started_seconds
 from dipclock.phaseview import PhaseView, view
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import PhaseRef, Schedule
-from dipclock.timeline import Phase, timetable
+from dipclock.timeline import Phase, table_clock
 from dipclock.venuetime import venue_naive, zone
 
 Look = Literal[
@@ -152,12 +152,13 @@ def build(
     if not profile.central_clock and buttons:
         schedule = with_board_starts(schedule, presses, table)  # this board's own signals
     v = view(profile, schedule, now, table)
-    phases = timetable(profile, schedule, table).phases
+    built = table_clock(profile, schedule, table)
+    phases, stops = built.phases, built.stops  # a break or a hold stops the late counts too
     if not buttons:
         presses = ()
     mine = orders(presses)
-    status = board(phases, now, mine, profile.penalty, out)
-    subs = {(s.power, s.at): s for s in submissions(phases, mine)}
+    status = board(phases, now, mine, profile.penalty, out, stops=stops)
+    subs = {(s.power, s.at): s for s in submissions(phases, mine, stops=stops)}
     ticks = [1.0]
 
     recent = [
@@ -181,10 +182,12 @@ def build(
             chips.append(Chip(letter, name, "out", "OUT", ""))
         elif st.late_seconds is not None:
             late = started_seconds(st.late_seconds)
-            ticks.append(_until_tick(st.late_seconds))
+            if not st.paused:
+                ticks.append(_until_tick(st.late_seconds))
             label = st.heading_for.label if st.heading_for else ""
             chips.append(Chip(letter, name, "late", f"+{late} s", label))
-            what = f"+{late} s, {in_sentence(label)}" if label else f"+{late} s"
+            count = f"+{late} s paused" if st.paused else f"+{late} s"  # stands still
+            what = f"{count}, {in_sentence(label)}" if label else count
             late_lines.append((who(letter, seated), what))
         elif just is not None and just.late:
             cost = penalty(profile.penalty, just.seconds_late, just.offence)
@@ -208,7 +211,7 @@ def build(
     )
     if count_to is not None:
         ticks.append(_until_tick((count_to - now).total_seconds()))
-    if look in ("late", "adjudicating"):
+    if look in ("late", "adjudicating", "paused", "held"):
         notes = _late_notes(late_lines) + notes
     if look == "adjudicating" and not buttons:
         notes = tuple(n for n in notes if n != READY_HINT)

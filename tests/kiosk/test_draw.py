@@ -219,3 +219,23 @@ def test_no_qr_code_before_the_game_is_over() -> None:
     assert frame.screen.qr == ""
     _, drawn, _ = draw(replace(scene, sheet="https://hub/sheet/2/3#k"), (800, 480), painter)
     assert not [d for d in drawn if d.role == "qr"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_late_count_stands_still_on_screen_through_lunch(size: tuple[int, int]) -> None:
+    """The hall paused while Italy and Russia were 40 s late: their chips and the late line
+    stay at +40 s however long lunch lasts, and the line says the count is paused."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    scene = next(s for s in SCENES if s.name == "paused-while-late")
+    _, drawn, screen = draw(scene, size, painter)
+    assert screen.look == "paused"
+    [notes] = [d.text for d in drawn if d.role == "notes"]
+    assert notes.startswith("Italy and Russia +40 s paused, 3-unit NMR")
+    chips = [(d.role, d.text) for d in drawn if d.role.startswith("chip-")]
+    assert ("chip-I-note", "+40 s") in chips and ("chip-R-note", "+40 s") in chips
+    _, later, _ = draw(replace(scene, at=scene.at + timedelta(minutes=20, seconds=30)), size,
+                       painter)
+    assert [d.text for d in later if d.role == "notes"] == [notes]
+    assert [(d.role, d.text) for d in later if d.role.startswith("chip-")] == chips
