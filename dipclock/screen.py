@@ -73,11 +73,14 @@ class Screen:
 
     ``count_to`` is the moment the big number counts down to (None: it is not a countdown:
     "Break", "Game over", a held table's frozen time); ``ticking`` says it runs, so a
-    screen may redraw it from ``count_to`` and its own clock until it next asks.
+    screen may redraw it from ``count_to`` and its own clock until it next asks. The
+    heading is the round's title and the table apart: a screen keeps the table readable
+    however long the title (the TD types it).
     """
 
     look: Look
-    heading: str  # "Round 2 · Table 3"
+    title: str  # "Round 2"
+    table_name: str  # "Table 3" ("" on the hall's clock)
     phase: str  # "Spring 1903"
     deadline: str  # "Deadline 10:17"
     label: str  # the stage in words
@@ -89,6 +92,16 @@ class Screen:
     chips: tuple[Chip, ...]
     valid_for: float  # seconds until something on the screen changes (<= 1)
     view: PhaseView
+
+    @property
+    def heading(self) -> str:
+        """"Round 2 · Table 3"."""
+        return heading_text(self.title, self.table_name)
+
+
+def heading_text(title: str, table_name: str) -> str:
+    """A screen's heading in one line: the round's title, then the table."""
+    return " · ".join(x for x in (title, table_name) if x)
 
 
 def clock_text(moment: datetime, tz: tzinfo = UTC) -> str:
@@ -217,16 +230,14 @@ def build(
         notes = tuple(n for n in notes if n != READY_HINT)
         if table is None:
             label = "Board clocks: each board starts its next phase when it is ready"
-    heading = " · ".join(
-        x for x in (schedule.title or "", f"Table {table}" if table is not None else "") if x
-    )
     phase = v.phase.title if v.phase else (v.previous.ref.title if v.previous else "")
     deadline = ""
     if v.deadline is not None and v.stage != "game_over":
         first = "First deadline" if v.stage == "before_start" else "Deadline"
         deadline = f"{first} {clock_text(v.deadline, tz)}"
     return Screen(
-        look, heading, phase, deadline, label, big, count_to, count_to is not None, notes,
+        look, schedule.title or "", f"Table {table}" if table is not None else "", phase,
+        deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
     )
 

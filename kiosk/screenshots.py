@@ -48,6 +48,7 @@ class Scene:
     extra: dict[str, object] = field(default_factory=dict)
     board: bool = False  # the event on board clocks (a club night), not a central clock
     sheet: str = ""  # the result sheet's address, as the hub gives it (game over: a QR code)
+    players: tuple[tuple[str, str], ...] = ()  # (power, the player seated at it)
 
     def frame(self) -> state.Frame:
         if self.before_round is not None:
@@ -64,7 +65,8 @@ class Scene:
         presses.sort(key=lambda p: p.at)
         out = state.out_powers((), presses, self.at, schedule.start, profile)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
-                            hub_lost=self.hub_lost, alerts=self.alerts)
+                            hub_lost=self.hub_lost, alerts=self.alerts,
+                            players=dict(self.players))
         frame = state.with_sheet(frame, self.sheet)
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
