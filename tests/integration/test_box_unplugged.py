@@ -25,7 +25,7 @@ from kiosk.app import Kiosk
 from kiosk.hubclient import FAST_SAMPLES, HubClient
 from kiosk.outbox import Outbox
 from tests.doubles import FakeClock
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import set_up_round, wait_for
 from tests.server.live import ThreadHub
 
 DAY = "2024-05-04"
@@ -53,10 +53,7 @@ def test_the_grid_hears_of_the_box_unplugged_and_back_at_once(
     clock = FakeClock(at("09:10:00"))
     with ThreadHub(tmp_path / "hub", synced=lambda: True, clock=clock) as live:
         td = live.td()
-        td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
-        td.put("/api/td/round", json={"number": 1, "start": f"{DAY}T09:00:00"}
-               ).raise_for_status()
-        td.put("/api/td/tables", json={"count": 3}).raise_for_status()
+        set_up_round(td, datetime.fromisoformat(f"{DAY}T09:00:00"))  # wdc2006, tables 1-3
 
         def tile() -> dict[str, Any]:
             tables = td.get("/api/td/state").json()["tables"]
