@@ -67,13 +67,17 @@ def td_stops(breaks: Iterable[BreakInterval]) -> tuple[Stop, ...]:
     order: the time every count the clock drives stands still (``dipclock.late``). A board
     clock's own stop at a deadline is not one: the board adjudicates, late orders count on.
     """
+    return merged((b.start, b.end) for b in breaks if not b.board)
+
+
+def merged(stops: Iterable[Stop]) -> tuple[Stop, ...]:
+    """``stops`` in time order, overlapping or touching ones as one, empty ones dropped."""
     out: list[Stop] = []
-    for b in sorted((b for b in breaks if not b.board and b.end > b.start),
-                    key=lambda b: b.start):
-        if out and b.start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b.end))
+    for a, b in sorted(s for s in stops if s[1] > s[0]):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
         else:
-            out.append((b.start, b.end))
+            out.append((a, b))
     return tuple(out)
 
 

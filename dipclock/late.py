@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from dipclock.events import PenaltyRules
-from dipclock.gameclock import NEVER, Stop
+from dipclock.gameclock import NEVER, Stop, merged
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import LETTERS
 from dipclock.schedule import PhaseRef
@@ -100,17 +100,6 @@ class PowerStatus:
     paused: bool = False  # the late count stands still now: the table's clock is stopped
 
 
-def _disjoint(stops: Iterable[Stop]) -> tuple[Stop, ...]:
-    """``stops`` in time order, overlapping ones merged (``TableClock.stops`` already are)."""
-    out: list[Stop] = []
-    for a, b in sorted(stops):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        elif a < b:
-            out.append((a, b))
-    return tuple(out)
-
-
 def _ran(start: datetime, end: datetime, stops: Sequence[Stop]) -> float:
     """Seconds the clock ran from ``start`` to ``end`` (negative when ``end`` is earlier)."""
     if end < start:
@@ -159,7 +148,7 @@ def submissions(
     press within ``REPEAT`` of the power's previous one), which would otherwise count a
     nervous second press just after a deadline as the next phase's orders.
     """
-    stops = _disjoint(stops)
+    stops = merged(stops)
     done: set[tuple[str, PhaseRef]] = set()
     offences: dict[str, int] = {}
     last: dict[str, datetime] = {}
@@ -209,7 +198,7 @@ def board(
     """Each power's state at ``now``: in or not, and the live lateness after a deadline,
     standing still while the table's clock is stopped (``stops``). A break that starts at
     the deadline makes no one late before the clock has run again."""
-    stops = _disjoint(stops)
+    stops = merged(stops)
     subs = [s for s in submissions(phases, presses, window, stops) if s.at <= now]
     prev = next((p for p in reversed(phases) if p.deadline <= now), None)
     current = next((p for p in phases if p.deadline > now), None)
@@ -322,7 +311,7 @@ def missed_to_judge(
     button was forgotten; only the TD can tell which, so the proposal is the penalty for
     orders later than the window, on the offence count a late press would have had.
     """
-    stops = _disjoint(stops)
+    stops = merged(stops)
     mine = orders(presses)
     subs = submissions(phases, mine, window, stops)
     in_use = {s.phase for s in subs}
@@ -348,7 +337,7 @@ def judged_until(
     a late window, later by every stop in it (NEVER: an open-ended one; None: every window
     has closed, so the answer is final). The hub keeps a table's judgment until then rather
     than judging its whole history at every poll."""
-    stops = _disjoint(stops)
+    stops = merged(stops)
     closes = (_closes(p.deadline, window, stops) for p in phases)
     return min((c for c in closes if c >= now), default=None)
 
@@ -362,7 +351,7 @@ def missed(
     stops: Iterable[Stop] = (),
 ) -> list[tuple[str, PhaseRef]]:
     """(power, phase) pairs with no orders at all: the window closed without a press."""
-    stops = _disjoint(stops)
+    stops = merged(stops)
     subs = {(s.power, s.phase) for s in submissions(phases, presses, window, stops)}
     return [
         (power, p.ref)
