@@ -12,7 +12,7 @@ Built once per (schedule, table) by ``dipclock.timeline.TableClock`` and then qu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import IntEnum
@@ -55,6 +55,30 @@ class BreakInterval:
     end: datetime
     pause: Pause
     board: bool = False
+
+
+#: A stretch of real time in which a table's clock stood still for the TD (a break or a
+#: hold): (start, end), end NEVER while it is open-ended.
+Stop = tuple[datetime, datetime]
+
+
+def td_stops(breaks: Iterable[BreakInterval]) -> tuple[Stop, ...]:
+    """The TD's breaks and holds among ``breaks``, merged into disjoint stretches in time
+    order: the time every count the clock drives stands still (``dipclock.late``). A board
+    clock's own stop at a deadline is not one: the board adjudicates, late orders count on.
+    """
+    return merged((b.start, b.end) for b in breaks if not b.board)
+
+
+def merged(stops: Iterable[Stop]) -> tuple[Stop, ...]:
+    """``stops`` in time order, overlapping or touching ones as one, empty ones dropped."""
+    out: list[Stop] = []
+    for a, b in sorted(s for s in stops if s[1] > s[0]):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,13 @@ minutes is far past every event's worst band (91 s under graduated20), yet short
 that a press for the next phase is never mistaken for a late one: boards spend longer
 than that adjudicating.
 
+Lateness and the window count only the time the table's clock runs: a TD's break or
+hold on the table (``stops``: ``TableClock.stops``) stops them as it stops the countdown,
+so no power reaches "all units hold" over lunch, and a press during a pause is late by
+the running seconds before it. A board clock's own stop at a deadline is no such pause
+(the board adjudicates; late orders count on), and extra time given after a deadline
+changes no lateness. Every function takes ``stops`` (default: none, wall time).
+
 Offences count late presses only. A phase with no press at all is not counted as an
 offence: a forgotten button is likelier than orders over five minutes late, and ``missed``
 lists those phases for the TD to judge.
@@ -23,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from dipclock.events import PenaltyRules
+from dipclock.gameclock import NEVER, Stop, merged
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import LETTERS
 from dipclock.schedule import PhaseRef
@@ -89,17 +97,58 @@ class PowerStatus:
     late_seconds: float | None  # counting up after a deadline, until pressed or the window ends
     heading_for: Penalty | None  # what the running lateness would cost
     last_late: Submission | None  # the late submission for the phase just ended, if any
+    paused: bool = False  # the late count stands still now: the table's clock is stopped
+
+
+def _ran(start: datetime, end: datetime, stops: Sequence[Stop]) -> float:
+    """Seconds the clock ran from ``start`` to ``end`` (negative when ``end`` is earlier)."""
+    if end < start:
+        return -_ran(end, start, stops)
+    total = (end - start).total_seconds()
+    for a, b in stops:
+        lo, hi = max(a, start), min(b, end)
+        if lo < hi:
+            total -= (hi - lo).total_seconds()
+    return total
+
+
+def _closes(deadline: datetime, window: timedelta, stops: Sequence[Stop]) -> datetime:
+    """The last moment of the late window after ``deadline``: the clock has run ``window``
+    since, and a stop that starts as it does holds it open to its end (NEVER: open-ended).
+    So a moment is in the window exactly when it is at or before this one."""
+    t, left = deadline, window.total_seconds()
+    for a, b in stops:
+        if b <= t:
+            continue
+        if a > t:
+            run = (a - t).total_seconds()
+            if run > left:
+                break
+            left -= run
+        if b == NEVER:
+            return NEVER
+        t = b
+    return t + timedelta(seconds=left)
+
+
+def stopped_at(now: datetime, stops: Iterable[Stop]) -> bool:
+    """The table's clock is stopped at ``now`` (a break or a hold): late counts stand still."""
+    return any(a <= now < b for a, b in stops)
 
 
 def submissions(
-    phases: Sequence[Phase], presses: Iterable[Press], window: timedelta = LATE_WINDOW
+    phases: Sequence[Phase],
+    presses: Iterable[Press],
+    window: timedelta = LATE_WINDOW,
+    stops: Iterable[Stop] = (),
 ) -> list[Submission]:
-    """Turn presses (in any order) into submissions.
+    """Turn presses (in any order) into submissions; lateness in running seconds (``stops``).
 
     Dropped: a repeat press in a phase the power is already in for, and a double tap (a
     press within ``REPEAT`` of the power's previous one), which would otherwise count a
     nervous second press just after a deadline as the next phase's orders.
     """
+    stops = merged(stops)
     done: set[tuple[str, PhaseRef]] = set()
     offences: dict[str, int] = {}
     last: dict[str, datetime] = {}
@@ -109,7 +158,7 @@ def submissions(
         last[press.power] = press.at
         if previous is not None and press.at - previous < REPEAT:
             continue
-        target = _target(phases, press, done, window)
+        target = _target(phases, press, done, window, stops)
         if target is None:
             continue
         phase, late = target
@@ -122,17 +171,19 @@ def submissions(
 
 
 def _target(
-    phases: Sequence[Phase], press: Press, done: set[tuple[str, PhaseRef]], window: timedelta
+    phases: Sequence[Phase], press: Press, done: set[tuple[str, PhaseRef]], window: timedelta,
+    stops: Sequence[Stop],
 ) -> tuple[Phase, float] | None:
     if not phases or press.at < phases[0].opens:
         return None  # before the round: no orders are due yet (or another round's press)
     prev = next((p for p in reversed(phases) if p.deadline <= press.at), None)
-    if prev and press.at - prev.deadline <= window and (press.power, prev.ref) not in done:
-        return prev, (press.at - prev.deadline).total_seconds()
+    if (prev and (press.power, prev.ref) not in done
+            and press.at <= _closes(prev.deadline, window, stops)):
+        return prev, _ran(prev.deadline, press.at, stops)
     current = next((p for p in phases if p.deadline > press.at), None)
     if current is None or (press.power, current.ref) in done:
         return None
-    return current, (press.at - current.deadline).total_seconds()
+    return current, _ran(current.deadline, press.at, stops)
 
 
 def board(
@@ -142,11 +193,16 @@ def board(
     rules: PenaltyRules,
     out: Collection[str] = (),
     window: timedelta = LATE_WINDOW,
+    stops: Iterable[Stop] = (),
 ) -> dict[str, PowerStatus]:
-    """Each power's state at ``now``: in or not, and the live lateness after a deadline."""
-    subs = [s for s in submissions(phases, presses, window) if s.at <= now]
+    """Each power's state at ``now``: in or not, and the live lateness after a deadline,
+    standing still while the table's clock is stopped (``stops``). A break that starts at
+    the deadline makes no one late before the clock has run again."""
+    stops = merged(stops)
+    subs = [s for s in submissions(phases, presses, window, stops) if s.at <= now]
     prev = next((p for p in reversed(phases) if p.deadline <= now), None)
     current = next((p for p in phases if p.deadline > now), None)
+    paused = stopped_at(now, stops)
     status = {}
     for power in LETTERS:
         mine = [s for s in subs if s.power == power]
@@ -154,15 +210,17 @@ def board(
         late_seconds = heading = last_late = None
         if prev is not None and power not in out:
             for_prev = next((s for s in mine if s.phase == prev.ref), None)
-            since = now - prev.deadline
-            if for_prev is None and since <= window:
-                late_seconds = since.total_seconds()
-                offence = sum(1 for s in mine if s.late) + 1
-                heading = penalty(rules, late_seconds, offence)
+            if for_prev is None and now <= _closes(prev.deadline, window, stops):
+                ran = _ran(prev.deadline, now, stops)
+                if ran > 0 or not paused:  # a break from the deadline on: none late yet
+                    late_seconds = ran
+                    offence = sum(1 for s in mine if s.late) + 1
+                    heading = penalty(rules, late_seconds, offence)
             elif for_prev is not None and for_prev.late:
                 last_late = for_prev
         status[power] = PowerStatus(
-            power, power in out, in_now, late_seconds, heading, last_late
+            power, power in out, in_now, late_seconds, heading, last_late,
+            paused and late_seconds is not None,
         )
     return status
 
@@ -253,6 +311,7 @@ def missed_to_judge(
     since: datetime,
     window: timedelta = LATE_WINDOW,
     board: bool = False,
+    stops: Iterable[Stop] = (),
 ) -> list[Missed]:
     """The missed phases the TD must rule on, with the penalty the event proposes.
 
@@ -261,12 +320,13 @@ def missed_to_judge(
     button was forgotten; only the TD can tell which, so the proposal is the penalty for
     orders later than the window, on the offence count a late press would have had.
     """
+    stops = merged(stops)
     mine = orders(presses)
-    subs = submissions(phases, mine, window)
+    subs = submissions(phases, mine, window, stops)
     in_use = {s.phase for s in subs}
     deadlines = {p.ref: p.deadline for p in phases}
     out = []
-    for power, ref in missed(phases, now, mine, window=window):
+    for power, ref in missed(phases, now, mine, window=window, stops=stops):
         deadline = deadlines[ref]
         if ref not in in_use or power in out_of_game(presses, since, now=deadline, board=board):
             continue
@@ -277,13 +337,18 @@ def missed_to_judge(
 
 
 def judged_until(
-    phases: Sequence[Phase], now: datetime, window: timedelta = LATE_WINDOW
+    phases: Sequence[Phase],
+    now: datetime,
+    window: timedelta = LATE_WINDOW,
+    stops: Iterable[Stop] = (),
 ) -> datetime | None:
     """Until when ``missed_to_judge`` at ``now`` stands, if no press comes: the next close of
-    a late window (None: every window has closed, so the answer is final). The hub keeps a
-    table's judgment until then rather than judging its whole history at every poll."""
-    return min((p.deadline + window for p in phases if p.deadline + window >= now),
-               default=None)
+    a late window, later by every stop in it (NEVER: an open-ended one; None: every window
+    has closed, so the answer is final). The hub keeps a table's judgment until then rather
+    than judging its whole history at every poll."""
+    stops = merged(stops)
+    closes = (_closes(p.deadline, window, stops) for p in phases)
+    return min((c for c in closes if c >= now), default=None)
 
 
 def missed(
@@ -292,13 +357,15 @@ def missed(
     presses: Iterable[Press],
     out: Collection[str] = (),
     window: timedelta = LATE_WINDOW,
+    stops: Iterable[Stop] = (),
 ) -> list[tuple[str, PhaseRef]]:
     """(power, phase) pairs with no orders at all: the window closed without a press."""
-    subs = {(s.power, s.phase) for s in submissions(phases, presses, window)}
+    stops = merged(stops)
+    subs = {(s.power, s.phase) for s in submissions(phases, presses, window, stops)}
     return [
         (power, p.ref)
         for p in phases
-        if p.deadline + window < now
+        if _closes(p.deadline, window, stops) < now
         for power in LETTERS
         if power not in out and (power, p.ref) not in subs
     ]

@@ -33,7 +33,7 @@ from dipclock.penalties import penalty, started_seconds
 from dipclock.phaseview import PhaseView, view
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import PhaseRef, Schedule
-from dipclock.timeline import Phase, timetable
+from dipclock.timeline import Phase, table_clock
 from dipclock.venuetime import venue_naive, zone
 
 Look = Literal[
@@ -73,11 +73,14 @@ class Screen:
 
     ``count_to`` is the moment the big number counts down to (None: it is not a countdown:
     "Break", "Game over", a held table's frozen time); ``ticking`` says it runs, so a
-    screen may redraw it from ``count_to`` and its own clock until it next asks.
+    screen may redraw it from ``count_to`` and its own clock until it next asks. The
+    heading is the round's title and the table apart: a screen keeps the table readable
+    however long the title (the TD types it).
     """
 
     look: Look
-    heading: str  # "Round 2 · Table 3"
+    title: str  # "Round 2"
+    table_name: str  # "Table 3" ("" on the hall's clock)
     phase: str  # "Spring 1903"
     deadline: str  # "Deadline 10:17"
     label: str  # the stage in words
@@ -89,6 +92,16 @@ class Screen:
     chips: tuple[Chip, ...]
     valid_for: float  # seconds until something on the screen changes (<= 1)
     view: PhaseView
+
+    @property
+    def heading(self) -> str:
+        """"Round 2 · Table 3"."""
+        return heading_text(self.title, self.table_name)
+
+
+def heading_text(title: str, table_name: str) -> str:
+    """A screen's heading in one line: the round's title, then the table."""
+    return " · ".join(x for x in (title, table_name) if x)
 
 
 def clock_text(moment: datetime, tz: tzinfo = UTC) -> str:
@@ -152,12 +165,13 @@ def build(
     if not profile.central_clock and buttons:
         schedule = with_board_starts(schedule, presses, table)  # this board's own signals
     v = view(profile, schedule, now, table)
-    phases = timetable(profile, schedule, table).phases
+    built = table_clock(profile, schedule, table)
+    phases, stops = built.phases, built.stops  # a break or a hold stops the late counts too
     if not buttons:
         presses = ()
     mine = orders(presses)
-    status = board(phases, now, mine, profile.penalty, out)
-    subs = {(s.power, s.at): s for s in submissions(phases, mine)}
+    status = board(phases, now, mine, profile.penalty, out, stops=stops)
+    subs = {(s.power, s.at): s for s in submissions(phases, mine, stops=stops)}
     ticks = [1.0]
 
     recent = [
@@ -181,10 +195,12 @@ def build(
             chips.append(Chip(letter, name, "out", "OUT", ""))
         elif st.late_seconds is not None:
             late = started_seconds(st.late_seconds)
-            ticks.append(_until_tick(st.late_seconds))
+            if not st.paused:
+                ticks.append(_until_tick(st.late_seconds))
             label = st.heading_for.label if st.heading_for else ""
             chips.append(Chip(letter, name, "late", f"+{late} s", label))
-            what = f"+{late} s, {in_sentence(label)}" if label else f"+{late} s"
+            count = f"+{late} s paused" if st.paused else f"+{late} s"  # stands still
+            what = f"{count}, {in_sentence(label)}" if label else count
             late_lines.append((who(letter, seated), what))
         elif just is not None and just.late:
             cost = penalty(profile.penalty, just.seconds_late, just.offence)
@@ -208,22 +224,20 @@ def build(
     )
     if count_to is not None:
         ticks.append(_until_tick((count_to - now).total_seconds()))
-    if look in ("late", "adjudicating"):
+    if look in ("late", "adjudicating", "paused", "held"):
         notes = _late_notes(late_lines) + notes
     if look == "adjudicating" and not buttons:
         notes = tuple(n for n in notes if n != READY_HINT)
         if table is None:
             label = "Board clocks: each board starts its next phase when it is ready"
-    heading = " · ".join(
-        x for x in (schedule.title or "", f"Table {table}" if table is not None else "") if x
-    )
     phase = v.phase.title if v.phase else (v.previous.ref.title if v.previous else "")
     deadline = ""
     if v.deadline is not None and v.stage != "game_over":
         first = "First deadline" if v.stage == "before_start" else "Deadline"
         deadline = f"{first} {clock_text(v.deadline, tz)}"
     return Screen(
-        look, heading, phase, deadline, label, big, count_to, count_to is not None, notes,
+        look, schedule.title or "", f"Table {table}" if table is not None else "", phase,
+        deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
     )
 

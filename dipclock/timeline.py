@@ -15,7 +15,16 @@ from functools import lru_cache
 from typing import Literal
 
 from dipclock.events import CallEnds, EventProfile
-from dipclock.gameclock import NEVER, BreakInterval, GameClock, Mark, build_clock, phase_marks
+from dipclock.gameclock import (
+    NEVER,
+    BreakInterval,
+    GameClock,
+    Mark,
+    Stop,
+    build_clock,
+    phase_marks,
+    td_stops,
+)
 from dipclock.schedule import Pause, PhaseRef, Schedule, Season
 
 #: Events with no fixed last year run until the TD ends them; views look this far ahead.
@@ -75,7 +84,8 @@ class TableClock:
 
     ``all_phases`` runs to the last year (else ``horizon_year``), ignoring the call;
     ``phases`` stops at the call. An open-ended break leaves later deadlines unknown: the
-    table stops before them.
+    table stops before them. ``stops`` are the TD's breaks and holds on this table, merged
+    (``gameclock.td_stops``): late counts and late windows stand still in them.
     """
 
     def __init__(
@@ -97,6 +107,7 @@ class TableClock:
         self.clock, self.breaks = build_clock(
             schedule, [m.seconds for m in self.marks], table, stops
         )
+        self.stops: tuple[Stop, ...] = td_stops(self.breaks)
         self.all_phases = self._walk()
         self.phases = counted_phases(self.all_phases, schedule.call, profile.call_ends)
         self._timetable: Timetable | None = None

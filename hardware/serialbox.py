@@ -189,7 +189,9 @@ class SerialButtonBox(ButtonSource):
     With ``locate`` (``buttons.serial = "auto"``: ``hardware.boxfinder.find_box``) the port is
     searched for afresh at every (re)connection, so a box plugged back into another USB socket
     is found again; ``url`` is then the port last found. :meth:`close` (or the end of a
-    ``with`` block) stops the reader and closes the port.
+    ``with`` block) stops the reader and closes the port. ``on_change(connected)`` is told,
+    from the reader thread, each time the box goes away or comes back: the kiosk tells the
+    TD's grid at once (it must return quickly: presses wait behind it).
     """
 
     source = "serial"
@@ -205,12 +207,14 @@ class SerialButtonBox(ButtonSource):
         max_retry_seconds: float = 5.0,
         silence_seconds: float = 5.0,
         locate: Callable[[], str | None] | None = None,
+        on_change: Callable[[bool], None] | None = None,
     ) -> None:
         """Tries the port once now (a malformed URL raises ValueError here, not in a thread);
         a missing device is only logged, and the reader keeps trying. With ``locate`` the
         search runs in the reader thread, never here (it listens for seconds)."""
         self.url = url
         self._locate = locate
+        self.on_change = on_change
         self._queue = queue
         self._baudrate = baudrate
         self._clock = clock
@@ -284,6 +288,7 @@ class SerialButtonBox(ButtonSource):
                     delay = min(delay * 2, self._max_retry)
                     continue
                 log.info("button box %s connected", self.url)
+                self._changed(True)
             self._failing, delay = False, self._retry
             port = self._port
             assert port is not None
@@ -293,12 +298,22 @@ class SerialButtonBox(ButtonSource):
                 if not self._stop.is_set():
                     log.warning("lost button box %s (%s); reconnecting", self.url, exc)
                 self._drop_port()
+                if not self._stop.is_set():
+                    self._changed(False)
                 continue
             try:
                 self._handle(data, self._clock())
             except Exception:  # a bug here must not kill the only reader
                 log.exception("button box %s: error handling %r", self.url, data[:80])
         self._drop_port()
+
+    def _changed(self, connected: bool) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(connected)
+            except Exception:  # the listener's bug must not kill the only reader
+                log.exception("button box %s: error telling that it is %s", self.url,
+                              "back" if connected else "gone")
 
     def _handle(self, data: bytes, now: float) -> None:
         if not data:  # a whole read timeout of silence

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pygame
 import segno
 
+from dipclock.screen import heading_text
 from kiosk.state import Chip, Screen
 
 RGB = tuple[int, int, int]
@@ -79,6 +80,10 @@ ALERT_FROM_BIG = 0.025
 #: wrapped onto a second line rather than shrunk below it.
 PENALTY_INK_800x480 = 14
 REFERENCE_SCREEN = (800, 480)
+#: The heading's size is the one this title takes beside the table's name: a longer title is
+#: shrunk (to ``TITLE_MIN`` of that size), then shortened, and the table's name never is.
+REFERENCE_TITLE = "Round 8"
+TITLE_MIN = 0.6
 
 
 @dataclass(frozen=True)
@@ -340,17 +345,7 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
         _problem(surface, drawn, boxes, screen, painter)
         return drawn
 
-    heading = boxes["heading"]
-    if screen.hub_lost:
-        upper = pygame.Rect(heading.left, heading.top, heading.w, heading.h * 55 // 100)
-        lower = pygame.Rect(heading.left, upper.bottom, heading.w, heading.h - upper.h)
-        t(surface, drawn, "heading", screen.heading, upper, DIM, "left")
-        dot = max(2, lower.h // 4)  # drawn: the bundled font has no bullet glyph
-        pygame.draw.circle(surface, HUB_LOST, (lower.left + dot, lower.centery), dot)
-        text_box = pygame.Rect(lower.left + 3 * dot, lower.top, lower.w - 3 * dot, lower.h)
-        t(surface, drawn, "hub_lost", "hub lost", text_box, HUB_LOST, "left")
-    else:
-        t(surface, drawn, "heading", screen.heading, heading, DIM, "left")
+    _heading(surface, drawn, painter, screen, boxes["heading"])
     t(surface, drawn, "phase", screen.phase, boxes["phase"], WHITE)
     t(surface, drawn, "deadline", screen.deadline, boxes["deadline"], WHITE, "right")
 
@@ -377,6 +372,67 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     _strip(surface, drawn, boxes["strip"], screen.chips, painter,
            penalty_ink(surface.get_size()))
     return drawn
+
+
+def _heading(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, screen: Screen,
+             box: pygame.Rect) -> None:
+    """The round's title, then the table's name as large as the box holds it beside a short
+    title: read from two metres whatever the TD called the round. A long title gives way
+    (smaller, then shortened with "..."), and so does the hub-lost mark, under the title."""
+    title, table, lost = screen.title, screen.table_name, screen.hub_lost
+    if not table:  # nothing to keep large: the title fills the box
+        upper = _upper(box) if lost else box
+        painter.text(surface, drawn, "heading", title, upper, DIM, "left")
+        if lost:
+            _hub_lost(surface, drawn, painter, _lower(box, upper))
+        return
+    size = painter.fit_size(heading_text(REFERENCE_TITLE if title or lost else "", table),
+                            box.w, box.h)
+    font = painter.font(size)
+    named = f"· {table}" if title else table
+    space = font.size(" ")[0]
+    column = pygame.Rect(box.left, box.top, box.w - font.size(named)[0] - space, box.h)
+    upper = _upper(column) if lost else column
+    right = box.left - space  # the right edge of what the column holds
+    shown, small = "", font
+    if title:
+        cap = min(size, painter.fit_size("Rg", box.w, upper.h))  # as tall as its row allows
+        fitted = max(int(cap * TITLE_MIN), min(cap, painter.fit_size(title, upper.w, upper.h)))
+        small = painter.font(fitted)
+        shown = _shortened(small, title, upper.w)
+        right = box.left + small.size(shown)[0]
+        if lost:
+            painter.text(surface, drawn, "heading", shown, upper, DIM, "left", max_size=fitted)
+    if lost:
+        _hub_lost(surface, drawn, painter, _lower(column, upper))
+        right = max(right, drawn[-1].rect.right)
+    left = right + space
+    painter.text(surface, drawn, "table", named,
+                 pygame.Rect(left, box.top, box.right - left, box.h), DIM, "left", max_size=size)
+    if shown and not lost:  # on the table's baseline
+        img = small.render(shown, True, DIM)
+        rect = img.get_rect(left=box.left)
+        rect.top = drawn[-1].rect.top + font.get_ascent() - small.get_ascent()
+        surface.blit(img, rect)
+        drawn.append(Drawn("heading", shown, rect))
+
+
+def _upper(box: pygame.Rect) -> pygame.Rect:
+    """The part of a heading box above the hub-lost mark."""
+    return pygame.Rect(box.left, box.top, box.w, box.h * 55 // 100)
+
+
+def _lower(box: pygame.Rect, upper: pygame.Rect) -> pygame.Rect:
+    return pygame.Rect(box.left, upper.bottom, box.w, box.h - upper.h)
+
+
+def _hub_lost(surface: pygame.Surface, drawn: list[Drawn], painter: Painter,
+              box: pygame.Rect) -> None:
+    """A small red mark: the hub is not answering (the clock keeps running)."""
+    dot = max(2, box.h // 4)  # drawn: the bundled font has no bullet glyph
+    pygame.draw.circle(surface, HUB_LOST, (box.left + dot, box.centery), dot)
+    text_box = pygame.Rect(box.left + 3 * dot, box.top, box.w - 3 * dot, box.h)
+    painter.text(surface, drawn, "hub_lost", "hub lost", text_box, HUB_LOST, "left")
 
 
 def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
@@ -448,7 +504,7 @@ def _problem(
 ) -> None:
     """A start-up problem: the band calls the TD; below it what is wrong, then the fix."""
     look = LOOKS["problem"]
-    painter.text(surface, drawn, "heading", screen.heading, boxes["heading"], DIM, "left")
+    _heading(surface, drawn, painter, screen, boxes["heading"])
     band = boxes["label"]
     pygame.draw.rect(surface, look.band, band, border_radius=max(2, band.h // 6))
     painter.text(surface, drawn, "label", screen.label,

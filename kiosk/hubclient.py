@@ -8,7 +8,8 @@ call into the session. Three daemon threads, and the screen loop never waits on 
 
 * time sync (``GET /api/time``): every ``FAST_SYNC`` s for the first samples, then every
   ``SLOW_SYNC`` s, with backoff while the hub is away; after each sample the status report
-  (``POST .../status``) for the TD's grid.
+  (``POST .../status``) for the TD's grid. The button box going away or coming back
+  (``box_changed``) wakes it at once.
 * snapshots (``WS /api/tables/{n}/ws``, else polling ``GET .../snapshot``), saved in the
   outbox so a restart without the hub shows the last schedule.
 
@@ -215,6 +216,13 @@ class HubClient:
             log.debug("status report failed: %s", exc)
             return False
         return ok
+
+    def box_changed(self, connected: bool) -> None:
+        """The button box went away or came back (``SerialButtonBox.on_change``, its reader
+        thread): wake the sync loop, whose report tells the TD's grid at once."""
+        with self._lock:
+            effects = self.session.box_changed(connected)
+        self._apply(effects)
 
     def accept(self, data: Json) -> bool:
         """Take a snapshot if its seq is newer; True if the screen must be redrawn."""

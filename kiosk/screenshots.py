@@ -48,6 +48,7 @@ class Scene:
     extra: dict[str, object] = field(default_factory=dict)
     board: bool = False  # the event on board clocks (a club night), not a central clock
     sheet: str = ""  # the result sheet's address, as the hub gives it (game over: a QR code)
+    players: tuple[tuple[str, str], ...] = ()  # (power, the player seated at it)
 
     def frame(self) -> state.Frame:
         if self.before_round is not None:
@@ -64,7 +65,8 @@ class Scene:
         presses.sort(key=lambda p: p.at)
         out = state.out_powers((), presses, self.at, schedule.start, profile)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
-                            hub_lost=self.hub_lost, alerts=self.alerts)
+                            hub_lost=self.hub_lost, alerts=self.alerts,
+                            players=dict(self.players))
         frame = state.with_sheet(frame, self.sheet)
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
@@ -84,6 +86,10 @@ SCENES: tuple[Scene, ...] = (
           holds=(("T", "10:05:00"),)),
     Scene("meal-break", "wdc2003", _t("11:05:30"),
           pauses=(Pause(at_deadline=PhaseRef.parse("F1901"), minutes=60, reason="Meal break"),)),
+    Scene("paused-while-late", "graduated20", _t("10:45:00"),
+          presses=(("A", "10:19:10"), ("E", "10:19:30"), ("F", "10:19:50"), ("G", "10:19:58"),
+                   ("T", "10:20:12")),
+          pauses=(Pause(at=_t("10:20:40"), minutes=60, reason="Lunch"),)),
     Scene("held", "wdc2019", _t("10:09:00"),
           pauses=(Pause(at=_t("10:06:40"), minutes=5, table=3),)),
     Scene("board-adjudicating", "wdc2006", _t("10:22:40"), board=True, title="Club night",

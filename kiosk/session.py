@@ -101,6 +101,7 @@ class HubSession:
         self.uploader = Uploader(Backoff(1.0, 60.0, rng))
         self.kiosk_id: str | None = None  # from the kiosk's status block: tells claims apart
         self.about_refused = False  # the hub refused the status report's kiosk block once
+        self.reported_box: str | None = None  # the box's state in the last report the hub took
         self.ws_open = False
         self.http_ok = False
         self._push_backoff = Backoff(1.0, HUB_RETRY, rng)
@@ -193,6 +194,8 @@ class HubSession:
         """The report again without the kiosk block if the hub refused it (422: an older
         hub, or a value over its limits), and no block from then on: the offset matters
         more than the details. None: done."""
+        if 200 <= status < 300 and sent.json is not None and "kiosk" in sent.json:
+            self.reported_box = sent.json["kiosk"].get("box")
         if status == 422 and sent.json is not None and "kiosk" in sent.json:
             log.warning("hub refused this kiosk's details, reporting the offset only: %s",
                         text[:200])
@@ -201,6 +204,14 @@ class HubSession:
         if not 200 <= status < 300:
             log.warning("hub refused the status report: HTTP %d %s", status, text[:200])
         return None
+
+    def box_changed(self, connected: bool) -> Effects:
+        """The button box was unplugged or plugged back: the TD's grid hears of it at once,
+        not at the next periodic report (30 s). The report follows a time exchange, as
+        every report does, so its offset is fresh; none if the hub has it already."""
+        if self.reported_box == ("connected" if connected else "disconnected"):
+            return Effects()
+        return Effects(sync_now=True)
 
     # --- snapshots ---------------------------------------------------------------------
 

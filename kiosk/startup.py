@@ -390,6 +390,8 @@ class Table:
                             wake=lambda: self.inputs.put(object()), about=about,
                             verify=pairing.pinned(credential.certificate))
             about.hub = hub
+            if box is not None:  # an unplugged box reaches the TD's grid at once
+                box.on_change = hub.box_changed
             self.closers.append(hub.close)
             source: Any = hub
             timebase: Any = hub

@@ -33,10 +33,14 @@ Look = Literal[core.Look, "connecting", "problem"]
 
 @dataclass(frozen=True)
 class Screen:
-    """Everything drawn, as text and a look; equal Screens draw identical frames."""
+    """Everything drawn, as text and a look; equal Screens draw identical frames.
+
+    The heading is two texts: ``title`` (the round's, or a screen's own: "New clock") and
+    ``table_name``, drawn at a size no long title shrinks (read from two metres)."""
 
     look: Look
-    heading: str  # "Round 2 · Table 3"
+    title: str  # "Round 2"
+    table_name: str  # "Table 3"
     phase: str  # "Spring 1903"
     deadline: str  # "Deadline 10:17"
     label: str  # the stage in words
@@ -48,6 +52,11 @@ class Screen:
     alerts: tuple[str, ...] = ()  # small marks: box unplugged, clock not verified, ...
     #: at game over, the address of the table's result sheet, drawn as a QR code
     qr: str = ""
+
+    @property
+    def heading(self) -> str:
+        """"Round 2 · Table 3"."""
+        return core.heading_text(self.title, self.table_name)
 
 
 @dataclass(frozen=True)
@@ -73,15 +82,15 @@ def out_powers(
     return out_of_game(presses, since, base, now=now, board=board, seen=seen)
 
 
-def connecting(heading: str, hub_lost: bool, alerts: tuple[str, ...] = ()) -> Frame:
+def connecting(table_name: str, hub_lost: bool, alerts: tuple[str, ...] = ()) -> Frame:
     """No round to show yet: say why rather than show a made-up clock.
 
     Hub lost: it has not answered yet. Hub there: the TD has not set up the round.
     """
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
     label = "Waiting for the hub" if hub_lost else "Waiting for the TD to set up the round"
-    screen = Screen("connecting", heading, "", "", label, "--:--", (), "", chips, hub_lost,
-                    tuple(alerts))
+    screen = Screen("connecting", "", table_name, "", "", label, "--:--", (), "", chips,
+                    hub_lost, tuple(alerts))
     return Frame(screen, 1.0, None)
 
 
@@ -99,7 +108,7 @@ def looking_for_hub(table: int | None, alerts: tuple[str, ...] = ()) -> Frame:
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
     fix = ("If this stays, set hub = https://ADDRESS:8000 in dipclock.txt on the card's "
            "boot partition (or event and start in kiosk.toml, for one board alone)")
-    screen = Screen("connecting", _table_heading(table), "", "",
+    screen = Screen("connecting", "", _table_heading(table), "", "",
                     "Looking for the hub on the network", "--:--", (fix,), "", chips, False,
                     tuple(alerts))
     return Frame(screen, 1.0, None)
@@ -120,9 +129,9 @@ def pairing(table: int | None, code: str | None, hub: str, fingerprint: str | No
         notes.append(f"Hub certificate {fingerprint}")
     if note:
         notes.append(note)
-    heading = f"Table {table}?" if table is not None else "New clock"
-    screen = Screen("connecting", heading, "", "", label, code or "---  ---", tuple(notes),
-                    "", chips, False)
+    title, asked = ("", f"Table {table}?") if table is not None else ("New clock", "")
+    screen = Screen("connecting", title, asked, "", "", label, code or "---  ---",
+                    tuple(notes), "", chips, False)
     return Frame(screen, 1.0, None)
 
 
@@ -132,7 +141,8 @@ def problem(what: str, fix: str, table: int | None = None) -> Frame:
     Drawn instead of a clock (a wrong clock is worse than none); the kiosk stays up on it
     and starts over when a settings file changes.
     """
-    screen = Screen("problem", _table_heading(table) or "dipclock", "", "",
+    screen = Screen("problem", "" if table is not None else "dipclock", _table_heading(table),
+                    "", "",
                     "This clock cannot start: please call the TD", "",
                     (what, f"Fix: {fix}"), "", (), False)
     return Frame(screen, 1.0, None)
@@ -150,11 +160,11 @@ def introduce(frame: Frame, table: int | None, hub: str) -> Frame:
     screen = frame.screen
     if screen.look not in ("connecting", "before_start"):
         return frame
-    heading = screen.heading or _table_heading(table)
+    named = screen.table_name or ("" if screen.title else _table_heading(table))
     notes = screen.notes if not hub or hub in screen.notes else (*screen.notes, hub)
-    if (heading, notes) == (screen.heading, screen.notes):
+    if (named, notes) == (screen.table_name, screen.notes):
         return frame
-    return replace(frame, screen=replace(screen, heading=heading, notes=notes))
+    return replace(frame, screen=replace(screen, table_name=named, notes=notes))
 
 
 def with_sheet(frame: Frame, url: str) -> Frame:
@@ -182,6 +192,6 @@ def build(
     ``players`` (letter -> name) are the table's seated players, named when late."""
     s = core.build(profile, schedule, now, presses, out, table, warning_seconds, banner_seconds,
                    players=players)
-    shown = Screen(s.look, s.heading, s.phase, s.deadline, s.label, s.big, s.notes, s.banner,
-                   s.chips, hub_lost, tuple(alerts))
+    shown = Screen(s.look, s.title, s.table_name, s.phase, s.deadline, s.label, s.big,
+                   s.notes, s.banner, s.chips, hub_lost, tuple(alerts))
     return Frame(shown, s.valid_for, s.view)

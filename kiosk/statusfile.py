@@ -41,6 +41,7 @@ class StatusFile:
         v = frame.view
         sync = self._sync()
         return dataclasses.asdict(frame.screen) | {
+            "heading": frame.screen.heading,
             "stage": v.stage if v is not None else frame.screen.look,
             "phase_code": v.phase.code if v is not None and v.phase is not None else None,
             "remaining": round(v.remaining, 3) if v is not None else None,

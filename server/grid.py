@@ -22,7 +22,7 @@ from dipclock.timeline import break_state
 from dipclock.venuetime import zone
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
-from server.rounds import Current, core_presses, out_powers, table_phases
+from server.rounds import Current, core_presses, out_powers, table_clocks
 from server.store import PressRow
 from server.views import iso, screen_json
 
@@ -79,7 +79,7 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
     rows: dict[int, tuple[PressRow, ...]] = {}
     if cur is not None:
         rows = hub.book.rows(hub.store, cur.round.number, tables)
-        phases = table_phases(cur.profile, cur.schedule, tables)
+        clocks = table_clocks(cur.profile, cur.schedule, tables)
     now = hub.clock.moment()
     out = []
     for n in tables:
@@ -100,7 +100,8 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
             presses = rows.get(n, ())
             gone = out_powers(presses, cur.schedule, cur.profile)
             v = view(cur.profile, cur.schedule, now, table=n)
-            powers = board(phases[n], now, core_presses(presses), cur.profile.penalty, gone)
+            powers = board(clocks[n].phases, now, core_presses(presses), cur.profile.penalty,
+                           gone, stops=clocks[n].stops)
             item["view"] = {  # the few fields a tile shows: the grid is polled every 2 s
                 "stage": v.stage,
                 "phase": v.phase.code if v.phase else None,

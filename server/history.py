@@ -4,8 +4,9 @@ A table's presses and units change only when its kiosk or the TD stores some the
 store counts each such change in the table's revision (``Store.table_revs``). So the
 dashboard's grid and the kiosks' snapshots read the current round's presses again only for
 the tables whose revision rose, and the review judges a table's late orders again only when
-its revision, its round's rules or schedule changed, or a late window closed since
-(``dipclock.late.judged_until``). Finished rounds are judged once per hub start.
+its revision, its round's rules or schedule changed (a pause or a resume too), or a late
+window closed since (``dipclock.late.judged_until``: later by every break or hold in it).
+Finished rounds are judged once per hub start.
 
 Both are read from the TD's worker thread and from the routes' threads at once: every
 look-up and keep holds a lock, and the store reads happen outside it.

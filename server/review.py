@@ -29,7 +29,7 @@ from dipclock.schedule import Schedule
 from dipclock.venuetime import zone
 from server.context import Hub
 from server.history import Judged
-from server.rounds import core_presses, round_profile, schedule_for, table_phases
+from server.rounds import core_presses, round_profile, schedule_for, table_clocks
 from server.views import iso
 
 COLUMNS = (
@@ -145,10 +145,11 @@ def _judge(
     """Table ``n``'s late submissions and missed phases in the round, from its presses."""
     tz = zone(profile.timezone)  # times on the venue's clock, as the TD reads them
     mine = hub.store.presses(round_no, n)
-    phases = table_phases(profile, schedule, [n])[n]
+    built = table_clocks(profile, schedule, [n])[n]
+    phases, stops = built.phases, built.stops  # a break or hold stops late counts and windows
     deadlines = {ph.ref: ph.deadline for ph in phases}
     items: list[dict[str, Any]] = []
-    for s in submissions(phases, core_presses(mine)):
+    for s in submissions(phases, core_presses(mine), stops=stops):
         if s.late:
             given = units.get((n, s.power, s.phase.code))
             cost = _cost(profile, s.seconds_late, s.offence, given)
@@ -159,14 +160,14 @@ def _judge(
                 "proposed": _proposed(cost), "units": list(given or ()),
             })
     for m in missed_to_judge(phases, now, mine, profile.penalty, schedule.start,
-                             board=not profile.central_clock):
+                             board=not profile.central_clock, stops=stops):
         # no orders came, so none are deleted: the units name nothing here
         items.append({
             "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
             "seconds_late": None, "started_second": None, "offence": m.offence,
             "proposed": _proposed(m.proposed.no_orders()), "units": [],
         })
-    return Judged(rev, profile, schedule, judged_until(phases, now), tuple(
+    return Judged(rev, profile, schedule, judged_until(phases, now, stops=stops), tuple(
         item | {"power_name": POWERS[item["power"]], "phase": item["phase"].code,
                 "deadline": iso(deadlines.get(item["phase"]), tz)}
         for item in items))

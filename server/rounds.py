@@ -17,7 +17,7 @@ from dipclock.events import EventProfile
 from dipclock.late import Press, out_of_game
 from dipclock.powers import LETTERS
 from dipclock.schedule import Pause, Schedule
-from dipclock.timeline import Phase, timetable
+from dipclock.timeline import TableClock, table_clock
 from dipclock.venuetime import zone
 from server.store import PressRow, RoundRow, Store
 
@@ -137,19 +137,20 @@ def out_powers(
     return [p for p in LETTERS if p in out]
 
 
-def table_phases(
+def table_clocks(
     profile: EventProfile, schedule: Schedule, tables: Iterable[int]
-) -> dict[int, tuple[Phase, ...]]:
-    """Each table's deadlines; tables with no hold or adjustment of their own share one."""
+) -> dict[int, TableClock]:
+    """Each table's built clock (its deadlines, and the breaks and holds that stop its late
+    counts); tables with no hold, adjustment or board start of their own share one."""
     own = ({p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
            | {s.table for s in schedule.board_starts})
-    shared: tuple[Phase, ...] | None = None
+    shared: TableClock | None = None
     out = {}
     for n in tables:
         if n in own:
-            out[n] = timetable(profile, schedule, table=n).phases
+            out[n] = table_clock(profile, schedule, table=n)
         else:
             if shared is None:
-                shared = timetable(profile, schedule).phases
+                shared = table_clock(profile, schedule)
             out[n] = shared
     return out

@@ -2,12 +2,12 @@
 
 from datetime import datetime, timedelta
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dipclock.events import BUILTIN
 from dipclock.late import LATE_WINDOW, Press, board, missed, submissions
-from dipclock.schedule import Schedule
+from dipclock.schedule import Adjustment, Pause, Schedule
 from dipclock.timeline import timetable
 
 D = datetime.fromisoformat
@@ -162,3 +162,189 @@ def test_a_judgment_stands_until_the_moment_judged_until_names(pressed, at, late
         assert all(p.deadline + LATE_WINDOW < now for p in PHASES)
     else:
         assert any(p.deadline + LATE_WINDOW == until for p in PHASES) and until >= now
+
+
+# --- a paused hall stops every count the clock drives: late counts and windows too ---------
+
+LUNCH_AT = S1901 + timedelta(seconds=40)  # the TD pauses the hall while Italy is 40 s late
+LUNCH = Schedule(start=PHASES[0].opens, last_year=1902,
+                 pauses=(Pause(at=LUNCH_AT, minutes=60, reason="Lunch"),))
+
+
+def clock_of(schedule: Schedule, table: int | None = None):
+    from dipclock.timeline import table_clock
+
+    return table_clock(PROFILE, schedule, table)
+
+
+def test_a_pause_after_the_deadline_freezes_the_late_count_and_holds_the_window_open():
+    from dipclock.late import judged_until
+
+    built = clock_of(LUNCH)
+    s1, stops = built.phases[0].deadline, built.stops
+    assert s1 == S1901 and stops == ((LUNCH_AT, LUNCH_AT + timedelta(minutes=60)),)
+    in_lunch = board(built.phases, LUNCH_AT + timedelta(minutes=30), [], PROFILE.penalty,
+                     stops=stops)
+    assert in_lunch["I"].late_seconds == 40 and in_lunch["I"].paused
+    assert in_lunch["I"].heading_for.label == "3-unit NMR"  # 31-45 s, not "full NMR"
+    wall = board(built.phases, LUNCH_AT + timedelta(minutes=30), [], PROFILE.penalty)
+    assert wall["I"].late_seconds is None  # without the stops: the window shut in lunch
+    after = board(built.phases, LUNCH_AT + timedelta(minutes=60, seconds=5), [],
+                  PROFILE.penalty, stops=stops)
+    assert after["I"].late_seconds == 45 and not after["I"].paused  # counting again
+    closes = s1 + LATE_WINDOW + timedelta(minutes=60)  # five running minutes
+    assert judged_until(built.phases, s1, stops=stops) == closes
+    assert missed(built.phases, closes, [], stops=stops) == []
+    gone = missed(built.phases, closes + timedelta(seconds=1), [], stops=stops)
+    assert ("I", PHASES[0].ref) in gone
+    last = board(built.phases, closes, [], PROFILE.penalty, stops=stops)
+    assert last["I"].late_seconds == LATE_WINDOW.total_seconds()
+
+
+def test_a_press_during_the_pause_is_late_by_the_running_seconds_before_it():
+    built = clock_of(LUNCH)
+    in_lunch = LUNCH_AT + timedelta(minutes=25)
+    [sub] = submissions(built.phases, [Press("I", in_lunch)], stops=built.stops)
+    assert (sub.phase.code, sub.seconds_late, sub.offence) == ("S1901", 40, 1)
+    after = LUNCH_AT + timedelta(minutes=62)
+    [sub] = submissions(built.phases, [Press("I", after)], stops=built.stops)
+    assert (sub.phase.code, sub.seconds_late) == ("S1901", 160)  # 40 s + 2 min after lunch
+    status = board(built.phases, after + timedelta(seconds=1), [Press("I", in_lunch)],
+                   PROFILE.penalty, stops=built.stops)
+    assert status["I"].late_seconds is None and status["I"].last_late.seconds_late == 40
+
+
+def test_a_break_at_the_deadline_starts_the_late_count_when_the_clock_restarts():
+    schedule = Schedule(start=PHASES[0].opens, last_year=1902, pauses=(
+        Pause(at_deadline=PHASES[0].ref, minutes=45, reason="Meal break"),))
+    built = clock_of(schedule)
+    s1 = built.phases[0].deadline
+    assert s1 == S1901
+    status = board(built.phases, s1 + timedelta(minutes=30), [], PROFILE.penalty,
+                   stops=built.stops)
+    assert status["I"].late_seconds is None  # not a running second late yet: not late
+    status = board(built.phases, s1 + timedelta(minutes=45, seconds=12), [], PROFILE.penalty,
+                   stops=built.stops)
+    assert status["I"].late_seconds == 12
+    [sub] = submissions(built.phases, [Press("I", s1 + timedelta(minutes=49))],
+                        stops=built.stops)
+    assert (sub.phase.code, sub.seconds_late) == ("S1901", 240)
+
+
+def test_a_hold_stops_the_late_count_of_its_own_table_only():
+    held = Schedule(start=PHASES[0].opens, last_year=1902,
+                    pauses=(Pause(at=LUNCH_AT, minutes=10, table=3, reason="ruling"),))
+    mine, other = clock_of(held, 3), clock_of(held, 5)
+    assert other.stops == () and mine.stops
+    at = LUNCH_AT + timedelta(minutes=8)
+    assert board(mine.phases, at, [], PROFILE.penalty, stops=mine.stops)["I"].late_seconds == 40
+    assert board(other.phases, at, [], PROFILE.penalty, stops=other.stops)["I"].late_seconds \
+        is None  # table 5 played on: its window shut at 5 minutes
+    pressed = [Press("I", at)]
+    assert submissions(mine.phases, pressed, stops=mine.stops)[0].phase.code == "S1901"
+    assert submissions(other.phases, pressed, stops=other.stops)[0].phase.code == "F1901"
+
+
+def test_a_pause_starting_as_the_window_closes_keeps_it_open_through_the_pause():
+    from dipclock.late import judged_until, missed_to_judge
+
+    close = S1901 + LATE_WINDOW
+    schedule = Schedule(start=PHASES[0].opens, last_year=1902,
+                        pauses=(Pause(at=close, minutes=20),))
+    built = clock_of(schedule)
+    [sub] = submissions(built.phases, [Press("I", close + timedelta(minutes=10))],
+                        stops=built.stops)
+    assert (sub.phase.code, sub.seconds_late) == ("S1901", 300)
+    end = close + timedelta(minutes=20)
+    assert judged_until(built.phases, close, stops=built.stops) == end
+    presses = [Press(p, S1901 - timedelta(seconds=9)) for p in "AEFGRT"]
+    judged = [(m.power, m.phase.code) for m in missed_to_judge(
+        built.phases, end, presses, PROFILE.penalty, PHASES[0].opens, stops=built.stops)]
+    assert judged == []
+    judged = [(m.power, m.phase.code) for m in missed_to_judge(
+        built.phases, end + timedelta(seconds=1), presses, PROFILE.penalty, PHASES[0].opens,
+        stops=built.stops)]
+    assert judged == [("I", "S1901")]
+
+
+def test_an_open_ended_pause_keeps_the_window_open_until_the_td_resumes():
+    from dipclock.gameclock import NEVER
+    from dipclock.late import judged_until
+
+    built = clock_of(Schedule(start=PHASES[0].opens, last_year=1902,
+                              pauses=(Pause(at=LUNCH_AT),)))
+    assert built.stops == ((LUNCH_AT, NEVER),)
+    days = LUNCH_AT + timedelta(days=2)
+    assert missed(built.phases, days, [], stops=built.stops) == []
+    assert board(built.phases, days, [], PROFILE.penalty, stops=built.stops)["I"].late_seconds \
+        == 40
+    assert judged_until(built.phases, days, stops=built.stops) == NEVER
+
+
+def test_extra_time_after_a_deadline_changes_no_lateness():
+    schedule = Schedule(start=PHASES[0].opens, last_year=1902, adjustments=(
+        Adjustment(at=S1901 + timedelta(seconds=10), seconds=120),))
+    built = clock_of(schedule)
+    assert built.stops == ()
+    at = S1901 + timedelta(seconds=50)
+    [sub] = submissions(built.phases, [Press("I", at)], stops=built.stops)
+    assert sub.seconds_late == 50
+    assert board(built.phases, at, [], PROFILE.penalty, stops=built.stops)["A"].late_seconds \
+        == 50
+
+
+def test_a_board_clock_s_own_stop_at_a_deadline_is_no_pause_for_late_orders():
+    from dipclock.timeline import table_clock
+
+    club = PROFILE.model_copy(update={"central_clock": False})
+    schedule = Schedule(start=PHASES[0].opens, last_year=1902)
+    built = table_clock(club, schedule, 3)
+    assert built.breaks and all(b.board for b in built.breaks) and built.stops == ()
+    at = S1901 + timedelta(seconds=70)  # the board adjudicates, its clock stopped
+    assert board(built.phases, at, [], club.penalty, stops=built.stops)["I"].late_seconds == 70
+    # a TD's pause on a board clock does stop the count
+    paused = schedule.model_copy(update={"pauses": (Pause(at=LUNCH_AT, minutes=30),)})
+    built = table_clock(club, paused, 3)
+    assert built.stops == ((LUNCH_AT, LUNCH_AT + timedelta(minutes=30)),)
+    status = board(built.phases, LUNCH_AT + timedelta(minutes=20), [], club.penalty,
+                   stops=built.stops)
+    assert status["I"].late_seconds == 40 and status["I"].paused
+
+
+_pauses = st.lists(st.tuples(st.integers(0, 70 * 60), st.integers(1, 90), st.booleans(),
+                             st.booleans()), max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_pauses, st.integers(0, 2), st.integers(0, 15 * 60), st.sampled_from(sorted(BUILTIN)))
+def test_lateness_is_what_the_game_clock_ran_since_the_deadline(pauses, k, after, event):
+    """With no adjustment the game clock runs exactly when late counts run (central clock),
+    so a late press's lateness is the game time since the deadline's mark, and a press is
+    for the phase just ended exactly while that is at most five minutes."""
+    from dipclock.timeline import table_clock
+
+    profile = BUILTIN[event].model_copy(update={"central_clock": True})
+    start = PHASES[0].opens
+    made = tuple(
+        Pause(at=start + timedelta(seconds=s), minutes=m, table=3 if mine else None)
+        if not at_deadline else
+        Pause(at_deadline=PHASES[s % 3].ref, minutes=m, table=3 if mine else None)
+        for s, m, mine, at_deadline in pauses)
+    built = table_clock(profile, Schedule(start=start, last_year=1902, pauses=made), 3)
+    assume(len(built.phases) > k + 1)
+    moment = built.phases[k].deadline + timedelta(seconds=after)
+    prev = next(p for p in reversed(built.phases) if p.deadline <= moment)
+    assume(prev is not built.phases[-1])
+    mark = next(m.seconds for m in built.marks if m.ref == prev.ref)
+    ran = built.clock.game(moment) - mark
+    [sub] = submissions(built.phases, [Press("I", moment)], stops=built.stops)
+    status = board(built.phases, moment, [], profile.penalty, stops=built.stops)
+    if ran <= LATE_WINDOW.total_seconds():
+        assert sub.phase == prev.ref and abs(sub.seconds_late - ran) < 1e-6
+        if ran == 0 and built.clock.paused_at(moment):  # a break from the deadline on
+            assert status["I"].late_seconds is None
+        else:
+            assert abs(status["I"].late_seconds - ran) < 1e-6
+            assert status["I"].paused == built.clock.paused_at(moment)
+    else:
+        assert sub.phase != prev.ref and status["I"].late_seconds is None

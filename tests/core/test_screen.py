@@ -64,7 +64,9 @@ def test_meal_break_counts_to_the_restart_and_says_the_phase_time_after() -> Non
     assert (s.look, s.label) == ("paused", "Meal break, clock restarts at 11:20")
     assert (s.big, s.count_to, s.ticking) == ("50:00", t("11:20:00"), True)
     assert s.notes[0] == "Then Fall 1901: 17:00 to the deadline"
-    s = screen("wdc2003", "11:20:00", pauses=(meal,))
+    # every power handed in before the break (a power not in would count late from here)
+    handed_in = tuple(Press(p, t("10:19:00")) for p in "AEFGIRT")
+    s = screen("wdc2003", "11:20:00", handed_in, pauses=(meal,))
     assert (s.look, s.phase, s.big) == ("negotiating", "Fall 1901", "17:00")
     assert "18 centres to win in 1901" in s.notes
 
@@ -179,3 +181,35 @@ def test_the_late_notes_and_the_banner_name_the_seated_player_and_the_chips_stay
               (Press("A", t("10:10:00")), Press("G", t("10:10:00.5"), "hold")), {"G"},
               players=SEATED)
     assert s.banner == "Germany is out of the game"
+
+
+def test_a_late_count_stands_still_through_a_pause_and_says_so() -> None:
+    """The hall paused for lunch while Italy was 40 s late: the count and its penalty wait
+    for the clock, and the late line says it is paused (graduated20: deadline 10:20)."""
+    lunch = Schedule(start=START, pauses=(Pause(at=t("10:20:40"), minutes=60, reason="Lunch"),))
+    on_time = tuple(Press(p, t("10:19:00")) for p in "AEFGRT")
+
+    def at(hms: str, table: int | None = 3) -> Screen:
+        return build(BUILTIN["graduated20"], lunch, t(hms), on_time, table=table,
+                     players=SEATED)
+
+    first, later = at("10:30:00"), at("11:15:30.5")
+    for s in (first, later):
+        assert (s.look, s.label) == ("paused", "Lunch, clock restarts at 11:20:40")
+        assert s.notes[0] == "Italy (Ann Smith) +40 s paused, 3-unit NMR"
+        [italy] = [c for c in s.chips if c.letter == "I"]
+        assert (italy.state, italy.note, italy.detail) == ("late", "+40 s", "3-unit NMR")
+    assert first.notes == later.notes and first.chips == later.chips
+    after = at("11:20:45")
+    assert after.look == "late" and after.notes[0] == "Italy (Ann Smith) +45 s, 3-unit NMR"
+
+
+def test_a_hold_freezes_the_late_count_of_the_held_table_alone() -> None:
+    hold = Pause(at=t("10:20:40"), minutes=10, table=3, reason="ruling")
+    schedule = Schedule(start=START, pauses=(hold,))
+    on_time = tuple(Press(p, t("10:19:00")) for p in "AEFGRT")
+    held = build(BUILTIN["graduated20"], schedule, t("10:27:00"), on_time, table=3)
+    assert held.look == "held" and held.notes[0] == "Italy +40 s paused, 3-unit NMR"
+    other = build(BUILTIN["graduated20"], schedule, t("10:27:00"), on_time, table=4)
+    assert other.look == "negotiating"  # its window shut at 10:25
+    assert [c.state for c in other.chips if c.letter == "I"] == ["waiting"]

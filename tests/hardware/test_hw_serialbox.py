@@ -268,6 +268,28 @@ def test_unplugged_port_is_reopened(box, events, clock, caplog, wait_for) -> Non
     assert events.get(timeout=2) == ButtonEvent("F", "press", clock() - 0.1, "serial")
 
 
+def test_the_box_going_and_coming_back_is_told_and_a_failing_listener_stops_nothing(
+        events, clock, caplog, wait_for) -> None:
+    told: list[bool] = []
+
+    def listener(connected: bool) -> None:
+        told.append(connected)
+        raise RuntimeError("a listener's bug")
+
+    box = SerialButtonBox("loop://", events, clock=clock, on_change=listener)
+    try:
+        old = box.port
+        assert old is not None and told == []  # opened at construction: nothing changed
+        old.close()  # the cable pulled; loop:// opens again at once, as a box plugged back
+        wait_for(lambda: told == [False, True], what="gone, then back")
+        assert "a listener's bug" in caplog.text
+        send(box, b"P G 0\n")
+        assert events.get(timeout=2) == ButtonEvent("G", "press", clock(), "serial")
+    finally:
+        box.close()
+    assert told == [False, True]  # closing is not the box going away
+
+
 def test_missing_port_is_retried_with_backoff(events, clock, caplog, monkeypatch, wait_for):
     caplog.set_level(logging.DEBUG, logger="hardware.serialbox")
     real, attempts = serial.serial_for_url, []

@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from kiosk.cli import main
-from kiosk.draw import Painter
+from kiosk.draw import Drawn, Painter
 from kiosk.screenshots import SCENES, Scene, draw
 from kiosk.screenshots import main as screenshots_main
 
@@ -18,17 +18,23 @@ SIZES = [(800, 480), (1920, 1080), (1024, 600)]
 painter = Painter()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("scene", SCENES, ids=lambda s: s.name)
-def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) -> None:
-    surface, drawn, screen = draw(scene, size, painter)
+def assert_on_screen_and_apart(surface: pygame.Surface, drawn: list[Drawn]) -> None:
+    """No text cut off by the screen's edge, no two texts overlapping."""
     area = surface.get_rect()
     assert drawn, "nothing drawn"
     for d in drawn:
         assert area.contains(d.rect), f"{d.role} {d.text!r} {d.rect} is cut off"
-        assert not d.text.endswith("..."), f"{d.role} {d.text!r} had to be shortened"
     for a, b in itertools.combinations(drawn, 2):
         assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", SCENES, ids=lambda s: s.name)
+def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) -> None:
+    surface, drawn, screen = draw(scene, size, painter)
+    assert_on_screen_and_apart(surface, drawn)
+    for d in drawn:
+        assert not d.text.endswith("..."), f"{d.role} {d.text!r} had to be shortened"
     assert [d.text for d in drawn if d.role == "alert"] == list(screen.alerts)
     if screen.look == "problem":  # no clock: what is wrong and the fix, every word of them
         for role, text in zip(("problem", "fix"), screen.notes, strict=True):
@@ -170,11 +176,7 @@ def test_a_long_penalty_wraps_rather_than_shrinks(size: tuple[int, int]) -> None
                   if c.letter in details else c for c in screen.chips)
     surface = pygame.Surface(size)
     drawn = render(surface, dataclasses.replace(screen, chips=chips), painter)
-    area = surface.get_rect()
-    for d in drawn:
-        assert area.contains(d.rect), f"{d.role} {d.text!r} {d.rect} is cut off"
-    for a, b in itertools.combinations(drawn, 2):
-        assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
+    assert_on_screen_and_apart(surface, drawn)
     for letter, detail in details.items():
         lines = [d for d in drawn if d.role == f"chip-{letter}-detail"]
         assert 1 <= len(lines) <= 2
@@ -219,3 +221,59 @@ def test_no_qr_code_before_the_game_is_over() -> None:
     assert frame.screen.qr == ""
     _, drawn, _ = draw(replace(scene, sheet="https://hub/sheet/2/3#k"), (800, 480), painter)
     assert not [d for d in drawn if d.role == "qr"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_late_count_stands_still_on_screen_through_lunch(size: tuple[int, int]) -> None:
+    """The hall paused while Italy and Russia were 40 s late: their chips and the late line
+    stay at +40 s however long lunch lasts, and the line says the count is paused."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    scene = next(s for s in SCENES if s.name == "paused-while-late")
+    _, drawn, screen = draw(scene, size, painter)
+    assert screen.look == "paused"
+    [notes] = [d.text for d in drawn if d.role == "notes"]
+    assert notes.startswith("Italy and Russia +40 s paused, 3-unit NMR")
+    chips = [(d.role, d.text) for d in drawn if d.role.startswith("chip-")]
+    assert ("chip-I-note", "+40 s") in chips and ("chip-R-note", "+40 s") in chips
+    _, later, _ = draw(replace(scene, at=scene.at + timedelta(minutes=20, seconds=30)), size,
+                       painter)
+    assert [d.text for d in later if d.role == "notes"] == [notes]
+    assert [(d.role, d.text) for d in later if d.role.startswith("chip-")] == chips
+
+
+# --- the table number is read from two metres, whatever the TD called the round ------------
+
+#: the event's own round title, a TD's 80-character one, and players' long names
+LONG_TITLES = ("Team Round and Third Individual Round",
+               "Spring Open 2024, Saturday afternoon: Team Round and Third Individual Round (AB)")
+LONG_NAMES = (("I", "Maximiliane Alexandra von Hohenzollern-Sigmaringen"),
+              ("R", "Jean-Baptiste Emmanuel de La Rochefoucauld-Liancourt"))
+
+
+def table_ink(size: tuple[int, int], scene: Scene) -> tuple[int, pygame.Surface, list[Drawn]]:
+    surface, drawn, _ = draw(scene, size, painter)
+    [table] = [d for d in drawn if d.text.endswith("Table 3")]
+    return ink_height(surface, table.rect), surface, drawn
+
+
+@pytest.mark.parametrize("hub_lost", [False, True], ids=["hub", "hub-lost"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_number_stays_readable_whatever_the_round_is_called(
+        size: tuple[int, int], hub_lost: bool) -> None:
+    from dataclasses import replace
+
+    assert len(LONG_TITLES[1]) == 80
+    scene = replace(next(s for s in SCENES if s.name == "late-orders"), hub_lost=hub_lost)
+    short, _, _ = table_ink(size, replace(scene, title="Round 2"))
+    plain, _, _ = table_ink(size, replace(scene, title="Round 2", hub_lost=False))
+    assert short >= plain, "the hub-lost mark shrank the table number"
+    for title in LONG_TITLES:
+        ink, surface, drawn = table_ink(size, replace(scene, title=title, players=LONG_NAMES))
+        assert_on_screen_and_apart(surface, drawn)
+        assert ink >= short, f"{title!r} shrank the table number to {ink} px"
+        assert ink >= 1.5 * readable(size), ink  # well above a penalty's 14 px at 800x480
+        [heading] = [d.text for d in drawn if d.role == "heading"]
+        assert heading.endswith("...") and title.startswith(heading.removesuffix("..."))
+        assert any("Maximiliane" in d.text for d in drawn), "the late player is not named"

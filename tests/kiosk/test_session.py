@@ -304,6 +304,21 @@ def test_a_refused_kiosk_block_is_sent_again_without_it_and_never_again() -> Non
     assert later.json is not None and "kiosk" not in later.json
 
 
+def test_the_box_going_away_or_coming_back_is_reported_at_once_unless_the_hub_has_it() -> None:
+    session = HubSession(3)
+    assert session.box_changed(False).sync_now  # nothing reported yet: tell the hub
+    sent = session.status_request(0.001, 0.02, {"id": "card-1", "box": "connected"})
+    assert session.status_reply(sent, 204, "") is None
+    assert session.box_changed(True) == Effects()  # the hub has it already
+    assert session.box_changed(False).sync_now  # unplugged: a sync, then its report, now
+    gone = session.status_request(0.001, 0.02, {"id": "card-1", "box": "disconnected"})
+    assert session.status_reply(gone, 503, "restarting") is None
+    assert session.box_changed(False).sync_now  # the hub never took it: still to tell
+    assert session.status_reply(gone, 204, "") is None
+    assert session.box_changed(False) == Effects()
+    assert session.box_changed(True).sync_now  # plugged back
+
+
 # --- the walls --------------------------------------------------------------------------
 
 
