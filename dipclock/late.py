@@ -13,9 +13,11 @@ than that adjudicating.
 Lateness and the window count only the time the table's clock runs: a TD's break or
 hold on the table (``stops``: ``TableClock.stops``) stops them as it stops the countdown,
 so no power reaches "all units hold" over lunch, and a press during a pause is late by
-the running seconds before it. A board clock's own stop at a deadline is no such pause
-(the board adjudicates; late orders count on), and extra time given after a deadline
-changes no lateness. Every function takes ``stops`` (default: none, wall time).
+the running seconds before it (at least the first second: orders handed in over a meal
+break that started at their deadline were not in when due). A board clock's own stop at
+a deadline is no such pause (the board adjudicates; late orders count on), and extra time
+given after a deadline changes no lateness. Every function takes ``stops`` (default: none,
+wall time).
 
 Offences count late presses only. A phase with no press at all is not counted as an
 offence: a forgotten button is likelier than orders over five minutes late, and ``missed``
@@ -112,6 +114,19 @@ def _ran(start: datetime, end: datetime, stops: Sequence[Stop]) -> float:
     return total
 
 
+#: The lateness of orders handed in after a deadline while the clock stood still from it
+#: (a meal break starting at the deadline): no running second has passed, yet the orders
+#: were not in when they were due, so they are in the first started second.
+FIRST_SECOND = 1e-6
+
+
+def _late(deadline: datetime, at: datetime, stops: Sequence[Stop]) -> float:
+    """Seconds late at ``at`` for orders due at ``deadline``: the running seconds since it,
+    at least the first started second once the deadline has passed."""
+    ran = _ran(deadline, at, stops)
+    return FIRST_SECOND if ran <= 0 < (at - deadline).total_seconds() else ran
+
+
 def _closes(deadline: datetime, window: timedelta, stops: Sequence[Stop]) -> datetime:
     """The last moment of the late window after ``deadline``: the clock has run ``window``
     since, and a stop that starts as it does holds it open to its end (NEVER: open-ended).
@@ -179,7 +194,7 @@ def _target(
     prev = next((p for p in reversed(phases) if p.deadline <= press.at), None)
     if (prev and (press.power, prev.ref) not in done
             and press.at <= _closes(prev.deadline, window, stops)):
-        return prev, _ran(prev.deadline, press.at, stops)
+        return prev, _late(prev.deadline, press.at, stops)
     current = next((p for p in phases if p.deadline > press.at), None)
     if current is None or (press.power, current.ref) in done:
         return None
@@ -196,8 +211,8 @@ def board(
     stops: Iterable[Stop] = (),
 ) -> dict[str, PowerStatus]:
     """Each power's state at ``now``: in or not, and the live lateness after a deadline,
-    standing still while the table's clock is stopped (``stops``). A break that starts at
-    the deadline makes no one late before the clock has run again."""
+    standing still while the table's clock is stopped (``stops``). Under a break that
+    starts at the deadline a power not in is late all the same, in its first second."""
     stops = merged(stops)
     subs = [s for s in submissions(phases, presses, window, stops) if s.at <= now]
     prev = next((p for p in reversed(phases) if p.deadline <= now), None)
@@ -211,11 +226,9 @@ def board(
         if prev is not None and power not in out:
             for_prev = next((s for s in mine if s.phase == prev.ref), None)
             if for_prev is None and now <= _closes(prev.deadline, window, stops):
-                ran = _ran(prev.deadline, now, stops)
-                if ran > 0 or not paused:  # a break from the deadline on: none late yet
-                    late_seconds = ran
-                    offence = sum(1 for s in mine if s.late) + 1
-                    heading = penalty(rules, late_seconds, offence)
+                late_seconds = _late(prev.deadline, now, stops)
+                offence = sum(1 for s in mine if s.late) + 1
+                heading = penalty(rules, late_seconds, offence)
             elif for_prev is not None and for_prev.late:
                 last_late = for_prev
         status[power] = PowerStatus(

@@ -110,7 +110,7 @@ def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
                 if saved is not None and saved[:2] == (rev, basis):
                     j = Judged(rev, profile, schedule, None, tuple(saved[2]))
                 else:
-                    j = _judge(hub, rnd.number, n, rev, profile, schedule, now, units or {})
+                    j = judge_table(hub, rnd.number, n, rev, profile, schedule, now, units or {})
                     if j.until is None:
                         final.append((rnd.number, n, rev, basis, list(j.items)))
                 hub.judgments.keep(rnd.number, n, j)
@@ -138,7 +138,7 @@ def _core_digest() -> str:
 _CORE = _core_digest()
 
 
-def _judge(
+def judge_table(
     hub: Hub, round_no: int, n: int, rev: int, profile: EventProfile, schedule: Schedule,
     now: datetime, units: dict[tuple[int, str, str], tuple[str, ...]],
 ) -> Judged:

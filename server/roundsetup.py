@@ -26,7 +26,7 @@ from server import actions
 from server.context import Hub
 from server.responses import Out
 from server.resultsdesk import Board, board_problem, board_result
-from server.review import _judge
+from server.review import judge_table
 from server.rounds import in_venue, round_profile, schedule_for, venue
 from server.schemas import RoundSetup
 from server.sheets import named
@@ -262,7 +262,7 @@ def _late_rows(hub: Hub, number: int, profile: EventProfile, schedule: Schedule,
     units = {(u.table, u.power, u.phase): u.units for u in hub.store.units(number)}
     out: dict[Key, dict[str, Any]] = {}
     for n, rev in sorted(hub.store.table_revs(number).items()):
-        judged = _judge(hub, number, n, rev, profile, schedule, now, units)
+        judged = judge_table(hub, number, n, rev, profile, schedule, now, units)
         for item in judged.items:
             out[(n, item["power"], item["phase"])] = item | {"table": n}
     return out

@@ -6,7 +6,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dipclock.events import BUILTIN
-from dipclock.late import LATE_WINDOW, Press, board, missed, submissions
+from dipclock.late import FIRST_SECOND, LATE_WINDOW, Press, board, missed, submissions
+from dipclock.penalties import started_seconds
 from dipclock.schedule import Adjustment, Pause, Schedule
 from dipclock.timeline import timetable
 
@@ -214,7 +215,10 @@ def test_a_press_during_the_pause_is_late_by_the_running_seconds_before_it():
     assert status["I"].late_seconds is None and status["I"].last_late.seconds_late == 40
 
 
-def test_a_break_at_the_deadline_starts_the_late_count_when_the_clock_restarts():
+def test_a_break_at_the_deadline_holds_the_late_count_at_its_first_second():
+    """wdc2003: "meal breaks will take place after submission": orders not in when the
+    break starts at their deadline are late, in their first second, however long lunch
+    is; the count runs on when the clock restarts."""
     schedule = Schedule(start=PHASES[0].opens, last_year=1902, pauses=(
         Pause(at_deadline=PHASES[0].ref, minutes=45, reason="Meal break"),))
     built = clock_of(schedule)
@@ -222,13 +226,18 @@ def test_a_break_at_the_deadline_starts_the_late_count_when_the_clock_restarts()
     assert s1 == S1901
     status = board(built.phases, s1 + timedelta(minutes=30), [], PROFILE.penalty,
                    stops=built.stops)
-    assert status["I"].late_seconds is None  # not a running second late yet: not late
+    assert started_seconds(status["I"].late_seconds or 0) == 1 and status["I"].paused
     status = board(built.phases, s1 + timedelta(minutes=45, seconds=12), [], PROFILE.penalty,
                    stops=built.stops)
-    assert status["I"].late_seconds == 12
+    assert status["I"].late_seconds == 12 and not status["I"].paused
     [sub] = submissions(built.phases, [Press("I", s1 + timedelta(minutes=49))],
                         stops=built.stops)
     assert (sub.phase.code, sub.seconds_late) == ("S1901", 240)
+    [lunch] = submissions(built.phases, [Press("I", s1 + timedelta(minutes=20))],
+                          stops=built.stops)
+    assert lunch.late and started_seconds(lunch.seconds_late) == 1
+    [due] = submissions(built.phases, [Press("I", s1)], stops=built.stops)
+    assert not due.late  # at the deadline itself: in time
 
 
 def test_a_hold_stops_the_late_count_of_its_own_table_only():
@@ -340,11 +349,10 @@ def test_lateness_is_what_the_game_clock_ran_since_the_deadline(pauses, k, after
     [sub] = submissions(built.phases, [Press("I", moment)], stops=built.stops)
     status = board(built.phases, moment, [], profile.penalty, stops=built.stops)
     if ran <= LATE_WINDOW.total_seconds():
-        assert sub.phase == prev.ref and abs(sub.seconds_late - ran) < 1e-6
-        if ran == 0 and built.clock.paused_at(moment):  # a break from the deadline on
-            assert status["I"].late_seconds is None
-        else:
-            assert abs(status["I"].late_seconds - ran) < 1e-6
-            assert status["I"].paused == built.clock.paused_at(moment)
+        # after the deadline, late by the game time run, at least the first second
+        late = ran if ran > 0 or moment == prev.deadline else FIRST_SECOND
+        assert sub.phase == prev.ref and abs(sub.seconds_late - late) < 1e-6
+        assert abs(status["I"].late_seconds - late) < 1e-6
+        assert status["I"].paused == built.clock.paused_at(moment)
     else:
         assert sub.phase != prev.ref and status["I"].late_seconds is None

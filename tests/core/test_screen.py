@@ -60,12 +60,15 @@ def test_a_running_clock_says_what_it_counts_to(at: str, look: str, big: str,
 
 def test_meal_break_counts_to_the_restart_and_says_the_phase_time_after() -> None:
     meal = Pause(at_deadline=PhaseRef.parse("S1901"), minutes=60, reason="Meal break")
-    s = screen("wdc2003", "10:30:00", pauses=(meal,))  # Spring 20 min: deadline 10:20
+    # every power handed in before the break ("after submission and before adjudication")
+    handed_in = tuple(Press(p, t("10:19:00")) for p in "AEFGIRT")
+    s = screen("wdc2003", "10:30:00", handed_in, pauses=(meal,))  # deadline 10:20
     assert (s.look, s.label) == ("paused", "Meal break, clock restarts at 11:20")
     assert (s.big, s.count_to, s.ticking) == ("50:00", t("11:20:00"), True)
     assert s.notes[0] == "Then Fall 1901: 17:00 to the deadline"
-    # every power handed in before the break (a power not in would count late from here)
-    handed_in = tuple(Press(p, t("10:19:00")) for p in "AEFGIRT")
+    # a power not in when the break began is late, its count standing at its first second
+    late = screen("wdc2003", "10:30:00", handed_in[1:], pauses=(meal,))
+    assert late.notes[0] == "Austria +1 s paused, leniency used (30 s)", late.notes
     s = screen("wdc2003", "11:20:00", handed_in, pauses=(meal,))
     assert (s.look, s.phase, s.big) == ("negotiating", "Fall 1901", "17:00")
     assert "18 centres to win in 1901" in s.notes
