@@ -49,8 +49,9 @@ function standingRows(view) {
   if (view.problem) return [el("li", { class: "bad" }, view.problem)];
   if (!view.standings.length) return [el("li", { class: "muted" }, "No confirmed sheets yet.")];
   return view.standings.map((s) => el("li", {},
-    el("span", { class: "rank" }, `${s.rank}${s.shared ? "=" : ""}`), ` ${s.player} `,
-    el("b", {}, s.total.toFixed(2)), el("span", { class: "muted small" }, ` · ${s.games} games`)));
+    el("span", { class: "rank" }, `${s.rank}${s.shared ? "=" : ""}`),
+    el("span", { class: "name" }, s.player), el("b", {}, s.total.toFixed(2)),
+    el("span", { class: "muted small" }, `· ${s.games} game${s.games === 1 ? "" : "s"}`)));
 }
 
 async function refreshResults(d) {
