@@ -134,14 +134,15 @@ function toast(text, bad) {
 
 // Every TD action: ask, send, say what happened, refresh. ``body`` may be a function,
 // called once the TD has said yes (the phone's time must be read then, not before).
+// The hub's answer when done (true if it sent none), false when not.
 async function act(question, method, path, body) {
   if (!window.confirm(question)) return false;
   try {
-    await api(method, path, typeof body === "function" ? body() : body);
+    const answer = await api(method, path, typeof body === "function" ? body() : body);
     // what was done: the question up to its "?", not what it went on to say
     toast("Done: " + question.split("?")[0]);
     await refresh();
-    return true;
+    return answer || true;
   } catch (e) {
     toast(e.message, true);
     return false;

@@ -309,10 +309,12 @@ function wireDashboard() {
     const lines = text.split(/\r?\n/).filter((l) => l.trim() && !/^\s*round\s*,/i.test(l));
     if (!lines.length) return toast("seating: paste lines round,table,power,player or choose a CSV file", true);
     const from = file ? ` from ${file.name}` : "";
-    if (await act(`Import ${lines.length} seat${lines.length === 1 ? "" : "s"}${from}?`, "PUT",
-      "/api/td/seating", { csv: text })) {
+    const done = await act(`Import ${lines.length} seat${lines.length === 1 ? "" : "s"}${from}?`,
+      "PUT", "/api/td/seating", { csv: text });
+    if (done) {
       $("seating-csv").value = "";
       $("seating-file").value = "";
+      seatingImported(done);  // seating.js: what was imported, and the seating by table
     }
   };
   $("btn-tables").onclick = () => {

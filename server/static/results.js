@@ -108,6 +108,10 @@ function wireResults() {
     const text = $("teams-csv-text").value;
     const n = text.split("\n").filter((l) => l.trim() && !/^team\s*,/i.test(l)).length;
     act(n ? `Set the teams (${n} players)?` : "Clear the teams?", "PUT", "/api/td/teams",
-      { csv: text }).then((done) => { if (done) refreshResults(); });
+      { csv: text }).then((done) => {
+      if (!done) return;
+      teamsImported(done);  // seating.js: what was set, and each team
+      refreshResults();
+    });
   };
 }
