@@ -203,10 +203,7 @@ def test_the_hall_lists_the_tables_whose_clock_is_not_the_hall_s(browser, tmp_pa
     with ThreadHub(tmp_path / "hub", synced=lambda: True,
                    clock=FakeClock(to_seconds(moment("08:00:00")))) as hub:
         td = hub.td()
-        td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
-        td.put("/api/td/round", json={"number": 1, "start": f"{day}T09:00:00"}
-               ).raise_for_status()
-        td.put("/api/td/tables", json={"count": 40}).raise_for_status()
+        set_up(td, moment("09:00:00"), tables=40)
 
         def at(hms: str, *changes: tuple[str, dict]) -> None:
             hub.clock.t = to_seconds(moment(hms))

@@ -4,18 +4,13 @@ seating table by table, flagging an empty seat and a player seated twice in a ro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import timedelta
-from pathlib import Path
-
 import pytest
 
-from dipclock.sync import to_seconds
 from tests.chromium import SHOTS
-from tests.doubles import FakeClock
 from tests.server.conftest import START
 from tests.server.live import ThreadHub
-from tests.server.test_browser_rounds import WAIT, Dashboard
+from tests.server.test_browser_rounds import WAIT, Dashboard, hub  # noqa: F401 (a fixture)
+from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -35,21 +30,18 @@ TEXTS = """() => Object.fromEntries([...document.querySelectorAll("#seating-view
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[ThreadHub]:
-    with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
-        td = h.td()
-        td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
-        td.put("/api/td/round", json={"number": 1, "start": START.isoformat()}
-               ).raise_for_status()
-        td.put("/api/td/tables", json={"count": 3}).raise_for_status()
-        yield h
+def three_tables(request: pytest.FixtureRequest) -> ThreadHub:
+    """wdc2006, round 1 and three tables, nobody seated yet (on test_browser_rounds' hub)."""
+    live: ThreadHub = request.getfixturevalue("hub")
+    set_up(live.td(), START, tables=3)
+    return live
 
 
-def test_an_import_says_what_it_did_and_the_seating_shows_table_by_table(browser, hub):
+def test_an_import_says_what_it_did_and_the_seating_shows_table_by_table(browser,
+                                                                        three_tables):
     from playwright.sync_api import expect
 
-    dash = Dashboard(browser, hub)
+    dash = Dashboard(browser, three_tables)
     page = dash.page
     dash.open_set_up()
     lines = [f"{r},{t},{p},{n}" for (r, t), names in SEATING.items()
@@ -94,13 +86,13 @@ def test_an_import_says_what_it_did_and_the_seating_shows_table_by_table(browser
     assert dash.errors == []
 
 
-def test_the_seating_is_there_when_set_up_is_opened(browser, hub):
+def test_the_seating_is_there_when_set_up_is_opened(browser, three_tables):
     """No import on this phone: opening Set up reads what the hub holds."""
     from playwright.sync_api import expect
 
     seats = [{"round": 1, "table": 1, "power": p, "player": f"P{p}"} for p in "AEFGIRT"]
-    hub.td().put("/api/td/seating", json={"seats": seats}).raise_for_status()
-    dash = Dashboard(browser, hub)
+    three_tables.td().put("/api/td/seating", json={"seats": seats}).raise_for_status()
+    dash = Dashboard(browser, three_tables)
     dash.open_set_up()
     expect(dash.page.locator("#seating-count")).to_have_text(
         "3 tables, 7 players · 2 to check", timeout=WAIT)

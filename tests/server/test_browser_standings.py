@@ -5,9 +5,7 @@ in turn; "1 game", not "1 games"; the names in a column on a phone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +13,10 @@ import pytest
 from dipclock.powers import LETTERS
 from dipclock.sync import to_seconds
 from tests.chromium import SHOTS
-from tests.doubles import FakeClock
 from tests.server.conftest import PASSWORD, START
 from tests.server.live import ThreadHub
-from tests.server.test_browser_rounds import WAIT, Dashboard
+from tests.server.test_browser_rounds import WAIT, Dashboard, hub  # noqa: F401 (a fixture)
+from tests.server.test_live import set_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -32,24 +30,22 @@ BOARDS = {1: "10 8 6 4 3 2 1", 2: "10 8 6 4 3 2 1", 3: "9 7 7 5 3 2 1"}
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[ThreadHub]:
-    with ThreadHub(tmp_path / "hub", synced=lambda: True,
-                   clock=FakeClock(to_seconds(START - timedelta(minutes=10)))) as h:
-        td = h.td()
-        td.put("/api/td/event", json={"builtin": "wdc2006"}).raise_for_status()
-        td.put("/api/td/round", json={"number": 1, "start": START.isoformat()}
-               ).raise_for_status()
-        td.put("/api/td/tables", json={"count": 3}).raise_for_status()
-        seats = [{"round": 1, "table": t, "power": p, "player": NAMES[(t - 1) * 7 + i]}
-                 for t in BOARDS for i, p in enumerate(LETTERS)]
-        td.put("/api/td/seating", json={"seats": seats}).raise_for_status()
-        h.clock.t = to_seconds(START + timedelta(hours=6))  # every game over
-        for table, centres in BOARDS.items():
-            body = {"centres": dict(zip(LETTERS, map(int, centres.split()), strict=True)),
-                    "year": 1909}
-            td.put(f"/api/sheets/1/{table}", json=body).raise_for_status()
-            td.post(f"/api/td/sheets/1/{table}/final", json={}).raise_for_status()
-        yield h
+def played(request: pytest.FixtureRequest) -> ThreadHub:
+    """Round 1 of wdc2006 played on three tables, every sheet confirmed (on
+    test_browser_rounds' hub)."""
+    live: ThreadHub = request.getfixturevalue("hub")
+    td = live.td()
+    set_up(td, START, tables=3)
+    seats = [{"round": 1, "table": t, "power": p, "player": NAMES[(t - 1) * 7 + i]}
+             for t in BOARDS for i, p in enumerate(LETTERS)]
+    td.put("/api/td/seating", json={"seats": seats}).raise_for_status()
+    live.clock.t = to_seconds(START + timedelta(hours=6))  # every game over
+    for table, centres in BOARDS.items():
+        body = {"centres": dict(zip(LETTERS, map(int, centres.split()), strict=True)),
+                "year": 1909}
+        td.put(f"/api/sheets/1/{table}", json=body).raise_for_status()
+        td.post(f"/api/td/sheets/1/{table}/final", json={}).raise_for_status()
+    return live
 
 
 #: each row of the projector's table: shown or not, its player, and where it sits on screen
@@ -70,7 +66,7 @@ def shown_page(page: Any, height: int) -> list[str]:
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-def test_the_projector_shows_every_row_in_turn_a_screen_at_a_time(browser, hub, size):
+def test_the_projector_shows_every_row_in_turn_a_screen_at_a_time(browser, played, size):
     from playwright.sync_api import expect
 
     width, height = size
@@ -78,12 +74,12 @@ def test_the_projector_shows_every_row_in_turn_a_screen_at_a_time(browser, hub, 
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(hub.url + "/dashboard")
+    page.goto(played.url + "/dashboard")
     page.fill("#password", PASSWORD)
     page.click("#signin button[type=submit]")
     page.wait_for_selector("#app:not([hidden])")
     page.clock.install()  # the page turns by the page's own timers: the test moves them
-    page.goto(hub.url + "/standings")
+    page.goto(played.url + "/standings")
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.1)  # turned by the test only
     expect(page.locator("#standings-rows tr")).to_have_count(21, timeout=WAIT)
     counter = page.locator("#standings-page")
@@ -107,10 +103,10 @@ def test_the_projector_shows_every_row_in_turn_a_screen_at_a_time(browser, hub, 
     context.close()
 
 
-def test_the_phone_says_1_game_and_lines_the_names_up(browser, hub):
+def test_the_phone_says_1_game_and_lines_the_names_up(browser, played):
     from playwright.sync_api import expect
 
-    dash = Dashboard(browser, hub)
+    dash = Dashboard(browser, played)
     page = dash.page
     rows = page.locator("#standings li")
     expect(rows).to_have_count(21, timeout=WAIT)
