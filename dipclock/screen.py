@@ -30,7 +30,7 @@ from dipclock.late import (
     submissions,
 )
 from dipclock.penalties import penalty, started_seconds
-from dipclock.phaseview import PhaseView, view
+from dipclock.phaseview import PhaseView, Stage, view
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import PhaseRef, Schedule
 from dipclock.timeline import Phase, table_clock
@@ -240,6 +240,60 @@ def build(
         deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
     )
+
+
+@dataclass(frozen=True)
+class Apart:
+    """How one table's clock differs from the hall's, in the few words the hall's projector
+    lists beside its own clock ("Table 4 held: ruling", "Table 7: 2 min extra, Deadline
+    10:21:30"): a hold of the TD's, extra time given or taken away, or a board clock's own
+    phase."""
+
+    stage: Stage  # the table's (``dipclock.phaseview``): "held", "adjudicating", ...
+    held: bool  # stopped by the TD now
+    reason: str  # the hold's reason ("" when the TD gave none, or not held)
+    restart: str  # when a held table's clock restarts ("10:30"), "" when not said
+    #: seconds the table has more (+) or fewer (-) than the hall to the same phase's
+    #: deadline; None when that is no question (held, a board on its own clock, no phase)
+    extra: float | None
+    phase: str  # the table's phase where the hall does not play it ("Fall 1901"), else ""
+    deadline: str  # the table's own deadline line ("Deadline 10:21:30"), "" when none
+
+
+def apart(hall: Screen, table: Screen, tz: tzinfo = UTC) -> Apart | None:
+    """How ``table``'s screen differs from the hall's (``build`` for no table) at the same
+    moment, or None where it shows the hall's clock (its late powers are its own business:
+    only the clock counts here)."""
+    h, t = hall.view, table.view
+    if ((h.stage, h.phase, h.deadline, h.restart_at) == (t.stage, t.phase, t.deadline,
+                                                          t.restart_at)
+            and math.isclose(h.remaining, t.remaining, abs_tol=1e-6)):
+        return None
+    held = t.stage == "held"
+    return Apart(
+        stage=t.stage,
+        held=held,
+        reason=(t.pause.reason if t.pause else "") if held else "",
+        restart=clock_text(t.restart_at, tz) if held and t.restart_at else "",
+        extra=None if held else _extra(h, t),
+        # the table's phase where the hall does not play it (a board clock's hall waits)
+        phase=t.phase.title if t.phase is not None and (
+            t.phase != h.phase or (h.stage == "adjudicating") != (t.stage == "adjudicating"))
+        else "",
+        deadline=table.deadline,
+    )
+
+
+def _extra(h: PhaseView, t: PhaseView) -> float | None:
+    """The table's time to its deadline less the hall's to the same phase's deadline."""
+    if t.phase is None or "adjudicating" in (h.stage, t.stage):
+        return None  # a board on its own clock runs its own phases: no time to compare
+    if t.phase == h.phase:
+        return round(t.remaining - h.remaining, 3)
+    if h.previous is not None and h.previous.ref == t.phase and t.deadline is not None:
+        # the hall's deadline has passed, the table's not yet
+        return round((t.deadline - h.previous.deadline).total_seconds(), 3)
+    return None
 
 
 def _called_end(last: PhaseRef, scoring: PhaseRef | None, call_ends: CallEnds) -> str:

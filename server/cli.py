@@ -15,6 +15,8 @@ then cross the hall's Wi-Fi in clear.
 The hub binds its port itself before it says where it listens (``--port 0``: a free one the
 system picks, and the lines printed give it), or serves a socket it is handed (``--fd N``,
 from a supervisor or a test harness); a port that is taken is one line and exit status 2.
+It prints its addresses before it waits for NTP, so they are known during the wait. A hub on a
+loopback address (``--host 127.0.0.1``) is not announced by mDNS: no kiosk could reach it.
 """
 
 from __future__ import annotations
@@ -99,7 +101,8 @@ def wait_for_sync(
     state = synced()
     if state is not False or limit <= 0:
         return state
-    say(f"Waiting up to {limit:g} s for the system clock to synchronise (NTP) ...")
+    say(f"Waiting up to {limit:g} s for the system clock to synchronise (NTP); the addresses "
+        "above answer once it has, or when the wait ends ...")
     start = mono()
     while state is False and mono() - start < limit:
         sleep(min(every, max(0.0, limit - (mono() - start))))
@@ -276,10 +279,19 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
         return 2
     import uvicorn
 
-    from server import serve
+    from server import mdns, serve
     from server.app import create_app
     from server.slowclients import raise_file_limit
 
+    proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
+    host, port = serve.address_of(sock)  # the real port, also when --port 0 or --fd
+    settings = Settings(data_dir=args.data, host=host, port=port,
+                        mdns=not args.no_mdns and mdns.announced(host),
+                        trusted_proxies=proxies, certificate=cert, private_key=key)
+    # where it listens first: with --port 0 nobody knows the port until it is printed,
+    # and the wait for NTP below may take a minute and a half
+    for line in start_lines(settings, args.no_mdns):
+        print(line, flush=True)
     kept = kept_this_boot(args.data, boot_id())
     try:  # a restart in the same boot takes its time back: nothing to wait for
         synced = wait_for_sync(0 if kept else args.wait_for_sync,
@@ -287,22 +299,27 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     except KeyboardInterrupt:
         return 130
     standing = f"{kept}, kept across the restart" if kept else standing_of(synced)
-    proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
-    host, port = serve.address_of(sock)  # the real port, also when --port 0 or --fd
-    settings = Settings(data_dir=args.data, host=host, port=port,
-                        mdns=not args.no_mdns, trusted_proxies=proxies,
-                        certificate=cert, private_key=key)
-    lan = lan_address(host)
-    where = f"{settings.scheme}://{f'[{lan}]' if ':' in lan else lan}:{port}"
-    print(listening_line(host, port), flush=True)
-    print(f"Dashboard:  {where}/dashboard", flush=True)
-    print(f"Hall clock: {where}/hall", flush=True)
-    print("Clocks:     each table's clock shows a code: approve it on the dashboard, "
-          "under Clocks", flush=True)
-    print(f"Hub clock:  {standing}", flush=True)
-    if settings.mdns:
-        print("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop",
-              flush=True)
+    print(f"Hub clock:  {standing}", flush=True)  # the last line: it serves from here on
     raise_file_limit()  # slow clients hold files: the default 1,024 locked a hall out once
     serve.run(uvicorn.Server(serve.config(create_app(settings), settings)), sock)
     return 0
+
+
+def start_lines(settings: Settings, no_mdns: bool) -> list[str]:
+    """Where the hub listens, its addresses, and whether the hall's network hears of it."""
+    host, port = settings.host, settings.port
+    lan = lan_address(host)
+    where = f"{settings.scheme}://{f'[{lan}]' if ':' in lan else lan}:{port}"
+    lines = [
+        listening_line(host, port),
+        f"Dashboard:  {where}/dashboard",
+        f"Hall clock: {where}/hall",
+        "Clocks:     each table's clock shows a code: approve it on the dashboard, "
+        "under Clocks",
+    ]
+    if settings.mdns:
+        lines.append("Kiosks find this hub on the LAN (mDNS _dipclock._tcp); --no-mdns to stop")
+    elif not no_mdns:
+        lines.append(f"Not announced on the LAN (mDNS): on {host} only this machine reaches "
+                     "the hub")
+    return lines

@@ -3,12 +3,13 @@ with what the table's kiosk says about itself (the hall of Pis: ``server.kiosks`
 
 Each tile's clock is that table's own screen (``dipclock.screen.build`` with its number and
 its presses: what its kiosk shows), with the table's own extra time and holds beside it, so
-a table given +90 s or held for a ruling never reads like every other table.
+a table given +90 s or held for a ruling never reads like every other table. The hall page
+lists the same tables under the hall's clock (``apart``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from dipclock.timeline import break_state
 from dipclock.venuetime import zone
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
-from server.rounds import Current, core_presses, out_powers, table_clocks
+from server.rounds import Current, core_presses, out_powers, own_tables, table_clocks
 from server.store import PressRow
 from server.views import iso, screen_json
 
@@ -53,6 +54,25 @@ def table_clock_json(
     (``server.views.ClockJson``): the page formats it and ticks it, deciding nothing."""
     s = screen.build(profile, schedule, now, presses, out, table=table)
     return screen_json(s, now, zone(profile.timezone)).model_dump(mode="json")
+
+
+def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[dict[str, Any]]:
+    """The tables whose clock is not the hall's at ``now`` (``dipclock.screen.apart``: each
+    table's own screen against the hall's), for the hall page to list under its clock. A
+    table with no hold, adjustment or board start of its own shows the hall's clock: no
+    screen is built for it."""
+    tz = zone(cur.profile.timezone)
+    hall = screen.build(cur.profile, cur.schedule, now, buttons=False)
+    own = own_tables(cur.schedule)
+    out = []
+    for n in tables:
+        if n not in own:
+            continue
+        mine = screen.build(cur.profile, cur.schedule, now, table=n, buttons=False)
+        differs = screen.apart(hall, mine, tz)
+        if differs is not None:
+            out.append({"table": n} | vars(differs))
+    return out
 
 
 def own_changes(cur: Current, now: datetime, table: int) -> dict[str, Any]:

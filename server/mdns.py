@@ -5,9 +5,10 @@ TXT ``id`` (the hub's id), ``s`` (``https``, or ``http`` for a hub serving plain
 ``v`` (dipclock's version). A clock not yet paired takes the first hub it finds and shows
 its name with the pairing code; a paired clock takes only the hub whose ``id`` it was
 paired with, so two hubs on one network (a second room, a TD's test laptop) never mix. The
-announcement goes out on the interfaces the hub listens on: all of them
-for 0.0.0.0, only loopback for 127.0.0.1 (a hub nobody else can reach announces nothing
-beyond this machine). mDNS is a convenience: if it cannot start (no multicast, a firewall),
+announcement goes out on the interfaces the hub listens on: all of them for 0.0.0.0, that
+one for one address. A hub on a loopback address (127.0.0.1, ::1) is not announced at all
+(``announced``): no other machine can reach it, and a kiosk that took it from the network
+would fail to connect. mDNS is a convenience: if it cannot start (no multicast, a firewall),
 the hub says so once and serves as ever; kiosks fall back on a typed address.
 """
 
@@ -30,6 +31,20 @@ log = logging.getLogger("uvicorn.error")
 
 def instance(hub_id: str) -> str:
     return f"dipclock hub {hub_id}.{SERVICE}"
+
+
+def announced(host: str) -> bool:
+    """Whether a hub listening on ``host`` announces itself: not on a loopback address."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # a host name: what it resolves to
+        try:
+            address = ipaddress.ip_address(socket.gethostbyname(host))
+        except OSError:
+            return True  # unknown here: the announcement says so if it cannot start
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return not address.is_loopback
 
 
 def where(host: str) -> tuple[list[str], list[str] | InterfaceChoice]:

@@ -33,6 +33,7 @@ from dipclock.standings import (
     team_standings,
 )
 from dipclock.timeline import table_clock
+from server.csvcells import cell
 from server.responses import Out
 from server.rounds import round_profile, schedule_for
 from server.sheets import (
@@ -435,11 +436,12 @@ def solo_boards(store: Store, up_to: int) -> frozenset[tuple[int, str]]:
 
 
 def table_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A CSV file's text: the header line, then the rows; scores with two decimals."""
+    """A CSV file's text: the header line, then the rows; scores with two decimals, names
+    that a spreadsheet would run as a formula quoted (``server.csvcells``)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(header)
-    w.writerows([f"{c:.2f}" if isinstance(c, float) else c for c in row] for row in rows)
+    w.writerows([f"{c:.2f}" if isinstance(c, float) else cell(c) for c in row] for row in rows)
     return out.getvalue()
 
 

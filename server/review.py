@@ -28,6 +28,7 @@ from dipclock.provinces import UnknownUnit
 from dipclock.schedule import Schedule
 from dipclock.venuetime import zone
 from server.context import Hub
+from server.csvcells import cell
 from server.history import Judged
 from server.rounds import core_presses, round_profile, schedule_for, table_clocks
 from server.views import iso
@@ -198,14 +199,5 @@ def as_csv(rows: list[dict[str, Any]]) -> str:
     w.writerow(COLUMNS)
     for r in rows:
         flat = r | {"proposed": r["proposed"]["text"], "units": ", ".join(r["units"])}
-        w.writerow([_cell(flat[c]) for c in COLUMNS])
+        w.writerow([cell(flat[c]) for c in COLUMNS])
     return buf.getvalue()
-
-
-def _cell(value: object) -> object:
-    """Free text that a spreadsheet would run as a formula is quoted (CSV injection)."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value

@@ -137,13 +137,19 @@ def out_powers(
     return [p for p in LETTERS if p in out]
 
 
+def own_tables(schedule: Schedule) -> set[int | None]:
+    """The tables with a hold, an adjustment or a board start of their own: any other
+    table's clock is the hall's (``table`` None) to the microsecond."""
+    return ({p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
+            | {s.table for s in schedule.board_starts})
+
+
 def table_clocks(
     profile: EventProfile, schedule: Schedule, tables: Iterable[int]
 ) -> dict[int, TableClock]:
     """Each table's built clock (its deadlines, and the breaks and holds that stop its late
     counts); tables with no hold, adjustment or board start of their own share one."""
-    own = ({p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
-           | {s.table for s in schedule.board_starts})
+    own = own_tables(schedule)
     shared: TableClock | None = None
     out = {}
     for n in tables:

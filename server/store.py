@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from dipclock.errors import DipclockError
 from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Adjustment, Pause
@@ -276,7 +277,7 @@ def _sheet_row(r: tuple[Any, ...]) -> Sheet:
                  bool(r[5]), r[6], r[7], tuple(json.loads(r[8])))
 
 
-class _Unchanged(Exception):
+class _Unchanged(DipclockError):
     """Nothing to change: the transaction ends without a write."""
 
     def __init__(self, sheet: Sheet | None) -> None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from dipclock.phaseview import view
 from dipclock.venuetime import zone
 from server.context import HubDep
+from server.grid import apart
 from server.rounds import current
 from server.views import ClockJson, clock_model, view_json
 
@@ -35,8 +36,23 @@ def hall() -> FileResponse:
     return FileResponse(STATIC / "hall.html", headers=_NO_STORE)
 
 
+class ApartJson(BaseModel):
+    """A table whose clock is not the hall's (``dipclock.screen.Apart``): the page lists it
+    under the hall's clock, in its own words, deciding nothing."""
+
+    table: int
+    stage: str  # the table's stage (dipclock.phaseview): "held", "adjudicating", ...
+    held: bool  # stopped by the TD now
+    reason: str  # the hold's reason, "" if none
+    restart: str  # when a held table restarts ("10:30"), "" if not said
+    extra: float | None  # seconds more (+) or fewer (-) than the hall, to the same deadline
+    phase: str  # the table's own phase when not the hall's, else ""
+    deadline: str  # the table's deadline line ("Deadline 10:21:30"), "" if none
+
+
 class HallJson(BaseModel):
-    """What the hall page polls: the hub's time and every table's clock."""
+    """What the hall page polls: the hub's time and every table's clock, with the tables
+    whose clock differs from it."""
 
     hub_time: float  # the hub's clock (POSIX seconds: the page ticks from it)
     seq: int
@@ -45,13 +61,15 @@ class HallJson(BaseModel):
     round: str | None = None
     clock: ClockJson | None = None  # None: no round set up yet
     view: dict[str, Any] | None = None  # the core's raw view, for scripts that read it
+    apart: list[ApartJson] = []  # the tables not on the hall's clock, by table number
 
 
 @router.get("/api/hall", response_model=HallJson)
 def hall_view(hub: HubDep) -> HallJson:
     """The hall clock: ``dipclock.screen`` for no table, the screen every table shows when
-    it has no hold of its own. Read-only, so open to all; a plain ``def`` (a worker
-    thread) because it reads the store."""
+    it has no hold of its own; and the tables whose own clock differs (held, extra time or
+    time taken away, a board's own phase). Read-only, so open to all; a plain ``def`` (a
+    worker thread) because it reads the store."""
     cur = current(hub.store)
     out = HallJson(hub_time=hub.clock.now(), seq=hub.store.seq())
     if cur is not None:
@@ -61,4 +79,5 @@ def hall_view(hub: HubDep) -> HallJson:
         out.round = cur.round.title or f"Round {cur.round.number}"
         out.clock = clock_model(cur.profile, cur.schedule, now)
         out.view = view_json(view(cur.profile, cur.schedule, now), zone(cur.profile.timezone))
+        out.apart = [ApartJson(**a) for a in apart(cur, now, hub.store.tables())]
     return out

@@ -41,9 +41,13 @@ def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep, base: Base) -> Seating
     """Seat players (from a list or a CSV file's text); a seat given with no player is
     cleared. Seats not named stay as they are."""
     done = actions.seat(body)
-    hub.store.set_seating(done.what, hub.clock.moment(), done.summary, base=base)
+    # which tables, too: what the TD checks first after an import (and the log keeps)
+    tables = sorted({s.table for s in done.what})
+    summary = (f"{done.summary}, table{'s' if len(tables) > 1 else ''} "
+               f"{actions.table_ranges(tables)}")
+    hub.store.set_seating(done.what, hub.clock.moment(), summary, base=base)
     publish(hub)  # the tables' screens name their players: a new seating reaches them now
-    return SeatingSet(seats=len(done.what), summary=done.summary, seq=hub.store.seq())
+    return SeatingSet(seats=len(done.what), summary=summary, seq=hub.store.seq())
 
 
 @router.get("/td/teams", response_model=dict[str, list[str]])

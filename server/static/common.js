@@ -148,19 +148,20 @@ let acting = false;
 // refresh. ``body`` may be a function, called once the TD has said yes (the phone's time
 // must be read then, not before). ``opts.base``: the state of the card it was made on,
 // where that is not the dashboard's last poll; ``opts.headers``: more headers. Resolves
-// true once done, false if the hub refused it, null if the TD said no.
+// to the hub's answer once done (true if it sent none), false if the hub refused it, null
+// if the TD said no.
 async function act(question, method, path, body, opts) {
   if (acting) { toast("Still sending the last change…", true); return false; }
   acting = true;
   try {
     if (!window.confirm(question)) return null;  // the TD said no: nothing was sent
     const o = opts || {};
-    await api(method, path, typeof body === "function" ? body() : body,
+    const answer = await api(method, path, typeof body === "function" ? body() : body,
       { ...based(o.base), ...(o.headers || {}) });
     // what was done: the question up to its "?", not what it went on to say
     toast("Done: " + question.split("?")[0]);
     await refresh();
-    return true;
+    return answer || true;
   } catch (e) {
     toast(e.message, true);
     await refresh();  // a refusal may say the screen was stale: show what is true now

@@ -420,7 +420,7 @@ function wireDashboard() {
     const done = await act(question.join("\n"), "POST", "/api/td/call", { at: p.at });
     callAsking = false;
     // not called (the TD said no, or the hub refused): the preview says nothing true
-    if (done !== true) hideCallPreview();
+    if (!done) hideCallPreview();
   };
   $("btn-event").onclick = () => {
     const id = $("event-builtin").value;
@@ -448,10 +448,12 @@ function wireDashboard() {
     const lines = text.split(/\r?\n/).filter((l) => l.trim() && !/^\s*round\s*,/i.test(l));
     if (!lines.length) return toast("seating: paste lines round,table,power,player or choose a CSV file", true);
     const from = file ? ` from ${file.name}` : "";
-    if (await act(`Import ${lines.length} seat${lines.length === 1 ? "" : "s"}${from}?`, "PUT",
-      "/api/td/seating", { csv: text })) {
+    const done = await act(`Import ${lines.length} seat${lines.length === 1 ? "" : "s"}${from}?`,
+      "PUT", "/api/td/seating", { csv: text });
+    if (done) {
       $("seating-csv").value = "";
       $("seating-file").value = "";
+      seatingImported(done);  // seating.js: what was imported, and the seating by table
     }
   };
   $("btn-tables").onclick = () => {

@@ -10,6 +10,7 @@ function wireHall() {
       const data = await api("GET", "/api/hall");
       last = { data, at: performance.now() };
       $("hall-event").textContent = data.clock ? `${data.event} · ${data.round}` : "";
+      renderApart(data.apart || [], data.clock);
       document.body.classList.remove("offline");
     } catch (e) {
       document.body.classList.add("offline");
@@ -17,8 +18,52 @@ function wireHall() {
   };
   poll();
   setInterval(poll, 1000);
+  window.addEventListener("resize", () => fitApart(last && last.data.clock));
   setInterval(() => { if (last) renderClock(last.data.clock); }, 200);
 }
 
+// 2 min, 1 min 30 s, 45 s, 1 h 5 min: how much time a table was given or lost.
+function howMuch(seconds) {
+  const s = Math.round(Math.abs(seconds)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
+  if (m) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return `${s} s`;
+}
+
+// One table whose clock is not the hall's, in a line (the hub says which and how:
+// dipclock.screen.apart): "Table 4 held: TD ruling", "Table 7: 2 min extra · Deadline 10:21:30".
+function apartLine(a) {
+  if (a.held) {
+    return `Table ${a.table} held${a.reason ? `: ${a.reason}` : ""}` +
+      (a.restart ? `, restarts at ${a.restart}` : "");
+  }
+  const extra = a.extra ? `${howMuch(a.extra)} ${a.extra > 0 ? "extra" : "less"}` : "";
+  const phase = a.stage === "adjudicating" && a.phase ? `adjudicating, ${a.phase} next` : a.phase;
+  return `Table ${a.table}: ${[extra, phase, a.deadline].filter(Boolean).join(" · ")}`;
+}
+
+// The list and the big clock above it, as large as the screen lets both be (vw: the clock,
+// then the list); a long list shrinks both until the page fits.
+const APART_SIZES = [[18, 2.4], [18, 2], [16, 1.6], [14, 1.3], [12, 1.1], [10, 0.9]];
+
+function renderApart(apart, clock) {
+  const list = $("hall-apart");
+  list.hidden = !apart.length;
+  list.replaceChildren(...apart.map((a) =>
+    el("li", { class: a.held ? "held" : "", "data-table": a.table }, apartLine(a))));
+  fitApart(clock);
+}
+
+function fitApart(clock) {
+  const list = $("hall-apart"), big = $("remaining");
+  big.style.fontSize = list.style.fontSize = "";
+  if (list.hidden) return;
+  const words = clock && !/\d/.test(clock.big);  // "Break", "Game over": sized by the CSS
+  for (const [clockSize, listSize] of APART_SIZES) {
+    if (!words) big.style.fontSize = `${clockSize}vw`;
+    list.style.fontSize = `${listSize}vw`;
+    if (document.documentElement.scrollHeight <= window.innerHeight) return;
+  }
+}
 
 if (page === "hall") wireHall();

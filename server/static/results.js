@@ -75,8 +75,9 @@ function standingRows(view) {
   if (view.problem) return [el("li", { class: "bad" }, view.problem)];
   if (!view.standings.length) return [el("li", { class: "muted" }, "No confirmed sheets yet.")];
   return view.standings.map((s) => el("li", {},
-    el("span", { class: "rank" }, `${s.rank}${s.shared ? "=" : ""}`), ` ${s.player} `,
-    el("b", {}, s.total.toFixed(2)), el("span", { class: "muted small" }, ` · ${s.games} games`)));
+    el("span", { class: "rank" }, `${s.rank}${s.shared ? "=" : ""}`),
+    el("span", { class: "name" }, s.player), el("b", {}, s.total.toFixed(2)),
+    el("span", { class: "muted small" }, `· ${s.games} game${s.games === 1 ? "" : "s"}`)));
 }
 
 async function refreshResults(d) {
@@ -139,6 +140,10 @@ function wireResults() {
     const text = $("teams-csv-text").value;
     const n = text.split("\n").filter((l) => l.trim() && !/^team\s*,/i.test(l)).length;
     act(n ? `Set the teams (${n} players)?` : "Clear the teams?", "PUT", "/api/td/teams",
-      { csv: text }).then((done) => { if (done) refreshResults(); });
+      { csv: text }).then((done) => {
+      if (!done) return;
+      teamsImported(done);  // seating.js: what was set, and each team
+      refreshResults();
+    });
   };
 }

@@ -15,6 +15,7 @@ async function showStandings() {
     $("standings-rows").replaceChildren(...v.standings.map((s) => el("tr", {},
       el("td", {}, `${s.rank}${s.shared ? "=" : ""}`), el("td", {}, s.player),
       el("td", {}, s.total.toFixed(2)), el("td", {}, String(s.games)))));
+    paginate();
     const top = v.top_board;
     $("proj-top").hidden = !top || !top.seeds.length;
     if (top) {
@@ -32,7 +33,48 @@ async function showStandings() {
   }
 }
 
+// --- a screenful at a time ------------------------------------------------------------
+// A hall's standings are longer than a screen: the table shows the rows that fit, and turns
+// to the next ones every PAGE_SECONDS ("13–21 of 21"), so every player is seen in turn.
+
+const PAGE_SECONDS = 8;
+let shownPage = 0;
+
+// The rows as pages that each fit between the table's head and the screen's bottom edge,
+// as even as they can be (21 rows, 10 to a screen: 7, 7 and 7, not 10, 10 and 1).
+function pagesOf(rows) {
+  for (const tr of rows) tr.hidden = false;
+  if (!rows.length) return [];
+  const top = rows[0].getBoundingClientRect().top;
+  const room = window.innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom) - top;
+  const heights = rows.map((tr) => tr.getBoundingClientRect().height);
+  const split = (most) => {
+    const pages = [];
+    let start = 0, used = 0;
+    heights.forEach((h, i) => {
+      if (i > start && (used + h > room || i - start >= most)) { pages.push([start, i]); start = i; used = 0; }
+      used += h;
+    });
+    return [...pages, [start, rows.length]];
+  };
+  const fitting = split(rows.length);
+  return split(Math.ceil(rows.length / fitting.length));
+}
+
+function paginate() {
+  const rows = [...$("standings-rows").children], counter = $("standings-page");
+  const pages = pagesOf(rows);
+  counter.hidden = pages.length < 2;
+  if (!pages.length) return;
+  shownPage %= pages.length;
+  const [start, end] = pages[shownPage];
+  rows.forEach((tr, i) => { tr.hidden = i < start || i >= end; });
+  counter.textContent = `${end - start > 1 ? `${start + 1}–${end}` : end} of ${rows.length}`;
+}
+
 if (page === "standings") {
   showStandings();
   setInterval(showStandings, 5000);
+  setInterval(() => { shownPage += 1; paginate(); }, PAGE_SECONDS * 1000);
+  window.addEventListener("resize", paginate);
 }

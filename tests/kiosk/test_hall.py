@@ -20,7 +20,9 @@ subprocess.run(["ip", "link", "set", "lo", "up", "multicast", "on"], check=True)
 tmp = sys.argv[1]
 env = {**os.environ, "DIPCLOCK_TD_PASSWORD": "a long enough password", "PYTHONUNBUFFERED": "1"}
 hub = subprocess.Popen([sys.executable, "-m", "dipclock", "hub", "--data", f"{tmp}/hub",
-                        "--host", "127.0.0.1", "--port", "8765",  # our own namespace
+                        # our own namespace; every address (a hub on loopback only is
+                        # not announced), reached at 127.0.0.1, its only one
+                        "--host", "0.0.0.0", "--port", "8765",
                         "--wait-for-sync", "0"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
 printed = ""

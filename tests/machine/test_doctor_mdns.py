@@ -34,7 +34,7 @@ from tests.server.live import LiveHub
 
 tmp = Path(sys.argv[1])
 hub = LiveHub(tmp / "hub" / "data", extra=("--wait-for-sync", "0"), quiet=False,
-              https=True).start()
+              https=True, host="0.0.0.0").start()
 try:
     paired = set_up_round(hub, table=2)
     out = {"url": hub.url}

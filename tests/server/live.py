@@ -32,12 +32,16 @@ class LiveHub:
 
     ``https``: served as a hall's hub is, over HTTPS with the certificate it makes at its
     first start (made here first, by the same code, so ``verify`` can pin it before the
-    hub answers); else ``--plain-http``, for the tests about something else."""
+    hub answers); else ``--plain-http``, for the tests about something else.
+
+    ``host``: the address the hub's socket is bound to (``0.0.0.0`` for a hub that announces
+    itself: one on loopback only is not announced); it is reached at 127.0.0.1 all the same."""
 
     def __init__(self, data: Path, extra: tuple[str, ...] = (), quiet: bool = True,
-                 https: bool = False) -> None:
+                 https: bool = False, host: str = "127.0.0.1") -> None:
         #: the socket the next ``start`` hands the hub: its port is this hub's for good
-        self.socket = hub_socket()
+        self.host = host
+        self.socket = hub_socket(host=host)
         self.data, self.port = data, self.socket.getsockname()[1]
         self.extra = (("--no-mdns", "--wait-for-sync", "0") if quiet else ()) + tuple(extra)
         self.verify: ssl.SSLContext | bool = True
@@ -67,7 +71,7 @@ class LiveHub:
         self.data.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("a") as out:  # a file, not a pipe: a full pipe would block the hub
             run = launcher(self.wall_shift, self.boot)
-            sock, self.socket = self.socket or hub_socket(self.port), None
+            sock, self.socket = self.socket or hub_socket(self.port, host=self.host), None
             self.proc = handing_over(
                 sock, [sys.executable, *run, "hub", "--data", str(self.data), *self.extra],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
@@ -114,7 +118,7 @@ class LiveHub:
         """The port bound again the moment the hub is reaped, for the next ``start``: not
         listening, so a clock's connection is refused, as by a hub that is down."""
         if self.socket is None:
-            self.socket = hub_socket(self.port)
+            self.socket = hub_socket(self.port, host=self.host)
 
     def __del__(self) -> None:
         sock = getattr(self, "socket", None)

@@ -1,5 +1,8 @@
 """``python -m tests.server.mdns_probe DATA HOST``: start a real hub with mDNS on, browse for
-``_dipclock._tcp`` as a kiosk would, stop the hub, and print what was seen as JSON.
+``_dipclock._tcp`` as a kiosk would, stop the hub, and print what was seen as JSON, with the
+mDNS sockets (UDP port 5353) open in this network namespace while the hub served.
+``... DATA HOST quiet``: only those sockets, no browsing (a hub that should announce
+nothing: it is the only process here that could open one).
 
 Run by ``test_mdns`` inside a private network namespace (``unshare -n``), where the only
 interface is a loopback with multicast on, so nothing reaches any real network.
@@ -82,11 +85,26 @@ async def browse(proc: subprocess.Popen[bytes], interfaces: list[str] | None) ->
     return out
 
 
+def mdns_sockets() -> int:
+    """The UDP sockets on port 5353 (mDNS) in this network namespace: ``/proc/net`` is the
+    reading process's namespace's."""
+    count = 0
+    for table in ("/proc/net/udp", "/proc/net/udp6"):
+        with open(table) as f:
+            next(f)  # the header
+            count += sum(1 for line in f if line.split()[1].endswith(":14E9"))
+    return count
+
+
 def main() -> int:
     data, host = Path(sys.argv[1]), sys.argv[2]
+    quiet = sys.argv[3:] == ["quiet"]
     proc, port = start_hub(data, host)
     try:
-        found = asyncio.run(browse(proc, None if host == "0.0.0.0" else [host]))
+        sockets = mdns_sockets()  # the hub answers: its announcement has started, if any
+        found = {"seen": {}, "services": []} if quiet else asyncio.run(
+            browse(proc, None if host == "0.0.0.0" else [host]))
+        found["mdns_sockets"] = sockets
     finally:
         if proc.poll() is None:
             proc.terminate()

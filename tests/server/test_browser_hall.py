@@ -11,7 +11,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from dipclock.sync import to_moment
+from dipclock.sync import to_moment, to_seconds
 from server.clock import wall_seconds
 from tests.chromium import SHOTS, signed_in
 from tests.server.conftest import PASSWORD
@@ -125,7 +125,10 @@ def test_the_grid_shows_the_hall_of_pis_readably_on_a_phone(browser, tmp_path):
             page.set_viewport_size({"width": width, "height": 900})
             # nothing sticks out sideways, and no tile's text runs over another's
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            boxes = [tile(n).bounding_box() for n in range(1, 7)]
+            # read in one go: the grid is drawn anew every 2 s, and a tile located before
+            # a redraw has no box after it
+            boxes = page.evaluate("""() => [1, 2, 3, 4, 5, 6].map((n) => document
+                .querySelector(`.tile[data-table="${n}"]`).getBoundingClientRect().toJSON())""")
             for i, a in enumerate(boxes):
                 for b in boxes[i + 1:]:
                     assert (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
@@ -188,3 +191,81 @@ def test_a_phone_in_another_zone_reads_and_sets_the_venue_s_time(browser, tmp_pa
         moved = float(re.search(r", ([+-][\d.]+) s$", logged).group(1))
         assert abs(moved) < 10, logged
         context.close()
+
+
+def test_the_hall_lists_the_tables_whose_clock_is_not_the_hall_s(browser, tmp_path):
+    """Issue 21: the projector showed the hall's clock only. Tables given time, time taken
+    away, held (with the TD's reason) or held and resumed are listed under it, one short
+    line each, readable and on screen at a projector's sizes."""
+    from playwright.sync_api import expect
+
+    from tests.doubles import FakeClock
+
+    day = "2024-05-04"
+    moment = lambda hms: datetime.fromisoformat(f"{day}T{hms}")  # noqa: E731
+    with ThreadHub(tmp_path / "hub", synced=lambda: True,
+                   clock=FakeClock(to_seconds(moment("08:00:00")))) as hub:
+        td = hub.td()
+        set_up(td, moment("09:00:00"), tables=40)
+
+        def at(hms: str, *changes: tuple[str, dict]) -> None:
+            hub.clock.t = to_seconds(moment(hms))
+            for path, body in changes:
+                td.post(path, json=body).raise_for_status()
+
+        at("09:04:00", ("/api/td/pauses", {"table": 6}))
+        at("09:05:00", ("/api/td/adjustments", {"seconds": 120, "table": 2}),
+           ("/api/td/adjustments", {"seconds": -60, "table": 5}))
+        at("09:06:00", ("/api/td/resume", {"table": 6}),
+           ("/api/td/pauses", {"table": 4, "reason": "TD ruling"}))
+        at("09:07:00")
+        # the hub says which tables differ, and how
+        apart = td.get("/api/hall").json()["apart"]
+        assert [(a["table"], a["held"], a["reason"], a["extra"], a["deadline"])
+                for a in apart] == [(2, False, "", 120.0, "Deadline 09:19"),
+                                    (4, True, "TD ruling", None, ""),
+                                    (5, False, "", -60.0, "Deadline 09:16"),
+                                    (6, False, "", 120.0, "Deadline 09:19")]
+
+        page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(hub.url + "/hall")
+        lines = page.locator("#hall-apart li")
+        expect(lines).to_have_text(["Table 2: 2 min extra · Deadline 09:19",
+                                    "Table 4 held: TD ruling",
+                                    "Table 5: 1 min less · Deadline 09:16",
+                                    "Table 6: 2 min extra · Deadline 09:19"])
+        expect(page.locator("#stage")).to_have_text("Negotiating · Spring 1901")
+
+        def on_screen(size: dict, name: str) -> None:
+            page.set_viewport_size(size)
+            # the page fits its list to the new size (a bound on a hang, not a margin)
+            page.wait_for_function("document.documentElement.scrollHeight <= innerHeight",
+                                   timeout=30_000)
+            page.screenshot(path=f"{SHOTS}/dipclock-hall-apart-{name}.png")
+            clock, boxes = page.evaluate("""() => [
+                document.getElementById("remaining").getBoundingClientRect().toJSON(),
+                [...document.querySelectorAll("#hall-apart li")].map(
+                    (li) => li.getBoundingClientRect().toJSON())]""")
+            assert len(boxes) == lines.count()
+            for box in boxes:  # under the clock, inside the screen
+                assert box["top"] >= clock["bottom"], (name, box, clock)
+                assert box["bottom"] <= size["height"], (name, box)
+                assert 0 <= box["left"] and box["right"] <= size["width"], (name, box)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+        for size in ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080}):
+            on_screen(size, f"{size['width']}")
+
+        # past the hall's deadline: table 2 still plays Spring 1901, the others Fall 1901
+        at("09:18:00")
+        expect(lines.first).to_have_text("Table 2: 2 min extra · Spring 1901 · Deadline 09:19")
+        # many tables apart: the clock and the list smaller, all still on the screen
+        at("09:19:00", *(("/api/td/adjustments", {"seconds": 30 * n, "table": n})
+                         for n in range(7, 41)))
+        expect(lines).to_have_count(38)
+        for size in ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080}):
+            on_screen(size, f"many-{size['width']}")
+        assert errors == []
+        page.context.close()

@@ -78,7 +78,8 @@ def test_the_hub_waits_for_ntp_says_so_once_and_how_it_ended():
     w = Waiting([False, False, False, True])
     assert w.run(90) is True
     assert w.slept == [1.0, 1.0, 1.0]
-    assert w.said == ["Waiting up to 90 s for the system clock to synchronise (NTP) ...",
+    assert w.said == ["Waiting up to 90 s for the system clock to synchronise (NTP); the "
+                      "addresses above answer once it has, or when the wait ends ...",
                       "System clock synchronised after 3 s."]
 
 
@@ -274,3 +275,43 @@ def test_the_help_says_the_default_is_every_address(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "default 0.0.0.0: every address of this machine" in text
     assert "127.0.0.1: this machine only" in text
+
+
+#: ``python -c UNSYNCED hub ...``: ``dipclock hub`` on a machine whose kernel says the system
+#: clock is not synchronised (``machine.timesync.clock_synchronised``, read in the hub's own
+#: process), whatever this machine's clock says
+UNSYNCED = ("import machine.timesync as t; t.clock_synchronised = lambda *a, **k: False; "
+            "from dipclock.launcher.cli import entry; entry()")
+
+
+def test_the_addresses_are_printed_before_the_wait_for_ntp(tmp_path):
+    """With ``--port 0`` only the printed lines give the port: they come before the wait
+    (here an hour long), and say the hub answers once it is over."""
+    log = tmp_path / "hub.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", UNSYNCED, "hub", "--data", str(tmp_path / "hub"),
+             "--host", "127.0.0.1", "--port", "0", "--wait-for-sync", "3600"],
+            cwd=ROOT, env=os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD,
+                                        "PYTHONUNBUFFERED": "1"},
+            stdout=out, stderr=subprocess.STDOUT, text=True)
+    try:
+        port = _printed_port(proc, log)
+        ends = time.monotonic() + 60  # a bound on a hang, not a timing margin
+        while "Waiting up to" not in log.read_text() and time.monotonic() < ends:
+            time.sleep(0.05)
+        printed = log.read_text()
+        starts = ("Certificate: ", "             the TD's phone", "Listening:  127.0.0.1",
+                  "Dashboard:  ", "Hall clock: ", "Clocks:     ", "Not announced on the LAN",
+                  "Waiting up to 3600 s")
+        lines = printed.splitlines()
+        assert len(lines) == len(starts) and all(
+            line.startswith(start) for line, start in zip(lines, starts, strict=True)), printed
+        assert f"Dashboard:  https://127.0.0.1:{port}/dashboard" in printed
+        assert ("Waiting up to 3600 s for the system clock to synchronise (NTP); the addresses "
+                "above answer once it has, or when the wait ends ...") in printed
+        assert "Hub clock:" not in printed and proc.poll() is None  # still waiting
+        assert not _answers("127.0.0.1", port)  # bound, not yet serving: refused
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -1,5 +1,8 @@
 """The hub announces itself by mDNS, and a kiosk browsing for ``_dipclock._tcp`` finds it by
-the hash of its own key (docs/protocol.md)."""
+the hash of its own key (docs/protocol.md); a hub on a loopback address announces nothing.
+
+The real hubs here run in a network namespace of their own (``unshare -n``): a loopback with
+multicast on and nothing else, so no test announces anything on a real network."""
 
 from __future__ import annotations
 
@@ -10,32 +13,41 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.mdns import SERVICE, instance, service_info, where
+import pytest
+
+from server.mdns import SERVICE, announced, instance, service_info, where
 from tests.server.live import ROOT
 
 
-def private_network() -> list[str] | None:
-    """``unshare -n`` with loopback multicast on, if this machine lets us make one."""
+@pytest.fixture
+def netns() -> list[str]:
+    """A command prefix: ``unshare -n`` (``-rn`` for a user allowed user namespaces) with
+    loopback multicast on."""
     if shutil.which("unshare") is None or shutil.which("ip") is None:
-        return None
-    wrap = ["unshare", "-n", "sh", "-c", 'ip link set lo up multicast on && exec "$@"', "sh"]
-    ok = subprocess.run([*wrap, "true"], capture_output=True, timeout=10).returncode == 0
-    return wrap if ok else None
+        pytest.skip("a private network namespace needs unshare and ip")
+    for flags in ("-n", "-rn"):
+        wrap = ["unshare", flags, "sh", "-c", 'ip link set lo up multicast on && exec "$@"', "sh"]
+        if subprocess.run([*wrap, "true"], capture_output=True, timeout=10).returncode == 0:
+            return wrap
+    pytest.skip("this machine lets us make no private network namespace: no test announces "
+                "a hub on the real network")
 
 
-def test_a_kiosk_browsing_the_lan_finds_the_hub_by_its_key(tmp_path: Path):
-    """A real ``dipclock hub`` with mDNS on, browsed with zeroconf as a kiosk does. In a
-    private network namespace when we may make one (as root), else on loopback only."""
-    wrap = private_network()
-    host = "0.0.0.0" if wrap else "127.0.0.1"  # 0.0.0.0: the default, every interface
+def probe(wrap: list[str], data: Path, host: str, *more: str) -> dict:
     run = subprocess.run(
-        [*(wrap or []), sys.executable, "-m", "tests.server.mdns_probe",
-         str(tmp_path / "hub"), host],
+        [*wrap, sys.executable, "-m", "tests.server.mdns_probe", str(data), host, *more],
         cwd=ROOT, capture_output=True, text=True, timeout=90,
     )
-    assert run.returncode == 0, run.stderr + (tmp_path / "hub.log").read_text()
-    found = json.loads(run.stdout)
+    assert run.returncode == 0, run.stderr + data.with_suffix(".log").read_text()
+    return json.loads(run.stdout)
+
+
+def test_a_kiosk_browsing_the_lan_finds_the_hub_by_its_key(tmp_path: Path, netns):
+    """A real ``dipclock hub`` with mDNS on, on every address (the default), browsed with
+    zeroconf as a kiosk does."""
+    found = probe(netns, tmp_path / "hub", "0.0.0.0")
     assert "timeout" not in found, found
+    assert found["mdns_sockets"] > 0  # what the loopback hub below must not open
     hub_id = found["hub_id"]
     [svc] = [s for s in found["services"] if s["txt"]["id"] == hub_id]
     assert svc["name"] == f"dipclock hub {hub_id}._dipclock._tcp.local."
@@ -56,9 +68,23 @@ def test_the_announcement_is_the_contracts():
     assert instance("x") == "dipclock hub x._dipclock._tcp.local."
 
 
-def test_a_hub_on_loopback_announces_on_loopback_only():
-    assert where("127.0.0.1") == (["127.0.0.1"], ["127.0.0.1"])
-    assert where("localhost") == (["127.0.0.1"], ["127.0.0.1"])
+def test_a_hub_on_loopback_announces_nothing_and_says_so(tmp_path: Path, netns):
+    """``--host 127.0.0.1``: nobody else can reach the hub, so a kiosk must not find it.
+    The hub is the only process in its namespace: no mDNS socket open there at all."""
+    found = probe(netns, tmp_path / "hub", "127.0.0.1", "quiet")
+    assert found["mdns_sockets"] == 0, found
+    printed = (tmp_path / "hub.log").read_text()
+    assert ("Not announced on the LAN (mDNS): on 127.0.0.1 only this machine reaches the hub"
+            in printed), printed
+    assert "Kiosks find this hub" not in printed
+
+
+def test_loopback_addresses_are_not_announced_and_others_are():
+    for host in ("127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1", "localhost"):
+        assert not announced(host), host
+    for host in ("0.0.0.0", "::", "192.168.1.10", "10.0.0.7", "fe80::1"):
+        assert announced(host), host
+    assert where("192.168.1.10") == (["192.168.1.10"], ["192.168.1.10"])
 
 
 def test_fixtures_and_test_hubs_keep_mdns_off(hub):

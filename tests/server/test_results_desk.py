@@ -500,3 +500,69 @@ def test_standings_that_add_different_systems_say_so_and_their_files_are_asked_f
             f"{name}.csv: {view['mixed']}; ask for it anyway with ?mixed=1")
         assert hub.client.get(f"/api/{name}.csv?round=2&mixed=1").status_code == 200
     assert hub.client.get("/api/standings.csv?round=1").status_code == 200
+
+
+#: Names a spreadsheet would run as formulas (CSV injection), seated at table 1's first
+#: four seats (carnage by place: 7010, 6008, 5006, 4004).
+FORMULAS = ['=HYPERLINK("http://evil.example/","click")', "+1", "-1", "@SUM(1)"]
+GUARDED_EVENT = TOP_EVENT.replace('tie_breaks = ["best_game"]',
+                                  'tie_breaks = ["best_game"]\nteam_round = 1')
+
+
+def test_every_csv_file_quotes_a_name_a_spreadsheet_would_run(hub):
+    """The results, standings, best-country, top-board and teams files quote such a name as
+    the penalties file does (``server.csvcells``): a leading apostrophe, the rest as typed;
+    scores and ranks stay numbers."""
+    from datetime import timedelta
+
+    from tests.server.conftest import START
+    from tests.server.test_state import post, press
+
+    td = hub.sign_in()
+    for method, path, body in (
+        ("PUT", "/api/td/event", {"toml": GUARDED_EVENT, "filename": "guarded.toml"}),
+        ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
+        ("PUT", "/api/td/tables", {"count": 2}),
+    ):
+        assert hub.client.request(method, path, json=body, headers=td).status_code == 200
+    names = {1: [*FORMULAS, "Cat", "Dan", "Eve"], 2: ["Hal", "Ida", "Jon", "Kim", "Lea",
+                                                      "Max", "Ned"]}
+    seats = [{"round": 1, "table": t, "power": p, "player": n}
+             for t, row in names.items() for p, n in zip("AEFGIRT", row, strict=True)]
+    r = hub.client.put("/api/td/seating", json={"seats": seats}, headers=td)
+    assert r.status_code == 200, r.text
+    teams = "team,player\n" + "".join(f'"{t}","{n.replace(chr(34), chr(34) * 2)}"\n'
+                                      for t, n in (("=Reds", FORMULAS[0]), ("=Reds", "+1"),
+                                                   ("Blues", "Hal"), ("Blues", "Ida")))
+    assert hub.client.put("/api/td/teams", json={"csv": teams}, headers=td).status_code == 200
+    for table, centres in ROUND_1.items():
+        body = {"centres": dict(pair.split("=") for pair in centres.split(",")), "year": 1905}
+        enter(hub, td, table, body)
+    post(hub, 1, press("late", "A", START + timedelta(minutes=15, seconds=20)))  # "nmr"
+    hub.at(START + timedelta(minutes=30))
+
+    def rows(path: str) -> list[dict[str, str]]:
+        r = hub.client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv"), path
+        return list(csv.DictReader(io.StringIO(r.text)))
+
+    quoted = {"'" + n for n in FORMULAS}
+    files = {
+        "/api/results.csv": ("player", quoted),
+        "/api/standings.csv?round=1": ("player", quoted),
+        # Germany's best is Kim's 4005 at table 2, and the seventh seed too
+        "/api/best-countries.csv?round=1": ("player", quoted - {"'@SUM(1)"}),
+        "/api/top-board.csv?round=1": ("player", quoted - {"'@SUM(1)"}),
+        "/api/teams.csv?round=1": ("team", {"'=Reds"}),
+        # Austria late, the other powers of table 1 never pressed: every name there
+        "/api/penalties.csv": ("player", quoted),
+    }
+    for path, (column, expected) in files.items():
+        got = rows(path)
+        assert {r[column] for r in got if r[column].startswith("'")} == expected, (path, got)
+        for r in got:
+            for value in r.values():
+                assert not value.startswith(("=", "+", "@")), (path, r)
+                assert not value.startswith("-") or value[1:2].isdigit(), (path, r)
+    # numbers are not text: the scores are still numbers a spreadsheet adds up
+    assert all(float(r["total"]) > 0 for r in rows("/api/standings.csv?round=1"))

@@ -26,7 +26,7 @@ def put(hub, csrf, body: dict):
 def test_the_review_and_the_csv_name_the_seated_player(hub, td):
     r = put(hub, td, {"csv": "\ufeff" + SEATING})
     assert r.status_code == 200, r.text
-    assert r.json()["summary"] == "seating: 3 players, round 1"
+    assert r.json()["summary"] == "seating: 3 players, round 1, tables 1-2"
     post(hub, 1, press("e", "E", S1901 + timedelta(seconds=12)))
     post(hub, 2, press("f", "F", S1901 + timedelta(seconds=20)))
     rows = [r for r in hub.client.get("/api/td/penalties?round=1").json() if r["kind"] == "late"]
