@@ -1,12 +1,15 @@
 #!/bin/sh
 # What the tests drive for real, from Debian: `chromium` (the dashboard and the phone pages,
 # headless) and `zbarimg` from `zbar-tools` (reads the QR code a kiosk draws at game over,
-# as a phone's camera would). Install what is missing when we may (root with apt-get, as
+# as a phone's camera would), and `ip` from iproute2 (a private network namespace for the
+# mDNS tests). Install what is missing when we may (root with apt-get, as
 # in CI); otherwise say how.
 set -e
 missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v zbarimg >/dev/null 2>&1 || missing="$missing zbar-tools"
+# `ip` (iproute2): the mDNS tests announce only inside a private network namespace
+command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's$missing for the tests..."

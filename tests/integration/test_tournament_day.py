@@ -299,11 +299,11 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
     day.shot("break-at-deadline", "#clock")
     hall.screenshot(path=f"{SHOTS}/dipclock-day-break-hall.png")
 
-    # late counts stand still in the break: a power late for S1901 is late from its end
-    # (table 1: 14:22; table 2, its own deadline 90 s later, 14:23:30)
+    # late counts stand still in the break: orders handed in during it, after the deadline,
+    # are late in their first second (table 2's own deadline is 90 s later, 14:18:30)
     day.now("14:30:00")
-    day.phase_presses(1, "14:22:00", late={"E": 12})
-    day.phase_presses(2, "14:23:30", late={"F": 20, "T": 50})
+    day.phase_presses(1, "14:17:00", late={"E": 12})
+    day.phase_presses(2, "14:18:30", late={"F": 20, "T": 50})
     day.decide("2-1-E-S1901", "Confirm", note="first offence")
     day.decide("2-2-F-S1901", "Waive", note="extra time not shown on the kiosk")
     day.decide("2-2-T-S1901", "Change", final="2 units deleted")
@@ -376,8 +376,9 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
         (2, "T", "S1901"): (f"{DAY}T14:18:30", "change", "2 units deleted", "",
                             player(2, 2, "T")),
     }
-    # counted from the break's end: the break at the deadline stopped the late counts
-    assert [r2[k]["seconds_late"] for k in sorted(r2)] == ["12.0", "20.0", "50.0"]
+    # the break at the deadline stopped the late counts at their first second
+    assert [(r2[k]["seconds_late"], r2[k]["started_second"]) for k in sorted(r2)] == [
+        ("0.001", "1")] * 3
     r3 = day.csv_rows(3)
     assert got(3) == {
         (1, "G", "S1901"): (f"{DAY}T17:17:00", "change", "Red card", "second time today",

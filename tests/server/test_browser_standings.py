@@ -43,8 +43,10 @@ def played(request: pytest.FixtureRequest) -> ThreadHub:
     for table, centres in BOARDS.items():
         body = {"centres": dict(zip(LETTERS, map(int, centres.split()), strict=True)),
                 "year": 1909}
-        td.put(f"/api/sheets/1/{table}", json=body).raise_for_status()
-        td.post(f"/api/td/sheets/1/{table}/final", json={}).raise_for_status()
+        td.put(f"/api/sheets/1/{table}", json=body,
+               headers={"If-Match": "0"}).raise_for_status()  # the first version
+        td.post(f"/api/td/sheets/1/{table}/final", json={"incomplete": True},
+                headers={"If-Match": "1"}).raise_for_status()
     return live
 
 
