@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from kiosk.cli import main
-from kiosk.draw import Painter
+from kiosk.draw import Drawn, Painter
 from kiosk.screenshots import SCENES, Scene, draw
 from kiosk.screenshots import main as screenshots_main
 
@@ -22,14 +22,16 @@ painter = Painter()
 @pytest.mark.parametrize("scene", SCENES, ids=lambda s: s.name)
 def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) -> None:
     surface, drawn, screen = draw(scene, size, painter)
-    area = surface.get_rect()
     assert drawn, "nothing drawn"
+    apart(surface, drawn)
     for d in drawn:
-        assert area.contains(d.rect), f"{d.role} {d.text!r} {d.rect} is cut off"
         assert not d.text.endswith("..."), f"{d.role} {d.text!r} had to be shortened"
-    for a, b in itertools.combinations(drawn, 2):
-        assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
     assert [d.text for d in drawn if d.role == "alert"] == list(screen.alerts)
+    if screen.sheet is not None:  # the sheet's lines instead of the big words and the chips
+        assert [d.text for d in drawn if d.role.endswith("-power")] == POWER_NAMES
+        assert [d.text for d in drawn if d.role.endswith("-mark")] == [
+            ln.state for ln in screen.sheet.lines]
+        return
     if screen.look == "problem":  # no clock: what is wrong and the fix, every word of them
         for role, text in zip(("problem", "fix"), screen.notes, strict=True):
             assert " ".join(d.text for d in drawn if d.role == role) == text
@@ -39,8 +41,19 @@ def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) 
     if any(c.isdigit() for c in screen.big):
         assert big.rect.h >= size[1] * 0.25, "the remaining time is not large"
     chips = [d for d in drawn if d.role.endswith("-name")]
-    assert [d.text for d in chips] == ["Austria", "England", "France", "Germany", "Italy",
-                                       "Russia", "Turkey"]
+    assert [d.text for d in chips] == POWER_NAMES
+
+
+POWER_NAMES = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+def apart(surface: pygame.Surface, drawn: list[Drawn]) -> None:
+    """Every text (and code, and mark) wholly on the screen, none over another."""
+    area = surface.get_rect()
+    for d in drawn:
+        assert area.contains(d.rect), f"{d.role} {d.text!r} {d.rect} is cut off"
+    for a, b in itertools.combinations(drawn, 2):
+        assert not a.rect.colliderect(b.rect), f"{a.role} {a.rect} overlaps {b.role} {b.rect}"
 
 
 def dominant(surface: pygame.Surface) -> tuple[int, int, int]:
@@ -189,15 +202,18 @@ def test_a_long_penalty_wraps_rather_than_shrinks(size: tuple[int, int]) -> None
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["game-over", "game-over-sheet"])
 def test_game_over_shows_the_result_sheet_as_a_qr_code_a_phone_reads(
-        size: tuple[int, int], tmp_path: Path) -> None:
-    """Read back with zbar (Debian's zbar-tools), as a phone's camera reads the screen."""
+        size: tuple[int, int], name: str, tmp_path: Path) -> None:
+    """Read back with zbar (Debian's zbar-tools), as a phone's camera reads the screen:
+    before the sheet is entered, and beside it (corrections are made on the phone)."""
     import shutil
     import subprocess
 
-    scene = next(s for s in SCENES if s.name == "game-over")
+    scene = next(s for s in SCENES if s.name == name)
     surface, drawn, screen = draw(scene, size, painter)
     assert screen.qr == scene.sheet
+    assert (screen.sheet is not None) == (name == "game-over-sheet")
     code = next(d for d in drawn if d.role == "qr")
     assert code.rect.h >= size[1] // 3, "too small to scan from across the table"
     png = tmp_path / "game-over.png"
