@@ -164,14 +164,10 @@ def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> 
         hub.close()
 
 
-def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) -> None:
-    """The order the SIGKILL test can only catch by luck, made certain: write, then say so.
-
-    The outbox refuses the write (a card that went read-only, as a failing SD card does);
-    a kiosk that acknowledged first would have printed the press and woken the upload.
-    """
-    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
-    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+def counted(tmp_path: Path, rnd: Round, at: datetime
+            ) -> tuple[Kiosk, Outbox, list[str], list[None]]:
+    """A kiosk playing ``rnd``, at ``at`` at its monotonic 1000 s: its outbox, the lines it
+    says (PRESS, CONFIRM) and each time it wakes the upload."""
     woken: list[None] = []
 
     class Source(FixedRound):
@@ -180,7 +176,19 @@ def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) 
 
     outbox = Outbox(tmp_path / "outbox.sqlite")
     said: list[str] = []
-    table = Kiosk(Source(rnd), outbox, FixedTime(to_seconds(START) - 1000.0), log=said.append)
+    table = Kiosk(Source(rnd), outbox, FixedTime(to_seconds(at) - 1000.0), log=said.append)
+    return table, outbox, said, woken
+
+
+def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) -> None:
+    """The order the SIGKILL test can only catch by luck, made certain: write, then say so.
+
+    The outbox refuses the write (a card that went read-only, as a failing SD card does);
+    a kiosk that acknowledged first would have printed the press and woken the upload.
+    """
+    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
+    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+    table, outbox, said, woken = counted(tmp_path, rnd, START)
     table.handle(ButtonEvent("A", "press", 1000.0 + 60, "gpio"))
     assert len(said) == 1 and len(woken) == 1
     outbox._db.execute("PRAGMA query_only = ON")  # every write now fails, as on a dead card
@@ -205,15 +213,7 @@ def test_a_confirmation_the_card_could_not_store_is_never_shown_or_sent(tmp_path
     result = TableResult(round=1, version=1, year=1901, ending="A draw of all survivors",
                          centres={"A": 5, "E": 5, "F": 5, "G": 4, "I": 5, "R": 5, "T": 5})
     rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1), result=result, hub="h")
-    woken: list[None] = []
-
-    class Source(FixedRound):
-        def sent(self) -> None:
-            woken.append(None)
-
-    outbox = Outbox(tmp_path / "outbox.sqlite")
-    said: list[str] = []
-    table = Kiosk(Source(rnd), outbox, FixedTime(to_seconds(over) - 1000.0), log=said.append)
+    table, outbox, said, woken = counted(tmp_path, rnd, over)
     table.handle(ButtonEvent("A", "press", 1000.0, "gpio"))
     assert [line.split()[0] for line in said] == ["CONFIRM"] and len(woken) == 1
     outbox._db.execute("PRAGMA query_only = ON")  # every write now fails, as on a dead card
