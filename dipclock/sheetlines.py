@@ -204,6 +204,6 @@ def _banner(at: TableNow, result: TableResult, mine: Sequence[Sent],
     if any(last.at < p.at <= at.now for p in at.presses):
         return ""  # a press after it: the screen's banner says what that did
     name = who(last.power, players)
-    if last.state == "refused":
+    if last.state == "refused" or last.version != result.version:  # the hub refuses those
         return f"{name}: not confirmed, the sheet changed: check it and press again"
     return f"{name}: line confirmed"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pygame
 import segno
 
-from dipclock.sheetlines import SheetView
+from dipclock.sheetlines import LineState, SheetView, Tone
 from kiosk.state import Chip, Screen
 
 RGB = tuple[int, int, int]
@@ -73,7 +73,7 @@ SHEET_STRIPE: RGB = (50, 50, 54)
 CONFIRMED: RGB = (30, 150, 74)
 OPEN_RING: RGB = (110, 110, 116)
 LATE_TEXT: RGB = (255, 110, 110)
-SHEET_TONES: dict[str, tuple[RGB, RGB]] = {
+SHEET_TONES: dict[Tone, tuple[RGB, RGB]] = {
     "ask": ((255, 176, 0), DARK_TEXT),
     "done": ((30, 150, 74), WHITE),
     "problem": ((214, 36, 36), WHITE),
@@ -461,11 +461,12 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
                                          wrapped * font.get_linesize() + 2 * pad))
     band.bottom = body.bottom
     table = pygame.Rect(body.left, body.top, body.w, band.top - gap - body.top)
-    code = _qr_code(surface, drawn, table, screen.qr, painter, body.w * 3 // 10) \
-        if screen.qr else pygame.Rect(table.right, table.top, 0, 0)
-    left = pygame.Rect(table.left, table.top, code.left - table.left - (body.w // 40 if
-                       screen.qr else 0), table.h)
-    _sheet_lines(surface, drawn, left, sheet, painter)
+    right = table.right
+    if screen.qr:  # corrections are made on the phone: its code stays beside the lines
+        right = _qr_code(surface, drawn, table, screen.qr, painter, body.w * 3 // 10).left
+        right -= body.w // 40
+    _sheet_lines(surface, drawn, pygame.Rect(table.left, table.top, right - table.left,
+                                              table.h), sheet, painter)
     fill, ink = SHEET_TONES[sheet.tone]
     pygame.draw.rect(surface, fill, band, border_radius=max(2, round(unit * 0.25)))
     inner = pygame.Rect(band.left + (band.w - width) // 2, band.top + pad, width,
@@ -525,7 +526,7 @@ def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
         painter.text(surface, drawn, f"line-{ln.letter}-score", ln.score, cells[3], WHITE,
                      "right", max_size=size)
         _mark(surface, drawn, f"line-{ln.letter}-mark", ln.state, cells[4])
-    ending = pygame.Rect(area.left, area.bottom - row_h, area.w, row_h)  # apart from them
+    ending = pygame.Rect(area.left, area.bottom - row_h, area.w, row_h)  # 0.15 line below
     painter.text(surface, drawn, "ending", sheet.ending, ending, WHITE, "left", max_size=size)
 
 
@@ -538,7 +539,7 @@ def _columns(left: int, widths: tuple[int, ...], pad: int) -> list[tuple[int, in
     return out
 
 
-def _mark(surface: pygame.Surface, drawn: list[Drawn], role: str, state: str,
+def _mark(surface: pygame.Surface, drawn: list[Drawn], role: str, state: LineState,
           cell: pygame.Rect) -> None:
     """A line's state, drawn (the bundled font has no check mark): an empty ring to
     confirm, a grey tick in a ring sent, a white tick on green confirmed."""

@@ -83,7 +83,7 @@ CONFIRMATIONS_VERSION = 2
 CONFIRMATIONS = (
     """CREATE TABLE IF NOT EXISTS confirmations (
     seq      INTEGER PRIMARY KEY AUTOINCREMENT,
-    id       TEXT NOT NULL UNIQUE,               -- uuid4; the hub takes one twice once
+    id       TEXT NOT NULL UNIQUE,               -- uuid4; sent twice, the hub takes it once
     hub      TEXT NOT NULL,                      -- the id of the hub whose sheet it is
     round_no INTEGER NOT NULL,                   -- the hub's round number
     power    TEXT NOT NULL CHECK (length(power) = 1),
