@@ -26,13 +26,14 @@ from typing import Protocol
 
 import pygame
 
+from dipclock import sheetlines
 from dipclock.powers import LETTERS
 from dipclock.sync import Slew, to_moment
 from hardware.events import ButtonEvent
 from hardware.keyboard import KeyboardButtons
 from kiosk import state
 from kiosk.draw import Painter, render
-from kiosk.outbox import Outbox, StoredPress
+from kiosk.outbox import Outbox, StoredConfirmation, StoredPress
 from kiosk.round import Round
 from kiosk.sound import Sounds
 from machine.timesync import boot_id, clock_synchronised
@@ -162,6 +163,7 @@ class Kiosk:
     hub_url: str = ""  # "https://10.0.0.1:8000": the result sheet's QR code points there
     boot: str = field(default_factory=lambda: this_boot())
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
+    _lines: tuple[tuple[str, int, int], list[StoredConfirmation]] | None = None
     _last: state.Frame | None = None
     _cache: tuple[object, datetime, datetime, state.Frame] | None = None
     _unsettled: bool = True  # guesses may wait in the outbox (a press, or an earlier run)
@@ -176,9 +178,38 @@ class Kiosk:
             self._presses[key] = self.outbox.presses(key)
         return self._presses[key]
 
-    def handle(self, event: ButtonEvent) -> StoredPress:
-        """Record a button event durably, then acknowledge it (stdout line, upload)."""
+    def confirmations(self, rnd: Round) -> list[StoredConfirmation]:
+        """The lines of the round's sheet confirmed on this clock (read from disk again only
+        after one changed: the upload marks them from its own thread)."""
+        if rnd.result is None:
+            return []
+        key = (rnd.hub or "", rnd.result.round, self.outbox.confirmations_revision)
+        if self._lines is None or self._lines[0] != key:
+            self._lines = (key, self.outbox.confirmations(key[0], key[1]))
+        return self._lines[1]
+
+    def table_now(self, rnd: Round, now: datetime) -> sheetlines.TableNow:
+        """The table at ``now``: the hub's presses and this clock's own not yet among them,
+        and who is out."""
+        local = self.presses(rnd.key)
+        hub_ids = {p.id for p in rnd.hub_presses}
+        mine = [p for p in local if p.id not in hub_ids]
+        out = state.out_powers(rnd.hub_out, mine, now, rnd.schedule.start, rnd.profile,
+                               rnd.hub_presses)
+        presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
+        return sheetlines.TableNow(rnd.profile, rnd.schedule, now, presses, out, rnd.table)
+
+    def handle(self, event: ButtonEvent) -> StoredPress | StoredConfirmation:
+        """Record a button event durably, then acknowledge it (stdout line, upload).
+
+        At game over, with the sheet on the screen, a press may confirm its power's line
+        instead (``dipclock.sheetlines.confirms``): stored as a confirmation, not a press."""
         rnd = self.source.current()
+        if rnd is not None and rnd.result is not None:
+            line = sheetlines.confirms(self.table_now(rnd, self.now(event.at)), event.power,
+                                       event.kind, rnd.result, self.confirmations(rnd))
+            if line is not None:
+                return self._confirm(rnd, line, event)
         key = rnd.key if rnd is not None else "unknown"
         trusted = self.timebase.trusted()
         at = self.now(event.at)
@@ -190,6 +221,15 @@ class Kiosk:
         self.log(f"PRESS {stored.id} {stored.power} {stored.kind} {at.isoformat()}{guess}")
         if not trusted:
             self._unsettled = True
+        self.source.sent()
+        return stored
+
+    def _confirm(self, rnd: Round, line: sheetlines.Confirm,
+                 event: ButtonEvent) -> StoredConfirmation:
+        stored = self.outbox.confirm(line.power, line.round, line.version, rnd.hub or "",
+                                     self.now(event.at), event.source)
+        self.log(f"CONFIRM {stored.id} {stored.power} round {stored.round} "
+                 f"version {stored.version}")
         self.source.sent()
         return stored
 
@@ -242,22 +282,22 @@ class Kiosk:
         now = self.now(mono)
         local = self.presses(rnd.key)
         # The keyboard wakes the loop 20 times a second: reuse the frame while it is right.
-        key = (id(rnd), len(local), lost, self.warning_seconds, alerts)
+        key = (id(rnd), len(local), lost, self.warning_seconds, alerts,
+               self.outbox.confirmations_revision)
         if self._cache is not None:
             cached_key, since, until, cached = self._cache
             if cached_key == key and since <= now <= until:
                 return cached
-        hub_ids = {p.id for p in rnd.hub_presses}
-        mine = [p for p in local if p.id not in hub_ids]
-        out = state.out_powers(rnd.hub_out, mine, now, rnd.schedule.start, rnd.profile,
-                               rnd.hub_presses)
-        presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
+        table = self.table_now(rnd, now)
+        players = dict(rnd.players)
         fr = state.build(
-            rnd.profile, rnd.schedule, now, presses, out, rnd.table,
-            self.warning_seconds, lost, alerts=alerts, players=dict(rnd.players),
+            rnd.profile, rnd.schedule, now, table.presses, table.out, rnd.table,
+            self.warning_seconds, lost, alerts=alerts, players=players,
         )
         if rnd.sheet and self.hub_url:
             fr = state.with_sheet(fr, self.hub_url.rstrip("/") + rnd.sheet)
+        fr = state.with_result(fr, sheetlines.sheet_view(table, rnd.result,
+                                                         self.confirmations(rnd), players))
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)
         return fr

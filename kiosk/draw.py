@@ -14,6 +14,7 @@ import pygame
 import segno
 
 from dipclock.screen import heading_text
+from dipclock.sheetlines import LineState, SheetView, Tone
 from kiosk.state import Chip, Screen
 
 RGB = tuple[int, int, int]
@@ -67,6 +68,17 @@ CHIP_STATES: dict[str, tuple[RGB, RGB]] = {  # body, text
 }
 OUT_TILE: tuple[RGB, RGB] = ((70, 70, 74), (140, 140, 146))
 HUB_LOST: RGB = (255, 90, 90)
+#: The result sheet's lines: every other one on a lighter band, a line's mark, its late
+#: count, and the instruction under them by what it asks (``dipclock.sheetlines.Tone``)
+SHEET_STRIPE: RGB = (50, 50, 54)
+CONFIRMED: RGB = (30, 150, 74)
+OPEN_RING: RGB = (110, 110, 116)
+LATE_TEXT: RGB = (255, 110, 110)
+SHEET_TONES: dict[Tone, tuple[RGB, RGB]] = {
+    "ask": ((255, 176, 0), DARK_TEXT),
+    "done": ((30, 150, 74), WHITE),
+    "problem": ((214, 36, 36), WHITE),
+}
 ALERT: RGB = (255, 190, 40)
 FIX: RGB = (255, 214, 120)
 
@@ -354,6 +366,9 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     inner = band.inflate(-band.h // 2, -band.h // 5)
     t(surface, drawn, "label", screen.label, inner, look.band_text)
 
+    if screen.sheet is not None:
+        _result_sheet(surface, drawn, boxes, screen, painter)
+        return drawn
     if screen.qr:
         boxes["big"], boxes["notes"] = _sheet_code(surface, drawn, boxes["big"],
                                                    boxes["notes"], screen.qr, painter)
@@ -439,13 +454,23 @@ def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
                 notes: pygame.Rect, url: str, painter: Painter
                 ) -> tuple[pygame.Rect, pygame.Rect]:
     """The result sheet's QR code at the right of the big words and the notes, as tall as
-    both, a caption under it; returns the two boxes narrowed to its left. Dark modules on
-    white inside the standard's quiet zone, each module whole pixels: any phone reads it."""
+    both, a caption under it; returns the two boxes narrowed to its left."""
+    area = big.union(notes)
+    code = _qr_code(surface, drawn, area, url, painter, area.w * 2 // 5)
+    right = code.left - area.w // 40
+    return (pygame.Rect(big.left, big.top, right - big.left, big.h),
+            pygame.Rect(notes.left, notes.top, right - notes.left, notes.h))
+
+
+def _qr_code(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect, url: str,
+             painter: Painter, widest: int) -> pygame.Rect:
+    """``url`` as a QR code at the top right of ``area``, at most ``widest`` pixels wide,
+    its caption under it; returns the rectangle both cover. Dark modules on white inside
+    the standard's quiet zone, each module whole pixels: any phone reads it."""
     code = segno.make(url, error="l")  # a lit screen, not a worn label: little to repair
     rows = list(code.matrix_iter(border=QUIET_ZONE))
-    area = big.union(notes)
     caption_h = area.h // 10
-    side = min(area.h - caption_h, area.w * 2 // 5)
+    side = min(area.h - caption_h, widest)
     module = max(1, side // len(rows))
     side = module * len(rows)
     square = pygame.Rect(area.right - side, area.top, side, side)
@@ -458,9 +483,137 @@ def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
     drawn.append(Drawn("qr", url, square))
     caption = pygame.Rect(square.left, square.bottom, side, caption_h)
     painter.text(surface, drawn, "qr_caption", "Result sheet: scan", caption, WHITE)
-    right = square.left - area.w // 40
-    return (pygame.Rect(big.left, big.top, right - big.left, big.h),
-            pygame.Rect(notes.left, notes.top, right - notes.left, notes.h))
+    return square.union(caption)
+
+
+def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
+                  boxes: dict[str, pygame.Rect], screen: Screen, painter: Painter) -> None:
+    """The table's result sheet where the big words and the chips were: a line per power
+    (its colour and name, the player, centres, score, and a mark: a ring to confirm, a
+    grey tick sent, a green tick confirmed; "late +17 s" while it counts late), the
+    ending, the QR code at the right (corrections are made on the phone), then the one
+    thing to do across the whole width. The banner and the alerts keep rows at the bottom."""
+    sheet = screen.sheet
+    assert sheet is not None
+    big, strip = boxes["big"], boxes["strip"]
+    gap = boxes["notes"].top - big.bottom
+    bottom = strip.bottom
+    if screen.alerts:
+        rows = pygame.Rect(big.left, bottom - boxes["alerts"].h, big.w, boxes["alerts"].h)
+        _alerts(surface, drawn, rows, screen.alerts, painter)
+        bottom = rows.top - gap
+    banner = pygame.Rect(big.left, bottom - boxes["banner"].h, big.w, boxes["banner"].h)
+    painter.text(surface, drawn, "banner", screen.banner, banner, WHITE)
+    body = pygame.Rect(big.left, big.top, big.w, banner.top - gap - big.top)
+    # in line heights: a header of 0.5, the seven lines, the ending, the instruction's 1.5
+    # (a problem in the hub's words may take three lines of the lines' size)
+    unit = body.h / (0.5 + len(sheet.lines) + 1.15 + 1.5)
+    line = max(painter.MIN_SIZE, painter.fit_size("Ag", 10 ** 4, round(unit)))
+    font = painter.font(line)
+    pad = round(unit * 0.2)
+    width = body.w - 2 * round(unit * 0.75)
+    wrapped = min(3, len(wrap_lines(font, sheet.instruction, width) or [""]))
+    band = pygame.Rect(body.left, 0, body.w, max(round(unit * 1.5),
+                                         wrapped * font.get_linesize() + 2 * pad))
+    band.bottom = body.bottom
+    table = pygame.Rect(body.left, body.top, body.w, band.top - gap - body.top)
+    right = table.right
+    if screen.qr:  # corrections are made on the phone: its code stays beside the lines
+        right = _qr_code(surface, drawn, table, screen.qr, painter, body.w * 3 // 10).left
+        right -= body.w // 40
+    _sheet_lines(surface, drawn, pygame.Rect(table.left, table.top, right - table.left,
+                                              table.h), sheet, painter)
+    fill, ink = SHEET_TONES[sheet.tone]
+    pygame.draw.rect(surface, fill, band, border_radius=max(2, round(unit * 0.25)))
+    inner = pygame.Rect(band.left + (band.w - width) // 2, band.top + pad, width,
+                        band.h - 2 * pad)
+    if wrapped == 1:
+        painter.text(surface, drawn, "instruction", sheet.instruction, inner, ink,
+                     max_size=line)
+    else:  # a problem to correct, in the hub's words: wrapped, smaller only if it must
+        paragraph(surface, drawn, painter, "instruction", sheet.instruction, inner, ink, line)
+
+
+def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
+                 sheet: SheetView, painter: Painter) -> None:
+    """The lines of ``sheet`` in ``area``: one size for every line, as large as the rows
+    allow while the columns leave a player's name room; a long name ends in "..."."""
+    unit = area.h / (0.5 + len(sheet.lines) + 1.15)
+    row_h = int(unit)
+    head_h = int(unit * 0.5)
+    pad = max(2, row_h // 6)
+    size = painter.fit_size("Ag", 10 ** 4, row_h - 2)
+    while True:
+        font = painter.font(size)
+        small = painter.font(max(painter.MIN_SIZE, size * 6 // 10))
+        name_w = max(font.size(ln.power)[0] for ln in sheet.lines) + 4 * pad
+        centres_w = max(font.size("34")[0], small.size("Centres")[0])
+        score_w = max(font.size("100.00")[0], small.size("Score")[0])
+        mark_w = row_h
+        player_w = area.w - name_w - centres_w - score_w - mark_w - 5 * pad
+        if player_w >= font.size("Player name")[0] or size <= painter.MIN_SIZE:
+            break
+        size -= 1
+    columns = _columns(area.left, (name_w, player_w, centres_w, score_w, mark_w), pad)
+    head = pygame.Rect(area.left, area.top, area.w, head_h)
+    for title, (x, w) in (("Centres", columns[2]), ("Score", columns[3])):
+        painter.text(surface, drawn, "sheet_head", title, pygame.Rect(x, head.top, w, head.h),
+                     DIM, "right", max_size=max(painter.MIN_SIZE, size * 6 // 10))
+    for i, ln in enumerate(sheet.lines):
+        row = pygame.Rect(area.left, head.bottom + i * row_h, area.w, row_h)
+        if i % 2:
+            surface.fill(SHEET_STRIPE, row)
+        cells = [pygame.Rect(x, row.top + 1, w, row_h - 2) for x, w in columns]
+        tile_bg, tile_fg = POWER_COLOURS[ln.letter]
+        pygame.draw.rect(surface, tile_bg, cells[0], border_radius=max(2, row_h // 8))
+        painter.text(surface, drawn, f"line-{ln.letter}-power", ln.power,
+                     cells[0].inflate(-2 * pad, 0), tile_fg, max_size=size)
+        player = _shortened(font, ln.player, cells[1].w)
+        painter.text(surface, drawn, f"line-{ln.letter}-player", player, cells[1], WHITE,
+                     "left", max_size=size)
+        painter.text(surface, drawn, f"line-{ln.letter}-centres", ln.centres, cells[2], WHITE,
+                     "right", max_size=size)
+        if ln.late:  # its press now is its last orders: the count, not the score and mark
+            late = pygame.Rect(cells[3].left, cells[3].top, cells[4].right - cells[3].left,
+                               cells[3].h)
+            painter.text(surface, drawn, f"line-{ln.letter}-late", ln.late, late, LATE_TEXT,
+                         "right", max_size=size)
+            continue
+        painter.text(surface, drawn, f"line-{ln.letter}-score", ln.score, cells[3], WHITE,
+                     "right", max_size=size)
+        _mark(surface, drawn, f"line-{ln.letter}-mark", ln.state, cells[4])
+    ending = pygame.Rect(area.left, area.bottom - row_h, area.w, row_h)  # 0.15 line below
+    painter.text(surface, drawn, "ending", sheet.ending, ending, WHITE, "left", max_size=size)
+
+
+def _columns(left: int, widths: tuple[int, ...], pad: int) -> list[tuple[int, int]]:
+    """(x, width) of each column from ``left``, ``pad`` apart."""
+    out = []
+    for w in widths:
+        out.append((left, w))
+        left += w + pad
+    return out
+
+
+def _mark(surface: pygame.Surface, drawn: list[Drawn], role: str, state: LineState,
+          cell: pygame.Rect) -> None:
+    """A line's state, drawn (the bundled font has no check mark): an empty ring to
+    confirm, a grey tick in a ring sent, a white tick on green confirmed."""
+    r = max(4, min(cell.w, cell.h) * 2 // 5)
+    box = pygame.Rect(0, 0, 2 * r, 2 * r)
+    box.center = cell.center
+    width = max(2, r // 5)
+    tick = [(box.left + r * 0.5, box.top + r * 1.05), (box.left + r * 0.85, box.top + r * 1.4),
+            (box.left + r * 1.5, box.top + r * 0.65)]
+    if state == "confirmed":
+        pygame.draw.circle(surface, CONFIRMED, box.center, r)
+        pygame.draw.lines(surface, WHITE, False, tick, width + 1)
+    elif state == "pending":
+        pygame.draw.circle(surface, DIM, box.center, r, width)
+        pygame.draw.lines(surface, DIM, False, tick, width)
+    else:
+        pygame.draw.circle(surface, OPEN_RING, box.center, r, max(1, width // 2))
+    drawn.append(Drawn(role, state, box))
 
 
 def penalty_ink(size: tuple[int, int]) -> int:

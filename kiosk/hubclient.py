@@ -16,8 +16,8 @@ call into the session. Three daemon threads, and the screen loop never waits on 
 Every request carries the clock's token (``kiosk.pairing``) and, over HTTPS, is verified
 against the certificate pinned at pairing. A 401 (the TD revoked the clock) or another
 certificate ends the session: ``unpaired`` says why, and the kiosk pairs again.
-* upload (``POST .../presses``) of every unsent outbox row; a press, or the hub coming
-  back, ends the wait for the next attempt.
+* upload (``POST .../presses``, then ``POST .../confirmations``) of every unsent outbox
+  row; a press, a confirmation, or the hub coming back, ends the wait for the next attempt.
 
 Every retry waits a jittered exponential backoff, so a hall of kiosks doesn't stampede a
 restarted hub. ``connected`` drives the small "hub lost" mark; the clock keeps running.
@@ -31,8 +31,8 @@ import random
 import ssl
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import httpx
 
@@ -40,6 +40,7 @@ from kiosk.outbox import Outbox
 from kiosk.pairing import certificate_refused
 from kiosk.round import Round
 from kiosk.session import (
+    CONFIRMATIONS_BATCH,
     FAST_SAMPLES,
     FAST_SYNC,
     SLOW_SYNC,
@@ -54,6 +55,8 @@ from kiosk.session import (
 __all__ = ["FAST_SAMPLES", "FAST_SYNC", "SLOW_SYNC", "Backoff", "HubClient", "parse_snapshot"]
 
 log = logging.getLogger(__name__)
+
+Row = TypeVar("Row")  # an outbox row to upload: a press, or a confirmation
 
 POLL_SECONDS = 5.0  # snapshot polling while the WebSocket is unavailable
 TIMEOUT = 5.0
@@ -249,13 +252,30 @@ class HubClient:
         return True
 
     def upload_once(self) -> bool:
-        """POST every unsent press; True when the outbox is empty afterwards."""
+        """POST every unsent press, then every unsent confirmation of a line of this hub's
+        sheet; True when the outbox has none left afterwards."""
+        s = self.session
+        return (self._drain(lambda: self.outbox.unsent(limit=100), s.upload_request,
+                            s.upload_reply)
+                and self._drain(lambda: self.outbox.unsent_confirmations(
+                    self._hub_id(), limit=CONFIRMATIONS_BATCH), s.confirmations_request,
+                                s.confirmations_reply))
+
+    def _hub_id(self) -> str:
+        with self._lock:
+            return self.session.hub_id
+
+    def _drain(self, unsent: Callable[[], Sequence[Row]],
+               request_for: Callable[[Sequence[Row]], Request],
+               reply: Callable[[Sequence[Row], int, Json, str], Effects]) -> bool:
+        """POST batch after batch of ``unsent`` rows until none is left (True) or the hub
+        did not take one (False)."""
         while True:
-            batch = self.outbox.unsent(limit=100)
+            batch = unsent()
             if not batch:
                 return True
             with self._lock:
-                request = self.session.upload_request(batch)
+                request = request_for(batch)
             try:
                 r = self._send(request)
             except httpx.HTTPError as exc:
@@ -263,7 +283,7 @@ class HubClient:
                 self._link("http", False)
                 return False
             with self._lock:
-                effects = self.session.upload_reply(batch, r.status_code, _json(r), r.text)
+                effects = reply(batch, r.status_code, _json(r), r.text)
             self._apply(effects)
             if not effects.ok:
                 return False
@@ -300,6 +320,8 @@ class HubClient:
     def _apply(self, effects: Effects) -> None:
         if effects.sent or effects.rejected:
             self.outbox.mark_sent(list(effects.sent), [i for i, _ in effects.rejected])
+        if effects.lines_taken or effects.lines_refused:
+            self.outbox.mark_confirmations(effects.lines_taken, effects.lines_refused)
         if effects.save_snapshot is not None:
             self.outbox.put("hub_snapshot", dict(effects.save_snapshot))
         if effects.resend is not None:

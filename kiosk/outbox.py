@@ -16,6 +16,12 @@ from its ``mono`` once the time base is trusted (the guess is kept in ``guess``)
 from an earlier boot can never be converted (its monotonic clock is gone): ``correct``
 releases it with its guessed stamp and flags it ``uncorrected``.
 
+A player confirming their line of the table's result sheet with their power's button
+(``dipclock.sheetlines``) is kept the same way, in its own table (``confirmations``, added
+to an older file by ``_migrate``): committed before the screen shows it, uploaded until the
+hub answers, then marked ``taken`` or ``refused`` (the sheet changed since: kept, never
+resent; the player presses again on the new sheet).
+
 The same file keeps a few settings (the standalone round, the last hub snapshot, the
 hub-to-wall-clock offset) so a restarted kiosk resumes the same round at the right second.
 """
@@ -34,6 +40,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from dipclock.eventfiles import machine_zone
+from dipclock.sheetlines import SentState
 from machine.private import private_file
 
 SCHEMA = """
@@ -68,6 +75,27 @@ _COLUMNS = "id, round, power, kind, at, source, sent, mono, boot, trusted, uncor
 
 #: ``PRAGMA user_version`` from which ``presses.at`` is UTC (before: local time).
 UTC_VERSION = 1
+#: ``PRAGMA user_version`` from which the file has the ``confirmations`` table (0.3).
+CONFIRMATIONS_VERSION = 2
+
+#: The lines of the result sheet confirmed with a button, one row each; ``_migrate`` adds
+#: it (one statement each: ``executescript`` would commit the migration's transaction).
+CONFIRMATIONS = (
+    """CREATE TABLE IF NOT EXISTS confirmations (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    id       TEXT NOT NULL UNIQUE,               -- uuid4; sent twice, the hub takes it once
+    hub      TEXT NOT NULL,                      -- the id of the hub whose sheet it is
+    round_no INTEGER NOT NULL,                   -- the hub's round number
+    power    TEXT NOT NULL CHECK (length(power) = 1),
+    version  INTEGER NOT NULL,                   -- the sheet's version the screen showed
+    at       TEXT NOT NULL,                      -- naive UTC: when the button went down
+    source   TEXT NOT NULL DEFAULT '',
+    sent     INTEGER NOT NULL DEFAULT 0,         -- 1 the hub took it, 2 refused: kept
+    reason   TEXT NOT NULL DEFAULT ''            -- the hub's reason for a refusal
+)""",
+    "CREATE INDEX IF NOT EXISTS confirmations_unsent ON confirmations (sent) WHERE sent = 0",
+)
+_LINE_COLUMNS = "id, hub, round_no, power, version, at, source, sent, reason"
 
 
 def _utc(text: str, tz: ZoneInfo) -> str:
@@ -98,6 +126,31 @@ class StoredPress:
         return {"id": self.id, "power": self.power, "kind": self.kind, "at": self.at.isoformat()}
 
 
+#: ``confirmations.sent`` as ``dipclock.sheetlines`` names it
+LINE_STATES: dict[int, SentState] = {0: "pending", SENT: "taken", REJECTED: "refused"}
+
+
+@dataclass(frozen=True)
+class StoredConfirmation:
+    """A line of the result sheet its player confirmed with their power's button: the
+    sheet of hub ``hub``, round ``round``, as it read at ``version``."""
+
+    id: str
+    hub: str
+    round: int
+    power: str
+    version: int
+    at: datetime
+    source: str = ""
+    state: SentState = "pending"
+    reason: str = ""  # the hub's, when it refused it
+
+    def as_json(self) -> dict[str, str | int]:
+        """The confirmation as the hub protocol carries it (``LineConfirmed``)."""
+        return {"id": self.id, "round": self.round, "power": self.power,
+                "version": self.version}
+
+
 class Outbox:
     """One SQLite file; safe to share between the screen loop and the upload thread."""
 
@@ -111,22 +164,31 @@ class Outbox:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
         self._migrate()
+        #: raised by every change of a confirmation in this process, so the screen reads
+        #: them again only when one changed
+        self.confirmations_revision = 0
 
     def _migrate(self) -> None:
         """Bring a file written by an older kiosk up to date: the stamp columns (its rows:
-        trusted), and its times in UTC (``UTC_VERSION``)."""
+        trusted), its times in UTC (``UTC_VERSION``) and the confirmations table
+        (``CONFIRMATIONS_VERSION``). An older kiosk opening the file after it ignores the
+        new table."""
         with self._lock:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if not self._missing_columns() and version >= UTC_VERSION:
+            if not self._missing_columns() and version >= CONFIRMATIONS_VERSION:
                 return  # the usual case: no write lock taken just to look
             self._db.execute("BEGIN IMMEDIATE")  # two processes opening one file add them once
             try:
                 for name in self._missing_columns():
                     self._db.execute(f"ALTER TABLE presses ADD COLUMN {name} "
                                      f"{STAMP_COLUMNS[name]}")
-                if self._db.execute("PRAGMA user_version").fetchone()[0] < UTC_VERSION:
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version < UTC_VERSION:
                     self._to_utc()
-                    self._db.execute(f"PRAGMA user_version = {UTC_VERSION}")
+                if version < CONFIRMATIONS_VERSION:
+                    for statement in CONFIRMATIONS:
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {CONFIRMATIONS_VERSION}")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -284,6 +346,65 @@ class Outbox:
             ).fetchall()
         return [r[0] for r in rows]
 
+    # --- the result sheet's lines, confirmed with the powers' buttons -----------------
+
+    def confirm(self, power: str, round_no: int, version: int, hub: str, at: datetime,
+                source: str = "") -> StoredConfirmation:
+        """Store one confirmation durably; only then may the caller show or send it."""
+        line = StoredConfirmation(str(uuid.uuid4()), hub, round_no, power, version, at,
+                                  source)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO confirmations (id, hub, round_no, power, version, at, source) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (line.id, hub, round_no, power, version, at.isoformat(), source))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            self.confirmations_revision += 1
+        return line
+
+    def confirmations(self, hub: str | None = None,
+                      round_no: int | None = None) -> list[StoredConfirmation]:
+        """The confirmations made on this clock (of one hub's sheets, of one round), in
+        the order they were made."""
+        sql = f"SELECT {_LINE_COLUMNS} FROM confirmations WHERE 1"
+        args: list[Any] = []
+        if hub is not None:
+            sql += " AND hub = ?"
+            args.append(hub)
+        if round_no is not None:
+            sql += " AND round_no = ?"
+            args.append(round_no)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
+        return [_line(r) for r in rows]
+
+    def unsent_confirmations(self, hub: str, limit: int = 50) -> list[StoredConfirmation]:
+        """The confirmations to upload to hub ``hub``: those made on its sheets, never
+        another hub's (a hub started afresh numbers its sheets' versions anew)."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_LINE_COLUMNS} FROM confirmations WHERE sent = 0 AND hub = ? "
+                "ORDER BY seq LIMIT ?", (hub, limit)).fetchall()
+        return [_line(r) for r in rows]
+
+    def mark_confirmations(self, taken: Iterable[str],
+                           refused: Iterable[tuple[str, str]] = ()) -> None:
+        """The hub took ``taken``; it refused each of ``refused`` (id, reason): kept,
+        flagged, never resent."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("UPDATE confirmations SET sent = ? WHERE id = ?",
+                                 [(SENT, i) for i in taken])
+            self._db.executemany("UPDATE confirmations SET sent = ?, reason = ? WHERE id = ?",
+                                 [(REJECTED, reason, i) for i, reason in refused])
+            self._db.execute("COMMIT")
+            self.confirmations_revision += 1
+
     def get(self, key: str) -> Any:
         with self._lock:
             row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
@@ -297,6 +418,11 @@ class Outbox:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, text),
             )
+
+
+def _line(r: tuple[Any, ...]) -> StoredConfirmation:
+    return StoredConfirmation(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5]), r[6],
+                              LINE_STATES[r[7]], r[8])
 
 
 def _row(r: tuple[Any, ...]) -> StoredPress:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
-from dipclock.snapshot import Snapshot
+from dipclock.snapshot import Snapshot, TableResult
 from kiosk.outbox import StoredPress
 
 
@@ -29,6 +29,10 @@ class Round:
     players: tuple[tuple[str, str], ...] = ()
     #: the path of the table's result sheet on the hub ("/sheet/2/14#key"), from the snapshot
     sheet: str | None = None
+    #: the table's sheet as entered, for its players to confirm on the clock (None: none yet)
+    result: TableResult | None = None
+    #: the id of the hub the round came from: a confirmation is of that hub's sheet
+    hub: str | None = None
 
 
 def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
@@ -43,4 +47,4 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
     presses = tuple(StoredPress(p.id, key, p.power, p.kind, p.at, "hub", True)
                     for p in snap.presses)
     return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
-                 tuple(sorted(snap.players.items())), snap.sheet)
+                 tuple(sorted(snap.players.items())), snap.sheet, snap.result, snap.hub)

@@ -18,12 +18,16 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from dipclock import sheetlines  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
-from dipclock.schedule import Pause, PhaseRef, Schedule
+from dipclock.schedule import Pause, PhaseRef, Schedule  # noqa: E402
+from dipclock.scoring import GameResult, score_game  # noqa: E402
+from dipclock.scoring.result import parse_centres  # noqa: E402
+from dipclock.snapshot import TableResult  # noqa: E402
 from kiosk import state  # noqa: E402
 from kiosk.config import parse_size  # noqa: E402
 from kiosk.draw import Drawn, Painter, render  # noqa: E402
-from kiosk.outbox import StoredPress  # noqa: E402
+from kiosk.outbox import StoredConfirmation, StoredPress  # noqa: E402
 
 DAY = "2019-09-06"
 
@@ -48,7 +52,10 @@ class Scene:
     extra: dict[str, object] = field(default_factory=dict)
     board: bool = False  # the event on board clocks (a club night), not a central clock
     sheet: str = ""  # the result sheet's address, as the hub gives it (game over: a QR code)
-    players: tuple[tuple[str, str], ...] = ()  # (power, the player seated at it)
+    result: TableResult | None = None  # the sheet as entered, in the hub's snapshot
+    players: tuple[tuple[str, str], ...] = ()  # (power, player) as the TD seated the table
+    #: lines confirmed on this clock: (power, "pending" | "taken" | "refused", HH:MM:SS)
+    confirmed_here: tuple[tuple[str, sheetlines.SentState, str], ...] = ()
 
     def frame(self) -> state.Frame:
         if self.before_round is not None:
@@ -64,12 +71,37 @@ class Scene:
                     for i, (p, w) in enumerate(self.holds)]
         presses.sort(key=lambda p: p.at)
         out = state.out_powers((), presses, self.at, schedule.start, profile)
+        players = dict(self.players)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
-                            hub_lost=self.hub_lost, alerts=self.alerts,
-                            players=dict(self.players))
+                            hub_lost=self.hub_lost, alerts=self.alerts, players=players)
         frame = state.with_sheet(frame, self.sheet)
+        round_no = self.result.round if self.result else 1
+        version = self.result.version if self.result else 1
+        mine = [StoredConfirmation(f"c{i}", "hub", round_no, p, version, _t(w), state=s)
+                for i, (p, s, w) in enumerate(self.confirmed_here)]
+        table = sheetlines.TableNow(profile, schedule, self.at, presses, out, 3)
+        frame = state.with_result(frame, sheetlines.sheet_view(table, self.result, mine,
+                                                               players))
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
+
+def sheet(centres: str, ending: str = "", solo: str | None = None,
+          draw: tuple[str, ...] = (), eliminated: dict[str, int] | None = None,
+          confirmed: str = "", **fields: object) -> TableResult:
+    """A wdc2006 sheet of Fall 1909, scored by the core as the hub scores it."""
+    result = GameResult(parse_centres(centres), 1909, solo=solo, draw=frozenset(draw) or None,
+                        eliminated=eliminated or {})
+    scores = {p: round(v, 2) for p, v in score_game("manorcon", result, 18).items()}
+    args: dict[str, object] = {
+        "round": 5, "version": 2, "year": 1909, "centres": dict(result.centres),
+        "ending": ending or "A draw of all survivors", "scores": scores,
+        "confirmed": tuple(confirmed)} | fields
+    return TableResult.model_validate(args)
+
+
+SEATED = (("A", "Ann Smith"), ("E", "Bob Jones"), ("F", "Claire Dubois"),
+          ("G", "Dieter Weiss"), ("I", "Elena Rossi"), ("R", "Fyodor Petrov"),
+          ("T", "Gül Yilmaz"))
 
 SCENES: tuple[Scene, ...] = (
     Scene("before-start", "wdc2006", _t("09:52:10"), title="Round 1"),
@@ -96,6 +128,11 @@ SCENES: tuple[Scene, ...] = (
           presses=tuple((p, f"10:16:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))),
     Scene("game-over", "wdc2006", _t("15:20:00"), last_year=1909, title="Round 5",
           sheet="https://10.0.0.1:8000/sheet/5/3#k7qm2x4pd9ralz3n"),
+    Scene("game-over-sheet", "wdc2006", _t("15:31:04"), last_year=1909, title="Round 5",
+          sheet="https://10.0.0.1:8000/sheet/5/3#k7qm2x4pd9ralz3n", players=SEATED,
+          result=sheet("A=5,E=4,F=6,G=0,I=7,R=6,T=6", eliminated={"G": 1905},
+                       confirmed="AFR"),
+          confirmed_here=(("E", "pending", "15:31:00"),)),
     Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
           presses=(("I", "10:05:00"),)),
     Scene("alerts", "wdc2019", _t("10:08:40"), hub_lost=True,

@@ -5,8 +5,9 @@ upload reply, a connection that worked or failed) with the monotonic readings it
 at, and answers with what to send (a ``Request``) and what to do (``Effects``: redraw, sync
 or upload at once, write to the outbox). The screen reads what to show from it (``current``,
 ``connected``, ``verified``, ``local``, ``stamp``, ``others``). Its parts: ``clocksync``
-(the time samples), ``feed`` (the snapshots), ``upload`` (the press batches); this module
-ties them together where one event touches several, and keeps the connection's state.
+(the time samples), ``feed`` (the snapshots), ``upload`` (the batches of presses and of
+confirmations of the result sheet's lines); this module ties them together where one
+event touches several, and keeps the connection's state.
 ``kiosk.hubclient`` owns the threads, httpx and websockets and does as it is told, so every
 rule of docs/protocol.md is a plain unit test (tests/kiosk/test_session.py).
 """
@@ -24,7 +25,7 @@ from dipclock.sync import sample
 from kiosk.backoff import Backoff
 from kiosk.clocksync import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, ClockSync
 from kiosk.feed import Feed, Received, parse_snapshot
-from kiosk.outbox import StoredPress
+from kiosk.outbox import StoredConfirmation, StoredPress
 from kiosk.round import Round
 from kiosk.upload import Uploader
 
@@ -35,13 +36,15 @@ from kiosk.upload import Uploader
 #: kiosk whose try came just before the hub listened again waited 8 s more (14 s once).
 HUB_RETRY = 4.0
 
-__all__ = ["FAST_SAMPLES", "FAST_SYNC", "HUB_RETRY", "SLOW_SYNC", "Backoff", "Effects",
-           "HubSession", "Json", "Received", "Request", "parse_snapshot"]
+__all__ = ["CONFIRMATIONS_BATCH", "FAST_SAMPLES", "FAST_SYNC", "HUB_RETRY", "SLOW_SYNC",
+           "Backoff", "Effects", "HubSession", "Json", "Received", "Request", "parse_snapshot"]
 
 log = logging.getLogger(__name__)
 
 #: A JSON body as ``json.loads`` gives it (None: the reply had none).
 Json = Any
+#: Confirmations in one request: the most the hub's ``ConfirmationBatch`` takes.
+CONFIRMATIONS_BATCH = 50
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class Effects:
     ok: bool = True  # the exchange worked (the hub answered and it was taken)
     sent: tuple[str, ...] = ()  # presses to mark sent in the outbox
     rejected: tuple[tuple[str, str], ...] = ()  # (press id, the hub's reason): flag them
+    lines_taken: tuple[str, ...] = ()  # confirmations the hub took: mark them
+    lines_refused: tuple[tuple[str, str], ...] = ()  # (id, the hub's reason): flag them
     save_snapshot: Mapping[str, Any] | None = None  # kept for a restart without the hub
     resend: str | None = None  # send this round's presses again (a hub started afresh)
     save_wall_offset: float | None = None  # the hub-to-wall offset, for a restart
@@ -73,6 +78,8 @@ class Effects:
         return Effects(
             ok=self.ok and other.ok, sent=self.sent + other.sent,
             rejected=self.rejected + other.rejected,
+            lines_taken=self.lines_taken + other.lines_taken,
+            lines_refused=self.lines_refused + other.lines_refused,
             save_snapshot=other.save_snapshot or self.save_snapshot,
             resend=other.resend or self.resend,
             save_wall_offset=(other.save_wall_offset if other.save_wall_offset is not None
@@ -266,6 +273,30 @@ class HubSession:
         if outcome is None:
             return replace(self.link("http", status < 500), ok=False)
         return Effects(sent=outcome.sent, rejected=outcome.rejected) | self.link("http", True)
+
+    # --- the confirmations of the sheet's lines ------------------------------------------
+
+    @property
+    def hub_id(self) -> str:
+        """The id of the hub the round came from ("": none yet, or an older hub): only
+        confirmations made on its sheets go to it."""
+        received = self.feed.received
+        return (received.hub or "") if received is not None else ""
+
+    def confirmations_request(self, batch: Sequence[StoredConfirmation]) -> Request:
+        return Request("POST", f"/api/tables/{self.table}/confirmations",
+                       {"confirmations": [c.as_json() for c in batch]})
+
+    def confirmations_reply(self, batch: Sequence[StoredConfirmation], status: int, body: Json,
+                            text: str = "") -> Effects:
+        """The hub's answer to ``batch`` (``kiosk.upload``): ``ok`` only when it answered
+        every one, so one it did not name is sent again later, not at once."""
+        outcome = self.uploader.confirmations(batch, status, body, text)
+        if outcome is None:
+            return replace(self.link("http", status < 500), ok=False)
+        done = len(outcome.sent) + len(outcome.rejected) == len(batch)
+        return Effects(ok=done, lines_taken=outcome.sent, lines_refused=outcome.rejected,
+                       wake=True) | self.link("http", True)
 
     def next_upload(self, ok: bool) -> float:
         return self.uploader.next_wait(ok)

@@ -21,11 +21,12 @@ from dipclock.phaseview import PhaseView
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duration_text
+from dipclock.sheetlines import SheetView
 
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub", "out_powers",
-    "pairing", "problem", "with_sheet",
+    "pairing", "problem", "with_result", "with_sheet",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -52,6 +53,9 @@ class Screen:
     alerts: tuple[str, ...] = ()  # small marks: box unplugged, clock not verified, ...
     #: at game over, the address of the table's result sheet, drawn as a QR code
     qr: str = ""
+    #: at game over, the table's result sheet for its players to check and confirm with
+    #: their buttons (``dipclock.sheetlines``): drawn instead of the big words and the chips
+    sheet: SheetView | None = None
 
     @property
     def heading(self) -> str:
@@ -173,6 +177,15 @@ def with_sheet(frame: Frame, url: str) -> Frame:
     if frame.screen.look != "game_over" or not url or frame.screen.qr == url:
         return frame
     return replace(frame, screen=replace(frame.screen, qr=url))
+
+
+def with_result(frame: Frame, sheet: SheetView | None) -> Frame:
+    """At game over, the sheet the players entered, each line to confirm with its power's
+    button; a confirmation made on this clock is the banner while it is the latest press."""
+    if frame.screen.look != "game_over" or sheet is None or frame.screen.sheet == sheet:
+        return frame
+    banner = sheet.banner or frame.screen.banner
+    return replace(frame, screen=replace(frame.screen, sheet=sheet, banner=banner))
 
 
 def build(

@@ -1,7 +1,8 @@
 """``--status-file PATH``: what the screen shows, as JSON, rewritten on every screen change.
 
 For the TD debugging a table over SSH and for tests that run a real kiosk process: the
-fields of ``kiosk.state.Screen`` (``look``, ``phase``, ``big``, ``hub_lost``, ``chips``, ...)
+fields of ``kiosk.state.Screen`` (``look``, ``phase``, ``big``, ``hub_lost``, ``chips``,
+``sheet`` at game over: its ``lines`` each with its ``state``, ...)
 plus ``stage`` and ``phase_code`` from ``dipclock.phaseview.view`` ("connecting" and None
 before the first snapshot), ``remaining`` (s), ``hub_time`` (the hub time the screen was
 drawn for, POSIX seconds) with the ``mono`` reading (``time.monotonic()``) it belongs to,

@@ -1,9 +1,16 @@
-"""What the hub's answer to a batch of presses means for the outbox (no I/O).
+"""What the hub's answer to a batch of presses, or of confirmations, means for the outbox
+(no I/O).
 
 Only a 2xx stores anything: a refused batch (409: no round set up yet; 5xx: the hub failed)
 stays unsent and goes again later. The hub dedups by id, so resending after a lost reply is
 harmless. A press the reply names in ``rejected`` is logged once and flagged in the outbox,
 never resent: it would be refused again and hold up every later press of the table.
+
+A confirmation of a line of the result sheet is done only when the reply names it: ``taken``
+(a line confirmed already is taken again, so resending is harmless too) or ``refused``, the
+sheet having changed since the screen showed it (logged once, flagged, never resent: its
+player presses again on the new sheet). One the reply does not name, or a reply that does
+not parse, stays unsent: marked taken on a guess, it would show a line confirmed that is not.
 Part of ``kiosk.session``.
 """
 
@@ -16,9 +23,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from dipclock.snapshot import PressesReply
+from dipclock.snapshot import ConfirmationsReply, PressesReply
 from kiosk.backoff import Backoff
-from kiosk.outbox import StoredPress
+from kiosk.outbox import StoredConfirmation, StoredPress
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +55,30 @@ class Uploader:
         refused = _refused(batch, body)
         return Outcome(tuple(p.id for p in batch if p.id not in refused),
                        tuple(refused.items()))
+
+    def confirmations(self, batch: Sequence[StoredConfirmation], status: int, body: Any,
+                      text: str = "") -> Outcome | None:
+        """The hub's answer to a batch of confirmations: those it took (``sent``) and
+        refused (``rejected``, with its reason); None: it answered none of them."""
+        if not 200 <= status < 300:
+            log.warning("hub refused %d confirmations: HTTP %d %s", len(batch), status,
+                        text[:200])
+            return None
+        try:
+            reply = ConfirmationsReply.model_validate(body)
+        except ValidationError:
+            log.warning("hub's answer to %d confirmations does not parse: sent again",
+                        len(batch))
+            return None
+        taken = set(reply.taken)
+        reasons = {r.id: r.reason for r in reply.refused if r.id is not None}
+        for c in batch:
+            if c.id in reasons and c.id not in taken:
+                log.warning("hub refused the confirmation %s of %s's line (round %d, version "
+                            "%d): %s", c.id, c.power, c.round, c.version, reasons[c.id])
+        return Outcome(tuple(c.id for c in batch if c.id in taken),
+                       tuple((c.id, reasons[c.id]) for c in batch
+                             if c.id in reasons and c.id not in taken))
 
     def next_wait(self, ok: bool) -> float:
         """Seconds before the next attempt: a periodic check when all went, else backoff."""

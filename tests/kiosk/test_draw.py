@@ -19,7 +19,7 @@ painter = Painter()
 
 
 def assert_on_screen_and_apart(surface: pygame.Surface, drawn: list[Drawn]) -> None:
-    """No text cut off by the screen's edge, no two texts overlapping."""
+    """Every text (and code, and mark) wholly on the screen, none over another."""
     area = surface.get_rect()
     assert drawn, "nothing drawn"
     for d in drawn:
@@ -36,6 +36,11 @@ def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) 
     for d in drawn:
         assert not d.text.endswith("..."), f"{d.role} {d.text!r} had to be shortened"
     assert [d.text for d in drawn if d.role == "alert"] == list(screen.alerts)
+    if screen.sheet is not None:  # the sheet's lines instead of the big words and the chips
+        assert [d.text for d in drawn if d.role.endswith("-power")] == POWER_NAMES
+        assert [d.text for d in drawn if d.role.endswith("-mark")] == [
+            ln.state for ln in screen.sheet.lines]
+        return
     if screen.look == "problem":  # no clock: what is wrong and the fix, every word of them
         for role, text in zip(("problem", "fix"), screen.notes, strict=True):
             assert " ".join(d.text for d in drawn if d.role == role) == text
@@ -45,8 +50,10 @@ def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) 
     if any(c.isdigit() for c in screen.big):
         assert big.rect.h >= size[1] * 0.25, "the remaining time is not large"
     chips = [d for d in drawn if d.role.endswith("-name")]
-    assert [d.text for d in chips] == ["Austria", "England", "France", "Germany", "Italy",
-                                       "Russia", "Turkey"]
+    assert [d.text for d in chips] == POWER_NAMES
+
+
+POWER_NAMES = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 
 
 def dominant(surface: pygame.Surface) -> tuple[int, int, int]:
@@ -191,15 +198,18 @@ def test_a_long_penalty_wraps_rather_than_shrinks(size: tuple[int, int]) -> None
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["game-over", "game-over-sheet"])
 def test_game_over_shows_the_result_sheet_as_a_qr_code_a_phone_reads(
-        size: tuple[int, int], tmp_path: Path) -> None:
-    """Read back with zbar (Debian's zbar-tools), as a phone's camera reads the screen."""
+        size: tuple[int, int], name: str, tmp_path: Path) -> None:
+    """Read back with zbar (Debian's zbar-tools), as a phone's camera reads the screen:
+    before the sheet is entered, and beside it (corrections are made on the phone)."""
     import shutil
     import subprocess
 
-    scene = next(s for s in SCENES if s.name == "game-over")
+    scene = next(s for s in SCENES if s.name == name)
     surface, drawn, screen = draw(scene, size, painter)
     assert screen.qr == scene.sheet
+    assert (screen.sheet is not None) == (name == "game-over-sheet")
     code = next(d for d in drawn if d.role == "qr")
     assert code.rect.h >= size[1] // 3, "too small to scan from across the table"
     png = tmp_path / "game-over.png"

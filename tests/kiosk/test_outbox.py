@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.outbox import Outbox
+from kiosk.outbox import CONFIRMATIONS_VERSION, STAMP_COLUMNS, Outbox
 
 AT = datetime(2019, 9, 6, 10, 18, 12, 250000)
 
@@ -145,3 +145,72 @@ def test_an_older_kiosk_s_local_stamps_become_utc_once(tmp_path: Path,
         tzlocal.reload_localzone()
     for press_id, local in before.items():
         assert after[press_id] == datetime.fromisoformat(local) - timedelta(hours=2)
+
+
+# --- the result sheet's lines, confirmed with the powers' buttons ------------------------
+
+
+def test_a_confirmation_is_durable_and_goes_to_its_own_hub_only(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.sqlite")
+    seen = box.confirmations_revision
+    mine = box.confirm("I", 2, 3, "hub-a", AT, "serial")
+    other = box.confirm("E", 2, 1, "hub-b", AT)
+    assert box.confirmations_revision > seen  # the screen reads them again
+    assert mine.as_json() == {"id": mine.id, "round": 2, "power": "I", "version": 3}
+    box.close()
+    box = Outbox(tmp_path / "o.sqlite")  # committed before ``confirm`` returned
+    assert [(c.id, c.hub, c.round, c.power, c.version, c.at, c.source, c.state)
+            for c in box.confirmations()] == [
+        (mine.id, "hub-a", 2, "I", 3, AT, "serial", "pending"),
+        (other.id, "hub-b", 2, "E", 1, AT, "", "pending")]
+    # a hub started afresh numbers its sheets anew: it never gets another hub's
+    assert [c.id for c in box.unsent_confirmations("hub-a")] == [mine.id]
+    assert box.unsent_confirmations("hub-c") == []
+    assert box.confirmations("hub-b", 2) == [other] and box.confirmations("hub-a", 1) == []
+
+
+def test_a_refused_confirmation_is_kept_with_its_reason_and_never_resent(
+        tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.sqlite")
+    taken, refused, waiting = (box.confirm(p, 1, 1, "h", AT) for p in "AET")
+    seen = box.confirmations_revision
+    box.mark_confirmations([taken.id], [(refused.id, "the sheet changed meanwhile")])
+    assert box.confirmations_revision > seen
+    box.close()
+    box = Outbox(tmp_path / "o.sqlite")
+    assert [(c.power, c.state, c.reason) for c in box.confirmations()] == [
+        ("A", "taken", ""), ("E", "refused", "the sheet changed meanwhile"),
+        ("T", "pending", "")]
+    assert [c.id for c in box.unsent_confirmations("h")] == [waiting.id]
+
+
+def test_an_older_kiosk_s_file_gets_the_confirmations_table_once(tmp_path: Path) -> None:
+    """Files of 0.1 (no stamp columns, local times) and of 0.2 (UTC, ``user_version`` 1,
+    no confirmations): opened, both gain the table, keep every press, and a second opening
+    changes nothing."""
+    old = tmp_path / "0.1.sqlite"
+    db = sqlite3.connect(old)
+    db.executescript(OLD_SCHEMA)
+    db.close()
+    recent = tmp_path / "0.2.sqlite"
+    db = sqlite3.connect(recent)
+    db.executescript(OLD_SCHEMA)
+    for name, kind in STAMP_COLUMNS.items():
+        db.execute(f"ALTER TABLE presses ADD COLUMN {name} {kind}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    for path in (old, recent):
+        box = Outbox(path)
+        again = Outbox(path)
+        assert [p.id for p in again.unsent()] == ["old-unsent"]
+        line = box.confirm("A", 1, 1, "h", AT)
+        assert [c.id for c in again.unsent_confirmations("h")] == [line.id]
+        box.close()
+        again.close()
+        db = sqlite3.connect(path)
+        assert db.execute("PRAGMA user_version").fetchone() == (CONFIRMATIONS_VERSION,)
+        assert db.execute("SELECT count(*) FROM presses").fetchone() == (2,)
+        db.close()
+    # 0.2's times were UTC already: not converted a second time
+    assert Outbox(recent).presses()[0].at == datetime(2019, 9, 6, 10, 5)

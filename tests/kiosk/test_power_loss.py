@@ -164,14 +164,10 @@ def test_power_lost_between_restamp_and_upload_loses_nothing(tmp_path: Path) -> 
         hub.close()
 
 
-def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) -> None:
-    """The order the SIGKILL test can only catch by luck, made certain: write, then say so.
-
-    The outbox refuses the write (a card that went read-only, as a failing SD card does);
-    a kiosk that acknowledged first would have printed the press and woken the upload.
-    """
-    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
-    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+def counted(tmp_path: Path, rnd: Round, at: datetime
+            ) -> tuple[Kiosk, Outbox, list[str], list[None]]:
+    """A kiosk playing ``rnd``, at ``at`` at its monotonic 1000 s: its outbox, the lines it
+    says (PRESS, CONFIRM) and each time it wakes the upload."""
     woken: list[None] = []
 
     class Source(FixedRound):
@@ -180,7 +176,19 @@ def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) 
 
     outbox = Outbox(tmp_path / "outbox.sqlite")
     said: list[str] = []
-    table = Kiosk(Source(rnd), outbox, FixedTime(to_seconds(START) - 1000.0), log=said.append)
+    table = Kiosk(Source(rnd), outbox, FixedTime(to_seconds(at) - 1000.0), log=said.append)
+    return table, outbox, said, woken
+
+
+def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) -> None:
+    """The order the SIGKILL test can only catch by luck, made certain: write, then say so.
+
+    The outbox refuses the write (a card that went read-only, as a failing SD card does);
+    a kiosk that acknowledged first would have printed the press and woken the upload.
+    """
+    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START)
+    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1))
+    table, outbox, said, woken = counted(tmp_path, rnd, START)
     table.handle(ButtonEvent("A", "press", 1000.0 + 60, "gpio"))
     assert len(said) == 1 and len(woken) == 1
     outbox._db.execute("PRAGMA query_only = ON")  # every write now fails, as on a dead card
@@ -189,4 +197,32 @@ def test_a_press_the_card_could_not_store_is_never_acknowledged(tmp_path: Path) 
     assert len(said) == 1 and len(woken) == 1  # no PRESS line, no upload for it
     assert [p.power for p in outbox.presses()] == ["A"]
     assert [p.power for p in table.presses(rnd.key)] == ["A"]  # nor shown on the screen
+    outbox.close()
+
+
+def test_a_confirmation_the_card_could_not_store_is_never_shown_or_sent(tmp_path: Path) -> None:
+    """As for a press: the line is written, then said, shown and sent; a card that refuses
+    the write leaves the line open, with no CONFIRM line and no upload woken."""
+    from dipclock.late import LATE_WINDOW
+    from dipclock.snapshot import TableResult
+    from dipclock.timeline import timetable
+
+    profile, schedule = BUILTIN["wdc2006"], Schedule(start=START, last_year=1901)
+    # the last deadline's late window closed: nobody counts late
+    over = timetable(profile, schedule, 1).phases[-1].deadline + LATE_WINDOW + timedelta(seconds=1)
+    result = TableResult(round=1, version=1, year=1901, ending="A draw of all survivors",
+                         centres={"A": 5, "E": 5, "F": 5, "G": 4, "I": 5, "R": 5, "T": 5})
+    rnd = Round(profile, schedule, 1, round_key(profile, schedule, 1), result=result, hub="h")
+    table, outbox, said, woken = counted(tmp_path, rnd, over)
+    table.handle(ButtonEvent("A", "press", 1000.0, "gpio"))
+    assert [line.split()[0] for line in said] == ["CONFIRM"] and len(woken) == 1
+    outbox._db.execute("PRAGMA query_only = ON")  # every write now fails, as on a dead card
+    with pytest.raises(sqlite3.Error):
+        table.handle(ButtonEvent("E", "press", 1001.0, "gpio"))
+    assert len(said) == 1 and len(woken) == 1
+    assert [c.power for c in outbox.confirmations()] == ["A"]
+    sheet = table.frame(1002.0).screen.sheet
+    assert sheet is not None
+    assert [ln.state for ln in sheet.lines][:2] == ["pending", "open"]
+    assert outbox.presses() == []  # neither went in as a press
     outbox.close()

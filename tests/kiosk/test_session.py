@@ -20,7 +20,7 @@ import kiosk.session
 from dipclock.events import BUILTIN
 from dipclock.sync import to_seconds
 from kiosk.clocksync import REFRESH_SAMPLES, VOTE_SYNC
-from kiosk.outbox import StoredPress
+from kiosk.outbox import StoredConfirmation, StoredPress
 from kiosk.session import (
     FAST_SAMPLES,
     FAST_SYNC,
@@ -86,6 +86,45 @@ def test_a_press_the_hub_names_as_rejected_is_flagged_and_the_rest_sent() -> Non
     assert effects.rejected == (("b", "at: the year must be between 2000 and 2100"),)
     # a 2xx whose body does not parse stored the batch: nothing is held back
     assert session.upload_reply(batch, 200, None).sent == ("a", "b", "c")
+
+
+# --- the confirmations of the sheet's lines ---------------------------------------------
+
+
+def line(cid: str, power: str = "I", version: int = 2) -> StoredConfirmation:
+    return StoredConfirmation(cid, "hub-a", 1, power, version, START)
+
+
+def test_confirmations_go_to_the_hub_they_were_made_for() -> None:
+    session = HubSession(3)
+    assert session.hub_id == ""  # no snapshot yet: nothing is sent anywhere
+    session.snapshot(snapshot(1, hub="hub-a"))
+    assert session.hub_id == "hub-a"
+    batch = [line("a"), line("b", "E")]
+    assert session.confirmations_request(batch) == Request(
+        "POST", "/api/tables/3/confirmations", {"confirmations": [
+            {"id": "a", "round": 1, "power": "I", "version": 2},
+            {"id": "b", "round": 1, "power": "E", "version": 2}]})
+
+
+def test_a_confirmation_is_done_only_when_the_hub_names_it() -> None:
+    session = HubSession(3)
+    batch = [line("a"), line("b", "E"), line("c", "T")]
+    reply = {"taken": ["a"], "refused": [{"id": "b", "reason": "the sheet changed meanwhile"},
+                                         {"id": None, "reason": "no id"}]}
+    effects = session.confirmations_reply(batch, 200, reply)
+    assert effects.lines_taken == ("a",)
+    assert effects.lines_refused == (("b", "the sheet changed meanwhile"),)
+    assert not effects.ok and effects.wake  # "c" not named: sent again later, not at once
+    assert session.connected
+    done = session.confirmations_reply(batch[2:], 200, {"taken": ["c"], "refused": []})
+    assert done.ok and done.lines_taken == ("c",)
+    # not a 2xx, or a 2xx that does not parse: none is marked, on a guess or otherwise
+    for status, body in ((409, {"detail": "no round"}), (503, None), (200, {"taken": 7}),
+                         (200, None)):
+        effects = session.confirmations_reply(batch, status, body)
+        assert not effects.ok and effects.lines_taken == effects.lines_refused == ()
+        assert session.connected == (status < 500)  # a 5xx: the hub is in trouble
 
 
 # --- time: the filter, the slew, the fallback -------------------------------------------
