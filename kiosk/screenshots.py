@@ -116,7 +116,10 @@ SCENES: tuple[Scene, ...] = (
           presses=(("A", "10:19:10"), ("E", "10:19:30"), ("F", "10:19:50"), ("G", "10:19:58"),
                    ("I", "10:20:12")),
           holds=(("T", "10:05:00"),)),
+    # every power handed in before the break ("after submission and before adjudication")
     Scene("meal-break", "wdc2003", _t("11:05:30"),
+          presses=tuple((p, f"10:19:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))
+          + tuple((p, f"10:36:{10 + 5 * i}") for i, p in enumerate("AEFGIRT")),
           pauses=(Pause(at_deadline=PhaseRef.parse("F1901"), minutes=60, reason="Meal break"),)),
     Scene("paused-while-late", "graduated20", _t("10:45:00"),
           presses=(("A", "10:19:10"), ("E", "10:19:30"), ("F", "10:19:50"), ("G", "10:19:58"),
