@@ -34,7 +34,7 @@ from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.screen import BANNER_SECONDS, who
 from dipclock.snapshot import TableResult
-from dipclock.timeline import timetable
+from dipclock.timeline import table_clock
 
 #: A line as the clock shows it: nobody has confirmed it; this clock has, and the hub has
 #: not answered yet; confirmed (the hub says so, or took this clock's confirmation).
@@ -121,8 +121,9 @@ def late_counts(at: TableNow) -> dict[str, float] | None:
         schedule = with_board_starts(schedule, at.presses, at.table)
     if view(at.profile, schedule, at.now, at.table).stage != "game_over":
         return None
-    phases = timetable(at.profile, schedule, at.table).phases
-    status = board(phases, at.now, orders(at.presses), at.profile.penalty, at.out)
+    built = table_clock(at.profile, schedule, at.table)  # a pause stops the late count too
+    status = board(built.phases, at.now, orders(at.presses), at.profile.penalty, at.out,
+                   stops=built.stops)
     return {p: s.late_seconds for p, s in status.items() if s.late_seconds is not None}
 
 

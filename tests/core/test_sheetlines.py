@@ -120,6 +120,19 @@ def test_late_counts_only_at_game_over_and_only_in_the_window() -> None:
     assert confirms(now, "I", "press", result()) == Confirm(1, "I", 2)
 
 
+def test_a_pause_after_the_last_deadline_holds_the_late_window_open() -> None:
+    """A hall paused just after the game's last deadline stops the late count there too
+    (``dipclock.late``): Italy, 17 running seconds late when the TD paused, is still
+    counting late half an hour on, so its press is its late orders, not a confirmation."""
+    from dipclock.schedule import Pause
+
+    paused = SCHEDULE.model_copy(update={"pauses": (
+        Pause(at=LAST + timedelta(seconds=17), minutes=60, reason="Lunch"),)})
+    now = TableNow(PROFILE, paused, LAST + timedelta(minutes=30), IN_FOR_FALL, (), 3)
+    assert late_counts(now) == {"I": 17.0}
+    assert confirms(now, "I", "press", result()) is None
+
+
 def test_on_a_board_clock_the_game_over_is_the_board_s_own() -> None:
     """A club night: each phase starts when the board is ready, so the game ends later than
     a central clock would say; until then a press is a press."""
