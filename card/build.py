@@ -395,7 +395,17 @@ def boot_files(root: Path, work: Path) -> Path:
     for initrd in (root / "boot").glob("initrd.img-*"):
         initrd.unlink()  # the copy on the boot partition is the one the Pi loads
     shutil.copy(FILES / "boot/dipclock.txt", boot / "dipclock.txt")
+    (boot / "kiosk.toml").write_text(KIOSK_TOML_HEADER + (ROOT / "kiosk/kiosk.example.toml")
+                                     .read_text())
     return boot
+
+
+KIOSK_TOML_HEADER = """\
+# On the card image: this file, on the DIPCLOCK drive, is the hall's kiosk settings (the
+# same on every card: the buttons, the screen). The card copies it to
+# /etc/dipclock/kiosk.toml at every start. Each card's own settings are in dipclock.txt.
+
+"""
 
 
 def du(path: Path) -> tuple[int, int]:

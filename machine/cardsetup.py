@@ -15,7 +15,9 @@ and booting is the whole of changing a card: a new venue's Wi-Fi, another table,
   TD password hashed for its first start (the plaintext is taken off the card once the
   hub's database holds it);
 * the card's own SSH host keys, made on its first boot (``ssh-keygen -A``: only those
-  missing), while the root is still writable (``card/files/initramfs``).
+  missing), while the root is still writable (``card/files/initramfs``);
+* the hall's ``kiosk.toml`` (the buttons, the screen), when the boot partition has one beside
+  ``dipclock.txt``: copied to ``/etc/dipclock/kiosk.toml``, where the kiosk reads it.
 
 A mistake in ``dipclock.txt`` is one line on the console and the card goes on as a table:
 the kiosk reads the same file and shows the same line on the table's screen.
@@ -37,6 +39,7 @@ RUN = Path("run/dipclock-card")
 NM_PROFILE = Path("run/NetworkManager/system-connections/dipclock-wifi.nmconnection")
 HUB_DB = Path("var/lib/dipclock/hub/hub.sqlite3")
 PASSWORD_HASH = Path("etc/dipclock/td-password.hash")
+KIOSK_TOML = Path("etc/dipclock/kiosk.toml")
 #: where NetworkManager's profile namespace starts: the same Wi-Fi name, the same profile id
 _NM_NAMESPACE = uuid.UUID("6c4f1f8e-2f0e-4b57-9a4e-0d1c0c4b7a31")
 
@@ -184,6 +187,10 @@ def apply(boot: BootFile | None, root: Path = Path("/"), run: Runner | None = No
         _write(keys, boot.ssh_key + "\n", 0o600)
     else:
         keys.unlink(missing_ok=True)
+
+    hall = (boot.path if boot is not None else BOOT_FILES[0]).with_name("kiosk.toml")
+    if hall.is_file():
+        _write(root / KIOSK_TOML, hall.read_bytes().decode("utf-8", "replace"))
 
     if boot is not None and role == "hub" and boot.td_password:
         if (root / HUB_DB).exists():

@@ -15,6 +15,7 @@ import pytest
 
 from machine.cardsetup import (
     HUB_DB,
+    KIOSK_TOML,
     NM_PROFILE,
     PASSWORD_HASH,
     RUN,
@@ -123,6 +124,16 @@ def test_role_time_zone_and_ssh_key_each_boot(tmp_path: Path) -> None:
     apply(boot(tmp_path, "table = 2\n"), root, Calls())  # type: ignore[arg-type]
     assert (root / RUN / "role-table").exists() and not (root / RUN / "role-hub").exists()
     assert not keys.exists()  # the line removed: nobody logs in
+
+
+def test_the_halls_kiosk_toml_on_the_boot_partition_is_the_kiosks(tmp_path: Path) -> None:
+    root = card(tmp_path, "a")
+    got = boot(tmp_path, "table = 2\n")
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    assert not (root / KIOSK_TOML).exists()  # none on the card: the image's own stays
+    (tmp_path / "kiosk.toml").write_text("[buttons]\nserial = \"auto\"\n")
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    assert (root / KIOSK_TOML).read_text() == "[buttons]\nserial = \"auto\"\n"
 
 
 def test_the_hubs_password_is_hashed_then_taken_off_the_card(tmp_path: Path) -> None:
