@@ -346,6 +346,23 @@ def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]
     return boxes
 
 
+#: The turns a screen may be mounted at, clockwise: ``rotate`` in the kiosk's settings.
+ROTATIONS = (0, 90, 180, 270)
+
+
+def upright_size(size: tuple[int, int], rotate: int) -> tuple[int, int]:
+    """The size the clock is drawn at on a screen of ``size`` turned by ``rotate``: a
+    1920x1080 TV on its side shows a 1080x1920 clock."""
+    return (size[1], size[0]) if rotate in (90, 270) else size
+
+
+def turn(canvas: pygame.Surface, rotate: int) -> pygame.Surface:
+    """The upright picture turned ``rotate`` degrees clockwise, for the display's surface:
+    its top edge goes to the display's right (90), bottom (180) or left (270). Quarter
+    turns move whole pixels: nothing is resampled."""
+    return pygame.transform.rotate(canvas, -rotate) if rotate else canvas
+
+
 def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Drawn]:
     """Draw the whole frame; returns every text drawn with its rectangle."""
     look = LOOKS[screen.look]
