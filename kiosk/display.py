@@ -261,7 +261,7 @@ class Display:
             return
         render(self.canvas, frame.screen, painter)
         if self.rotate:
-            self.surface.blit(turn(self.canvas, self.rotate), (0, 0))
+            turn(self.canvas, self.rotate, onto=self.surface)
         self._pygame.display.flip()
         self.drawn += 1
 

@@ -138,7 +138,9 @@ def test_screenshot_needs_a_moment(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_screenshots_module_writes_every_stage(tmp_path: Path) -> None:
     assert screenshots_main([str(tmp_path), "--size", "800x480"]) == 0
-    assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(s.name for s in SCENES)
+    assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(
+        [s.name for s in SCENES] + ["portrait"])
+    assert pygame.image.load(str(tmp_path / "portrait.png")).get_size() == (1080, 1920)
 
 
 # --- the penalty under a late power's chip is readable from across the table ---------------
