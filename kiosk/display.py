@@ -251,6 +251,12 @@ class Display:
         pg.display.set_caption("dipclock")
         pg.mouse.set_visible(False)
 
+    @property
+    def asked(self) -> tuple[tuple[int, int] | None, bool, int] | None:
+        """The mode last asked for (size, fullscreen, rotate), set or kept for a screen to
+        come; None before any."""
+        return self._asked
+
     def show(self, frame: state.Frame, painter: Any) -> None:
         """Draw ``frame`` and put it on the screen; while waiting for a screen, keep it for
         when one is connected and draw nothing."""

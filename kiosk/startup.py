@@ -275,7 +275,7 @@ def show_problem(args: argparse.Namespace, problem: Problem, loaded: Loaded | No
     print(f"dipclock kiosk: {problem.what}. Fix: {problem.fix}", file=sys.stderr, flush=True)
     table = loaded.settings.table if loaded is not None else None
     frame = state.problem(problem.what, problem.fix, table)
-    if display.surface is None:
+    if display.asked is None:  # the settings were not read: the display's own mode
         display.use(None, not args.headless)
     return hold(display, lambda: frame, watch, clock, painter=painter,
                 on_screen=_status_file(args, lambda m: m))

@@ -231,3 +231,42 @@ def test_on_the_console_a_screen_that_is_off_is_no_exit_78(
     assert run(build_parser().parse_args(argv), read_settings, screens=none) == 78
     err = capsys.readouterr().err
     assert err.startswith("dipclock kiosk: cannot open the display with kmsdrm: ")
+
+
+def test_a_problem_shown_when_the_screen_comes_on_keeps_the_settings_rotation(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dummy_again: None) -> None:
+    """The settings were read (rotate = 90) and the buttons failed while the TV was off: the
+    problem is drawn turned, as the settings ask, once the TV comes on."""
+    import kiosk.startup
+
+    root = drm(tmp_path / "drm", *OFF)
+    opened: list[Display] = []
+
+    class Kept(Display):
+        def close(self) -> None:
+            self.picture = pygame.display.get_surface().copy() if self.drawn else None
+            opened.append(self)
+            super().close()
+
+    monkeypatch.setattr(kiosk.startup, "Display", Kept)
+    (tmp_path / "kiosk.toml").write_text("")
+    (tmp_path / "dipclock.txt").write_text("rotate = 90\n")
+    jump = [0.0]
+
+    def switched_on_while_reading(args: object) -> object:
+        loaded = read_settings(args)  # type: ignore[arg-type]
+        switch_on(root)
+        jump[0] = SCREEN_RECHECK
+        return loaded
+
+    argv = ["--headless", "--event", "wdc2019", "--start", "2019-09-06T10:00",
+            "--serial", "bogus://box", "--size", "800x480", "--run-for",
+            str(SCREEN_RECHECK + 0.3), "--outbox", str(tmp_path / "o.sqlite"),
+            "--boot-file", str(tmp_path / "dipclock.txt"), "--config", str(tmp_path / "kiosk.toml")]
+    rc = run(build_parser().parse_args(argv), switched_on_while_reading,
+             clock=Clock(mono=lambda: time.monotonic() + jump[0]), screens=Screens(root))
+    assert rc == 2  # --run-for ended on a problem
+    shown = opened[-1]
+    assert shown.drawn >= 1 and shown.rotate == 90
+    assert shown.picture.get_size() == (800, 480)
+    assert dominant(shown.picture) == LOOKS["problem"].background
