@@ -33,7 +33,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-#: Quarter turns of the picture, clockwise (``kiosk.draw.ROTATIONS``).
+#: Quarter turns of the picture, clockwise (``machine.identity.ROTATIONS``).
 Rotation = Literal[0, 90, 180, 270]
 
 #: gpiozero's pin factories (its ``gpiozero_pin_factories`` entry points): lgpio on Bookworm.

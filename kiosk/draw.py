@@ -382,10 +382,6 @@ def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]
     return boxes
 
 
-#: The turns a screen may be mounted at, clockwise: ``rotate`` in the kiosk's settings.
-ROTATIONS = (0, 90, 180, 270)
-
-
 def upright_size(size: tuple[int, int], rotate: int) -> tuple[int, int]:
     """The size the clock is drawn at on a screen of ``size`` turned by ``rotate``: a
     1920x1080 TV on its side shows a 1080x1920 clock."""

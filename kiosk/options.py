@@ -22,7 +22,7 @@ from dipclock.schedule import Schedule
 from dipclock.timeline import table_clock
 from dipclock.venuetime import venue_naive, zone
 from kiosk.config import SYSTEM_CONFIG, Loaded, Settings, load_file, merge
-from machine.identity import BOOT_FILES, hostname_table, read_boot_file
+from machine.identity import BOOT_FILES, ROTATIONS, hostname_table, read_boot_file
 
 #: No round lasts longer: a bare --start older than this is a new day's round.
 RESUME_WITHIN = timedelta(hours=12)
@@ -59,7 +59,7 @@ def build_parser() -> _Parser:
                         "/boot/dipclock.txt)")
     p.add_argument("--size", help="window size, 1280x720 (default: the whole display)")
     _bool_flag(p, "fullscreen", "fullscreen (default) or a window")
-    p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270),
+    p.add_argument("--rotate", type=int, choices=ROTATIONS,
                    help="turn the picture clockwise for a screen mounted on its side (90, "
                         "270) or upside down (180); --size stays the screen's own")
     p.add_argument("--warning-minutes", type=float, help="amber from this many minutes left (2)")

@@ -13,8 +13,8 @@ Bookworm)::
 All are optional: a card that says nothing finds the hub on the network and shows a code;
 the TD approves it for a table on the dashboard (``kiosk.pairing``). ``rotate`` (0, 90, 180
 or 270: the picture turned clockwise) is here because how each table's screen hangs differs
-between cloned cards too. ``key`` (the hall's
-shared key of old) is still read, so an old file is no error, and ignored.
+between cloned cards too. ``key`` (the hall's shared key of old) is still read, so an old
+file is no error, and ignored.
 
 The grammar forgives what a laptop's editor does (a byte-order mark, CRLF, quotes, spaces,
 ``:`` instead of ``=``, upper case keys) and refuses what would make a table silently wrong:
@@ -36,6 +36,7 @@ from dipclock.errors import DipclockError
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
 KEYS = ("table", "hub", "key", "rotate")
+#: The quarter turns ``rotate`` takes, clockwise (the kiosk's ``rotate`` setting).
 ROTATIONS = (0, 90, 180, 270)
 AUTO = "auto"
 MAX_TABLE = 999
@@ -203,6 +204,6 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
         return None
 
 
-__all__ = ["AUTO", "BOOT_FILES", "BootFile", "IdentityError", "board_serial",
+__all__ = ["AUTO", "BOOT_FILES", "ROTATIONS", "BootFile", "IdentityError", "board_serial",
            "hostname_table", "hub_url",
            "parse_boot_file", "read_boot_file", "table_from_hostname"]
