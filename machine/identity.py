@@ -8,10 +8,13 @@ Bookworm)::
     # table 7, hall B
     table = 7
     hub = https://10.0.0.1:8000    # or: auto (find it on the network)
+    rotate = 90                    # this table's TV is mounted on its side
 
-Both are optional: a card that says nothing finds the hub on the network and shows a code;
-the TD approves it for a table on the dashboard (``kiosk.pairing``). ``key`` (the hall's
-shared key of old) is still read, so an old file is no error, and ignored.
+All are optional: a card that says nothing finds the hub on the network and shows a code;
+the TD approves it for a table on the dashboard (``kiosk.pairing``). ``rotate`` (0, 90, 180
+or 270: the picture turned clockwise) is here because how each table's screen hangs differs
+between cloned cards too. ``key`` (the hall's shared key of old) is still read, so an old
+file is no error, and ignored.
 
 The grammar forgives what a laptop's editor does (a byte-order mark, CRLF, quotes, spaces,
 ``:`` instead of ``=``, upper case keys) and refuses what would make a table silently wrong:
@@ -32,7 +35,9 @@ from dipclock.errors import DipclockError
 
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
-KEYS = ("table", "hub", "key")
+KEYS = ("table", "hub", "key", "rotate")
+#: The quarter turns ``rotate`` takes, clockwise (the kiosk's ``rotate`` setting).
+ROTATIONS = (0, 90, 180, 270)
 AUTO = "auto"
 MAX_TABLE = 999
 
@@ -52,6 +57,7 @@ class BootFile:
     table: int | None = None
     hub: str | None = None  # a URL, or "auto"
     key: str | None = None
+    rotate: int | None = None  # 0, 90, 180 or 270
 
     def settings(self) -> dict[str, object]:
         """The kiosk settings it gives (``hub = auto`` means: no address, find it)."""
@@ -62,6 +68,8 @@ class BootFile:
             out["hub"] = self.hub
         if self.key is not None:
             out["key"] = self.key
+        if self.rotate is not None:
+            out["rotate"] = self.rotate
         return out
 
 
@@ -106,7 +114,7 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
         key, value = match.group(1).lower(), _value(match.group(2))
         if key not in KEYS:
             raise IdentityError(f"{where}: unknown key {match.group(1)!r} (the keys are "
-                                f"table, hub and key)")
+                                f"table, hub, rotate and key)")
         if key in found:
             raise IdentityError(f"{where}: {key} is given twice (first on line {lines[key]})")
         if not value:
@@ -126,7 +134,14 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
             hub = hub_url(hub)
         except ValueError as exc:
             raise IdentityError(f"{path} line {lines['hub']}: {exc}") from None
-    return BootFile(path, table, hub, found.get("key"))
+    rotate = None
+    if "rotate" in found:
+        raw = found["rotate"]
+        if not raw.isdigit() or int(raw) not in ROTATIONS:
+            raise IdentityError(f"{path} line {lines['rotate']}: rotate must be 0, 90, 180 or "
+                                f"270 (the picture turned clockwise), not {raw!r}")
+        rotate = int(raw)
+    return BootFile(path, table, hub, found.get("key"), rotate)
 
 
 def read_boot_file(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
@@ -189,6 +204,6 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
         return None
 
 
-__all__ = ["AUTO", "BOOT_FILES", "BootFile", "IdentityError", "board_serial",
+__all__ = ["AUTO", "BOOT_FILES", "ROTATIONS", "BootFile", "IdentityError", "board_serial",
            "hostname_table", "hub_url",
            "parse_boot_file", "read_boot_file", "table_from_hostname"]
