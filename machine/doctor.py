@@ -191,6 +191,19 @@ def _hub(settings: Settings, m: Machine) -> list[Check]:
         return hub.check_hub(client, paired, m.wall, found_by)
 
 
+def time_source(settings: Settings | None) -> str | None:
+    """Whose time the kiosk counts by, said for the time sync check: the hub it finds on the
+    network (the one it is paired with, once paired), the hub at its typed address, or None:
+    standalone (or settings unread), the system clock's."""
+    if settings is None:
+        return None
+    if settings.finds_hub:
+        if hub.stored_credential(_outbox(settings), settings.table) is not None:
+            return "the hub it is paired with (found on the network)"
+        return "the hub it finds on the network (mDNS), once paired"
+    return f"the hub at {settings.hub} (typed address)" if settings.hub else None
+
+
 def _outbox(settings: Settings | None) -> Path:
     return Path(settings.outbox) if settings is not None and settings.outbox \
         else default_outbox()
@@ -216,8 +229,8 @@ def run(config: str | None = None, machine: Machine | None = None,
         found += _guarded("gpio buttons", lambda: _gpio(settings, m, button_seconds, say))
         found += _guarded("button box", lambda: _box(settings, m, button_seconds, say))
         found += _guarded("hub", lambda: _hub(settings, m))
-    with_hub = settings is not None and bool(settings.hub or settings.key)
-    found += _guarded("time sync", lambda: [system.check_time_sync(with_hub, m.synchronised)])
+    found += _guarded("time sync", lambda: [system.check_time_sync(
+        time_source(settings), m.synchronised)])
     folder = _data_folder(settings)
     found += _guarded("data filesystem", lambda: [storage.check_filesystem(
         folder, m.proc / "self" / "mountinfo")])

@@ -186,3 +186,36 @@ def test_buttons_on_the_box_are_asked_for_too(pi, factory, box, tmp_path):
     assert said[0] == "Press each button on the box now, within 30 s"
     assert said[1:] == [f"  pressed: {n}" for n in
                         ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")]
+
+
+@pytest.mark.parametrize(("settings", "paired", "verdict", "source"), [
+    ("", False, "ok", "the hub it finds on the network (mDNS), once paired"),
+    ('hub = "auto"\n', True, "ok", "the hub it is paired with (found on the network)"),
+    ("", True, "ok", "the hub it is paired with (found on the network)"),
+    ('hub = "https://{hub}"\n', False, "ok", "the hub at https://{hub} (typed address)"),
+    ('event = "wdc2006"\n', False, "warn", None),
+], ids=["found, not paired", "auto, paired", "found, paired", "typed", "standalone"])
+def test_time_sync_warns_only_a_kiosk_that_counts_by_its_own_clock(
+        pi, factory, tmp_path, settings, paired, verdict, source):
+    """The system clock not synchronised: a kiosk with a hub (found on the network, paired
+    or not, or typed) counts by the hub's time, so only a standalone one is warned."""
+    from tests.server.live import hub_socket
+
+    with hub_socket() as nobody:  # bound, never listening: the typed hub refuses at once
+        at = f"127.0.0.1:{nobody.getsockname()[1]}"
+        outbox = tmp_path / "data" / "outbox.sqlite"
+        if paired:
+            keep(outbox, Credential("hub-id", 3, "token", 3, None))
+        path = config(tmp_path, "table = 3\n" + settings.format(hub=at)
+                      + f'outbox = "{outbox}"\n')
+        machine = healthy(pi, factory)
+        machine.synchronised = lambda: False
+        machine.find_hub = lambda hub_id, wait: None  # nobody announces here
+        check = {c.name: c for c in doctor.run(path, machine)}["time sync"]
+    assert check.verdict == verdict
+    if source is None:
+        assert "a standalone kiosk may be hours off" in check.detail and "NTP" in check.fix
+    else:
+        assert check.detail == ("system clock not synchronised, which is fine: the kiosk counts "
+                                f"by the time of {source.format(hub=at)}")
+        assert check.fix == ""
