@@ -94,11 +94,10 @@ class Machine:
     wall: Callable[[], float] = hub.wall_seconds
     box_wait: float = box.WAIT
     discovery_wait: float = 5.0  # seconds of mDNS browsing
+    vcgencmd: str | None = power.VCGENCMD  # the firmware's own tool (None: not asked)
 
     def throttling(self) -> power.Throttling | None:
-        return power.throttling(
-            self.sys / power.GET_THROTTLED.relative_to("/sys"),
-            self.sys / power.HWMON.relative_to("/sys"))
+        return power.throttling(self.sys, self.vcgencmd)
 
 
 def read_settings(config: str | None) -> tuple[Settings | None, Check]:
