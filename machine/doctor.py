@@ -6,7 +6,8 @@
 
 A table that stays black tells a TD nothing; this says what is wrong and what to type. It
 reads the kiosk's settings exactly as the kiosk does (a settings error is a failed check),
-then the display, the buttons, the box, the hub, the clock, the data folder and the power.
+then the display, the buttons, the box (and ModemManager, which would probe it), the hub,
+the clock, the data folder and the power.
 Exit status 0 only when no check fails (warnings pass); 2 for a mistake in its own options.
 It is also what a systemd unit writes on the Pi's console when the kiosk gives up, so the
 text fits an 80-column console. Stop the kiosk first: the buttons and the box are opened
@@ -36,7 +37,7 @@ from dipclock.powers import POWERS
 from hardware import boxfinder
 from hardware.gpio import load_pin_factory
 from kiosk.config import Settings, default_outbox
-from machine import box, buttons, display, hub, power, sdl, storage, system, timesync
+from machine import box, buttons, display, hub, modem, power, sdl, storage, system, timesync
 from machine.check import Check, fail, ok
 from machine.devices import Opener, user_name
 
@@ -227,6 +228,8 @@ def run(config: str | None = None, machine: Machine | None = None,
     if settings is not None:
         found += _guarded("gpio buttons", lambda: _gpio(settings, m, button_seconds, say))
         found += _guarded("button box", lambda: _box(settings, m, button_seconds, say))
+        found += _guarded("modem manager", lambda: [modem.check_modem_manager(
+            settings.buttons.serial, m.proc, m.etc)])
         found += _guarded("hub", lambda: _hub(settings, m))
     found += _guarded("time sync", lambda: [system.check_time_sync(
         time_source(settings), m.synchronised)])

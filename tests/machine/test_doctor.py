@@ -14,6 +14,7 @@ from machine import doctor
 from machine.check import Check
 from tests.machine.conftest import PINS, FakePi, keep
 from tests.machine.test_box import PtyBox
+from tests.server.live import ROOT
 
 
 @pytest.fixture
@@ -50,7 +51,8 @@ def hall_config(tmp_path: Path, url: str, paired: Credential, box: PtyBox) -> st
 
 
 NAMES = ["kiosk settings", "display driver", "display device", "screen", "desktop session",
-         "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box", "hub",
+         "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box",
+         "modem manager", "hub",
          "pairing", "hub clock", "time sync", "data filesystem", "data folder", "free space",
          "power"]
 
@@ -219,3 +221,17 @@ def test_time_sync_warns_only_a_kiosk_that_counts_by_its_own_clock(
         assert check.detail == ("system clock not synchronised, which is fine: the kiosk counts "
                                 f"by the time of {source.format(hub=at)}")
         assert check.fix == ""
+
+
+def test_modem_manager_beside_the_box_is_warned_until_the_installers_rule_is_there(
+        pi, factory, box, tmp_path):
+    path = config(tmp_path, f'[buttons]\nserial = "{box.path}"\n')
+    machine = healthy(pi, factory)
+    pi.process(712, "ModemManager")
+    checks = {c.name: c for c in doctor.run(path, machine)}
+    assert checks["button box"].verdict == "ok"
+    assert checks["modem manager"].verdict == "warn"
+    (pi.etc / "udev/rules.d").mkdir(parents=True)
+    (pi.etc / "udev/rules.d/75-dipclock-button-box.rules").write_text(
+        (ROOT / "systemd/75-dipclock-button-box.rules").read_text())
+    assert {c.name: c for c in doctor.run(path, machine)}["modem manager"].verdict == "ok"
