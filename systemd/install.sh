@@ -245,9 +245,12 @@ button_box_rule() {
     rule="$root/etc/udev/rules.d/75-dipclock-button-box.rules"
     install_file "$src/systemd/75-dipclock-button-box.rules" "$rule" \
         "ModemManager leaves the button box's serial port alone"
+    # now for the ports already there (a box plugged in later is tagged as it comes)
     if [ "$systemd_runs" = 1 ] && command -v udevadm >/dev/null 2>&1; then
-        act udevadm control --reload-rules
-        act udevadm trigger --subsystem-match=tty --action=change
+        if ! { act udevadm control --reload-rules \
+               && act udevadm trigger --subsystem-match=tty --action=change; }; then
+            say "note: udev did not take the rule now (no udevd here?): it applies from the next boot"
+        fi
     fi
 }
 
