@@ -350,6 +350,23 @@ kiosk_files() {
         "writes \`dipclock doctor\` on the screen once the kiosk has stopped retrying"
 }
 
+# ModemManager (NetworkManager recommends it: Raspberry Pi OS Bookworm, Lite included, runs
+# it) probes every new USB serial port with AT commands, the button box's too: a udev rule
+# keeps it off them (systemd/75-dipclock-button-box.rules says why). `dipclock doctor`
+# warns when ModemManager runs without it.
+button_box_rule() {
+    rule="$root/etc/udev/rules.d/75-dipclock-button-box.rules"
+    install_file "$src/systemd/75-dipclock-button-box.rules" "$rule" \
+        "ModemManager leaves the button box's serial port alone"
+    # now for the ports already there (a box plugged in later is tagged as it comes)
+    if [ "$systemd_runs" = 1 ] && command -v udevadm >/dev/null 2>&1; then
+        if ! { act udevadm control --reload-rules \
+               && act udevadm trigger --subsystem-match=tty --action=change; }; then
+            say "note: udev did not take the rule now (no udevd here?): it applies from the next boot"
+        fi
+    fi
+}
+
 # The TD password's scrypt hash, never the password: the hub stores it at its first start.
 # A plaintext file an older installer left is hashed, then removed.
 hub_files() {
@@ -480,7 +497,7 @@ check_inputs
 system_packages
 user_and_groups
 python_env
-if [ "$role" = kiosk ]; then kiosk_files; else hub_files; fi
+if [ "$role" = kiosk ]; then kiosk_files; button_box_rule; else hub_files; fi
 [ "$role" = hub ] || desktop
 service_state
 summary
