@@ -4,7 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test lint bench browser clean screenshots wheelhouse bench-pi mutations card card-test
+.PHONY: demo test lint bench browser clean screenshots wheelhouse debs bench-pi mutations card \
+	card-test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,9 +44,16 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.hall
 
 # Every wheel a table or the hub needs, for a venue with no internet: wheelhouse/ARCH
-# (make wheelhouse ARCH=aarch64 for 64-bit Raspberry Pi OS; default: this machine).
+# (make wheelhouse ARCH=aarch64 for 64-bit Raspberry Pi OS, CPython 3.11 and 3.13 for
+# Bookworm and Trixie; default: this machine and its Python).
 wheelhouse:
 	PYTHON=$(PYTHON) bash scripts/wheelhouse.sh $(if $(ARCH),--arch $(ARCH))
+
+# The operating system's packages the installer asks apt for, for a Pi with no internet:
+# debs/SUITE-DEB_ARCH (default trixie, arm64; make debs SUITE=bookworm for Raspberry Pi OS
+# Legacy). On the Pi: install.sh kiosk|hub --wheelhouse ... --debs debs/trixie-arm64
+debs:
+	$(PYTHON) scripts/debs.py $(if $(SUITE),--suite $(SUITE)) $(if $(DEB_ARCH),--arch $(DEB_ARCH))
 
 # Benchmark-class, not part of `make test`: the installer end to end in an arm64 Debian root
 # (proot + qemu), to the kiosk's first frame. Prints one JSON line of timings.

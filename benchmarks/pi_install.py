@@ -6,15 +6,19 @@ under proot + qemu-aarch64-static, as this machine has no binfmt_misc) stands in
 
 1. ``root_build``: build the root once (about 5 minutes) at ``PI_ROOT``; later runs reuse it.
 2. ``root_copy``: copy it to a scratch root beside it, so every run installs on a clean card.
-3. ``wheelhouse``: ``scripts/wheelhouse.sh --arch aarch64`` into the scratch root's /root/wh.
-4. ``install``: the checkout copied to /root/dipclock, then, inside the root,
-   ``sh systemd/install.sh kiosk --wheelhouse /root/wh``: apt fetches the OS packages it lacks
-   (a Pi OS card has most), pip installs from the wheelhouse.
-5. ``offline_install``: the venv removed and the installer run again with every connection
-   refused (proxies pointing at a closed port): the venue with no internet, once the OS
-   packages are on the card.
-6. ``kmsdrm``: the installed pygame-ce's SDL lists the KMS/DRM video driver (machine.sdl).
-7. ``first_frame``: the installed ``dipclock kiosk --headless`` started for a round starting now;
+3. ``wheelhouse``: ``scripts/wheelhouse.sh --arch aarch64`` into the scratch root's /root/wh
+   (CPython 3.11 and 3.13: Bookworm's and Trixie's).
+4. ``debs``: ``scripts/debs.py --suite bookworm --arch arm64`` into /root/debs: the operating
+   system's packages the installer asks apt for, with all they depend on.
+5. ``install``: the checkout copied to /root/dipclock, then, inside the root, with every
+   connection refused (proxies pointing at a closed port: the venue with no internet),
+   ``sh systemd/install.sh kiosk --wheelhouse /root/wh --debs /root/debs``: apt installs the
+   OS packages the root lacks (the Mesa, EGL and GBM libraries) from the folder alone, pip
+   installs from the wheelhouse.
+6. ``install_again``: the venv removed and the installer run again, still offline: an upgrade
+   at the venue.
+7. ``kmsdrm``: the installed pygame-ce's SDL lists the KMS/DRM video driver (machine.sdl).
+8. ``first_frame``: the installed ``dipclock kiosk --headless`` started for a round starting now;
    the time until its ``--status-file`` appears, i.e. until it has drawn its first frame.
 
 proot 5.1.0 (Debian Bookworm's) predates the system calls statx (Linux 4.11) and faccessat2
@@ -149,17 +153,37 @@ def wheelhouse() -> int:
     return len(list((RUN / "root/wh").glob("*.whl")))
 
 
-def install() -> None:
-    shutil.copytree(ROOT, RUN / "root/dipclock", ignore=shutil.ignore_patterns(*CHECKOUT_JUNK))
-    inside("sh", "/root/dipclock/systemd/install.sh", "kiosk", "--wheelhouse", "/root/wh")
+def debs() -> int:
+    run([sys.executable, ROOT / "scripts/debs.py", "--suite", "bookworm", "--arch", "arm64",
+         "--out", RUN / "root/debs"], timeout=1800)
+    return len(list((RUN / "root/debs").glob("*.deb")))
 
 
-def offline_install() -> None:
-    inside("rm", "-rf", VENV)
+def offline(*argv: str) -> str:
+    """A command in the root with every connection refused: nothing comes from a network."""
     refuse = [f"{name}={REFUSED}" for name in ("http_proxy", "https_proxy", "HTTP_PROXY",
                                               "HTTPS_PROXY")]
-    inside("env", *refuse, "sh", "/root/dipclock/systemd/install.sh", "kiosk",
-           "--wheelhouse", "/root/wh")
+    return inside("env", *refuse, *argv)
+
+
+def install() -> list[str]:
+    """The installer, offline; the OS packages it took from the folder."""
+    shutil.copytree(ROOT, RUN / "root/dipclock", ignore=shutil.ignore_patterns(*CHECKOUT_JUNK))
+    missing = [p for p in ("libgbm1", "libegl1", "libgl1-mesa-dri")
+               if "install ok installed" not in inside(
+                   "sh", "-c", f"dpkg-query -W -f='${{Status}}' {p} 2>/dev/null || true")]
+    plan = offline("sh", "/root/dipclock/systemd/install.sh", "kiosk", "--wheelhouse",
+                   "/root/wh", "--debs", "/root/debs")
+    if missing and "installed from /root/debs, with no network" not in plan:
+        raise StepFailed(f"the root lacked {', '.join(missing)}, but the installer took "
+                         "no packages from the folder")
+    return missing
+
+
+def install_again() -> None:
+    inside("rm", "-rf", VENV)
+    offline("sh", "/root/dipclock/systemd/install.sh", "kiosk", "--wheelhouse", "/root/wh",
+            "--debs", "/root/debs")
 
 
 def installed() -> dict[str, Any]:
@@ -258,10 +282,12 @@ def main() -> int:
         timed(figures, step, copy_root)
         step = "wheelhouse"
         figures["wheels"] = timed(figures, step, wheelhouse)
+        step = "debs"
+        figures["debs"] = timed(figures, step, debs)
         step = "install"
-        timed(figures, step, install)
-        step = "offline_install"
-        timed(figures, step, offline_install)
+        figures["os_packages_from_the_folder"] = timed(figures, step, install)
+        step = "install_again"
+        timed(figures, step, install_again)
         figures["installed"] = installed()
         step = "kmsdrm"
         figures["kmsdrm"] = True

@@ -32,7 +32,8 @@ from dipclock.sync import Slew, to_moment
 from hardware.events import ButtonEvent
 from hardware.keyboard import KeyboardButtons
 from kiosk import state
-from kiosk.draw import Painter, render
+from kiosk.display import Display
+from kiosk.draw import Painter
 from kiosk.outbox import Outbox, StoredConfirmation, StoredPress
 from kiosk.round import Round
 from kiosk.sound import Sounds
@@ -325,12 +326,11 @@ KEYS = {getattr(pygame, f"K_{c.lower()}"): c for c in LETTERS}
 
 def run(
     kiosk: Kiosk,
-    surface: pygame.Surface,
+    display: Display,
     inputs: queue.Queue[object],
     mono: Callable[[], float] = time.monotonic,
     run_for: float | None = None,
     keyboard: KeyboardButtons | None = None,
-    flip: Callable[[], None] = pygame.display.flip,
     on_screen: Callable[[state.Frame, float], None] | None = None,
     stop: Callable[[], bool] = lambda: False,
 ) -> int:
@@ -340,7 +340,9 @@ def run(
     No busy waiting: between screen changes it blocks on the input queue (SDL's own
     event wait polls every millisecond under the console drivers). Keyboard buttons need
     SDL's events pumped, so with a keyboard the wait is cut to ``PUMP`` seconds.
-    ``on_screen(frame, mono)`` is told of every new screen (``--status-file``).
+    ``on_screen(frame, mono)`` is told of every new screen (``--status-file``). While no
+    screen is connected the display draws nothing and the loop runs on: presses are
+    recorded as ever, and the display draws the current frame once a screen is there.
     """
     painter = Painter()
     shown: state.Screen | None = None
@@ -352,11 +354,11 @@ def run(
             return 0
         fr = kiosk.frame(now)
         if fr.screen != shown:
-            render(surface, fr.screen, painter)
-            flip()
+            display.show(fr, painter)
             shown = fr.screen
             if on_screen is not None:
                 on_screen(fr, now)
+        display.look()
         timeout = min(fr.valid_for + 0.002, pump)
         if end is not None:
             timeout = min(timeout, max(0.0, end - now))

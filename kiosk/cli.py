@@ -69,11 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
-    """One frame, drawn by the same code as the live screen, to a PNG."""
+    """One frame, drawn by the same code as the live screen, to a PNG: the screen's
+    pixels, so with ``--rotate`` the picture is turned as the screen shows it."""
     import pygame
 
     from kiosk import state
-    from kiosk.draw import Painter, render
+    from kiosk.draw import Painter, render, turn, upright_size
 
     if not args.at:
         raise UsageError("--screenshot needs --at, the moment to draw")
@@ -84,8 +85,8 @@ def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
     frame = state.build(profile, schedule, at, presses, out, settings.table,
                         settings.warning_minutes * 60)
     pygame.font.init()
-    surface = pygame.Surface(settings.window_size or (1280, 720))
-    render(surface, frame.screen, Painter())
-    pygame.image.save(surface, args.screenshot)
+    canvas = pygame.Surface(upright_size(settings.window_size or (1280, 720), settings.rotate))
+    render(canvas, frame.screen, Painter())
+    pygame.image.save(turn(canvas, settings.rotate), args.screenshot)
     return 0
 

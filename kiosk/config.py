@@ -33,6 +33,9 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: Quarter turns of the picture, clockwise (``machine.identity.ROTATIONS``).
+Rotation = Literal[0, 90, 180, 270]
+
 #: gpiozero's pin factories (its ``gpiozero_pin_factories`` entry points): lgpio on Bookworm.
 PinFactoryName = Literal["lgpio", "rpigpio", "pigpio", "native", "mock"]
 
@@ -69,6 +72,9 @@ class Settings(_Strict):
     key: str | None = None  # no longer used (each clock is paired): accepted, and ignored
     size: str | None = None  # "1280x720"; default: the display's own size
     fullscreen: bool = True
+    #: the picture turned clockwise for a screen mounted on its side (90, 270) or upside
+    #: down (180); ``size`` stays the screen's own (1920x1080 for a TV on its side)
+    rotate: Rotation = 0
     warning_minutes: Annotated[float, Field(ge=0, le=60)] = 2.0
     sound: bool = False
     outbox: str | None = None
@@ -115,7 +121,8 @@ class Loaded:
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``1280x720`` -> (1280, 720); the layout is designed for 800x480 up to 1920x1080."""
+    """``1280x720`` -> (1280, 720); the layout is designed for 800x480 up to 3840x2160, and
+    for the same turned on their side (480x800 up to 2160x3840)."""
     w, sep, h = text.lower().partition("x")
     if not sep or not w.isdigit() or not h.isdigit():
         raise ValueError(f"{text!r} is not a size like 1280x720")

@@ -6,6 +6,11 @@ two hubs on one network (two tournaments in one venue, or two test runs) never m
 not yet paired takes the first hub that answers, and shows which with its pairing code (the
 TD's approval is what makes it that hub's). A typed address is always used as it is: mDNS
 is the convenience, the address the fallback for a network that drops multicast.
+
+zeroconf listens and asks on the addresses the machine has when it starts. A Pi's Wi-Fi
+often gets its address after the kiosk has started, so the finder looks at the machine's
+IPv4 addresses every ``WATCH_SECONDS`` and, when they have changed, browses again on the new
+set (a new ``Zeroconf``, the old one closed once the new one runs).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
 
 log = logging.getLogger(__name__)
@@ -23,6 +29,14 @@ log = logging.getLogger(__name__)
 SERVICE = "_dipclock._tcp.local."
 #: Milliseconds to wait for a service's address and TXT once its name is seen.
 RESOLVE_MS = 3000
+#: Seconds between two looks at this machine's addresses (an interface come or gone).
+WATCH_SECONDS = 3.0
+
+
+def ipv4_addresses() -> frozenset[str]:
+    """This machine's IPv4 addresses now, as zeroconf reads them for ``InterfaceChoice.All``."""
+    return frozenset(str(ip.ip) for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                     if ip.is_IPv4)
 
 
 def _url(scheme: str, address: str, port: int) -> str:
@@ -35,7 +49,9 @@ class HubFinder:
 
     ``found()`` is the hub's URL once one with the id ``hub`` has answered (any hub, for
     ``hub=None``), else None; the screen loop asks it without waiting. ``on_found`` is
-    called (from zeroconf's thread) when that happens, to wake the loop.
+    called (from zeroconf's thread) when that happens, to wake the loop. With every
+    interface (the default), the browsing follows the machine's IPv4 addresses (read by
+    ``addresses`` every ``every`` seconds) until a hub is found; a hub found stays found.
     """
 
     def __init__(
@@ -43,14 +59,52 @@ class HubFinder:
         hub: str | None,
         on_found: Callable[[], None] = lambda: None,
         interfaces: InterfaceChoice | list[str] = InterfaceChoice.All,
+        addresses: Callable[[], frozenset[str]] = ipv4_addresses,
+        every: float = WATCH_SECONDS,
     ) -> None:
         self._want = hub
         self._on_found = on_found
+        self._interfaces = interfaces
+        self._addresses, self._every = addresses, every
         self._lock = threading.Lock()
+        self._stop = threading.Event()
         self._found: str | None = None
-        self._zeroconf = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-        self._browser = ServiceBrowser(self._zeroconf, SERVICE,
-                                       handlers=[self._changed])
+        self._seen = addresses()
+        self._zeroconf, self._browser = self._browse()
+        self._watch: threading.Thread | None = None
+        if interfaces is InterfaceChoice.All:
+            self._watch = threading.Thread(target=self._follow, name="hub finder",
+                                           daemon=True)
+            self._watch.start()
+
+    def _browse(self) -> tuple[Zeroconf, ServiceBrowser]:
+        zeroconf = Zeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        return zeroconf, ServiceBrowser(zeroconf, SERVICE, handlers=[self._changed])
+
+    def _follow(self) -> None:
+        """Browse again whenever the machine's addresses change, until found or closed."""
+        while not self._stop.wait(self._every) and self.found() is None:
+            try:
+                now = self._addresses()
+            except OSError as exc:  # getifaddrs failing: look again next time
+                log.debug("mDNS: cannot read this machine's addresses: %s", exc)
+                continue
+            if now == self._seen:
+                continue
+            log.info("mDNS: this machine's addresses are now %s: browsing on them",
+                     ", ".join(sorted(now)) or "none")
+            try:
+                fresh = self._browse()
+            except Exception as exc:  # an interface gone as it came: the next look retries
+                log.warning("mDNS: cannot browse on the new addresses: %s", exc)
+                continue
+            with self._lock:
+                if self._stop.is_set():  # closed meanwhile: this one is ours to close
+                    old = fresh
+                else:
+                    old, self._seen = (self._zeroconf, self._browser), now
+                    self._zeroconf, self._browser = fresh
+            _close(*old)
 
     def _changed(self, zeroconf: Zeroconf, service_type: str, name: str,
                  state_change: ServiceStateChange) -> None:
@@ -84,8 +138,17 @@ class HubFinder:
             return self._found
 
     def close(self) -> None:
-        self._browser.cancel()
-        self._zeroconf.close()
+        with self._lock:
+            self._stop.set()
+            current = self._zeroconf, self._browser
+        if self._watch is not None:
+            self._watch.join(timeout=10)
+        _close(*current)
+
+
+def _close(zeroconf: Zeroconf, browser: ServiceBrowser) -> None:
+    browser.cancel()
+    zeroconf.close()
 
 
 def find_hub(
@@ -105,4 +168,4 @@ def find_hub(
         finder.close()
 
 
-__all__ = ["SERVICE", "HubFinder", "find_hub"]
+__all__ = ["SERVICE", "WATCH_SECONDS", "HubFinder", "find_hub", "ipv4_addresses"]

@@ -1,8 +1,11 @@
 """Paint a ``Screen`` onto a pygame surface: layout and colour only, no rules.
 
-The layout is proportional, so the same code fills 800x480 and 1920x1080; every text is
-measured and shrunk to fit its own box, and the boxes never overlap. ``render`` returns
-what it drew and where, so tests can prove nothing is cut off or overlapping.
+The layout is proportional, so the same code fills 800x480, 1920x1080 and a 4K TV's
+3840x2160; a screen taller than wide (a TV on its side, 1080x1920, or a 480x800 panel) has
+its own arrangement: the table's name on a row of its own, the chips in two rows, the alerts
+one to a row, the result sheet's code under its lines. Every text is measured and shrunk to
+fit its own box, and the boxes never overlap. ``render`` returns what it drew and where, so
+tests can prove nothing is cut off or overlapping.
 """
 
 from __future__ import annotations
@@ -86,6 +89,9 @@ FIX: RGB = (255, 214, 120)
 #: from the big digits and the chips.
 ALERT_ROW = 0.05
 ALERT_FROM_BIG = 0.025
+#: The same on a portrait screen, where each alert has a row of its own.
+PORTRAIT_ALERT_ROW = 0.032
+PORTRAIT_ALERT_FROM_BIG = 0.016
 
 #: The penalty a late power faces, under its chip, is read from across the table: its
 #: capitals are at least this many pixels high on an 800x480 screen (scaled with the screen),
@@ -117,6 +123,7 @@ class Painter:
             pygame.font.init()
         self._fonts: dict[int, pygame.font.Font] = {}
         self._fits: dict[tuple[str, int, int], int] = {}
+        self._inked: dict[int, int] = {}
         self._widest_digit: str | None = None
 
     def font(self, size: int) -> pygame.font.Font:
@@ -138,9 +145,14 @@ class Painter:
 
     def size_for_ink(self, height: int) -> int:
         """The smallest font size whose capitals and digits are ``height`` pixels high."""
+        found = self._inked.get(height)
+        if found is not None:
+            return found
         size = max(self.MIN_SIZE, height)
-        while self._ink("NMR 0", size).h < height:
+        # each on its own: a round digit overshoots the capitals' line by a pixel or two
+        while min(self._ink(glyphs, size).h for glyphs in ("NMR", "4", "0")) < height:
             size += 1
+        self._inked[height] = size
         return size
 
     def fit_tight(self, text: str, w: int, h: int) -> int:
@@ -312,23 +324,40 @@ def short_label(label: str) -> str:
     return label.split(":")[0].split(" (")[0]
 
 
-def alert_rows(alerts: tuple[str, ...]) -> int:
-    return (len(alerts) + 1) // 2
+def portrait(size: tuple[int, int]) -> bool:
+    """A screen taller than wide: a TV on its side, a panel mounted upright."""
+    return size[1] > size[0]
+
+
+def alert_columns(size: tuple[int, int]) -> int:
+    """Alerts side by side in a row: two on a landscape screen, one on a portrait one."""
+    return 1 if portrait(size) else 2
+
+
+def alert_rows(alerts: tuple[str, ...], columns: int = 2) -> int:
+    return (len(alerts) + columns - 1) // columns
 
 
 def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]:
     """The screen's boxes, proportional to its size and never overlapping.
 
     Alerts take rows above the chips, paid for by the big digits, so a screen without
-    alerts is laid out exactly as before.
+    alerts is laid out exactly as before. A portrait screen gives the heading a row of its
+    own (the phase and the deadline share the next) and the chips two rows.
     """
     w, h = size
     m = max(6, round(min(w, h) * 0.03))
     gap = max(3, m // 2)
-    alerts = ALERT_ROW * alert_rows
-    from_big = ALERT_FROM_BIG * alert_rows
-    rows = [("top", 0.085), ("label", 0.10), ("big", 0.385 - from_big), ("notes", 0.095),
-            ("banner", 0.075), ("alerts", alerts), ("strip", 0.26 - (alerts - from_big))]
+    tall = portrait(size)
+    alerts = (PORTRAIT_ALERT_ROW if tall else ALERT_ROW) * alert_rows
+    from_big = (PORTRAIT_ALERT_FROM_BIG if tall else ALERT_FROM_BIG) * alert_rows
+    if tall:
+        rows = [("top", 0.06), ("sub", 0.045), ("label", 0.085), ("big", 0.275 - from_big),
+                ("notes", 0.095), ("banner", 0.05), ("alerts", alerts),
+                ("strip", 0.39 - (alerts - from_big))]
+    else:
+        rows = [("top", 0.085), ("label", 0.10), ("big", 0.385 - from_big), ("notes", 0.095),
+                ("banner", 0.075), ("alerts", alerts), ("strip", 0.26 - (alerts - from_big))]
     if not alert_rows:
         rows.remove(("alerts", alerts))
     usable = h - 2 * m - gap * (len(rows) - 1)
@@ -339,6 +368,13 @@ def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]
         boxes[name] = pygame.Rect(m, y, w - 2 * m, rh)
         y += rh + gap
     top = boxes["top"]
+    if tall:
+        sub = boxes["sub"]
+        half = (sub.w - gap) // 2
+        boxes["heading"] = top.copy()
+        boxes["phase"] = pygame.Rect(sub.left, sub.top, half, sub.h)
+        boxes["deadline"] = pygame.Rect(sub.right - half, sub.top, half, sub.h)
+        return boxes
     third = top.w // 3
     boxes["heading"] = pygame.Rect(top.left, top.top, third - gap, top.h)
     boxes["phase"] = pygame.Rect(top.left + third, top.top, top.w - 2 * third, top.h)
@@ -346,11 +382,48 @@ def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]
     return boxes
 
 
+def upright_size(size: tuple[int, int], rotate: int) -> tuple[int, int]:
+    """The size the clock is drawn at on a screen of ``size`` turned by ``rotate``: a
+    1920x1080 TV on its side shows a 1080x1920 clock."""
+    return (size[1], size[0]) if rotate in (90, 270) else size
+
+
+#: Side of the squares a picture is turned in: pygame turns a whole 4K surface a column at a
+#: time, out of the processor's cache (63 ms for 2160x3840 on the CI machine); squares
+#: that fit in it turn about five times faster, pixel for pixel the same.
+TURN_TILE = 256
+
+
+def turn(canvas: pygame.Surface, rotate: int, onto: pygame.Surface | None = None
+         ) -> pygame.Surface:
+    """The upright picture turned ``rotate`` degrees clockwise, for the display's surface
+    (``onto`` it, or a new one): its top edge goes to the display's right (90), bottom
+    (180) or left (270). Quarter turns move whole pixels: nothing is resampled."""
+    if not rotate:
+        if onto is not None:
+            onto.blit(canvas, (0, 0))
+        return onto or canvas
+    w, h = canvas.get_size()
+    out = onto or pygame.Surface(upright_size((w, h), rotate))
+    right, bottom = out.get_size()
+    for x in range(0, w, TURN_TILE):
+        for y in range(0, h, TURN_TILE):
+            tile = pygame.Rect(x, y, min(TURN_TILE, w - x), min(TURN_TILE, h - y))
+            turned = pygame.transform.rotate(canvas.subsurface(tile), -rotate)
+            at = {90: (right - tile.bottom, tile.left),
+                  180: (right - tile.right, bottom - tile.bottom),
+                  270: (tile.top, bottom - tile.right)}[rotate]
+            out.blit(turned, at)
+    return out
+
+
 def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Drawn]:
     """Draw the whole frame; returns every text drawn with its rectangle."""
     look = LOOKS[screen.look]
     surface.fill(look.background)
-    boxes = layout(surface.get_size(), alert_rows(screen.alerts))
+    size = surface.get_size()
+    columns = alert_columns(size)
+    boxes = layout(size, alert_rows(screen.alerts, columns))
     drawn: list[Drawn] = []
     t = painter.text
     if screen.look == "problem":
@@ -358,13 +431,13 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
         return drawn
 
     _heading(surface, drawn, painter, screen, boxes["heading"])
-    t(surface, drawn, "phase", screen.phase, boxes["phase"], WHITE)
+    t(surface, drawn, "phase", screen.phase, boxes["phase"], WHITE,
+      "left" if portrait(size) else "center")
     t(surface, drawn, "deadline", screen.deadline, boxes["deadline"], WHITE, "right")
 
     band = boxes["label"]
     pygame.draw.rect(surface, look.band, band, border_radius=max(2, band.h // 6))
-    inner = band.inflate(-band.h // 2, -band.h // 5)
-    t(surface, drawn, "label", screen.label, inner, look.band_text)
+    _label(surface, drawn, painter, band, screen.label, look.band_text)
 
     if screen.sheet is not None:
         _result_sheet(surface, drawn, boxes, screen, painter)
@@ -377,16 +450,70 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     t(surface, drawn, "big", screen.big, big, look.digits,
       tight=any(c.isalnum() for c in screen.big))
 
-    notes = boxes["notes"]
     if screen.notes:
-        t(surface, drawn, "notes", "   ·   ".join(screen.notes), notes, _notes_colour(screen))
+        _notes(surface, drawn, painter, boxes["notes"], screen.notes, _notes_colour(screen))
     t(surface, drawn, "banner", screen.banner, boxes["banner"], WHITE)
     if screen.alerts:
-        _alerts(surface, drawn, boxes["alerts"], screen.alerts, painter)
+        _alerts(surface, drawn, boxes["alerts"], screen.alerts, painter, columns)
 
-    _strip(surface, drawn, boxes["strip"], screen.chips, painter,
-           penalty_ink(surface.get_size()))
+    _strip(surface, drawn, boxes["strip"], screen.chips, painter, penalty_ink(size))
     return drawn
+
+
+#: Notes on a portrait screen: several on at most this many lines, one note to a line; a
+#: single long one ("If this stays, set hub = ...") wrapped onto at most ``NOTE_WRAP``.
+NOTE_LINES = 2
+NOTE_WRAP = 3
+
+
+def _label(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, band: pygame.Rect,
+           text: str, colour: RGB) -> None:
+    """The stage in words inside its band; on a portrait screen a long one ("Table held by
+    the TD, clock restarts at 10:11:40") on two lines when that draws it larger."""
+    inner = band.inflate(-band.h // 2, -band.h // 5)
+    if portrait(surface.get_size()):
+        lines, size = _wrapped(painter, text, inner)
+        _draw_lines(surface, drawn, painter, "label", lines, size, inner, colour)
+    else:
+        painter.text(surface, drawn, "label", text, inner, colour)
+
+
+def _notes(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, box: pygame.Rect,
+           notes: tuple[str, ...], colour: RGB) -> None:
+    """The notes on one line, " · " between them, or on more where that draws them larger
+    (a portrait screen is narrow; a hint for the TD is long): a single note wrapped between
+    words, several one to a line (the last taking the rest), all at one size."""
+    joined = "   ·   ".join(notes)
+    lines, size = _wrapped(painter, joined, box, NOTE_WRAP if len(notes) == 1 else NOTE_LINES)
+    if len(notes) > 1 and len(lines) > 1:  # a break between notes, not inside one
+        lines = [*notes[:NOTE_LINES - 1], "   ·   ".join(notes[NOTE_LINES - 1:])]
+        size = min(painter.fit_size(t, box.w, box.h // len(lines)) for t in lines)
+    _draw_lines(surface, drawn, painter, "notes", lines, size, box, colour)
+
+
+def _wrapped(painter: Painter, text: str, box: pygame.Rect, most: int = 2
+             ) -> tuple[list[str], int]:
+    """``text`` on as few of ``most`` lines of ``box`` as draw it largest (broken between
+    words), and that size."""
+    best = [text], painter.fit_size(text, box.w, box.h)
+    for n in range(2, most + 1):
+        size = painter.fit_size("Ag", 10 ** 4, box.h // n)
+        while size > best[1]:
+            lines = wrap_lines(painter.font(size), text, box.w)
+            if lines is not None and len(lines) <= n:
+                best = lines, size
+                break
+            size -= 1
+    return best
+
+
+def _draw_lines(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, role: str,
+                lines: list[str], size: int, box: pygame.Rect, colour: RGB) -> None:
+    """``lines`` one under another, centred in ``box``, at ``size``."""
+    row_h = box.h // len(lines)
+    for i, line in enumerate(lines):
+        row = pygame.Rect(box.left, box.top + i * row_h, box.w, row_h)
+        painter.text(surface, drawn, role, line, row, colour, max_size=size)
 
 
 def _heading(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, screen: Screen,
@@ -454,9 +581,11 @@ def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
                 notes: pygame.Rect, url: str, painter: Painter
                 ) -> tuple[pygame.Rect, pygame.Rect]:
     """The result sheet's QR code at the right of the big words and the notes, as tall as
-    both, a caption under it; returns the two boxes narrowed to its left."""
+    both (up to half the width of a portrait screen, where the height is short), a caption
+    under it; returns the two boxes narrowed to its left."""
     area = big.union(notes)
-    code = _qr_code(surface, drawn, area, url, painter, area.w * 2 // 5)
+    widest = area.w // 2 if portrait(surface.get_size()) else area.w * 2 // 5
+    code = _qr_code(surface, drawn, area, url, painter, widest)
     right = code.left - area.w // 40
     return (pygame.Rect(big.left, big.top, right - big.left, big.h),
             pygame.Rect(notes.left, notes.top, right - notes.left, notes.h))
@@ -492,7 +621,9 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
     (its colour and name, the player, centres, score, and a mark: a ring to confirm, a
     grey tick sent, a green tick confirmed; "late +17 s" while it counts late), the
     ending, the QR code at the right (corrections are made on the phone), then the one
-    thing to do across the whole width. The banner and the alerts keep rows at the bottom."""
+    thing to do across the whole width. The banner and the alerts keep rows at the bottom.
+    A portrait screen is too narrow for the code beside the lines: it goes under them, at
+    the right of the ending."""
     sheet = screen.sheet
     assert sheet is not None
     big, strip = boxes["big"], boxes["strip"]
@@ -500,14 +631,19 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
     bottom = strip.bottom
     if screen.alerts:
         rows = pygame.Rect(big.left, bottom - boxes["alerts"].h, big.w, boxes["alerts"].h)
-        _alerts(surface, drawn, rows, screen.alerts, painter)
+        _alerts(surface, drawn, rows, screen.alerts, painter,
+                alert_columns(surface.get_size()))
         bottom = rows.top - gap
     banner = pygame.Rect(big.left, bottom - boxes["banner"].h, big.w, boxes["banner"].h)
     painter.text(surface, drawn, "banner", screen.banner, banner, WHITE)
     body = pygame.Rect(big.left, big.top, big.w, banner.top - gap - big.top)
+    under = portrait(surface.get_size()) and bool(screen.qr)
+    # the code under the lines, a caption under it: as wide as a phone reads from a metre
+    side = min(body.w * 45 // 100, body.h * 38 // 100) if under else 0
+    beside = side + side // 8 + gap if under else 0
     # in line heights: a header of 0.5, the seven lines, the ending, the instruction's 1.5
     # (a problem in the hub's words may take three lines of the lines' size)
-    unit = body.h / (0.5 + len(sheet.lines) + 1.15 + 1.5)
+    unit = (body.h - beside) / (0.5 + len(sheet.lines) + (0.15 if under else 1.15) + 1.5)
     line = max(painter.MIN_SIZE, painter.fit_size("Ag", 10 ** 4, round(unit)))
     font = painter.font(line)
     pad = round(unit * 0.2)
@@ -518,11 +654,20 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
     band.bottom = body.bottom
     table = pygame.Rect(body.left, body.top, body.w, band.top - gap - body.top)
     right = table.right
-    if screen.qr:  # corrections are made on the phone: its code stays beside the lines
+    if under:  # the code at the right of the ending, the lines across the whole width
+        code = pygame.Rect(body.right - side, band.top - beside, side, beside - gap)
+        table.h = code.top - gap - table.top
+        size = _sheet_lines(surface, drawn, table, sheet, painter, ending=False)
+        _qr_code(surface, drawn, code, screen.qr, painter, side)
+        ending = pygame.Rect(body.left, code.top, code.left - body.w // 40 - body.left,
+                             code.h)
+        paragraph(surface, drawn, painter, "ending", sheet.ending, ending, WHITE, size)
+    elif screen.qr:  # corrections are made on the phone: its code stays beside the lines
         right = _qr_code(surface, drawn, table, screen.qr, painter, body.w * 3 // 10).left
         right -= body.w // 40
-    _sheet_lines(surface, drawn, pygame.Rect(table.left, table.top, right - table.left,
-                                              table.h), sheet, painter)
+    if not under:
+        _sheet_lines(surface, drawn, pygame.Rect(table.left, table.top, right - table.left,
+                                                  table.h), sheet, painter)
     fill, ink = SHEET_TONES[sheet.tone]
     pygame.draw.rect(surface, fill, band, border_radius=max(2, round(unit * 0.25)))
     inner = pygame.Rect(band.left + (band.w - width) // 2, band.top + pad, width,
@@ -534,15 +679,24 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
         paragraph(surface, drawn, painter, "instruction", sheet.instruction, inner, ink, line)
 
 
+#: How far the sheet's lines may shrink to show every player's name whole.
+NAMES_GIVE = 0.7
+
+
 def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
-                 sheet: SheetView, painter: Painter) -> None:
+                 sheet: SheetView, painter: Painter, ending: bool = True) -> int:
     """The lines of ``sheet`` in ``area``: one size for every line, as large as the rows
-    allow while the columns leave a player's name room; a long name ends in "..."."""
-    unit = area.h / (0.5 + len(sheet.lines) + 1.15)
+    allow while the columns leave a player's name room (a little smaller, to
+    ``NAMES_GIVE`` but never below a penalty's readable size, to show every name whole); a
+    longer name ends in "...". The ending
+    under them, unless it is drawn elsewhere (``ending=False``). Returns the size."""
+    unit = area.h / (0.5 + len(sheet.lines) + (1.15 if ending else 0))
     row_h = int(unit)
     head_h = int(unit * 0.5)
     pad = max(2, row_h // 6)
     size = painter.fit_size("Ag", 10 ** 4, row_h - 2)
+    whole = max(painter.MIN_SIZE, round(size * NAMES_GIVE),
+                painter.size_for_ink(penalty_ink(surface.get_size())))
     while True:
         font = painter.font(size)
         small = painter.font(max(painter.MIN_SIZE, size * 6 // 10))
@@ -551,7 +705,8 @@ def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
         score_w = max(font.size("100.00")[0], small.size("Score")[0])
         mark_w = row_h
         player_w = area.w - name_w - centres_w - score_w - mark_w - 5 * pad
-        if player_w >= font.size("Player name")[0] or size <= painter.MIN_SIZE:
+        names = [font.size(t)[0] for t in ("Player name", *(ln.player for ln in sheet.lines))]
+        if player_w >= (max(names) if size > whole else names[0]) or size <= painter.MIN_SIZE:
             break
         size -= 1
     columns = _columns(area.left, (name_w, player_w, centres_w, score_w, mark_w), pad)
@@ -582,8 +737,11 @@ def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
         painter.text(surface, drawn, f"line-{ln.letter}-score", ln.score, cells[3], WHITE,
                      "right", max_size=size)
         _mark(surface, drawn, f"line-{ln.letter}-mark", ln.state, cells[4])
-    ending = pygame.Rect(area.left, area.bottom - row_h, area.w, row_h)  # 0.15 line below
-    painter.text(surface, drawn, "ending", sheet.ending, ending, WHITE, "left", max_size=size)
+    if ending:
+        last = pygame.Rect(area.left, area.bottom - row_h, area.w, row_h)  # 0.15 line below
+        painter.text(surface, drawn, "ending", sheet.ending, last, WHITE, "left",
+                     max_size=size)
+    return size
 
 
 def _columns(left: int, widths: tuple[int, ...], pad: int) -> list[tuple[int, int]]:
@@ -616,10 +774,16 @@ def _mark(surface: pygame.Surface, drawn: list[Drawn], role: str, state: LineSta
     drawn.append(Drawn(role, state, box))
 
 
+def screen_scale(size: tuple[int, int]) -> float:
+    """How much larger than 800x480 a screen is, on its side or not: 480x800 is the same
+    panel turned, and a text read from two metres on one must be as tall on the other."""
+    long, short = max(size), min(size)
+    return min(long / REFERENCE_SCREEN[0], short / REFERENCE_SCREEN[1])
+
+
 def penalty_ink(size: tuple[int, int]) -> int:
     """The penalty line's minimum capital height on a screen of ``size``."""
-    scale = min(size[0] / REFERENCE_SCREEN[0], size[1] / REFERENCE_SCREEN[1])
-    return max(1, round(PENALTY_INK_800x480 * scale))
+    return max(1, round(PENALTY_INK_800x480 * screen_scale(size)))
 
 
 def _alerts(
@@ -628,13 +792,14 @@ def _alerts(
     area: pygame.Rect,
     alerts: tuple[str, ...],
     painter: Painter,
+    columns: int = 2,
 ) -> None:
-    """Each alert a dot and a short line, two to a row, all at one size: noticed by the TD,
-    never louder than the clock."""
-    rows = alert_rows(alerts)
+    """Each alert a dot and a short line, ``columns`` to a row, all at one size: noticed by
+    the TD, never louder than the clock."""
+    rows = alert_rows(alerts, columns)
     gap = max(3, area.h // (4 * rows))
     row_h = (area.h - gap * (rows - 1)) // rows
-    cols = 1 if len(alerts) == 1 else 2
+    cols = min(columns, len(alerts))
     cell_w = (area.w - gap * 2 * (cols - 1)) // cols
     dot = max(2, row_h // 6)
     text_w = cell_w - 3 * dot
@@ -660,8 +825,7 @@ def _problem(
     _heading(surface, drawn, painter, screen, boxes["heading"])
     band = boxes["label"]
     pygame.draw.rect(surface, look.band, band, border_radius=max(2, band.h // 6))
-    painter.text(surface, drawn, "label", screen.label,
-                 band.inflate(-band.h // 2, -band.h // 5), look.band_text)
+    _label(surface, drawn, painter, band, screen.label, look.band_text)
     body = pygame.Rect(band.left, band.bottom + band.h // 2, band.w,
                        boxes["strip"].bottom - band.bottom - band.h // 2)
     what, fix = (*screen.notes, "", "")[:2]
@@ -684,21 +848,32 @@ def _strip(
     painter: Painter,
     min_ink: int = PENALTY_INK_800x480,
 ) -> None:
-    """Seven chips in table order: power tile on top, its state below. A penalty under the
-    state is never smaller than ``min_ink`` capitals: it wraps onto two lines first (every
-    chip then gives two lines to it, so the row stays one size), and ends in "..." only
-    when two lines cannot hold it."""
+    """Seven chips in table order: power tile on top, its state below; in one row, or in
+    two (four, then three, centred) on a strip too narrow for one (a portrait screen). A
+    penalty under the state is never smaller than ``min_ink`` capitals: it wraps onto two
+    lines first (every chip then gives two lines to it, so the row stays one size), and
+    ends in "..." only when two lines cannot hold it."""
     if not chips:
         return
-    gap = max(3, strip.h // 16)
-    cw = (strip.w - gap * (len(chips) - 1)) // len(chips)
+    per_row = len(chips) if strip.w >= 3 * strip.h else (len(chips) + 1) // 2
+    rows = (len(chips) + per_row - 1) // per_row
+    gap = max(3, strip.h // (16 * rows))
+    row_h = (strip.h - gap * (rows - 1)) // rows
+    cw = (strip.w - gap * (per_row - 1)) // per_row
     radius = max(2, cw // 14)
-    tile_h = strip.h * 30 // 100  # the power name; the rest is its state and penalty
+    # the power name (tall enough for a penalty's size when alerts shorten the strip); the
+    # rest is its state and penalty
+    floor = painter.size_for_ink(min_ink)
+    name_h = max(painter.font(floor).size("Ag")[1], painter.font(floor).get_linesize())
+    tile_h = max(row_h * 30 // 100, min(row_h // 2, name_h * 5 // 4 + 2))
     pad = max(2, cw // 20)
     # One size per row across the strip, from reference texts, so no chip shouts louder.
     name_box = pygame.Rect(0, 0, cw, tile_h).inflate(-2 * pad, -tile_h // 5)
     name_size = min(painter.fit_size(c.name, name_box.w, name_box.h) for c in chips)
-    body_box = pygame.Rect(0, 0, cw, strip.h - tile_h)
+    # no smaller than a penalty (a short name in a wide chip), where the width allows it
+    name_size = max(name_size, min([floor] + [painter.fit_size(c.name, name_box.w, 10 ** 4)
+                                              for c in chips]))
+    body_box = pygame.Rect(0, 0, cw, row_h - tile_h)
     inner_box = body_box.inflate(-2 * pad, -body_box.h // 12)
     detail_size = max(painter.size_for_ink(min_ink),
                       painter.fit_size("2-unit NMR", inner_box.w, inner_box.h * 40 // 100))
@@ -710,7 +885,10 @@ def _strip(
     upper_h = max(0, inner_box.h - lower_h)
     note_size = painter.fit_size("IN +888 s", inner_box.w, upper_h)
     for i, chip in enumerate(chips):
-        box = pygame.Rect(strip.left + i * (cw + gap), strip.top, cw, strip.h)
+        r, c = divmod(i, per_row)
+        in_row = min(per_row, len(chips) - r * per_row)
+        left = strip.left + (strip.w - in_row * cw - (in_row - 1) * gap) // 2
+        box = pygame.Rect(left + c * (cw + gap), strip.top + r * (row_h + gap), cw, row_h)
         tile = pygame.Rect(box.left, box.top, box.w, tile_h)
         body = pygame.Rect(box.left, box.top + tile_h, box.w, box.h - tile_h)
         tile_bg, tile_fg = OUT_TILE if chip.state == "out" else POWER_COLOURS[chip.letter]

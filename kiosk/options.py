@@ -22,7 +22,7 @@ from dipclock.schedule import Schedule
 from dipclock.timeline import table_clock
 from dipclock.venuetime import venue_naive, zone
 from kiosk.config import SYSTEM_CONFIG, Loaded, Settings, load_file, merge
-from machine.identity import BOOT_FILES, hostname_table, read_boot_file
+from machine.identity import BOOT_FILES, ROTATIONS, hostname_table, read_boot_file
 
 #: No round lasts longer: a bare --start older than this is a new day's round.
 RESUME_WITHIN = timedelta(hours=12)
@@ -59,6 +59,9 @@ def build_parser() -> _Parser:
                         "/boot/dipclock.txt)")
     p.add_argument("--size", help="window size, 1280x720 (default: the whole display)")
     _bool_flag(p, "fullscreen", "fullscreen (default) or a window")
+    p.add_argument("--rotate", type=int, choices=ROTATIONS,
+                   help="turn the picture clockwise for a screen mounted on its side (90, "
+                        "270) or upside down (180); --size stays the screen's own")
     p.add_argument("--warning-minutes", type=float, help="amber from this many minutes left (2)")
     _bool_flag(p, "sound", "sound cues (off by default)")
     p.add_argument("--outbox", help="the presses' SQLite file")
@@ -124,8 +127,9 @@ def read_settings(
         "event": args.event, "start": args.start, "round": args.round,
         "end_year": args.end_year, "call": args.call, "pauses": args.pauses,
         "table": args.table, "hub": args.hub, "key": args.key, "size": args.size,
-        "fullscreen": args.fullscreen, "warning_minutes": args.warning_minutes,
-        "sound": args.sound, "outbox": args.outbox, "buttons.gpio": gpio,
+        "fullscreen": args.fullscreen, "rotate": args.rotate,
+        "warning_minutes": args.warning_minutes, "sound": args.sound, "outbox": args.outbox,
+        "buttons.gpio": gpio,
         "buttons.pin_factory": args.pin_factory,
         "buttons.serial": args.serial, "buttons.keyboard": args.keyboard,
     }

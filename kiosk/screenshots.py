@@ -1,7 +1,8 @@
 """``python -m kiosk.screenshots OUTDIR [--size 1280x720]``: a PNG of each main stage.
 
 The scenes are real rounds of the built-in events at chosen moments, drawn by the live
-screen's own code; the tests draw the same scenes at the smallest and largest sizes.
+screen's own code; the tests draw the same scenes at the smallest and largest sizes. Beside
+them, ``PORTRAIT``: one scene on a TV mounted on its side (``portrait.png``).
 """
 
 from __future__ import annotations
@@ -165,6 +166,10 @@ def _cannot_start() -> state.Frame:
     raise AssertionError("the example boot file has no mistake")
 
 
+#: The portrait screenshot: (file stem, scene, size), a 1080p TV on its side (rotate = 90).
+PORTRAIT = ("portrait", "late-orders", (1080, 1920))
+
+
 def draw(scene: Scene, size: tuple[int, int], painter: Painter | None = None
          ) -> tuple[pygame.Surface, list[Drawn], state.Screen]:
     if not pygame.font.get_init():
@@ -182,9 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)
     painter = Painter()
-    for scene in SCENES:
-        surface, _, _ = draw(scene, parse_size(args.size), painter)
-        path = out / f"{scene.name}.png"
+    stem, name, size = PORTRAIT
+    shots = [(scene.name, scene, parse_size(args.size)) for scene in SCENES]
+    shots.append((stem, next(s for s in SCENES if s.name == name), size))
+    for stem, scene, size in shots:
+        surface, _, _ = draw(scene, size, painter)
+        path = out / f"{stem}.png"
         pygame.image.save(surface, str(path))
         print(path)
     return 0

@@ -10,7 +10,9 @@ itself when one of the settings files it read changes (their mtimes are compared
 
 Only when no display can be opened at all does the kiosk exit: the problem and its fix as
 one line on stderr (the unit sends it to the console) and status 78 (EX_CONFIG), which the
-unit's start limit turns into "stop trying" instead of a restart loop.
+unit's start limit turns into "stop trying" instead of a restart loop. A screen that is
+only off (a TV switched on after the Pi) is no such failure: the kiosk runs without drawing
+until one is connected (``kiosk.display.Screens``), so it never spends its start limit on it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dipclock.venuetime import venue_naive, zone
 from kiosk import state
 from kiosk.app import Kiosk
 from kiosk.config import ConfigError, Loaded, default_outbox
-from kiosk.display import Display
+from kiosk.display import Display, Screens, console_screens
 from kiosk.options import watched_files
 from kiosk.outbox import Outbox
 from kiosk.problems import DisplayUnavailable, Problem
@@ -161,6 +163,7 @@ def hold(
             shown = fr.screen
             if on_screen is not None:
                 on_screen(fr, clock.mono())
+        display.look()  # a screen switched on meanwhile: draws this frame on it
         if ready():
             return "ready"
         if display.quit_asked():
@@ -196,58 +199,74 @@ def problem_for(exc: Exception, config: Path | None) -> Problem:
 Reader = Callable[[argparse.Namespace], Loaded]
 
 
-def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None) -> int:
-    """The kiosk from a blank screen to its clock. Returns the exit status."""
+def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None,
+        screens: Screens | None = None) -> int:
+    """The kiosk from a blank screen to its clock. Returns the exit status.
+
+    ``screens``: the connectors to wait on while no screen is on (default: the kernel's,
+    when SDL draws on the console; none headless or in a desktop session)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise
     clock = clock or Clock()
     if args.run_for is not None:
         clock.end = clock.mono() + args.run_for
+    if screens is None and not args.headless:
+        screens = console_screens()
     try:
-        display = Display(args.headless)
+        display = Display(args.headless, screens, mono=clock.mono)
     except DisplayUnavailable as exc:
         print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
         return EX_CONFIG
+    try:
+        return _run(args, read, clock, display)
+    except DisplayUnavailable as exc:  # a screen connected late that SDL cannot open
+        print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
+        return EX_CONFIG
+    finally:
+        display.close()
+
+
+def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     from kiosk.draw import Painter
 
     painter = Painter()
     note: str | None = None  # why this clock pairs again, for the pairing screen
-    try:
-        while True:
-            loaded: Loaded | None = None
-            showing_problem = False
-            # every file read or looked for, taken before reading: an edit during it counts
-            watch = Watch(watched_files(args))
+    while True:
+        loaded: Loaded | None = None
+        problem: Problem | None = None
+        # every file read or looked for, taken before reading: an edit during it counts
+        watch = Watch(watched_files(args))
+        try:
+            loaded = read(args)
+            s = loaded.settings
+            display.use(s.window_size, s.fullscreen, s.rotate)
+            table = Table(args, loaded, display, clock, painter, watch, note=note)
+            outcome = table.run()
+            note = table.note
+        except DisplayUnavailable:  # first: it is a DipclockError too
+            raise
+        except DipclockError as exc:  # settings, boot file, event, pins: on the screen
+            problem = problem_for(exc, loaded.config if loaded else None)
+        except Exception as exc:  # a failure nobody foresaw: on the screen, not a traceback
+            log.debug("the kiosk stopped", exc_info=True)
+            problem = Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX)
+        showing_problem = problem is not None
+        while problem is not None:
             try:
-                loaded = read(args)
-                display.use(loaded.settings.window_size, loaded.settings.fullscreen)
-                table = Table(args, loaded, display, clock, painter, watch, note=note)
-                outcome = table.run()
-                note = table.note
-            except DisplayUnavailable as exc:  # first: it is a DipclockError too
-                print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
-                return EX_CONFIG
-            except DipclockError as exc:  # settings, boot file, event, pins: on the screen
-                problem = problem_for(exc, loaded.config if loaded else None)
                 outcome = show_problem(args, problem, loaded, display, clock, painter, watch)
-                showing_problem = True
-            except Exception as exc:  # a failure nobody foresaw: on the screen, not a traceback
-                log.debug("the kiosk stopped", exc_info=True)
-                problem = Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX)
-                outcome = show_problem(args, problem, loaded, display, clock, painter, watch)
-                showing_problem = True
-            if outcome == "quit":
-                return 0
-            if outcome == "time up":  # --run-for: a run that ended on a problem failed
-                return 2 if showing_problem else 0
-            if outcome == "unpaired":
-                log.info("this clock is no longer paired: showing a code to pair it again")
-            else:
-                log.info("a settings file changed: starting over")
-    finally:
-        display.close()
+                problem = None
+            except Problem as exc:  # the screen that came on meanwhile refuses the size
+                problem = exc
+        if outcome == "quit":
+            return 0
+        if outcome == "time up":  # --run-for: a run that ended on a problem failed
+            return 2 if showing_problem else 0
+        if outcome == "unpaired":
+            log.info("this clock is no longer paired: showing a code to pair it again")
+        else:
+            log.info("a settings file changed: starting over")
 
 
 def show_problem(args: argparse.Namespace, problem: Problem, loaded: Loaded | None,
@@ -256,7 +275,7 @@ def show_problem(args: argparse.Namespace, problem: Problem, loaded: Loaded | No
     print(f"dipclock kiosk: {problem.what}. Fix: {problem.fix}", file=sys.stderr, flush=True)
     table = loaded.settings.table if loaded is not None else None
     frame = state.problem(problem.what, problem.fix, table)
-    if display.surface is None:
+    if display.asked is None:  # the settings were not read: the display's own mode
         display.use(None, not args.headless)
     return hold(display, lambda: frame, watch, clock, painter=painter,
                 on_screen=_status_file(args, lambda m: m))
@@ -425,7 +444,7 @@ class Table:
         if hub is not None:
             hub.start()
         remaining = None if self.clock.end is None else max(0.0, self.clock.end - self.clock.mono())
-        run_loop(kiosk, self.display.surface, self.inputs, run_for=remaining, keyboard=keyboard,
+        run_loop(kiosk, self.display, self.inputs, run_for=remaining, keyboard=keyboard,
                  on_screen=on_screen, stop=lambda: hub is not None and hub.unpaired is not None)
         if hub is not None and hub.unpaired is not None:
             from kiosk import pairing

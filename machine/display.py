@@ -16,10 +16,10 @@ from pathlib import Path
 from machine import sdl
 from machine.check import Check, fail, ok
 from machine.devices import Opener, access, nodes, user_name
+from machine.processes import PROC, running
 
 DEV_DRI = Path("/dev/dri")
 SYS_DRM = Path("/sys/class/drm")
-PROC = Path("/proc")
 SYSTEMD_ETC = Path("/etc/systemd/system")
 
 #: Process names (``/proc/PID/comm``, at most 15 characters) of display servers, compositors
@@ -54,21 +54,7 @@ def connectors(sys_drm: Path = SYS_DRM) -> list[Connector]:
 
 def desktop_programs(proc: Path = PROC) -> list[str]:
     """Names of running programs that hold the display, each once, sorted."""
-    seen = set()
-    try:
-        entries = list(proc.iterdir())
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.name.isdigit():
-            continue
-        try:
-            name = (entry / "comm").read_text().strip()
-        except OSError:  # the process ended while we looked
-            continue
-        if name in DESKTOP_PROGRAMS:
-            seen.add(name)
-    return sorted(seen)
+    return running(DESKTOP_PROGRAMS, proc)
 
 
 def display_manager(systemd_etc: Path = SYSTEMD_ETC) -> str | None:

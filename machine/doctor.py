@@ -6,7 +6,8 @@
 
 A table that stays black tells a TD nothing; this says what is wrong and what to type. It
 reads the kiosk's settings exactly as the kiosk does (a settings error is a failed check),
-then the display, the buttons, the box, the hub, the clock, the data folder and the power.
+then the display, the buttons, the box (and ModemManager, which would probe it), the hub,
+the clock, the data folder and the power.
 Exit status 0 only when no check fails (warnings pass); 2 for a mistake in its own options.
 It is also what a systemd unit writes on the Pi's console when the kiosk gives up, so the
 text fits an 80-column console. Stop the kiosk first: the buttons and the box are opened
@@ -36,7 +37,7 @@ from dipclock.powers import POWERS
 from hardware import boxfinder
 from hardware.gpio import load_pin_factory
 from kiosk.config import Settings, default_outbox
-from machine import box, buttons, display, hub, power, sdl, storage, system, timesync
+from machine import box, buttons, display, hub, modem, power, sdl, storage, system, timesync
 from machine.check import Check, fail, ok
 from machine.devices import Opener, user_name
 
@@ -94,11 +95,10 @@ class Machine:
     wall: Callable[[], float] = hub.wall_seconds
     box_wait: float = box.WAIT
     discovery_wait: float = 5.0  # seconds of mDNS browsing
+    vcgencmd: str | None = power.VCGENCMD  # the firmware's own tool (None: not asked)
 
     def throttling(self) -> power.Throttling | None:
-        return power.throttling(
-            self.sys / power.GET_THROTTLED.relative_to("/sys"),
-            self.sys / power.HWMON.relative_to("/sys"))
+        return power.throttling(self.sys, self.vcgencmd)
 
 
 def read_settings(config: str | None) -> tuple[Settings | None, Check]:
@@ -191,6 +191,19 @@ def _hub(settings: Settings, m: Machine) -> list[Check]:
         return hub.check_hub(client, paired, m.wall, found_by)
 
 
+def time_source(settings: Settings | None) -> str | None:
+    """Whose time the kiosk counts by, said for the time sync check: the hub it finds on the
+    network (the one it is paired with, once paired), the hub at its typed address, or None:
+    standalone (or settings unread), the system clock's."""
+    if settings is None:
+        return None
+    if settings.finds_hub:
+        if hub.stored_credential(_outbox(settings), settings.table) is not None:
+            return "the hub it is paired with (found on the network)"
+        return "the hub it finds on the network (mDNS), once paired"
+    return f"the hub at {settings.hub} (typed address)" if settings.hub else None
+
+
 def _outbox(settings: Settings | None) -> Path:
     return Path(settings.outbox) if settings is not None and settings.outbox \
         else default_outbox()
@@ -215,9 +228,11 @@ def run(config: str | None = None, machine: Machine | None = None,
     if settings is not None:
         found += _guarded("gpio buttons", lambda: _gpio(settings, m, button_seconds, say))
         found += _guarded("button box", lambda: _box(settings, m, button_seconds, say))
+        found += _guarded("modem manager", lambda: [modem.check_modem_manager(
+            settings.buttons.serial, m.proc, m.etc)])
         found += _guarded("hub", lambda: _hub(settings, m))
-    with_hub = settings is not None and bool(settings.hub or settings.key)
-    found += _guarded("time sync", lambda: [system.check_time_sync(with_hub, m.synchronised)])
+    found += _guarded("time sync", lambda: [system.check_time_sync(
+        time_source(settings), m.synchronised)])
     folder = _data_folder(settings)
     found += _guarded("data filesystem", lambda: [storage.check_filesystem(
         folder, m.proc / "self" / "mountinfo")])

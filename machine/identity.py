@@ -8,10 +8,13 @@ Bookworm)::
     # table 7, hall B
     table = 7
     hub = https://10.0.0.1:8000    # or: auto (find it on the network)
+    rotate = 90                    # this table's TV is mounted on its side
 
-Both are optional: a card that says nothing finds the hub on the network and shows a code;
-the TD approves it for a table on the dashboard (``kiosk.pairing``). ``key`` (the hall's
-shared key of old) is still read, so an old file is no error, and ignored.
+All are optional: a card that says nothing finds the hub on the network and shows a code;
+the TD approves it for a table on the dashboard (``kiosk.pairing``). ``rotate`` (0, 90, 180
+or 270: the picture turned clockwise) is here because how each table's screen hangs differs
+between cloned cards too. ``key`` (the hall's shared key of old) is still read, so an old
+file is no error, and ignored.
 
 The card image (``card/``, docs/card.md) reads more of it at every boot, through
 ``machine.cardsetup``: ``role`` (table or hub), ``wifi_name``, ``wifi_password``,
@@ -39,7 +42,9 @@ from server.passwords import check_new_password
 
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
-KEYS = ("table", "hub", "key")
+KEYS = ("table", "hub", "key", "rotate")
+#: The quarter turns ``rotate`` takes, clockwise (the kiosk's ``rotate`` setting).
+ROTATIONS = (0, 90, 180, 270)
 #: What the card image reads too (``machine.cardsetup``); ``size`` goes to the kiosk.
 CARD_KEYS = ("role", "wifi_name", "wifi_password", "wifi_country", "timezone", "size",
              "ssh_key", "td_password")
@@ -69,6 +74,7 @@ class BootFile:
     table: int | None = None
     hub: str | None = None  # a URL, or "auto"
     key: str | None = None
+    rotate: int | None = None  # 0, 90, 180 or 270
     role: str = "table"  # "table" or "hub": which of the two services the card runs
     wifi_name: str | None = None
     wifi_password: str | None = None  # None: an open network
@@ -87,6 +93,8 @@ class BootFile:
             out["hub"] = self.hub
         if self.key is not None:
             out["key"] = self.key
+        if self.rotate is not None:
+            out["rotate"] = self.rotate
         if self.size is not None:
             out["size"] = self.size
         return out
@@ -153,11 +161,18 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
             hub = hub_url(hub)
         except ValueError as exc:
             raise IdentityError(f"{path} line {lines['hub']}: {exc}") from None
+    rotate = None
+    if "rotate" in found:
+        raw = found["rotate"]
+        if not raw.isdigit() or int(raw) not in ROTATIONS:
+            raise IdentityError(f"{path} line {lines['rotate']}: rotate must be 0, 90, 180 or "
+                                f"270 (the picture turned clockwise), not {raw!r}")
+        rotate = int(raw)
     card = _card_keys(found, lambda key: f"{path} line {lines[key]}")
     if card.get("role") == "hub" and table is not None:
         raise IdentityError(f"{path} line {lines['table']}: a hub has no table: remove the "
                             "table line, or say role = table")
-    return BootFile(path, table, hub, found.get("key"), **card)
+    return BootFile(path, table, hub, found.get("key"), rotate, **card)
 
 
 def _card_keys(found: dict[str, str], where: Callable[[str], str]) -> dict[str, str]:
@@ -269,6 +284,7 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
         return None
 
 
-__all__ = ["AUTO", "BOOT_FILES", "CARD_KEYS", "ROLES", "BootFile", "IdentityError", "board_serial",
+__all__ = ["AUTO", "BOOT_FILES", "CARD_KEYS", "ROLES", "ROTATIONS", "BootFile", "IdentityError",
+           "board_serial",
            "hostname_table", "hub_url",
            "parse_boot_file", "read_boot_file", "table_from_hostname"]

@@ -13,18 +13,20 @@ from machine import power, timesync
 from machine.check import Check, fail, ok, warn
 
 
-def check_time_sync(with_hub: bool,
+def check_time_sync(hub: str | None,
                     synchronised: Callable[[], bool | None] = timesync.clock_synchronised
                     ) -> Check:
+    """``hub`` says whose time the kiosk counts by ("the hub at https://...", "the hub it
+    is paired with, found on the network"), None for a standalone kiosk: only a standalone
+    kiosk counts by the system clock, so only it is warned about one not synchronised."""
     name = "time sync"
     state = synchronised()
     if state:
         return ok(name, "the system clock is synchronised (network time)")
     said = "not synchronised" if state is False else "cannot tell whether it is synchronised"
-    if with_hub:
-        return warn(name, f"system clock {said}; the kiosk counts on the hub's time",
-                    "nothing needed while the hub answers; for logs, let the Pi reach a time "
-                    "server (NTP)")
+    if hub is not None:
+        return ok(name, f"system clock {said}, which is fine: the kiosk counts by the time of "
+                        f"{hub}")
     return warn(name, f"system clock {said}: a standalone kiosk may be hours off after a "
                       "reboot (a Pi has no battery clock)",
                 "let the Pi reach a time server (NTP), fit a real-time clock, or use a hub")

@@ -1,9 +1,11 @@
 #!/bin/sh
 # The installer and the units under a real systemd: a booted Debian Bookworm container
 # (systemd-nspawn -b), not a mock of it. A benchmark-class check, not part of `make test`:
-# it needs root, debootstrap, systemd-nspawn (Debian's systemd-container), Debian's mirror and
-# PyPI (for the wheelhouse, scripts/wheelhouse.sh), and the host's port 8000 (the container shares the host network,
-# so mDNS works as in a hall).
+# it needs root, debootstrap, systemd-nspawn (Debian's systemd-container), ip (iproute2),
+# Debian's mirror and PyPI (for the wheelhouse, scripts/wheelhouse.sh). The container has a
+# network of its own (--private-network: a loopback with multicast on, where the hub
+# announces itself by mDNS and the kiosk finds it), so nothing it announces reaches the
+# host's network, and no other program on the host finds its hub or asks it for a code.
 #
 #   sudo sh scripts/nspawn-trial.sh [WORKDIR]    # WORKDIR is kept and reused (the root)
 #
@@ -11,7 +13,9 @@
 # under its hardening and re-running it restarts it; the hardened units can still read the
 # clock state (adjtimex); a kiosk that cannot open a display stops after its start limit and
 # the failure unit writes `dipclock doctor` on /dev/tty1 (a pty bound there, read back here);
-# the kiosk under its unit finds the hub by mDNS and writes its outbox.
+# the kiosk under its unit finds the hub by mDNS, asks to be paired, is paired for table 3 by
+# the TD (the dashboard's requests, pinned to the hub's certificate, approving this kiosk's
+# code) and says so in its log; and it writes its outbox.
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,12 +32,9 @@ check() {  # NAME COMMAND...: one verdict line
 }
 
 [ "$(id -u)" = 0 ] || { echo "run it as root" >&2; exit 2; }
-for tool in debootstrap systemd-nspawn nsenter; do
-    command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install debootstrap systemd-container)" >&2; exit 2; }
+for tool in debootstrap systemd-nspawn nsenter ip; do
+    command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install debootstrap systemd-container iproute2)" >&2; exit 2; }
 done
-if "$py" -c "import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', 8000))" 2>/dev/null; then :; else
-    echo "port 8000 is taken on this machine: the container's hub needs it" >&2; exit 2
-fi
 mkdir -p "$work"
 
 t0=$(now)
@@ -66,6 +67,33 @@ sed -e 's|^ExecStart=.*|ExecStart=/opt/dipclock/venv/bin/python -c "from machine
 systemctl daemon-reload && systemctl start "probe-$unit"
 journalctl -o cat -u "probe-$unit" | grep -E '^-?[0-9]+$' | tail -1
 PROBE
+# The TD on the dashboard, in the container: signs in, finds the request of the kiosk whose
+# outbox is OUTBOX (by its id: only that clock's code), and pairs it for TABLE.
+cat > "$root/usr/local/bin/pair-clock" <<'PAIR'
+import json, sqlite3, sys, time
+import httpx
+from kiosk.pairing import pinned
+outbox, table, password = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+db = sqlite3.connect(f"file:{outbox}?mode=ro", uri=True)
+kiosk = json.loads(db.execute("SELECT value FROM settings WHERE key = 'kiosk_id'").fetchone()[0])
+td = httpx.Client(base_url="https://127.0.0.1:8000", timeout=10,
+                  verify=pinned(open("/var/lib/dipclock/hub/hub-cert.pem").read()))
+signed_in = td.post("/api/login", json={"password": password})
+signed_in.raise_for_status()
+td.headers["X-CSRF-Token"] = signed_in.json()["csrf"]
+end = time.monotonic() + 60
+while True:
+    asked = td.get("/api/td/clocks")
+    asked.raise_for_status()
+    ours = [w for w in asked.json()["waiting"] if w["kiosk"] == kiosk]
+    if ours:
+        break
+    if time.monotonic() > end:
+        sys.exit(f"kiosk {kiosk} did not ask to be paired within 60 s")
+    time.sleep(1)
+td.post("/api/td/clocks", json={"code": ours[0]["code"], "table": table}).raise_for_status()
+print(f"trial: paired kiosk {kiosk}, showing {ours[0]['code']}, for table {table}")
+PAIR
 tar -C "$src" --exclude=.venv --exclude=.git -cf - systemd kiosk/kiosk.example.toml | tar -C "$root/src" -xf -
 t2=$(now); say "wheelhouse ($(find "$wh" -name "*.whl" | wc -l) wheels) in $((t2 - t1)) s"
 
@@ -85,6 +113,7 @@ sleep 1
 # adjtimex/clock_adjtime: nspawn filters the clock calls away from everything in the
 # container; the units' own filters are what is tried here.
 systemd-nspawn -D "$root" --register=no --keep-unit -b --console=passive -M dipclock-trial \
+    --private-network \
     --system-call-filter="adjtimex clock_adjtime" --bind-ro="$wh:/wh" \
     --bind="$(cat "$work/pty.name"):/dev/tty1" > "$work/nspawn.log" 2>&1 & nspawn_pid=$!
 # shellcheck disable=SC2317  # called by the trap
@@ -97,12 +126,16 @@ for _ in $(seq 60); do
     sleep 1
 done
 t3=$(now); say "container booted in $((t3 - t2)) s"
+# its loopback carries multicast, as a hall's Wi-Fi does: mDNS works inside, and only there
+nsenter -t "$leader" -n ip link set lo up multicast on
 
 in_box 'cd /src && DIPCLOCK_TD_PASSWORD="a long TD secret" sh systemd/install.sh hub --wheelhouse /wh' \
     > "$work/install-hub.log" 2>&1
 t4=$(now); say "install.sh hub --wheelhouse: $((t4 - t3)) s"
+# HTTPS with the certificate the hub made at its first start (its names are not checked)
+cert=/var/lib/dipclock/hub/hub-cert.pem
 hub_answers() {
-    in_box '/opt/dipclock/venv/bin/python -c "import urllib.request as u; u.urlopen(\"http://127.0.0.1:8000/api/time\", timeout=2)"' 2>/dev/null
+    in_box "/opt/dipclock/venv/bin/python -c 'import ssl, urllib.request as u; c = ssl.create_default_context(cafile=\"$cert\"); c.check_hostname = False; u.urlopen(\"https://127.0.0.1:8000/api/time\", timeout=2, context=c)'" 2>/dev/null
 }
 for _ in $(seq 150); do hub_answers && break; sleep 1; done  # the hub waits up to 90 s for NTP
 t5=$(now); say "hub answered $((t5 - t4)) s after the install"
@@ -129,19 +162,25 @@ sleep 5
 check "no display: the kiosk stopped retrying" in_box 'systemctl is-failed --quiet dipclock-kiosk'
 check "the screen says why (doctor on tty1)" grep -q "fail display" "$work/screen.log"
 
-key=$(in_box 'journalctl -o cat -u dipclock-hub | sed -n "s/^Kiosk key: *//p" | tail -1')
-printf 'table = 3\nkey = "%s"\n' "$key" > "$root/etc/dipclock/kiosk.toml"
+# A card for table 3 with no hub address: the kiosk finds the hub by mDNS and asks to be
+# paired (each clock its own credential: kiosk/pairing.py).
+printf 'table = 3\n' > "$root/etc/dipclock/kiosk.toml"
 mkdir -p "$root/etc/systemd/system/dipclock-kiosk.service.d"
 printf '[Service]\nExecStart=\nExecStart=%s\n' \
     "/opt/dipclock/venv/bin/dipclock kiosk --config /etc/dipclock/kiosk.toml --headless" \
     > "$root/etc/systemd/system/dipclock-kiosk.service.d/headless.conf"
 in_box 'systemctl daemon-reload && systemctl reset-failed dipclock-kiosk && systemctl start dipclock-kiosk'
-found=""
-for _ in $(seq 30); do
-    found=$(in_box 'journalctl -o cat -u dipclock-kiosk | grep "mDNS: found the hub" | tail -1' || true)
-    [ -n "$found" ] && break; sleep 1
-done
-check "the kiosk under its unit finds the hub by mDNS" test -n "$found"
+kiosk_says() {  # PATTERN: whether the kiosk's log has a line matching it within 30 s
+    for _ in $(seq 30); do
+        in_box "journalctl -o cat -u dipclock-kiosk | grep -q '$1'" && return 0
+        sleep 1
+    done
+    return 1
+}
+check "the kiosk under its unit finds the hub by mDNS" kiosk_says "mDNS: found the hub"
+check "the TD pairs the kiosk's code for table 3" in_box \
+    '/opt/dipclock/venv/bin/python /usr/local/bin/pair-clock /var/lib/dipclock/outbox.sqlite 3 "a long TD secret"'
+check "the kiosk under its unit is paired for table 3" kiosk_says "paired with hub .* for table 3"
 outbox() { in_box 'test -s /var/lib/dipclock/outbox.sqlite'; }
 for _ in $(seq 30); do outbox && break; sleep 1; done
 check "the kiosk under its unit writes its outbox" outbox

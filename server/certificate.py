@@ -87,7 +87,8 @@ def make(now: dt.datetime) -> tuple[bytes, bytes]:
         .issuer_name(subject)
         .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(days=1))  # a Pi whose clock lags still takes it
+        # a phone whose clock lags takes it (the clocks check only the pin: kiosk.pairing)
+        .not_valid_before(now - dt.timedelta(days=1))
         .not_valid_after(now + dt.timedelta(days=365 * YEARS))
         .add_extension(x509.SubjectAlternativeName(san), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)

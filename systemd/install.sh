@@ -9,7 +9,9 @@
 # the service, and never overwrites /etc/dipclock/kiosk.toml or the TD password's hash.
 #
 #   --wheelhouse DIR  install from DIR (`make wheelhouse`) with no network at all
+#   --debs DIR        the operating system's packages from DIR (`make debs`), not the internet
 #   --dry-run         print every action it would take and change nothing
+#   --print-packages  print the apt packages this role needs, and stop (`make debs` asks)
 #   --console         a desktop holds the display: boot to the console instead, no question
 #   --root DIR        write the files under DIR and touch no user, package or service
 #                     (for trying it out, and for the tests)
@@ -18,7 +20,7 @@
 set -eu
 
 usage() {
-    echo "usage: $0 kiosk|hub [--root DIR] [--dry-run] [--wheelhouse DIR] [--console]" >&2
+    echo "usage: $0 kiosk|hub [--root DIR] [--dry-run] [--wheelhouse DIR] [--debs DIR] [--console] [--print-packages]" >&2
     exit 2
 }
 say() { echo "dipclock install: $*"; }
@@ -28,13 +30,15 @@ fail() { echo "dipclock install: $1" >&2; exit "${2:-1}"; }
 [ $# -ge 1 ] || usage
 role=$1; shift
 case "$role" in kiosk|hub) ;; *) usage ;; esac
-root="" dry=0 wheelhouse="" console=0
+root="" dry=0 wheelhouse="" debs="" console=0 print_packages=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) [ $# -ge 2 ] || usage; root=$2; shift 2 ;;
         --wheelhouse) [ $# -ge 2 ] || usage; wheelhouse=$2; shift 2 ;;
+        --debs) [ $# -ge 2 ] || usage; debs=$2; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --console) console=1; shift ;;
+        --print-packages) print_packages=1; shift ;;
         *) usage ;;
     esac
 done
@@ -64,33 +68,121 @@ check_inputs() {
         for whl in "$wheelhouse"/dipclock-*.whl; do [ -e "$whl" ] && found=$whl; done
         [ -n "$found" ] \
             || fail "--wheelhouse $wheelhouse holds no dipclock wheel: build it with \`make wheelhouse\`" 2
+        [ -n "$root" ] || wheels_fit
     elif [ -z "$root" ] && [ ! -f "$src/pyproject.toml" ]; then
         fail "$src is not a dipclock checkout: run this script from one, or give --wheelhouse DIR" 2
+    fi
+    if [ -n "$debs" ]; then
+        [ -f "$debs/dipclock-debs.json" ] && [ -f "$debs/Packages" ] \
+            || fail "--debs $debs: not a folder \`make debs\` made (no dipclock-debs.json and Packages in it)" 2
+        debs=$(cd "$debs" && pwd)
+        [ -n "$root" ] || debs_fit
     fi
     if [ -z "$root" ] && [ "$dry" = 0 ] && [ "$(id -u)" != 0 ]; then
         fail "run it with sudo (or try --dry-run to see what it would do)" 2
     fi
 }
 
+# The Python this machine runs, as a wheel tag (cp313 on Trixie, cp311 on Bookworm);
+# DIPCLOCK_INSTALL_PYTHON=3.13 (with --dry-run): the check for another one.
+python_tag() {
+    if [ -n "${DIPCLOCK_INSTALL_PYTHON:-}" ]; then
+        echo "cp$(echo "$DIPCLOCK_INSTALL_PYTHON" | tr -d .)"; return
+    fi
+    /usr/bin/python3 -c 'import sys; print("cp%d%d" % sys.version_info[:2])' 2>/dev/null \
+        || fail "no /usr/bin/python3 here: install python3 first" 2
+}
+
+# The machine name wheels carry for dpkg's architecture.
+wheel_machine() {
+    case "$arch" in
+        arm64|aarch64) echo aarch64 ;;
+        armhf|armel|armv7l) echo armv7l ;;
+        amd64|x86_64) echo x86_64 ;;
+        *) echo "$arch" ;;
+    esac
+}
+
+# A wheelhouse made for another Python or machine installs nothing but pip's complaint about
+# the network: say which Python and machine it is for, and what this one lacks, before pip
+# runs. The packages that need a wheel per Python are the wheelhouse's own answer: those with
+# a cpXY tag (pygame-ce, uvloop, ...); an abi3 wheel serves every later Python.
+wheels_fit() {
+    tag=$(python_tag) machine=$(wheel_machine)
+    lacking="" made_for=""
+    for whl in "$wheelhouse"/*-cp3*.whl; do
+        [ -e "$whl" ] || continue
+        name=$(basename "$whl"); dist=${name%%-*}
+        # NAME-VERSION-PYTHON-ABI-PLATFORM.whl
+        rest=${name%.whl}; plat=${rest##*-}; rest=${rest%-*}; abi=${rest##*-}
+        rest=${rest%-*}; py=${rest##*-}
+        for m in aarch64 armv7l x86_64 i686; do
+            case "$plat" in *"$m"*) [ "$abi" = abi3 ] || made_for="$made_for $py/$m" ;; esac
+        done
+        ls "$wheelhouse/$dist"-*-"$tag"-*"$machine"*.whl >/dev/null 2>&1 \
+            || ls "$wheelhouse/$dist"-*-abi3-*"$machine"*.whl >/dev/null 2>&1 \
+            || case " $lacking " in *" $dist "*) ;; *) lacking="$lacking $dist" ;; esac
+    done
+    [ -z "$lacking" ] && return 0
+    made_for=$(echo "$made_for" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ' | sed 's/cp3/CPython 3./g')
+    version=$(echo "$tag" | sed 's/^cp3/3./')
+    fail "--wheelhouse $wheelhouse is for ${made_for% }; this machine runs Python $version on $machine: it lacks$lacking. Make it with \`make wheelhouse ARCH=$machine\` (CPython 3.11 and 3.13) or scripts/wheelhouse.sh --arch $machine --python $version" 2
+}
+
+# A folder of another Debian release or architecture would leave apt mixing releases.
+debs_fit() {
+    have=$(/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["suite"], d["arch"])' "$debs/dipclock-debs.json") \
+        || fail "--debs $debs: dipclock-debs.json cannot be read" 2
+    suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+    want="${suite:-unknown} $arch"
+    [ "$have" = "$want" ] \
+        || fail "--debs $debs holds Debian's $have packages; this machine is $want: make them with \`make debs SUITE=${suite:-...} DEB_ARCH=$arch\`" 2
+}
+
 # --- System packages -------------------------------------------------------------------
 # pygame-ce's bundled SDL draws through KMS/DRM without a desktop; its libSDL2 dlopens
 # libgbm.so.1, libdrm.so.2, libEGL.so.1 and libGLESv2.so.2 (tests/deploy/test_sdl.py checks
 # this list against the wheel), and Mesa's DRI drivers do the drawing on the Pi's GPU.
-apt_packages() {  # sets $pkgs
-    pkgs="python3 python3-venv python3-pip"
+# python3-venv brings pip into the venv (ensurepip's wheel): apt's python3-pip is not needed.
+required_packages() {  # sets $pkgs: what the role cannot run without
+    pkgs="python3 python3-venv"
     if [ "$role" = kiosk ]; then
         pkgs="$pkgs libgbm1 libdrm2 libegl1 libgles2 libgl1-mesa-dri"
-        # gpiozero on Bookworm needs lgpio: Raspberry Pi OS packages it (PyPI's aarch64 wheel
-        # is empty); the venv sees it through --system-site-packages. Debian proper lacks it.
-        # libasound2: the sound cues. Only where apt knows them.
-        for optional in python3-lgpio libasound2; do
-            if apt-cache show "$optional" >/dev/null 2>&1; then
-                pkgs="$pkgs $optional"
-            else
-                say "note: apt does not know $optional here (Raspberry Pi OS has it)"
-            fi
-        done
     fi
+}
+
+# gpiozero on Bookworm needs lgpio: Raspberry Pi OS packages it (PyPI's aarch64 wheel is
+# empty); the venv sees it through --system-site-packages. Debian proper lacks it. The sound
+# cues' libasound2 is libasound2t64 from Trixie on. Each only where apt knows it.
+optional_packages() {  # sets $optional: each a package, or alternatives a|b (the first apt knows)
+    optional=""
+    [ "$role" = kiosk ] && optional="python3-lgpio libasound2t64|libasound2"
+    return 0
+}
+
+# apt knows a package: from the --debs folder's index, else from this machine's apt.
+apt_knows() {
+    if [ -n "$debs" ]; then
+        grep -q "^Package: $1\$" "$debs/Packages"
+    else
+        apt-cache show --no-all-versions "$1" 2>/dev/null | grep -q '^Package:'
+    fi
+}
+
+apt_packages() {  # sets $pkgs
+    required_packages
+    optional_packages
+    for choice in $optional; do
+        found=""
+        for p in $(echo "$choice" | tr '|' ' '); do
+            if apt_knows "$p"; then found=$p; break; fi
+        done
+        if [ -n "$found" ]; then
+            pkgs="$pkgs $found"
+        else
+            say "note: apt does not know $(echo "$choice" | sed 's/|/ nor /g') here (Raspberry Pi OS has it)"
+        fi
+    done
     case "$arch" in
         armhf|armel|armv6l|armv7l)
             if [ -z "$wheelhouse" ]; then
@@ -123,6 +215,9 @@ system_packages() {
         say "system packages: all installed already"; return
     fi
     say "system packages to install:$missing"
+    if [ -n "$debs" ]; then
+        offline_apt; return
+    fi
     if [ "$dry" = 1 ]; then
         echo "  would run: apt-get update"
         echo "  would run: apt-get install -y$missing"
@@ -130,8 +225,26 @@ system_packages() {
     fi
     # shellcheck disable=SC2086  # the package list is meant to split into words
     if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; }; then
-        fail "could not install$missing: connect this machine to the internet once (or install them with apt-get), then run this again"
+        fail "could not install$missing: connect this machine to the internet once, or bring the packages with --debs DIR (\`make debs\`), then run this again"
     fi
+}
+
+# apt with the --debs folder as its only source (systemd/apt-from.sh): no network.
+offline_apt() {
+    from="$src/systemd/apt-from.sh"
+    if [ "$dry" = 1 ]; then  # apt's own answer, simulated: what it would take from the folder
+        # shellcheck disable=SC2086
+        if plan=$(sh "$from" "$debs" -s install --no-install-recommends $missing 2>&1); then
+            echo "$plan" | sed -n 's/^Inst \([^ ]*\).*/  would install \1 from the folder/p'
+        else
+            echo "  apt cannot install$missing from $debs alone: $(echo "$plan" | grep '^E:' | head -n 1)"
+        fi
+        return
+    fi
+    # shellcheck disable=SC2086
+    sh "$from" "$debs" install -y -qq --no-install-recommends $missing >/dev/null \
+        || fail "could not install$missing from $debs (apt's message is above): make the folder again with \`make debs\`"
+    say "system packages: installed from $debs, with no network"
 }
 
 # --- The user the services run as -------------------------------------------------------
@@ -235,6 +348,23 @@ kiosk_files() {
     install_file "$src/systemd/dipclock-kiosk.service" "$units/dipclock-kiosk.service"
     install_file "$src/systemd/dipclock-kiosk-failed.service" "$units/dipclock-kiosk-failed.service" \
         "writes \`dipclock doctor\` on the screen once the kiosk has stopped retrying"
+}
+
+# ModemManager (NetworkManager recommends it: Raspberry Pi OS Bookworm, Lite included, runs
+# it) probes every new USB serial port with AT commands, the button box's too: a udev rule
+# keeps it off them (systemd/75-dipclock-button-box.rules says why). `dipclock doctor`
+# warns when ModemManager runs without it.
+button_box_rule() {
+    rule="$root/etc/udev/rules.d/75-dipclock-button-box.rules"
+    install_file "$src/systemd/75-dipclock-button-box.rules" "$rule" \
+        "ModemManager leaves the button box's serial port alone"
+    # now for the ports already there (a box plugged in later is tagged as it comes)
+    if [ "$systemd_runs" = 1 ] && command -v udevadm >/dev/null 2>&1; then
+        if ! { act udevadm control --reload-rules \
+               && act udevadm trigger --subsystem-match=tty --action=change; }; then
+            say "note: udev did not take the rule now (no udevd here?): it applies from the next boot"
+        fi
+    fi
 }
 
 # The TD password's scrypt hash, never the password: the hub stores it at its first start.
@@ -356,12 +486,18 @@ summary() {
     say "logs: journalctl -u $service -b"
 }
 
+if [ "$print_packages" = 1 ]; then
+    required_packages; optional_packages
+    echo "required: $pkgs"
+    echo "optional: $optional"
+    exit 0
+fi
 check_inputs
 [ "$dry" = 0 ] || say "dry run: printing what it would do, changing nothing"
 system_packages
 user_and_groups
 python_env
-if [ "$role" = kiosk ]; then kiosk_files; else hub_files; fi
+if [ "$role" = kiosk ]; then kiosk_files; button_box_rule; else hub_files; fi
 [ "$role" = hub ] || desktop
 service_state
 summary

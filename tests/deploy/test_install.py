@@ -4,6 +4,7 @@ its files under a throwaway --root."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,7 +21,9 @@ REAL_PATHS = [Path(p) for p in (
     "/etc/systemd/system/multi-user.target.wants/dipclock-kiosk.service",
     "/etc/systemd/system/multi-user.target.wants/dipclock-hub.service",
     "/etc/systemd/system/default.target", "/boot/firmware/cmdline.txt", "/boot/cmdline.txt",
+    "/etc/udev/rules.d/75-dipclock-button-box.rules",
 )]
+RULE = "etc/udev/rules.d/75-dipclock-button-box.rules"
 
 
 def run(role: str, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -82,6 +85,9 @@ def test_kiosk_dry_run_prints_the_whole_plan_and_changes_nothing():
     assert "video" in groups and "input" in groups and "dialout" in groups
     assert "/etc/systemd/system/dipclock-kiosk.service" in plan
     assert "/etc/systemd/system/dipclock-kiosk-failed.service" in plan
+    # ModemManager kept off the button box's port
+    assert (f"would write /{RULE} (ModemManager leaves the button box's serial port alone)"
+            in plan)
 
 
 def test_hub_dry_run_installs_the_hub_extra_and_no_screen_libraries():
@@ -90,6 +96,7 @@ def test_hub_dry_run_installs_the_hub_extra_and_no_screen_libraries():
     assert done.returncode == 0, done.stderr
     assert snapshot() == before
     assert f"{ROOT}[hub]" in done.stdout and "[kiosk]" not in done.stdout
+    assert "udev" not in done.stdout  # no button box on a hub
     assert "libgbm1" not in apt_line(done.stdout)
     assert "usermod" not in done.stdout
 
@@ -144,6 +151,7 @@ def test_kiosk_install_writes_the_units_and_a_config_it_never_overwrites(tmp_pat
     for name in ("dipclock-kiosk.service", "dipclock-kiosk-failed.service"):
         assert (units / name).read_text() == (ROOT / "systemd" / name).read_text()
     assert not (units / "dipclock-hub.service").exists()
+    assert (tmp_path / RULE).read_text() == (ROOT / "systemd" / Path(RULE).name).read_text()
     config.write_text('table = 12\n')
     again = install("kiosk", tmp_path)
     assert again.returncode == 0 and "never overwritten" in again.stdout
@@ -277,3 +285,36 @@ def test_no_desktop_no_word_about_it(tmp_path):
     done = install("kiosk", tmp_path)
     assert done.returncode == 0 and "holds the display" not in done.stdout
     assert not (tmp_path / "etc/systemd/system/default.target").exists()
+
+
+def test_the_button_box_rule_is_one_udev_takes_and_tags_only_usb_serial_ports(tmp_path):
+    """udev itself reads the rule (``udevadm test`` on a tty of this machine, in a mount
+    namespace where /etc/udev/rules.d holds only the rule): it parses, leaves a tty that
+    is not a USB serial port alone, and, its match widened to that tty, tags it for
+    ModemManager to ignore."""
+    ttys = sorted(Path("/sys/class/tty").glob("tty[S0-9]*"))
+    if os.geteuid() != 0 or not ttys or not shutil.which("udevadm") or not shutil.which("unshare"):
+        pytest.skip("needs root, udevadm, unshare and a tty in /sys/class/tty")
+    tty = ttys[0]
+    rule = (ROOT / "systemd" / Path(RULE).name).read_text()
+
+    def udev_sees(text: str) -> str:
+        rules = tmp_path / "rules.d"
+        rules.mkdir(exist_ok=True)
+        (rules / Path(RULE).name).write_text(text)
+        done = subprocess.run(
+            ["unshare", "-m", "sh", "-c", 'mount --bind "$1" /etc/udev/rules.d && '
+             'exec udevadm test --action=add "$2"', "sh", str(rules), str(tty)],
+            capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout + done.stderr
+
+    seen = udev_sees(rule)
+    assert f"Reading rules file: /etc/udev/rules.d/{Path(RULE).name}" in seen
+    assert "ID_MM_DEVICE_IGNORE" not in seen
+    assert not [line for line in seen.splitlines() if Path(RULE).name in line
+                and ("invalid" in line.lower() or "error" in line.lower())]
+    widened = rule.replace('KERNEL=="ttyACM[0-9]*|ttyUSB[0-9]*"',
+                           f'KERNEL=="ttyACM[0-9]*|ttyUSB[0-9]*|{tty.name}"')
+    assert widened != rule
+    assert "ID_MM_DEVICE_IGNORE=1" in udev_sees(widened).splitlines()

@@ -74,3 +74,18 @@ def test_an_unknown_architecture_is_refused_in_one_line(tmp_path):
         "wheelhouse: unknown architecture 'sparc64': use aarch64 (64-bit Pi OS),"
         " armv7l (32-bit Pi OS) or x86_64"]
     assert not (tmp_path / "wh").exists()
+
+
+def test_a_pi_wheelhouse_serves_bookworm_and_trixie_alike(tmp_path):
+    """Raspberry Pi Imager's default OS is Trixie (Python 3.13), Bookworm (3.11) its Legacy:
+    one `make wheelhouse ARCH=aarch64` carries the packages built per Python for both."""
+    wheelhouse = tmp_path / "aarch64"
+    built = run("bash", SCRIPT, "--arch", "aarch64", "--out", wheelhouse,
+                env=os.environ | {"PYTHON": sys.executable})
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "for CPython 3.11 3.13 in" in built.stdout
+    wheels = sorted(p.name for p in wheelhouse.glob("*.whl"))
+    for package in ("pygame_ce", "pydantic_core", "uvloop"):
+        tags = {w.split("-")[2] for w in wheels if w.startswith(package + "-")}
+        assert tags == {"cp311", "cp313"}, (package, tags)
+    assert all("aarch64" in w or w.endswith("-none-any.whl") for w in wheels)

@@ -65,6 +65,10 @@ def test_the_call_cuts_table_2_s_phase_on_its_kiosk_and_the_undo_gives_it_back(
             wait_for("table 2's kiosk ends the game at the call", lambda: (
                 s := kiosk.screen()) and s["stage"] == "game_over"
                 and s["label"] == "Round called: the game ends here")
+            # the hub's clock runs on from 09:32:40 while the page works: the call is when
+            # the TD confirmed it, read back rather than guessed
+            called = td.get("/api/td/state").json()["round"]["call"][11:19]
+            assert "09:32:40" <= called < "09:37:00", called
 
             page.click("#btn-call-undo")
             page.locator("#btn-call-undo").wait_for(state="detached", timeout=60_000)
@@ -72,9 +76,9 @@ def test_the_call_cuts_table_2_s_phase_on_its_kiosk_and_the_undo_gives_it_back(
                 s := kiosk.screen()) and s["stage"] != "game_over" and s["phase_code"] == "F1901"
                 and s["deadline"] == "Deadline 09:37")
             page.context.close()
-        assert asked[-1].startswith("Undo the call at 09:32:4")
+        assert asked[-1] == f"Undo the call at {called}? Every game plays on."
         audit = [a["summary"] for a in td.get("/api/td/state").json()["audit"]]
-        assert audit[0].startswith("call of round 1 undone (was 09:32:4")
+        assert audit[0] == f"call of round 1 undone (was {called}): games play on"
     finally:
         if kiosk is not None:
             kiosk.kill()

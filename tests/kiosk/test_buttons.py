@@ -14,6 +14,7 @@ from hardware.gpio import DEFAULT_PINS, GpioButtons
 from hardware.keyboard import KeyboardButtons
 from hardware.serialbox import SerialButtonBox
 from kiosk.app import run
+from kiosk.display import Display
 from tests.doubles import FixedTime
 
 from .conftest import Table, make_table
@@ -97,6 +98,13 @@ def test_keyboard_buttons_press_and_hold(table: Table) -> None:
     assert chip(table, "G").state == "out"
 
 
+def screen() -> Display:
+    """An 800x480 window on SDL's dummy driver."""
+    display = Display(headless=True)
+    display.use((800, 480), False)
+    return display
+
+
 def post_key(kind: int, letter: str) -> None:
     """A key event as SDL would queue it for the window."""
     pygame.event.post(pygame.event.Event(kind, key=pygame.key.key_code(letter), mod=0,
@@ -108,7 +116,7 @@ def test_the_live_loop_takes_pygame_key_events(tmp_path: Path) -> None:
     tb.kiosk.timebase = FixedTime(tb.kiosk.timebase.offset + 600)  # type: ignore[attr-defined]
     inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]  # mono 1000: the round starts
     keys = KeyboardButtons(inputs)
-    surface = pygame.display.set_mode((800, 480))
+    display = screen()
     pygame.event.clear()
     post_key(pygame.KEYDOWN, "e")
     post_key(pygame.KEYUP, "e")
@@ -119,12 +127,10 @@ def test_the_live_loop_takes_pygame_key_events(tmp_path: Path) -> None:
         clock[0] += 0.01
         return clock[0]
 
-    flips: list[None] = []
-    assert run(tb.kiosk, surface, inputs, mono=mono, run_for=0.2, keyboard=keys,
-               flip=lambda: flips.append(None)) == 0
+    assert run(tb.kiosk, display, inputs, mono=mono, run_for=0.2, keyboard=keys) == 0
     rows = tb.outbox.presses()
     assert [(r.power, r.kind, r.source) for r in rows] == [("E", "press", "keyboard")]
-    assert len(flips) == 2  # the first frame, then England in; no second boundary in 0.2 s
+    assert display.drawn == 2  # the first frame, then England in; no second boundary in 0.2 s
     assert next(c for c in tb.kiosk.frame(clock[0]).screen.chips if c.letter == "E").state == "in"
 
 
@@ -132,11 +138,11 @@ def test_a_key_held_when_the_window_loses_focus_is_not_a_hold(tmp_path: Path) ->
     tb = make_table(tmp_path)
     inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
     keys = KeyboardButtons(inputs)
-    surface = pygame.display.set_mode((800, 480))
+    display = screen()
     pygame.event.clear()
     post_key(pygame.KEYDOWN, "i")
     pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))  # its key up goes elsewhere
-    run(tb.kiosk, surface, inputs, run_for=0.2, keyboard=keys, flip=lambda: None)
+    run(tb.kiosk, display, inputs, run_for=0.2, keyboard=keys)
     keys.poll(time.monotonic() + 10)  # long past the 3 s a hold takes
     assert inputs.empty() and tb.outbox.presses() == []
 
@@ -144,17 +150,16 @@ def test_a_key_held_when_the_window_loses_focus_is_not_a_hold(tmp_path: Path) ->
 def test_the_loop_redraws_when_the_second_changes_and_only_then(tmp_path: Path) -> None:
     tb = make_table(tmp_path)  # at mono 1000 the round starts in exactly 600 s
     inputs: queue.Queue = queue.Queue()  # type: ignore[type-arg]
-    surface = pygame.display.set_mode((800, 480))
+    display = screen()
     ticks = iter([1000.0, 1000.5, 1001.0, 1001.5, 1002.0, 1002.5, 1003.0])
 
     def mono() -> float:
         inputs.put(object())  # ends the loop's wait at once: the clock, not the machine, runs
         return next(ticks)
 
-    flips: list[None] = []
     shown: list[tuple[float, str]] = []
-    run(tb.kiosk, surface, inputs, mono=mono, run_for=3.0, flip=lambda: flips.append(None),
+    run(tb.kiosk, display, inputs, mono=mono, run_for=3.0,
         on_screen=lambda fr, now: shown.append((now, fr.screen.big)))
     # the first frame, then one at each new second; none at 1001.5 or 1002.5
     assert shown == [(1000.5, "10:00"), (1001.0, "9:59"), (1002.0, "9:58")]
-    assert len(flips) == 3
+    assert display.drawn == 3

@@ -124,3 +124,87 @@ def test_a_new_kiosk_shows_it_is_looking_then_asks_the_hub_it_found(tmp_path: Pa
     assert out == {"looking": "Looking for the hub on the network",
                    "found": "Hub 127.0.0.1:8123, found on the network", "heading": "Table 3?",
                    "label": "Asking the hub for a pairing code"}
+
+
+#: Two network namespaces joined by a veth pair: this script's (the kiosk's, its end
+#: ``veth-kiosk`` up but with no address yet, as a Pi whose Wi-Fi has not joined) and the
+#: hub's (``veth-hub``, 10.77.0.1/24), where a real ``dipclock hub`` announces itself.
+WIFI_LATE = """
+import json, os, subprocess, sys, time
+import httpx
+from kiosk.discovery import HubFinder
+from kiosk.pairing import pinned
+
+tmp = sys.argv[1]
+def ip(*args, ns=None):
+    subprocess.run([*(["nsenter", "-t", str(ns), "-n"] if ns else []), "ip", *args], check=True)
+
+ip("link", "set", "lo", "up", "multicast", "on")
+other = subprocess.Popen(["unshare", "-n", "sh", "-c", "echo ready && exec sleep 600"],
+                         stdout=subprocess.PIPE, text=True)  # holds the hub's namespace
+assert other.stdout.readline() == "ready\\n"
+ns = other.pid  # unshare execs in place: the namespace's process
+ip("link", "add", "veth-kiosk", "type", "veth", "peer", "name", "veth-hub")
+ip("link", "set", "veth-hub", "netns", str(ns))
+ip("link", "set", "lo", "up", ns=ns)
+ip("addr", "add", "10.77.0.1/24", "dev", "veth-hub", ns=ns)
+ip("link", "set", "veth-hub", "up", ns=ns)
+ip("link", "set", "veth-kiosk", "up", "multicast", "on")  # up, and no address yet
+
+finder = HubFinder(None)  # as the kiosk starts it at boot, before its Wi-Fi has an address
+env = {**os.environ, "DIPCLOCK_TD_PASSWORD": "a long enough password", "PYTHONUNBUFFERED": "1"}
+hub = subprocess.Popen(["nsenter", "-t", str(ns), "-n", sys.executable, "-m", "dipclock", "hub",
+                        "--data", f"{tmp}/hub", "--host", "0.0.0.0", "--port", "0",
+                        "--wait-for-sync", "0"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+printed = ""
+for line in hub.stdout:
+    printed += line
+    if line.startswith("Hub clock:"):  # the last line before it serves: announced by now
+        break
+
+def until(what, probe, seconds):
+    end = time.monotonic() + seconds
+    while (found := probe()) is None and time.monotonic() < end:
+        time.sleep(0.05)
+    return found if found is not None else f"not within {seconds} s: {what}"
+
+try:
+    before = finder.found()  # no address: nothing can have been heard
+    ip("addr", "add", "10.77.0.2/24", "dev", "veth-kiosk")  # the Wi-Fi joins
+    added = time.monotonic()
+    found = until("the hub announcing at 10.77.0.1 found once veth-kiosk had 10.77.0.2",
+                  finder.found, 30)
+    seconds = time.monotonic() - added
+    answers = None
+    if found.startswith("https://"):
+        pem = open(f"{tmp}/hub/hub-cert.pem").read()
+        answers = httpx.get(found + "/api/time", verify=pinned(pem), timeout=10).status_code
+    # the hub found stays found whatever the addresses do next
+    ip("addr", "del", "10.77.0.2/24", "dev", "veth-kiosk")
+    kept = finder.found()
+finally:
+    finder.close()
+    hub.terminate()
+    hub.wait(timeout=15)
+    other.kill()
+print(json.dumps({"before": before, "found": found, "seconds": seconds, "answers": answers,
+                  "kept": kept, "announced": "Kiosks find this hub on the LAN" in printed}))
+"""
+
+
+@needs_netns
+def test_a_kiosk_started_before_its_wifi_had_an_address_finds_the_hub_once_it_has_one(
+        tmp_path: Path) -> None:
+    """The kiosk boots before its Wi-Fi joins: the finder, made with no address but
+    loopback, finds a real hub already announcing on the other end of the link within a
+    few looks at the addresses once the address arrives; and keeps it."""
+    path = tmp_path / "script.py"
+    path.write_text(WIFI_LATE)
+    done = subprocess.run(["unshare", "-n", sys.executable, str(path), str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["announced"] and out["before"] is None
+    assert out["found"].startswith("https://10.77.0.1:"), out
+    assert out["answers"] == 200 and out["kept"] == out["found"]

@@ -1,4 +1,6 @@
-"""Every stage drawn at the smallest and largest screens: nothing cut off, nothing overlapping."""
+"""Every stage drawn at the smallest and largest screens, landscape and portrait (a TV on its
+side, a panel mounted upright) and a 4K TV's: nothing cut off, nothing overlapping, read from
+two metres."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from kiosk.draw import Drawn, Painter
 from kiosk.screenshots import SCENES, Scene, draw
 from kiosk.screenshots import main as screenshots_main
 
-SIZES = [(800, 480), (1920, 1080), (1024, 600)]
+#: Landscape from a 7" panel to a 4K TV; portrait: a TV on its side, 7" and 10" panels.
+SIZES = [(800, 480), (1920, 1080), (1024, 600), (3840, 2160),
+         (480, 800), (1080, 1920), (600, 1024)]
 painter = Painter()
 
 
@@ -47,8 +51,8 @@ def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) 
         return
     big = next(d for d in drawn if d.role == "big")
     assert big.text == screen.big
-    if any(c.isdigit() for c in screen.big):
-        assert big.rect.h >= size[1] * 0.25, "the remaining time is not large"
+    if any(c.isdigit() for c in screen.big):  # a quarter of the screen's short side
+        assert big.rect.h >= min(size) * 0.25, "the remaining time is not large"
     chips = [d for d in drawn if d.role.endswith("-name")]
     assert [d.text for d in chips] == POWER_NAMES
 
@@ -134,7 +138,9 @@ def test_screenshot_needs_a_moment(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_screenshots_module_writes_every_stage(tmp_path: Path) -> None:
     assert screenshots_main([str(tmp_path), "--size", "800x480"]) == 0
-    assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(s.name for s in SCENES)
+    assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(
+        [s.name for s in SCENES] + ["portrait"])
+    assert pygame.image.load(str(tmp_path / "portrait.png")).get_size() == (1080, 1920)
 
 
 # --- the penalty under a late power's chip is readable from across the table ---------------
@@ -150,8 +156,28 @@ def ink_height(surface: pygame.Surface, rect: pygame.Rect) -> int:
 
 
 def readable(size: tuple[int, int]) -> float:
-    """14 px capitals at 800x480, scaled with the screen."""
-    return 14 * min(size[0] / 800, size[1] / 480) - 0.5
+    """14 px capitals at 800x480, scaled with the screen: 480x800 is the same panel on its
+    side, so as tall there."""
+    return 14 * min(max(size) / 800, min(size) / 480) - 0.5
+
+
+#: What a player reads from across the table, never drawn below a penalty's 14 px at 800x480:
+#: all but the small marks for the TD (alerts, "hub lost", the round's title giving way to
+#: the table's number, the code's caption, the sheet's column heads).
+READ_FROM_THE_TABLE = {"table", "phase", "deadline", "label", "big", "notes", "banner", "name",
+                       "note", "detail", "power", "player", "centres", "score", "late",
+                       "ending", "instruction", "problem", "fix"}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_stage_is_read_from_two_metres(size: tuple[int, int]) -> None:
+    for scene in SCENES:
+        surface, drawn, _ = draw(scene, size, painter)
+        for d in drawn:
+            role = d.role.rsplit("-", 1)[-1]  # chip-A-name: name; line-A-power: power
+            if role in READ_FROM_THE_TABLE:
+                ink = ink_height(surface, d.rect)
+                assert ink >= readable(size), f"{scene.name}: {d.role} {d.text!r} {ink} px"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -211,7 +237,7 @@ def test_game_over_shows_the_result_sheet_as_a_qr_code_a_phone_reads(
     assert screen.qr == scene.sheet
     assert (screen.sheet is not None) == (name == "game-over-sheet")
     code = next(d for d in drawn if d.role == "qr")
-    assert code.rect.h >= size[1] // 3, "too small to scan from across the table"
+    assert code.rect.h >= min(size) // 3, "too small to scan from across the table"
     png = tmp_path / "game-over.png"
     pygame.image.save(surface, str(png))
     zbarimg = shutil.which("zbarimg")
@@ -243,13 +269,13 @@ def test_a_late_count_stands_still_on_screen_through_lunch(size: tuple[int, int]
     scene = next(s for s in SCENES if s.name == "paused-while-late")
     _, drawn, screen = draw(scene, size, painter)
     assert screen.look == "paused"
-    [notes] = [d.text for d in drawn if d.role == "notes"]
-    assert notes.startswith("Italy and Russia +40 s paused, 3-unit NMR")
+    notes = [d.text for d in drawn if d.role == "notes"]  # two lines on a portrait screen
+    assert notes[0].startswith("Italy and Russia +40 s paused, 3-unit NMR")
     chips = [(d.role, d.text) for d in drawn if d.role.startswith("chip-")]
     assert ("chip-I-note", "+40 s") in chips and ("chip-R-note", "+40 s") in chips
     _, later, _ = draw(replace(scene, at=scene.at + timedelta(minutes=20, seconds=30)), size,
                        painter)
-    assert [d.text for d in later if d.role == "notes"] == [notes]
+    assert [d.text for d in later if d.role == "notes"] == notes
     assert [(d.role, d.text) for d in later if d.role.startswith("chip-")] == chips
 
 
@@ -285,5 +311,72 @@ def test_the_table_number_stays_readable_whatever_the_round_is_called(
         assert ink >= short, f"{title!r} shrank the table number to {ink} px"
         assert ink >= 1.5 * readable(size), ink  # well above a penalty's 14 px at 800x480
         [heading] = [d.text for d in drawn if d.role == "heading"]
-        assert heading.endswith("...") and title.startswith(heading.removesuffix("..."))
+        # shortened beside the table's name; whole on a portrait screen's own heading row
+        assert heading == title or (heading.endswith("...")
+                                    and title.startswith(heading.removesuffix("...")))
+        if size[0] >= size[1] or len(title) > 40:
+            assert heading != title
         assert any("Maximiliane" in d.text for d in drawn), "the late player is not named"
+
+
+# --- a screen mounted on its side: rotate = 90 draws the upright picture, turned -----------
+
+def upright_frame(size: tuple[int, int]) -> pygame.Surface:
+    """The late-orders stage drawn upright at ``size``, as on a screen that is not turned."""
+    surface, _, _ = draw(next(s for s in SCENES if s.name == "late-orders"), size, painter)
+    return surface
+
+
+#: Where the upright picture's pixel (x, y) lands on a W x H display turned clockwise: its
+#: top edge on the display's right (90), bottom (180) or left (270).
+TURNED = {
+    90: lambda x, y, w, h: (w - 1 - y, x),
+    180: lambda x, y, w, h: (w - 1 - x, h - 1 - y),
+    270: lambda x, y, w, h: (y, h - 1 - x),
+}
+
+
+def assert_turned(display: pygame.Surface, upright: pygame.Surface, rotate: int) -> None:
+    w, h = display.get_size()
+    assert (w, h) == ((upright.get_height(), upright.get_width()) if rotate % 180
+                      else upright.get_size())
+    uw, uh = upright.get_size()
+    for x in range(0, uw, 7):
+        for y in range(0, uh, 5):
+            assert display.get_at(TURNED[rotate](x, y, w, h)) == upright.get_at((x, y)), (x, y)
+    assert pygame.image.tobytes(display, "RGB") == pygame.image.tobytes(
+        pygame.transform.rotate(upright, -rotate), "RGB")  # and every pixel, not a sample
+
+
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_rotate_draws_the_upright_picture_turned_on_the_screen(rotate: int) -> None:
+    from kiosk.display import Display
+
+    scene = next(s for s in SCENES if s.name == "late-orders")
+    display = Display(headless=True)
+    display.use((800, 480), False, rotate)  # the screen's own mode, whatever way it hangs
+    display.show(scene.frame(), painter)
+    upright = upright_frame((480, 800) if rotate % 180 else (800, 480))
+    assert_turned(pygame.display.get_surface(), upright, rotate)
+    display.use((800, 480), False)  # the session's window as the other tests expect it
+
+
+def test_the_screenshot_of_a_turned_screen_is_its_pixels(tmp_path: Path) -> None:
+    out = tmp_path / "turned.png"
+    assert main(["--event", "graduated20", "--start", "2019-09-06T10:00",
+                 "--at", "2019-09-06T10:20:17", "--size", "1920x1080", "--rotate", "90",
+                 "--screenshot", str(out)]) == 0
+    upright = tmp_path / "upright.png"
+    assert main(["--event", "graduated20", "--start", "2019-09-06T10:00",
+                 "--at", "2019-09-06T10:20:17", "--size", "1080x1920",
+                 "--screenshot", str(upright)]) == 0
+    assert_turned(pygame.image.load(str(out)), pygame.image.load(str(upright)), 90)
+
+
+def test_a_portrait_size_the_screen_refuses_points_to_rotate() -> None:
+    from kiosk.display import _size_fix
+
+    fix = _size_fix((1080, 1920), [(1920, 1080), (1280, 720)])
+    assert fix.startswith('set size = "1920x1080" (the screen\'s own mode) and rotate = 90')
+    assert _size_fix((1000, 1000), [(1920, 1080)]) == (
+        "remove size from kiosk.toml, or set one the screen has: 1920x1080")

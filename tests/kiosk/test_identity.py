@@ -78,7 +78,7 @@ def test_hub_auto_and_a_bare_address() -> None:
     ("text", "message"),
     [
         ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, key, "
-                                   "role, wifi_name, wifi_password, wifi_country, timezone, "
+                                   "rotate, role, wifi_name, wifi_password, wifi_country, timezone, "
                                    "size, ssh_key and td_password)"),
         ("role = server\n", "line 1: role is table or hub, not 'server'"),
         ("role = hub\ntable = 3\n", "line 2: a hub has no table"),
@@ -92,6 +92,9 @@ def test_hub_auto_and_a_bare_address() -> None:
         ("size = big\n", "line 1: size is like 1920x1080, not 'big'"),
         ("ssh_key = AAAAC3NzaC1lZDI1NTE5\n", "line 1: ssh_key is one public key line"),
         ("role = hub\ntd_password = 1234\n", "line 2: the TD password needs at least 8"),
+        ("rotate = 45\n", "line 1: rotate must be 0, 90, 180 or 270 (the picture turned "
+                          "clockwise), not '45'"),
+        ("rotate = left\n", "line 1: rotate must be 0, 90, 180 or 270"),
         ("table = 7\n\ntable = 8\n", "line 3: table is given twice (first on line 1)"),
         ("table = seven\n", "line 1: table must be a number from 1 to 999, not 'seven'"),
         ("table = 0\n", "line 1: table must be a number"),
@@ -155,6 +158,27 @@ def test_options_beat_the_boot_file_beats_kiosk_toml_beats_the_hostname(tmp_path
     assert s.table == 9
     s = _settings(tmp_path, hostname=None, toml="sound = true\n").settings
     assert s.table is None
+
+
+def test_rotate_comes_from_the_boot_file_kiosk_toml_or_the_command_line(tmp_path: Path) -> None:
+    """How each table's TV hangs differs between cloned cards: dipclock.txt says it too."""
+    assert parse_boot_file("rotate = 90\n", F).settings() == {"rotate": 90}
+    assert _settings(tmp_path, toml="").settings.rotate == 0
+    assert _settings(tmp_path, toml="rotate = 180\n").settings.rotate == 180
+    boot = "rotate = '270'\n"
+    assert _settings(tmp_path, toml="rotate = 180\n", boot=boot).settings.rotate == 270
+    assert _settings(tmp_path, "--rotate", "90", toml="rotate = 180\n",
+                     boot="rotate = 270\n").settings.rotate == 90
+
+
+def test_a_rotation_that_is_no_quarter_turn_is_refused(tmp_path: Path) -> None:
+    from dipclock.arguments import UsageError
+    from kiosk.config import ConfigError
+
+    with pytest.raises(ConfigError, match=r"kiosk.toml: rotate: Input should be 0, 90, 180 or 270"):
+        _settings(tmp_path, toml="rotate = 45\n")
+    with pytest.raises(UsageError, match="--rotate: invalid choice: 45"):
+        _settings(tmp_path, "--rotate", "45", toml="")
 
 
 def test_a_key_without_an_address_finds_the_hub(tmp_path: Path) -> None:

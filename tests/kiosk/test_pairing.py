@@ -3,9 +3,10 @@ TD revokes it or the hub's certificate changes (``kiosk.pairing``, ``kiosk.hubcl
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,72 @@ def test_a_stored_credential_that_is_not_one_is_no_credential(tmp_path: Path) ->
 def test_the_outbox_holding_the_token_is_the_owners_only(tmp_path: Path) -> None:
     Outbox(tmp_path / "o.sqlite").close()
     assert (tmp_path / "o.sqlite").stat().st_mode & 0o777 == 0o600
+
+
+def hub_with_a_certificate_from(data: Path, start: datetime) -> tuple[Path, Path]:
+    """A hub's data dir holding a certificate whose validity starts at ``start`` (``make``
+    back-dates by a day), as the hub keeps it: the hub loads it as it found it."""
+    from server.certificate import CERTIFICATE, PRIVATE_KEY
+
+    cert_pem, key_pem = make(start + timedelta(days=1))
+    data.mkdir(parents=True)
+    (data / CERTIFICATE).write_bytes(cert_pem)
+    (data / PRIVATE_KEY).write_bytes(key_pem)
+    cert, key, made = ensure(data)
+    assert not made and cert.read_bytes() == cert_pem
+    return cert, key
+
+
+def wait_for(what: str, probe, timeout: float = 30.0):
+    """Poll ``probe`` until it holds; fail after ``timeout`` s, naming what was waited for."""
+    deadline = time.monotonic() + timeout
+    while not (found := probe()):
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what}: not within {timeout:g} s")
+        time.sleep(0.02)
+    return found
+
+
+@pytest.mark.parametrize("days", [2, 30, -(365 * 10 + 12)],
+                         ids=["2 days behind", "30 days behind", "expired"])
+def test_a_clock_days_behind_the_hubs_certificate_pairs_and_talks_through_the_pin(
+        tmp_path: Path, days: int) -> None:
+    """A Pi with no battery clock, its card prepared weeks ago, boots ``days`` behind the
+    hub's certificate (or long after it expired): the pin is the trust, not the dates.
+    Pairing (httpx), sync,
+    snapshot, presses (httpx) and the push channel (websockets) all go through; a
+    certificate valid now but not the pinned one is still refused."""
+    cert, key = hub_with_a_certificate_from(tmp_path / "hub",
+                                            datetime.now(UTC) + timedelta(days=days))
+    outbox = Outbox(tmp_path / "o.sqlite")
+    with ThreadHub(tmp_path / "hub", certificate=cert, private_key=key) as hub:
+        asking = pairing.Pairing(hub.url, "card-5", 5, outbox)
+        try:
+            assert asking.step() == pairing.POLL  # no "the hub's certificate changed" loop
+            shown = asking.shown()
+            assert shown.problem is None and shown.code is not None
+            assert shown.fingerprint == short(of_pem(hub.certificate))
+            approve(hub, shown.code, 5)
+            asking.step()
+        finally:
+            asking.close()
+        done = asking.done
+        assert done is not None and done.certificate == hub.certificate
+        client = HubClient(hub.url, 5, done.token, outbox,
+                           verify=pairing.pinned(done.certificate))
+        try:
+            assert client.sync_once() and client.fetch_snapshot() and client.upload_once()
+            client.start()
+            wait_for("the push channel (websockets) open through the pin",
+                     lambda: client.session.ws_open or client.unpaired)
+            assert client.session.ws_open and client.unpaired is None
+        finally:
+            client.close()
+        # the pin still refuses any other certificate, one valid today included
+        other = make(datetime.now(UTC))[0].decode()
+        stranger = HubClient(hub.url, 5, done.token, outbox, verify=pairing.pinned(other))
+        try:
+            assert not stranger.sync_once() and stranger.unpaired == "certificate"
+        finally:
+            stranger.close()
+    outbox.close()

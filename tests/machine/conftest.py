@@ -27,6 +27,11 @@ PI_MOUNTINFO = """\
 """
 
 
+#: The firmware's device under /sys/devices/platform: a Pi 5's, a Pi 4's (3, Zero 2).
+PI5_FIRMWARE = "soc@107c000000/soc@107c000000:firmware"
+PI4_FIRMWARE = "soc/soc:firmware"
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -65,8 +70,15 @@ class FakePi:
     def mountinfo(self, text: str) -> Path:
         return write(self.proc / "self" / "mountinfo", text)
 
-    def throttled(self, bits: int) -> None:
-        write(self.sys / "devices/platform/soc/soc:firmware/get_throttled", f"{bits:x}\n")
+    def throttled(self, bits: int, firmware: str = PI5_FIRMWARE) -> None:
+        """The firmware's word as the kernel shows it, on the firmware device ``firmware``
+        (the Pi 5's unless told), which the firmware driver is bound to."""
+        device = self.sys / "devices/platform" / firmware
+        write(device / "get_throttled", f"{bits:x}\n")
+        bound = self.sys / "bus/platform/drivers/raspberrypi-firmware" / device.name
+        if not bound.exists():
+            bound.parent.mkdir(parents=True, exist_ok=True)
+            bound.symlink_to(device)
 
 
 @pytest.fixture

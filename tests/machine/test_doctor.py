@@ -14,6 +14,7 @@ from machine import doctor
 from machine.check import Check
 from tests.machine.conftest import PINS, FakePi, keep
 from tests.machine.test_box import PtyBox
+from tests.server.live import ROOT
 
 
 @pytest.fixture
@@ -50,7 +51,8 @@ def hall_config(tmp_path: Path, url: str, paired: Credential, box: PtyBox) -> st
 
 
 NAMES = ["kiosk settings", "display driver", "display device", "screen", "desktop session",
-         "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box", "hub",
+         "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box",
+         "modem manager", "hub",
          "pairing", "hub clock", "time sync", "data filesystem", "data folder", "free space",
          "power"]
 
@@ -186,3 +188,50 @@ def test_buttons_on_the_box_are_asked_for_too(pi, factory, box, tmp_path):
     assert said[0] == "Press each button on the box now, within 30 s"
     assert said[1:] == [f"  pressed: {n}" for n in
                         ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")]
+
+
+@pytest.mark.parametrize(("settings", "paired", "verdict", "source"), [
+    ("", False, "ok", "the hub it finds on the network (mDNS), once paired"),
+    ('hub = "auto"\n', True, "ok", "the hub it is paired with (found on the network)"),
+    ("", True, "ok", "the hub it is paired with (found on the network)"),
+    ('hub = "https://{hub}"\n', False, "ok", "the hub at https://{hub} (typed address)"),
+    ('event = "wdc2006"\n', False, "warn", None),
+], ids=["found, not paired", "auto, paired", "found, paired", "typed", "standalone"])
+def test_time_sync_warns_only_a_kiosk_that_counts_by_its_own_clock(
+        pi, factory, tmp_path, settings, paired, verdict, source):
+    """The system clock not synchronised: a kiosk with a hub (found on the network, paired
+    or not, or typed) counts by the hub's time, so only a standalone one is warned."""
+    from tests.server.live import hub_socket
+
+    with hub_socket() as nobody:  # bound, never listening: the typed hub refuses at once
+        at = f"127.0.0.1:{nobody.getsockname()[1]}"
+        outbox = tmp_path / "data" / "outbox.sqlite"
+        if paired:
+            keep(outbox, Credential("hub-id", 3, "token", 3, None))
+        path = config(tmp_path, "table = 3\n" + settings.format(hub=at)
+                      + f'outbox = "{outbox}"\n')
+        machine = healthy(pi, factory)
+        machine.synchronised = lambda: False
+        machine.find_hub = lambda hub_id, wait: None  # nobody announces here
+        check = {c.name: c for c in doctor.run(path, machine)}["time sync"]
+    assert check.verdict == verdict
+    if source is None:
+        assert "a standalone kiosk may be hours off" in check.detail and "NTP" in check.fix
+    else:
+        assert check.detail == ("system clock not synchronised, which is fine: the kiosk counts "
+                                f"by the time of {source.format(hub=at)}")
+        assert check.fix == ""
+
+
+def test_modem_manager_beside_the_box_is_warned_until_the_installers_rule_is_there(
+        pi, factory, box, tmp_path):
+    path = config(tmp_path, f'[buttons]\nserial = "{box.path}"\n')
+    machine = healthy(pi, factory)
+    pi.process(712, "ModemManager")
+    checks = {c.name: c for c in doctor.run(path, machine)}
+    assert checks["button box"].verdict == "ok"
+    assert checks["modem manager"].verdict == "warn"
+    (pi.etc / "udev/rules.d").mkdir(parents=True)
+    (pi.etc / "udev/rules.d/75-dipclock-button-box.rules").write_text(
+        (ROOT / "systemd/75-dipclock-button-box.rules").read_text())
+    assert {c.name: c for c in doctor.run(path, machine)}["modem manager"].verdict == "ok"
