@@ -173,7 +173,7 @@ class Card:
                 "-m", "1024", "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
                 "-drive", f"if=none,file={self.image},format=raw,id=sd,cache=writeback",
                 "-device", "virtio-blk-pci,drive=sd", "-netdev", net,
-                "-device", "virtio-net-pci,netdev=net0", "-device", "qemu-xhci",
+                "-device", "virtio-net-pci,netdev=net0,romfile=", "-device", "qemu-xhci",
                 "-device", "usb-kbd", "-display", "none", "-nodefaults",
                 "-serial", f"file:{self.console}", "-qmp", f"unix:{self.qmp_path},server,nowait"]
         if display:

@@ -343,10 +343,13 @@ def dipclock_layer(packages: Path, wheels: Path, work: Path) -> tuple[int, int]:
         link = wants / f"{target}.wants" / unit
         link.unlink(missing_ok=True)
         link.symlink_to(f"/etc/systemd/system/{unit}")
-    # systemd-firstboot would ask on the console for what dipclock.txt says: never
-    mask = wants / "systemd-firstboot.service"
-    mask.unlink(missing_ok=True)
-    mask.symlink_to("/dev/null")
+    # systemd-firstboot would ask on the console for what dipclock.txt says: never; and
+    # NetworkManager alone keeps the network (first-boot presets would start networkd too)
+    for unit in ("systemd-firstboot.service", "systemd-networkd.service",
+                 "systemd-networkd.socket", "systemd-networkd-wait-online.service"):
+        mask = wants / unit
+        mask.unlink(missing_ok=True)
+        mask.symlink_to("/dev/null")
     forget_identity(root)
     prune(root)
     for junk in ("root/dipclock", "root/wh", "root/.cache"):

@@ -147,7 +147,14 @@ def overlay(tmp_path: Path, machine_id: str | None, cmdline: str = "quiet") -> l
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     calls = tmp_path / "calls"
-    (bin_dir / "mount").write_text(f'#!/bin/sh\necho "mount $*" >> {calls}\n')
+    # klibc's mount, as the initramfs has it: always a device and a directory after the options
+    (bin_dir / "mount").write_text(
+        '#!/bin/sh\nn=0; skip=0\nfor a in "$@"; do\n'
+        '  if [ $skip = 1 ]; then skip=0; continue; fi\n'
+        '  case "$a" in -o|-t) skip=1 ;; -*) ;; *) n=$((n + 1)) ;; esac\ndone\n'
+        '[ $n = 2 ] || { echo "Usage: mount [-o options] [-t type] device directory" >&2; '
+        'exit 1; }\n'
+        f'echo "mount $*" >> {calls}\n')
     (bin_dir / "mount").chmod(0o755)
     functions = tmp_path / "functions"
     functions.write_text('log_warning_msg() { echo "warn $*" >> "$CALLS"; }\n'
@@ -163,14 +170,14 @@ def overlay(tmp_path: Path, machine_id: str | None, cmdline: str = "quiet") -> l
 
 def test_the_first_boot_keeps_the_root_writable_then_an_overlay_covers_it(
         tmp_path: Path) -> None:
-    writable = ["mount -o remount,rw ROOT"]
+    writable = ["mount -o remount,rw none ROOT"]
     assert overlay(tmp_path, "uninitialized") == [
         "warn dipclock: the root stays writable (first boot)", *writable]
     assert overlay(tmp_path, None)[1:] == writable  # no machine-id at all
     assert overlay(tmp_path, "abc")[1:] == writable  # not one systemd made
     made = overlay(tmp_path, "0123456789abcdef0123456789abcdef")
     assert made == [
-        "mount -o remount,ro ROOT",
+        "mount -o remount,ro none ROOT",
         "mount -o move ROOT /run/dipclock-root/lower",
         "mount -t tmpfs -o mode=0755 dipclock-overlay /run/dipclock-root/rw",
         "mount -t overlay -o lowerdir=/run/dipclock-root/lower,upperdir=/run/dipclock-root/rw/"
