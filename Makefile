@@ -63,7 +63,8 @@ bench-pi:
 # The card image for every table and the hub: dist/dipclock-card-arm64.img.xz, from Debian's
 # arm64 packages and PyPI's wheels, on this machine (docs/card.md). About 30 minutes the
 # first time (the Debian layer is cached in CARD_CACHE, default ~/.cache/dipclock-card),
-# a few minutes after. BASE=raspios-lite.img.xz: the same layers on Raspberry Pi OS Lite.
+# a few minutes after. (BASE=raspios-lite.img.xz, the same layers on Raspberry Pi OS Lite,
+# is not built yet: it says so and exits 2.)
 card: $(STAMP)
 	sh card/ensure-tools.sh
 	$(PY) -m card.build $(if $(BASE),--base $(BASE))

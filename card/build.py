@@ -13,7 +13,8 @@ together without a mount: ``mkfs.vfat`` + ``mcopy``, ``mke2fs -d``, ``sfdisk`` o
    beside (one venv for both roles), then the card's own files (``card/files/root``).
 3. the image: boot, root and data partitions (``card.layout``), compressed with xz.
 
-``python -m card.build [--base RASPIOS.img.xz] [--out FILE] [--wheelhouse DIR]``.
+``python -m card.build [--out FILE] [--wheelhouse DIR]`` (``--base RASPIOS.img.xz``, the same
+layers on Raspberry Pi OS Lite, is refused until it is built: docs/card.md).
 The last line printed is one JSON object of figures (sizes, seconds).
 """
 
@@ -471,6 +472,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--base", type=Path, help="a Raspberry Pi OS Lite image to build on")
     p.add_argument("--stage", choices=("packages",), help="stop after this layer")
     args = p.parse_args(argv)
+    if args.base is not None:
+        # said, not ignored: a TD who asked for Raspberry Pi OS must not get Debian's image
+        print(f"card: --base {args.base}: building on Raspberry Pi OS Lite is not done yet; "
+              "on a Pi 5 install with systemd/install.sh (docs/pi-install.md)", file=sys.stderr)
+        return 2
     started = time.monotonic()
     figures: dict[str, object] = {"ok": False}
     try:
