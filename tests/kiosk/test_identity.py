@@ -78,8 +78,8 @@ def test_hub_auto_and_a_bare_address() -> None:
     ("text", "message"),
     [
         ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, key, "
-                                   "rotate, role, wifi_name, wifi_password, wifi_country, timezone, "
-                                   "size, ssh_key and td_password)"),
+                                   "rotate, role, wifi_name, wifi_password, wifi_country, "
+                                   "timezone, size, ssh_key and td_password)"),
         ("role = server\n", "line 1: role is table or hub, not 'server'"),
         ("role = hub\ntable = 3\n", "line 2: a hub has no table"),
         ("wifi_password = secret99\n", "line 1: a Wi-Fi password needs its network"),
