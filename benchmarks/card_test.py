@@ -24,7 +24,8 @@ an arcade-button encoder is one), user networking to a hub started on this machi
    its SD card: userspace reached (``raspi3b_userspace``).
 
 The last line printed is one JSON object; everything each card printed on its serial console
-is kept in the work folder (printed at the start). ``--image FILE``; ``--keep`` keeps it.
+is kept in the work folder (printed at the start). ``--image FILE`` (``.img.xz``, or a raw
+``.img``); ``--keep`` keeps it.
 """
 
 from __future__ import annotations
@@ -530,8 +531,11 @@ def main(argv: list[str] | None = None) -> int:
     only = set(args.only.split(",")) if args.only else None
     figures["image_mb"] = round(args.image.stat().st_size / 1e6, 1)
     pristine = work / "card.img"
-    with pristine.open("wb") as f:
-        subprocess.run(["xz", "-dc", args.image], stdout=f, check=True)
+    if args.image.suffix == ".xz":
+        with pristine.open("wb") as f:
+            subprocess.run(["xz", "-dc", args.image], stdout=f, check=True)
+    else:  # the build's own uncompressed image (CARD_CACHE/work/card.img): no wait for xz
+        subprocess.run(["cp", "--sparse=always", args.image, pristine], check=True)
     figures["image_raw_mb"] = round(pristine.stat().st_size / 1e6, 1)
     key = work / "id_ed25519"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "card-test", "-f", key],
