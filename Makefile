@@ -4,7 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test lint bench browser clean screenshots wheelhouse debs bench-pi mutations
+.PHONY: demo test lint bench browser clean screenshots wheelhouse debs bench-pi mutations card \
+	card-test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +59,22 @@ debs:
 # (proot + qemu), to the kiosk's first frame. Prints one JSON line of timings.
 bench-pi:
 	$(PYTHON) -m benchmarks.pi_install
+
+# The card image for every table and the hub: dist/dipclock-card-arm64.img.xz, from Debian's
+# arm64 packages and PyPI's wheels, on this machine (docs/card.md). About 30 minutes the
+# first time (the Debian layer is cached in CARD_CACHE, default ~/.cache/dipclock-card),
+# a few minutes after. (BASE=raspios-lite.img.xz, the same layers on Raspberry Pi OS Lite,
+# is not built yet: it says so and exits 2.)
+card: $(STAMP)
+	sh card/ensure-tools.sh
+	$(PY) -m card.build $(if $(BASE),--base $(BASE))
+
+# Benchmark-class, not part of `make test`: the built image booted in qemu-system-aarch64
+# (virt, a virtio-gpu screen, a hub on this machine) and on the Pi 3's own boot path
+# (raspi3b); about 30 minutes. The last line is one JSON object (docs/card.md).
+card-test: $(STAMP)
+	sh card/ensure-tools.sh
+	$(PY) -m benchmarks.card_test $(if $(IMAGE),--image $(IMAGE))
 
 # Break the code in each way a review once found the tests did not notice, and show the
 # test that now fails (not part of `make test`: a check of the tests themselves).

@@ -16,6 +16,11 @@ or 270: the picture turned clockwise) is here because how each table's screen ha
 between cloned cards too. ``key`` (the hall's shared key of old) is still read, so an old
 file is no error, and ignored.
 
+The card image (``card/``, docs/card.md) reads more of it at every boot, through
+``machine.cardsetup``: ``role`` (table or hub), ``wifi_name``, ``wifi_password``,
+``wifi_country``, ``timezone``, ``ssh_key`` and the hub's ``td_password``; ``size`` is the
+kiosk's window size, as in kiosk.toml.
+
 The grammar forgives what a laptop's editor does (a byte-order mark, CRLF, quotes, spaces,
 ``:`` instead of ``=``, upper case keys) and refuses what would make a table silently wrong:
 an unknown or repeated key, a table that is not a number. Each refusal is one line naming the
@@ -30,19 +35,31 @@ import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dipclock.errors import DipclockError
+from server.passwords import check_new_password
 
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
 KEYS = ("table", "hub", "key", "rotate")
 #: The quarter turns ``rotate`` takes, clockwise (the kiosk's ``rotate`` setting).
 ROTATIONS = (0, 90, 180, 270)
+#: What the card image reads too (``machine.cardsetup``); ``size`` goes to the kiosk.
+CARD_KEYS = ("role", "wifi_name", "wifi_password", "wifi_country", "timezone", "size",
+             "ssh_key", "td_password")
+ROLES = ("table", "hub")
 AUTO = "auto"
 MAX_TABLE = 999
 
 _HOSTNAME = re.compile(r"^(?:dipclock-)?table-?0*(\d{1,3})$", re.IGNORECASE)
 _URL = re.compile(r"^https?://[^\s/:@]+(?::\d{1,5})?$")
+_SIZE = re.compile(r"^\d{3,4}x\d{3,4}$")
+_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
+_ZONE = re.compile(r"^[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*$")
+_SSH_KEY = re.compile(r"^(?:ssh-(?:ed25519|rsa)|ecdsa-sha2-nistp(?:256|384|521)"
+                      r"|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
+                      r" [A-Za-z0-9+/]+={0,3}(?: \S.*)?$")
 
 
 class IdentityError(DipclockError):
@@ -58,6 +75,14 @@ class BootFile:
     hub: str | None = None  # a URL, or "auto"
     key: str | None = None
     rotate: int | None = None  # 0, 90, 180 or 270
+    role: str = "table"  # "table" or "hub": which of the two services the card runs
+    wifi_name: str | None = None
+    wifi_password: str | None = None  # None: an open network
+    wifi_country: str | None = None  # ISO 3166 code, upper case
+    timezone: str | None = None
+    size: str | None = None
+    ssh_key: str | None = None
+    td_password: str | None = None
 
     def settings(self) -> dict[str, object]:
         """The kiosk settings it gives (``hub = auto`` means: no address, find it)."""
@@ -70,6 +95,8 @@ class BootFile:
             out["key"] = self.key
         if self.rotate is not None:
             out["rotate"] = self.rotate
+        if self.size is not None:
+            out["size"] = self.size
         return out
 
 
@@ -112,9 +139,9 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
             raise IdentityError(f"{where}: expected 'name = value', like table = 7, "
                                 f"not {stripped[:40]!r}")
         key, value = match.group(1).lower(), _value(match.group(2))
-        if key not in KEYS:
+        if key not in KEYS and key not in CARD_KEYS:
             raise IdentityError(f"{where}: unknown key {match.group(1)!r} (the keys are "
-                                f"table, hub, rotate and key)")
+                                f"{', '.join((*KEYS, *CARD_KEYS)[:-1])} and {CARD_KEYS[-1]})")
         if key in found:
             raise IdentityError(f"{where}: {key} is given twice (first on line {lines[key]})")
         if not value:
@@ -141,7 +168,60 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
             raise IdentityError(f"{path} line {lines['rotate']}: rotate must be 0, 90, 180 or "
                                 f"270 (the picture turned clockwise), not {raw!r}")
         rotate = int(raw)
-    return BootFile(path, table, hub, found.get("key"), rotate)
+    card = _card_keys(found, lambda key: f"{path} line {lines[key]}")
+    if card.get("role") == "hub" and table is not None:
+        raise IdentityError(f"{path} line {lines['table']}: a hub has no table: remove the "
+                            "table line, or say role = table")
+    return BootFile(path, table, hub, found.get("key"), rotate, **card)
+
+
+def _card_keys(found: dict[str, str], where: Callable[[str], str]) -> dict[str, str]:
+    """The card's own keys, checked: what a laptop's typo would make silently wrong (a Wi-Fi
+    password WPA refuses, a time zone that does not exist) is refused, naming the line."""
+    out = {k: v for k, v in found.items() if k in CARD_KEYS}
+    role = out.get("role", "table").lower()
+    if role not in ROLES:
+        raise IdentityError(f"{where('role')}: role is table or hub, not {out['role']!r}")
+    out["role"] = role
+    name = out.get("wifi_name")
+    if name is not None and len(name.encode()) > 32:
+        raise IdentityError(f"{where('wifi_name')}: a Wi-Fi name has at most 32 bytes")
+    password = out.get("wifi_password")
+    if password is not None:
+        if name is None:
+            raise IdentityError(f"{where('wifi_password')}: a Wi-Fi password needs its "
+                                "network: add wifi_name = ...")
+        hex64 = len(password) == 64 and all(c in "0123456789abcdefABCDEF" for c in password)
+        if not (8 <= len(password) <= 63 and password.isascii() and password.isprintable()
+                or hex64):
+            raise IdentityError(f"{where('wifi_password')}: a WPA password has 8 to 63 "
+                                f"characters, not {len(password)}")
+    country = out.get("wifi_country")
+    if country is not None:
+        if not _COUNTRY.match(country):
+            raise IdentityError(f"{where('wifi_country')}: wifi_country is a two-letter "
+                                f"code like GB or DE, not {country!r}")
+        out["wifi_country"] = country.upper()
+    zone = out.get("timezone")
+    if zone is not None:
+        try:
+            if not _ZONE.match(zone):
+                raise ValueError(zone)
+            ZoneInfo(zone)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise IdentityError(f"{where('timezone')}: no time zone {zone!r} (one like "
+                                "Europe/London, America/New_York or UTC)") from None
+    size = out.get("size")
+    if size is not None and not _SIZE.match(size.lower()):
+        raise IdentityError(f"{where('size')}: size is like 1920x1080, not {size!r}")
+    password = out.get("td_password")
+    if password is not None and check_new_password(password):
+        raise IdentityError(f"{where('td_password')}: {check_new_password(password)}")
+    ssh_key = out.get("ssh_key")
+    if ssh_key is not None and not _SSH_KEY.match(ssh_key):
+        raise IdentityError(f"{where('ssh_key')}: ssh_key is one public key line, like "
+                            "ssh-ed25519 AAAA... you@laptop (the .pub file)")
+    return out
 
 
 def read_boot_file(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
@@ -204,6 +284,7 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
         return None
 
 
-__all__ = ["AUTO", "BOOT_FILES", "ROTATIONS", "BootFile", "IdentityError", "board_serial",
+__all__ = ["AUTO", "BOOT_FILES", "CARD_KEYS", "ROLES", "ROTATIONS", "BootFile", "IdentityError",
+           "board_serial",
            "hostname_table", "hub_url",
            "parse_boot_file", "read_boot_file", "table_from_hostname"]

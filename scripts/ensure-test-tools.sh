@@ -1,8 +1,8 @@
 #!/bin/sh
 # What the tests drive for real, from Debian: `chromium` (the dashboard and the phone pages,
 # headless) and `zbarimg` from `zbar-tools` (reads the QR code a kiosk draws at game over,
-# as a phone's camera would), and `ip` from iproute2 (a private network namespace for the
-# mDNS tests). Install what is missing when we may (root with apt-get, as
+# as a phone's camera would), `ip` from iproute2 (a private network namespace for the
+# mDNS tests), and the image tools of the card's layout test (below). Install what is missing when we may (root with apt-get, as
 # in CI); otherwise say how.
 set -e
 missing=""
@@ -10,6 +10,14 @@ command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v zbarimg >/dev/null 2>&1 || missing="$missing zbar-tools"
 # `ip` (iproute2): the mDNS tests announce only inside a private network namespace
 command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
+# the card image's layout test (tests/deploy/test_card.py) makes a small image as `make card`
+# does: sfdisk (fdisk), mkfs.vfat (dosfstools), mcopy (mtools), mke2fs (e2fsprogs), and the
+# card's setup makes SSH host keys (ssh-keygen: openssh-client)
+command -v sfdisk >/dev/null 2>&1 || missing="$missing fdisk"
+command -v mkfs.vfat >/dev/null 2>&1 || missing="$missing dosfstools"
+command -v mcopy >/dev/null 2>&1 || missing="$missing mtools"
+command -v mke2fs >/dev/null 2>&1 || missing="$missing e2fsprogs"
+command -v ssh-keygen >/dev/null 2>&1 || missing="$missing openssh-client"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's$missing for the tests..."

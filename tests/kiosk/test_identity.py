@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -30,6 +31,43 @@ def test_a_laptops_file_is_read_as_meant() -> None:
     assert got.settings() == {"table": 7, "hub": "http://10.0.0.1:8000", "key": "abc-DEF_123"}
 
 
+def test_the_cards_own_settings_are_read_as_a_laptop_wrote_them() -> None:
+    text = ('ROLE = Hub\r\nwifi_name = "Hall B # upstairs"\r\n'
+            "wifi_password = 'pass #word1'  # quoted: the # is the password's\r\n"
+            "wifi_country = gb\r\ntimezone: Europe/Vienna\r\nsize = 1280x720\r\n"
+            "ssh_key = ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB td@laptop\r\n"
+            "td_password = correct horse\r\n")
+    got = parse_boot_file(text, F)
+    assert (got.role, got.wifi_name, got.wifi_password, got.wifi_country, got.timezone) == (
+        "hub", "Hall B # upstairs", "pass #word1", "GB", "Europe/Vienna")
+    assert got.ssh_key == "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB td@laptop"
+    assert got.td_password == "correct horse"
+    assert got.settings() == {"size": "1280x720"}  # what the kiosk takes of it
+    plain = parse_boot_file("table = 4\n", F)
+    assert (plain.role, plain.wifi_name, plain.timezone) == ("table", None, None)
+    # an open network: a name and no password; a 64-digit hex key is a WPA key too
+    assert parse_boot_file("wifi_name = Cafe\n", F).wifi_password is None
+    assert parse_boot_file(f"wifi_name = Cafe\nwifi_password = {'ab' * 32}\n", F).wifi_password
+
+
+def test_the_cards_template_says_nothing_until_a_line_is_uncommented() -> None:
+    """card/files/boot/dipclock.txt: every setting commented out, each one valid once its #
+    is removed (bar the hub-only and kiosk-only ones taken together below)."""
+    template = (Path(__file__).resolve().parents[2] / "card/files/boot/dipclock.txt").read_text()
+    assert parse_boot_file(template, F).settings() == {}
+    settings = [line[2:] for line in template.splitlines()
+                if re.match(r"^# [a-z_]+ = ", line)]
+    keys = [line.split(" = ")[0] for line in settings]
+    assert set(keys) >= {"role", "table", "hub", "wifi_name", "wifi_password", "wifi_country",
+                         "timezone", "size", "td_password", "ssh_key"}
+    for line in settings:
+        key = line.split(" = ")[0]
+        if key in {"rotate", "td_password", "ssh_key", "wifi_password"}:
+            continue  # rotate: the kiosk's; the others are placeholders the TD fills in
+        parse_boot_file(line + "\n", F)
+    assert parse_boot_file("role = hub\ntd_password = choose one\n", F).td_password
+
+
 def test_hub_auto_and_a_bare_address() -> None:
     assert parse_boot_file("hub = AUTO\n", F).hub == "auto"
     assert parse_boot_file("hub = 10.0.0.1:8000\n", F).hub == "https://10.0.0.1:8000"
@@ -39,8 +77,21 @@ def test_hub_auto_and_a_bare_address() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("table = 7\ntabel = 8\n",
-         "line 2: unknown key 'tabel' (the keys are table, hub, rotate and key)"),
+        ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, key, "
+                                   "rotate, role, wifi_name, wifi_password, wifi_country, "
+                                   "timezone, size, ssh_key and td_password)"),
+        ("role = server\n", "line 1: role is table or hub, not 'server'"),
+        ("role = hub\ntable = 3\n", "line 2: a hub has no table"),
+        ("wifi_password = secret99\n", "line 1: a Wi-Fi password needs its network"),
+        ("wifi_name = Hall\nwifi_password = short\n", "line 2: a WPA password has 8 to 63 "
+                                                      "characters, not 5"),
+        ("wifi_name = " + "x" * 33 + "\n", "line 1: a Wi-Fi name has at most 32 bytes"),
+        ("wifi_country = GBR\n", "line 1: wifi_country is a two-letter code"),
+        ("timezone = Europe/Londn\n", "line 1: no time zone 'Europe/Londn'"),
+        ("timezone = ../../etc/passwd\n", "line 1: no time zone '../../etc/passwd'"),
+        ("size = big\n", "line 1: size is like 1920x1080, not 'big'"),
+        ("ssh_key = AAAAC3NzaC1lZDI1NTE5\n", "line 1: ssh_key is one public key line"),
+        ("role = hub\ntd_password = 1234\n", "line 2: the TD password needs at least 8"),
         ("rotate = 45\n", "line 1: rotate must be 0, 90, 180 or 270 (the picture turned "
                           "clockwise), not '45'"),
         ("rotate = left\n", "line 1: rotate must be 0, 90, 180 or 270"),

@@ -1,0 +1,167 @@
+"""The card's boot-time setup (machine.cardsetup) on real folders standing for a card's root:
+each card makes itself (host keys, hostname), dipclock.txt is the settings, nothing stays
+once its line is gone."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import stat
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from machine.cardsetup import (
+    HUB_DB,
+    KIOSK_TOML,
+    NM_PROFILE,
+    PASSWORD_HASH,
+    RUN,
+    apply,
+    hostname,
+    main,
+    wifi_profile,
+)
+from machine.identity import parse_boot_file
+from server.passwords import verify_password
+
+pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
+
+
+def card(tmp_path: Path, name: str, machine_id: str = "0" * 31 + "1") -> Path:
+    """A card's root as the image leaves it after systemd's first-boot machine-id."""
+    root = tmp_path / name
+    (root / "etc").mkdir(parents=True)
+    (root / "etc/machine-id").write_text(machine_id + "\n")
+    (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\tdipclock\n")
+    zone = root / "usr/share/zoneinfo/Europe/Vienna"
+    zone.parent.mkdir(parents=True)
+    zone.write_bytes(b"TZif")
+    return root
+
+
+def boot(tmp_path: Path, text: str) -> object:
+    path = tmp_path / "dipclock.txt"
+    path.write_text(text)
+    return parse_boot_file(text, path)
+
+
+class Calls:
+    def __init__(self) -> None:
+        self.argv: list[list[str]] = []
+
+    def __call__(self, argv: Sequence[str]) -> None:
+        self.argv.append(list(argv))
+        if argv[0] == "ssh-keygen":  # the real thing: each card's own keys
+            subprocess.run(list(argv), check=True, capture_output=True)
+
+
+def host_keys(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "etc/ssh").glob("ssh_host_*_key.pub"))}
+
+
+def test_two_cards_from_one_image_make_keys_and_names_of_their_own(tmp_path: Path) -> None:
+    a, b = card(tmp_path, "a", "a" * 32), card(tmp_path, "b", "b" * 32)
+    calls = Calls()
+    name_a = apply(None, a, calls, serial="10000000d00dfeed")
+    name_b = apply(None, b, calls)  # no board serial (a VM): the machine-id's end
+    assert (name_a, name_b) == ("dipclock-d00dfeed", "dipclock-bbbbbbbb")
+    assert (a / "etc/hostname").read_text() == "dipclock-d00dfeed\n"
+    assert "127.0.1.1\tdipclock-d00dfeed" in (a / "etc/hosts").read_text().splitlines()
+    assert "127.0.1.1\tdipclock\n" not in (a / "etc/hosts").read_text()
+    keys_a, keys_b = host_keys(a), host_keys(b)
+    assert "ssh_host_ed25519_key.pub" in keys_a and keys_a.keys() == keys_b.keys()
+    assert not set(keys_a.values()) & set(keys_b.values())
+    apply(None, a, calls)  # the next boot: the keys stay the card's
+    assert host_keys(a) == keys_a
+
+
+@pytest.mark.parametrize(
+    ("text", "serial", "name"),
+    [("table = 7\n", None, "dipclock-table-7"), ("role = hub\n", "1234abcd", "dipclock-hub"),
+     ("hub = auto\n", "00000000-1234-ABCD", "dipclock-1234abcd")],
+)
+def test_the_hostname_is_the_table_the_hub_or_the_boards_serial(
+        tmp_path: Path, text: str, serial: str | None, name: str) -> None:
+    assert hostname(boot(tmp_path, text), serial, "f" * 32) == name  # type: ignore[arg-type]
+
+
+def test_the_wifi_is_a_networkmanager_profile_that_goes_with_its_line(tmp_path: Path) -> None:
+    root = card(tmp_path, "a")
+    got = boot(tmp_path, 'wifi_name = Hall B;2\nwifi_password = "pa\\ss #word"\n'
+                         "wifi_country = at\n")
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    profile = root / NM_PROFILE
+    assert stat.S_IMODE(profile.stat().st_mode) == 0o600  # NetworkManager reads no other
+    keyfile = configparser.RawConfigParser()
+    keyfile.read_string(profile.read_text())
+    assert bytes(int(b) for b in keyfile["wifi"]["ssid"].rstrip(";").split(";")) == b"Hall B;2"
+    assert keyfile["wifi-security"]["key-mgmt"] == "wpa-psk"
+    assert keyfile["wifi-security"]["psk"] == "pa\\\\ss #word"  # GLib's escape
+    assert keyfile["connection"]["autoconnect-retries"] == "0"  # retry for ever, Wi-Fi late
+    assert (root / "run/modprobe.d/dipclock-wifi.conf").read_text() == (
+        "options cfg80211 ieee80211_regdom=AT\n")
+    # the same network, the same profile; an open network has no security section
+    again = wifi_profile(boot(tmp_path, "wifi_name = Hall B;2\n"))  # type: ignore[arg-type]
+    assert again is not None and "[wifi-security]" not in again
+    assert again.splitlines()[2] == keyfile["connection"]["uuid"].join(("uuid=", ""))
+    apply(boot(tmp_path, "table = 3\n"), root, Calls())  # type: ignore[arg-type]
+    assert not profile.exists()  # a new venue: the old secret is not kept
+
+
+def test_role_time_zone_and_ssh_key_each_boot(tmp_path: Path) -> None:
+    root = card(tmp_path, "a")
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB td@laptop"
+    apply(boot(tmp_path, f"role = hub\ntimezone = Europe/Vienna\nssh_key = {key}\n"),  # type: ignore[arg-type]
+          root, Calls())
+    assert (root / RUN / "role-hub").exists() and not (root / RUN / "role-table").exists()
+    assert str((root / "etc/localtime").readlink()) == "/usr/share/zoneinfo/Europe/Vienna"
+    assert (root / "etc/timezone").read_text() == "Europe/Vienna\n"
+    keys = root / RUN / "ssh/authorized_keys"
+    assert keys.read_text() == key + "\n" and stat.S_IMODE(keys.stat().st_mode) == 0o600
+    apply(boot(tmp_path, "table = 2\n"), root, Calls())  # type: ignore[arg-type]
+    assert (root / RUN / "role-table").exists() and not (root / RUN / "role-hub").exists()
+    assert not keys.exists()  # the line removed: nobody logs in
+
+
+def test_the_halls_kiosk_toml_on_the_boot_partition_is_the_kiosks(tmp_path: Path) -> None:
+    root = card(tmp_path, "a")
+    got = boot(tmp_path, "table = 2\n")
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    assert not (root / KIOSK_TOML).exists()  # none on the card: the image's own stays
+    (tmp_path / "kiosk.toml").write_text("[buttons]\nserial = \"auto\"\n")
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    assert (root / KIOSK_TOML).read_text() == "[buttons]\nserial = \"auto\"\n"
+
+
+def test_the_hubs_password_is_hashed_then_taken_off_the_card(tmp_path: Path) -> None:
+    root = card(tmp_path, "hub")
+    text = "# the hall's hub\nrole = hub\r\nTD_password = correct horse\r\nhub = auto\n"
+    got = boot(tmp_path, text)
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    hashed = (root / PASSWORD_HASH).read_text().strip()
+    assert verify_password("correct horse", hashed)
+    assert stat.S_IMODE((root / PASSWORD_HASH).stat().st_mode) == 0o600
+    assert (tmp_path / "dipclock.txt").read_bytes() == text.encode()  # kept till the hub has it
+    (root / HUB_DB).parent.mkdir(parents=True)
+    (root / HUB_DB).write_bytes(b"")  # the hub's first start stored it
+    apply(got, root, Calls())  # type: ignore[arg-type]
+    left = (tmp_path / "dipclock.txt").read_bytes().decode()
+    assert "correct horse" not in left and left.startswith("# the hall's hub\nrole = hub\r\n")
+    assert parse_boot_file(left, tmp_path / "dipclock.txt").td_password is None
+
+
+def test_a_mistake_in_the_file_is_one_line_and_the_card_goes_on_as_a_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = card(tmp_path, "a")
+    (tmp_path / "dipclock.txt").write_text("role = hub\ntabel = 4\n")
+    monkeypatch.setattr("machine.cardsetup._run", Calls())
+    assert main(["--root", str(root), "--boot-file", str(tmp_path / "dipclock.txt")]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].startswith(f"dipclock-card: {tmp_path / 'dipclock.txt'} line 2: unknown key")
+    assert said[0].endswith("going on as a table with no settings")
+    assert said[1] == "dipclock-card: table, hostname dipclock-00000001, no Wi-Fi"
+    assert (root / RUN / "role-table").exists()
