@@ -362,10 +362,13 @@ FSTAB = """\
 # The card image (docs/card.md). The root is read-only under a tmpfs overlay from its second
 # boot on (card/files/initramfs); the clock's state has its own partition, grown to the card.
 LABEL=dipclock-root  /                  ext4  rw,noatime  0  1
+# Each waited for 10 minutes, not systemd's 90 s: a card booted in qemu on a busy machine
+# found its partitions later than that and stopped in emergency mode (make card-test).
 # dipclock.txt, readable by the clock (group dipclock), written only by the card's setup
-LABEL=DIPCLOCK       /boot/firmware     vfat  ro,uid=0,gid={gid},fmask=0137,dmask=0027  0  2
-LABEL=dipclock-data  /var/lib/dipclock  ext4  rw,noatime  0  2
-"""
+LABEL=DIPCLOCK       /boot/firmware     vfat  {boot}  0  2
+LABEL=dipclock-data  /var/lib/dipclock  ext4  rw,noatime,{wait}  0  2
+""".replace("{boot}", "ro,uid=0,gid={gid},fmask=0137,dmask=0027,{wait}").replace(
+    "{wait}", "x-systemd.device-timeout=10min")
 
 
 def forget_identity(root: Path) -> None:

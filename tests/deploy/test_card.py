@@ -212,3 +212,13 @@ def test_a_raspberry_pi_os_base_is_refused_not_ignored(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Raspberry Pi OS Lite is not done yet" in err[0]
     assert not (tmp_path / "out.img.xz").exists()
+
+
+def test_the_cards_partitions_are_waited_for_longer_than_systemds_90_s() -> None:
+    """A slow boot (qemu on a busy machine, a slow card reader) finds its partitions late:
+    each fstab line the boot waits for says how long, or the card stops in emergency mode."""
+    lines = [line.split() for line in build.FSTAB.format(gid=1000).splitlines()
+             if line.startswith("LABEL=") and line.split()[1] != "/"]
+    assert {fields[1] for fields in lines} == {"/boot/firmware", "/var/lib/dipclock"}
+    for fields in lines:
+        assert "x-systemd.device-timeout=10min" in fields[3].split(","), fields[1]
