@@ -18,14 +18,14 @@ import pytest
 from hardware.events import ButtonEvent
 from kiosk.app import run as run_loop
 from kiosk.display import SCREEN_RECHECK, Display, Screens, console_screens
-from kiosk.draw import LOOKS
+from kiosk.draw import LOOKS, Painter
 from kiosk.options import build_parser, read_settings
 from kiosk.problems import DisplayUnavailable, Problem
 from kiosk.startup import PUMP, Clock, Watch, hold, run
 from kiosk.state import problem
 
 from .conftest import make_table
-from .test_draw import dominant, painter
+from .test_draw import dominant
 from .test_startup import Steps
 
 OFF = (("HDMI-A-1", "disconnected"), ("HDMI-A-2", "disconnected"))
@@ -287,7 +287,8 @@ def test_on_the_console_the_frame_is_presented_through_a_renderer(
     size = pygame.display.get_desktop_sizes()[0]
     assert display.surface.get_size() == size
     frame = problem("what", "fix")
-    display.show(frame, painter)
+    pygame.font.init()
+    display.show(frame, Painter())  # its own fonts: another test may have quit the module
     shown = display.presented()
     assert shown.get_size() == size
     assert dominant(shown) == LOOKS["problem"].background
