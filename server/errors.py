@@ -1,7 +1,13 @@
-"""Every bad request answers 4xx with ``{"detail": "field: what was expected"}``, never 500."""
+"""Every bad request answers 4xx with ``{"detail": "field: what was expected"}``, never 500.
+
+Only a request's own validation is a 422. A pydantic ``ValidationError`` raised anywhere
+else is the hub failing to build its own reply (or a model of its own): a fault of the hub,
+logged with its traceback and answered 500, never blamed on the TD's request.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,7 +16,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from dipclock.events import EventError, describe_validation_error
+from dipclock.events import EventError
+
+log = logging.getLogger("uvicorn.error")
 
 _WHERE = {"body", "query", "path", "header", "cookie"}
 
@@ -43,8 +51,11 @@ def install(app: FastAPI) -> None:
         return JSONResponse({"detail": describe(list(exc.errors()))}, status_code=422)
 
     @app.exception_handler(ValidationError)
-    async def _model(_: Request, exc: ValidationError) -> JSONResponse:
-        return JSONResponse({"detail": describe_validation_error(exc)}, status_code=422)
+    async def _own(request: Request, exc: ValidationError) -> JSONResponse:
+        log.error("%s %s: the hub could not build its reply", request.method,
+                  request.url.path, exc_info=exc)
+        return JSONResponse({"detail": "the hub could not build its reply: a fault of the "
+                                       "hub, written to its log"}, status_code=500)
 
     @app.exception_handler(EventError)
     async def _event(_: Request, exc: EventError) -> JSONResponse:
