@@ -122,7 +122,9 @@ def _zone_name(name: str | None) -> str | None:
 
 
 class EventProfile(_Strict):
-    """One tournament's rules as the clock needs them (see ../shared/EVENTS.md)."""
+    """One tournament's rules as the clock needs them. Each built-in profile (``BUILTIN``)
+    names in ``source`` the organisers' rule text it was read from; those texts are theirs,
+    kept beside this repository, not in it."""
 
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
     name: str

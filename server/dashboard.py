@@ -1,8 +1,9 @@
 """``GET /api/td/state``: everything the TD's dashboard shows, in one poll.
 
 Reads the store and runs the core for the hall clock, the grid and the late submissions,
-so it is blocking work: the route is a plain ``def`` and runs in a worker thread, never on
-the event loop that answers the kiosks' time sync. The shape is ``server.responses``.
+so it is blocking work: the route (``routers/td.py``) hands it to a worker thread, one such
+read at a time (``context.heavy_read``), never the event loop that answers the kiosks' time
+sync. The shape is ``server.responses``.
 """
 
 from __future__ import annotations
