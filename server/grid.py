@@ -15,7 +15,7 @@ from typing import Any
 
 from dipclock import screen
 from dipclock.events import EventProfile
-from dipclock.late import Pressed, board
+from dipclock.late import Pressed, board, orders, powers_out
 from dipclock.penalties import started_seconds
 from dipclock.phaseview import view
 from dipclock.schedule import Schedule
@@ -23,7 +23,7 @@ from dipclock.timeline import break_state
 from dipclock.venuetime import zone
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
-from server.rounds import Current, core_presses, out_powers, own_tables, table_clocks
+from server.rounds import Current, own_tables, table_clocks
 from server.store import PressRow
 from server.views import iso, screen_json
 
@@ -118,9 +118,9 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
         }
         if cur is not None:
             presses = rows.get(n, ())
-            gone = out_powers(presses, cur.schedule, cur.profile)
+            gone = powers_out(cur.profile, presses, cur.schedule.start)
             v = view(cur.profile, cur.schedule, now, table=n)
-            powers = board(clocks[n].phases, now, core_presses(presses), cur.profile.penalty,
+            powers = board(clocks[n].phases, now, orders(presses), cur.profile.penalty,
                            gone, stops=clocks[n].stops)
             item["view"] = {  # the few fields a tile shows: the grid is polled every 2 s
                 "stage": v.stage,
@@ -129,7 +129,7 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
                 "deadline": iso(v.deadline, zone(cur.profile.timezone)),
             }
             item["clock"] = table_clock_json(
-                cur.profile, cur.schedule, now, n, core_presses(presses), gone
+                cur.profile, cur.schedule, now, n, orders(presses), gone
             )
             item.update(own_changes(cur, now, n))
             item["powers"] = [

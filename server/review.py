@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import dipclock
 from dipclock.events import EventProfile
-from dipclock.late import judged_until, missed_to_judge, submissions
+from dipclock.late import judged_until, missed_to_judge, orders, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
@@ -30,7 +30,7 @@ from dipclock.venuetime import zone
 from server.context import Hub
 from server.csvcells import cell
 from server.history import Judged
-from server.rounds import core_presses, round_profile, schedule_for, table_clocks
+from server.rounds import round_profile, schedule_for, table_clocks
 from server.views import iso
 
 COLUMNS = (
@@ -150,7 +150,7 @@ def judge_table(
     phases, stops = built.phases, built.stops  # a break or hold stops late counts and windows
     deadlines = {ph.ref: ph.deadline for ph in phases}
     items: list[dict[str, Any]] = []
-    for s in submissions(phases, core_presses(mine), stops=stops):
+    for s in submissions(phases, orders(mine), stops=stops):
         if s.late:
             given = units.get((n, s.power, s.phase.code))
             cost = _cost(profile, s.seconds_late, s.offence, given)

@@ -113,6 +113,19 @@ def test_a_hold_belongs_to_one_chord_at_most():
     assert out_of_game([a, e, f], start, board=True) == {"F"}
 
 
+def test_powers_out_follow_the_event_s_clock_in_table_order():
+    """What the hub sends a table and its kiosk shows: on a central clock two holds together
+    are two powers out, listed in table order; on board clocks they are the ready signal."""
+    from dipclock.late import CHORD, powers_out
+
+    t, start = S1901, PHASES[0].opens
+    holds = [Press("T", t, "hold"), Press("A", t + CHORD / 2, "hold")]
+    assert powers_out(PROFILE, holds, start) == ("A", "T")
+    board = PROFILE.model_copy(update={"central_clock": False})
+    assert powers_out(board, holds, start) == ()
+    assert powers_out(board, holds[1:], start, seen=holds[:1], base={"T"}) == ()
+
+
 def test_a_press_before_the_round_starts_counts_for_nothing():
     before = PHASES[0].opens - timedelta(minutes=1)
     assert submissions(PHASES, [Press("A", before), Press("A", PHASES[0].opens)]) == [
