@@ -21,9 +21,8 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime, tzinfo
-from typing import NoReturn
 
-from dipclock.arguments import UsageError, parse_moment, round_schedule
+from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, EventProfile
@@ -50,14 +49,9 @@ from dipclock.venuetime import at_venue, venue_naive, zone
 MAX_LATE_SECONDS = 24 * 60 * 60
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _build_parser() -> _Parser:
-    p = _Parser(prog="dipclock", description="Deadline clock for Diplomacy tournaments.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _build_parser() -> Parser:
+    p = Parser(prog="dipclock", description="Deadline clock for Diplomacy tournaments.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     sub.add_parser("events", help="list the built-in events")
 
     plan = sub.add_parser("plan", help="print a round's timetable")
