@@ -2,8 +2,8 @@
 
 Pure (no clock, no file): ``dipclock plan`` and a standalone ``dipclock kiosk`` take the
 same options, so they share this parsing and its one-line ``UsageError``; every command's
-option parser is ``Parser`` (``dipclock``, ``kiosk``, ``hub``, ``doctor``). The launcher (``dipclock.launcher``) and the kiosk
-(``kiosk.options``, ``kiosk.cli``) import it; it imports neither.
+option parser is ``Parser`` (``dipclock``, ``kiosk``, ``hub``, ``doctor``). The shells
+import it; it imports none of them.
 """
 
 from __future__ import annotations

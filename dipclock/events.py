@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from dipclock.errors import DipclockError
+from dipclock.errors import DipclockError, describe
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
@@ -264,31 +264,7 @@ def parse_event_toml(text: str, origin: str) -> EventProfile:
     try:
         return EventProfile.model_validate(data)
     except ValidationError as exc:
-        raise EventError(f"{origin}: {describe_validation_error(exc)}") from None
-
-
-def describe_validation_error(exc: ValidationError, whole: str = "(top level)") -> str:
-    """The first problem of a pydantic error as 'key: what was expected' (``whole``: the
-    name of a problem with the whole document, such as two keys that must come together)."""
-    # a misspelt key explains the "missing" one beside it: name it first
-    raw = exc.errors()
-    # a deeper error explains the one about its container ("too short" after a bad item)
-    errors = [
-        e for e in raw
-        if not any(len(o["loc"]) > len(e["loc"]) and o["loc"][: len(e["loc"])] == e["loc"]
-                   for o in raw)
-    ]
-    errors.sort(key=lambda e: e["type"] != "extra_forbidden")
-    err = errors[0]
-    key = ".".join(str(p) for p in err["loc"]) or whole
-    msg = err["msg"]
-    if err["type"] == "extra_forbidden":
-        msg = "unknown key"
-    elif err["type"] == "missing":
-        msg = "required key is missing"
-    msg = msg.removeprefix("Value error, ")
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{key}: {msg}{more}"
+        raise EventError(f"{origin}: {describe(exc.errors())}") from None
 
 
 def _stem(origin: str) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import ValidationError
 
 from dipclock.arguments import moment_in_round
+from dipclock.errors import describe
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 from dipclock.powers import POWERS
 from dipclock.rounds import published_call, round_naming
@@ -365,10 +366,7 @@ def seats_from_csv(text: str) -> list[SeatIn]:
             out.append(SeatIn.model_validate(dict(zip(("round", "table", "power", "player"),
                                                       cells, strict=True))))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(x) for x in err["loc"])
-            msg = str(err["msg"]).removeprefix("Value error, ")
-            raise Refused(422, f"seating line {n}: {where}: {msg}") from None
+            raise Refused(422, f"seating line {n}: {describe(exc.errors())}") from None
     return out
 
 

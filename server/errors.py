@@ -16,33 +16,31 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
+from dipclock.errors import describe as core_describe
 from dipclock.events import EventError
 
 log = logging.getLogger("uvicorn.error")
 
 _WHERE = {"body", "query", "path", "header", "cookie"}
+#: A request's body has fields; its problems said as a TD (or a kiosk's log) can act on them.
+FIELD_WORDS = {"extra_forbidden": "unknown field", "missing": "required",
+               "model_attributes_type": "expected a JSON object"}
 
 
 def describe(errors: Sequence[Mapping[str, Any]]) -> str:
-    """The first problem, named by its field, in words a TD (or a kiosk's log) can act on."""
+    """The first problem, named by its field (``dipclock.errors.describe``): the request's
+    part (``body``, ``query``, ...) is taken off each location, and named when no field is."""
     if not errors:
         return "malformed request"
-    err = errors[0]
-    loc = [str(p) for p in err.get("loc", ())]
-    where = loc[0] if loc and loc[0] in _WHERE else ""
-    field = ".".join(loc[1:] if where else loc)
-    kind, msg = err.get("type", ""), str(err.get("msg", "invalid"))
-    if kind == "json_invalid":
-        return "body: not valid JSON"
-    if kind == "missing":
-        msg = "required" if field else "a JSON body is required"
-    elif kind == "extra_forbidden":
-        msg = "unknown field"
-    elif kind == "model_attributes_type":
-        msg = "expected a JSON object"
-    msg = msg.removeprefix("Value error, ")
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{field or where or 'request'}: {msg}{more}"
+    parts = [tuple(e.get("loc", ())) for e in errors]
+    where = next((str(p[0]) for p in parts if p and p[0] in _WHERE), "request")
+    inside = [dict(e) | {"loc": p[1:] if p and p[0] in _WHERE else p}
+              for e, p in zip(errors, parts, strict=True)]
+    if any(e["type"] == "json_invalid" for e in inside):  # located at the bad character
+        return f"{where}: not valid JSON"
+    if any(e["type"] == "missing" and not e["loc"] for e in inside):
+        return f"{where}: a JSON body is required"
+    return core_describe(inside, whole=where, words=FIELD_WORDS)
 
 
 def install(app: FastAPI) -> None:
