@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return demo_main(args_list[1:])
     if args_list and args_list[0] == "doctor":
-        from machine.doctor import main as doctor_main
+        from kiosk.doctor import main as doctor_main
 
         return doctor_main(args_list[1:])
     try:

@@ -35,8 +35,9 @@ from dipclock.arguments import Parser, UsageError
 from dipclock.powers import POWERS
 from hardware import boxfinder
 from hardware.gpio import load_pin_factory
+from kiosk import hubcheck as hub
 from kiosk.config import Settings, default_outbox
-from machine import box, buttons, display, hub, modem, power, sdl, storage, system, timesync
+from machine import box, buttons, display, modem, power, sdl, storage, system, timesync
 from machine.check import Check, fail, ok
 from machine.devices import Opener, user_name
 
