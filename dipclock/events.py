@@ -42,6 +42,13 @@ PenaltyModel = Literal["yellow_red", "graduated", "leniency", "warning", "refere
 #: scoring (wdc2018: "games will end immediately, regardless of which phase");
 #: ``last_deadline``: at the last deadline before the call, Spring or Fall (the default).
 CallEnds = Literal["last_fall", "at_call", "last_deadline"]
+#: Each call rule in words, the only ones (``dipclock events``, ``dipclock plan``; where a
+#: given game ends is ``dipclock.callwords``)
+CALL_RULES: dict[CallEnds, str] = {
+    "last_fall": "a call ends games after the last Fall before it",
+    "at_call": "a call ends games at once",
+    "last_deadline": "a call ends games after the last deadline before it",
+}
 
 
 class _Strict(BaseModel):
@@ -217,8 +224,7 @@ class EventProfile(_Strict):
         if varies:
             end = "to Fall " + "/".join(str(y) for y in sorted(varies)) + " by round"
         model = self.penalty.model
-        call = {"last_fall": "; a call ends games after the last Fall",
-                "at_call": "; a call ends games at once", "last_deadline": ""}[self.call_ends]
+        call = f"; {CALL_RULES[self.call_ends]}" if self.call_ends != "last_deadline" else ""
         board = "; board clocks" if not self.central_clock else ""
         return (f"{self.id:<12} {self.name}: {lengths}{writing}; {end}{call}{board}; "
                 f"penalties: {model}")

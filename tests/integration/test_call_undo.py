@@ -65,8 +65,9 @@ def test_the_call_cuts_table_2_s_phase_on_its_kiosk_and_the_undo_gives_it_back(
             question = asked[-1]
             assert re.search(r"Table 2 is \d+ s from its Fall 1901 deadline \(09:37:00\)",
                              question), question
-            assert "Table 2: ends after Spring 1901 (09:17:00); loses Fall 1901" in question
-            assert "Table 1: ends after Fall 1901 (09:32:00)" in question
+            assert ("Table 2: the game ends after Spring 1901 (09:17:00); loses Fall 1901"
+                    in question)
+            assert "Table 1: the game ends after Fall 1901 (09:32:00)" in question
             wait_for("table 2's kiosk ends the game at the call", lambda: (
                 s := kiosk.screen()) and s["stage"] == "game_over"
                 and s["label"] == "Round called: the game ends here")
