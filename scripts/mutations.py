@@ -88,8 +88,8 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      "kept = tuple(p for p in phases if p.deadline < call)",
      ["tests/core/test_timeline.py"]),
     ("penalties CSV's proposed without the units", "server/review.py",
-     'flat = r | {"proposed": r["proposed"]["text"],',
-     'flat = r | {"proposed": r["proposed"]["label"],',
+     '{"proposed": r.proposed.text,',
+     '{"proposed": r.proposed.label,',
      ["tests/server/test_seating.py"]),
 ]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import ValidationError
 
@@ -27,6 +27,7 @@ from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.timeline import break_state, timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server.refusal import Refused
+from server.responses import LateSubmission
 from server.rounds import Current, venue
 from server.schemas import (
     AdjustRequest,
@@ -374,13 +375,12 @@ def seats_from_csv(text: str) -> list[SeatIn]:
 
 
 def decide(
-    body: PenaltyDecision, late: Sequence[Mapping[str, Any]], now: datetime
+    body: PenaltyDecision, late: Sequence[LateSubmission], now: datetime
 ) -> Action[Decision]:
     """Confirm, waive or change the proposed penalty of one of ``late`` (the round's late
     submissions, ``server.review``); the proposal itself is kept beside the decision."""
     found = next(
-        (r for r in late if (r["table"], r["power"], r["phase"]) == (body.table, body.power,
-                                                                      body.phase)),
+        (r for r in late if (r.table, r.power, r.phase) == (body.table, body.power, body.phase)),
         None,
     )
     if found is None:
@@ -389,7 +389,7 @@ def decide(
         )
     final = {
         # the proposal's text: its label and, once units are entered, the orders to delete
-        "confirm": str(found["proposed"].get("text") or found["proposed"]["label"]),
+        "confirm": found.proposed.text or found.proposed.label,
         "waive": "Waived",
         "change": body.final,
     }[body.decision]

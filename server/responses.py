@@ -30,10 +30,11 @@ def _adapter(shape: Any) -> TypeAdapter[Any]:
 
 
 def render(shape: Any, data: object) -> Response:
-    """``data`` checked against ``shape`` (the route's ``response_model``) and encoded to
-    JSON here, in the worker thread that built it. Returning a plain dict would leave both
-    steps to FastAPI, on the event loop: for the dashboard's state with a full hall, tens
-    of milliseconds every kiosk's time sync would wait behind."""
+    """``data`` (built as ``shape``, the route's ``response_model``, by its builder: a
+    reply the hub cannot build fails there, a 500 in the log) encoded to JSON here, in the
+    worker thread that built it. Returning the model would leave the encoding to FastAPI,
+    on the event loop: for the dashboard's state with a full hall, tens of milliseconds
+    every kiosk's time sync would wait behind."""
     adapter = _adapter(shape)
     body = adapter.dump_json(adapter.validate_python(data), by_alias=True, exclude_unset=True)
     return Response(body, media_type="application/json")

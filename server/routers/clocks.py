@@ -56,7 +56,7 @@ def standing(request: Request, hub: HubDep) -> PairStanding:
 
 @router.get("/td/clocks", response_model=ClocksOut)
 def clocks(_: TD, hub: HubDep) -> ClocksOut:
-    return ClocksOut.model_validate(clocks_card(hub, hall_venue(hub.store, current(hub.store))))
+    return clocks_card(hub, hall_venue(hub.store, current(hub.store)))
 
 
 @router.post("/td/clocks", response_model=Paired)
