@@ -12,7 +12,7 @@ press costs from ``dipclock.penalties``.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Literal
@@ -301,15 +301,27 @@ def _extra(h: PhaseView, t: PhaseView) -> float | None:
     return None
 
 
-def _late_notes(lines: list[tuple[str, str]]) -> tuple[str, ...]:
-    """"Italy +17 s, 2-unit NMR"; powers on the same count grouped ("5 powers +17 s, ...")."""
+def _grouped(lines: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(who, what) pairs as each what with everyone it is said of, in first-seen order."""
     groups: dict[str, list[str]] = {}
     for name, what in lines:
         groups.setdefault(what, []).append(name)
+    return groups
+
+
+def _late_notes(lines: list[tuple[str, str]]) -> tuple[str, ...]:
+    """"Italy +17 s, 2-unit NMR"; powers on the same count grouped ("5 powers +17 s, ...")."""
     return tuple(
         f"{' and '.join(names) if len(names) <= 2 else f'{len(names)} powers'} {what}"
-        for what, names in groups.items()
+        for what, names in _grouped(lines).items()
     )
+
+
+def late_summary(heading: Iterable[tuple[str, str]]) -> str:
+    """The powers late now by the penalty each is heading for, one part per penalty, as
+    the TD's grid tile says it: "A F G → Red card: all units hold; I → Yellow card"."""
+    return "; ".join(f"{' '.join(powers)} → {label}"
+                     for label, powers in _grouped(heading).items())
 
 
 def _banner(

@@ -150,5 +150,8 @@ def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
                 })
                 for s in powers.values()
             ]
+            late = [(s.power, s.heading_for.label if s.heading_for else "")
+                    for s in powers.values() if s.late_seconds is not None and not s.out]
+            row.late_note = screen.late_summary(late) if late else None
         out.append(row)
     return out

@@ -180,6 +180,9 @@ class LateSubmission(Out):
     decided_at: Moment | None
     player: str  # who plays the power at that table in that round ("" if not seated)
     units: list[str] = []  # the power's units in that phase, if the TD entered them
+    #: the proposal deletes some of the power's orders: the TD is asked for its units
+    #: (``dipclock.penalties.Penalty.asks_units``)
+    units_asked: bool = False
 
 
 # --- the dashboard's state ----------------------------------------------------------------
@@ -360,6 +363,8 @@ class TableRow(Out):
     clock: ClockJson | None = None  # the table's own screen (what its kiosk shows)
     holds: list[OwnHold] | None = None
     adjustments: list[OwnAdjustment] | None = None
+    #: who is late now, one line per penalty: "A F G → Red card: all units hold"
+    late_note: str | None = None
 
 
 class WaitingClock(Out):

@@ -161,6 +161,7 @@ def judge_table(
                 "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
                 "started_second": started_seconds(s.seconds_late), "offence": s.offence,
                 "proposed": _proposed(cost), "units": list(given or ()),
+                "units_asked": cost.asks_units,
             })
     for m in missed_to_judge(phases, now, mine, profile.penalty, schedule.start,
                              board=not profile.central_clock, stops=stops):

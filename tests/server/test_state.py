@@ -350,3 +350,13 @@ def test_every_td_route_answers_what_its_schema_says(hub, td):
                          ("/api/clock", "post")):
         ref = paths[path][method]["responses"]["200"]["content"]["application/json"]["schema"]
         assert ref.get("$ref", "").startswith("#/components/schemas/"), path
+
+
+def test_a_tile_says_who_is_late_by_the_penalty_they_head_for(hub, td):
+    """The grid's late line is the hub's (``dipclock.screen.late_summary``): the page
+    groups nothing."""
+    post(hub, 1, *(press(f"p{p}", p, S1901 - timedelta(seconds=30)) for p in "AEFGR"))
+    hub.at(S1901 + timedelta(seconds=17))
+    tiles = {t["table"]: t for t in hub.client.get("/api/td/state").json()["tables"]}
+    assert tiles[1]["late_note"] == "I T → Yellow card"
+    assert tiles[2]["late_note"] == "A E F G I R T → Yellow card"
