@@ -8,8 +8,15 @@
 
 from __future__ import annotations
 
-from dipclock.events import CallEnds
+from dipclock.events import CALL_RULES, CallEnds
 from dipclock.schedule import PhaseRef
+
+
+def rule_sentence(rule: CallEnds) -> str:
+    """The event's call rule as a sentence: "A call ends games at once." (the TD's Call
+    card says it before the call is made)."""
+    words = CALL_RULES[rule]
+    return f"{words[:1].upper()}{words[1:]}."
 
 
 def counts(scoring: PhaseRef | None) -> str:
@@ -41,4 +48,4 @@ def preview_line(who: str, last: PhaseRef | None, scoring: PhaseRef | None, rule
     return line if rule == "at_call" else f"{line}; {counts(scoring)}"
 
 
-__all__ = ["counts", "game_ends", "preview_line"]
+__all__ = ["counts", "game_ends", "preview_line", "rule_sentence"]

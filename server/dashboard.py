@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import tzinfo
 
+from dipclock import callwords
 from dipclock.events import BUILTIN
 from dipclock.timeline import break_state, timetable
 from server import kepttime, pairing, roundsetup
@@ -91,7 +92,7 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
         out.round = RoundInfo(
             number=r.number, title=r.title, start=iso(r.start, tz), last_year=r.last_year,
             call=iso(r.call, tz), event=EventName(id=cur.profile.id, name=cur.profile.name),
-            started=played(r, now))
+            started=played(r, now), call_rule=callwords.rule_sentence(cur.profile.call_ends))
         out.hall = clock_model(cur.profile, cur.schedule, now)
         out.pauses = [
             PauseInfo(**pause_json(p, tz), id=i,

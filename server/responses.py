@@ -232,6 +232,8 @@ class RoundInfo(Out):
     call: Moment | None
     event: EventName  # the event this round is played under (kept for good once started)
     started: bool  # under way or called: a new event is for the next round
+    #: that event's call rule, in words ("A call ends games at once."): the Call card
+    call_rule: str = ""
 
 
 class ReviewRound(Out):

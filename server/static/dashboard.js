@@ -246,6 +246,7 @@ function renderPauses(pauses) {
   });
   items.push(...adjustments);
   const call = d && d.round ? d.round.call : null;
+  $("call-rule").textContent = d && d.round ? d.round.call_rule : ""; // the event's, in words
   if (!call && !callAsking) hideCallPreview();
   if (call) {
     items.push(el("li", { class: "called" },

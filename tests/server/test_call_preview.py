@@ -87,6 +87,9 @@ def test_the_call_names_table_2_s_loss_before_and_its_undo_restores_the_kiosk(
 
     page, asked = signed_in(browser, live.url, PASSWORD)
     open_call(page)
+    # the event's call rule, as the hub words it (wdc2006 has none of its own)
+    assert page.locator("#call-rule").inner_text() == (
+        "A call ends games after the last deadline before it.")
     page.click("#btn-call")
     page.locator("#btn-call-undo").wait_for(timeout=30_000)
     question = asked[-1]
