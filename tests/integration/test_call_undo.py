@@ -46,9 +46,7 @@ def test_the_call_cuts_table_2_s_phase_on_its_kiosk_and_the_undo_gives_it_back(
         ):
             td.request(method, path, json=body).raise_for_status()
         kiosk = start_kiosk(hub, 2, tmp_path)
-        assert kiosk.server is not None
-        kiosk.box, _ = kiosk.server.accept()
-        kiosk.box.sendall(b"HELLO dipclock-box 1\n")
+        kiosk.open_box()
         approve(td, 2)
         td.post("/api/clock", json={"time": f"{DAY}T09:32:40"}).raise_for_status()
         wait_for("table 2's kiosk at 09:32:40, in Fall 1901", lambda: (
