@@ -212,7 +212,7 @@ class RealKiosk:
 def set_up(hub: Hub, tables: int, paired: int) -> tuple[httpx.Client, dict[int, str]]:
     """The round on ``tables`` tables; a clock paired for each of tables 1 to ``paired``
     (their tokens), through the TD's API."""
-    from server.pairing import pair_by_td
+    from benchmarks.hub import pair_by_td
 
     td = hub.td()
     now = to_moment(httpx.get(hub.url + "/api/time", verify=hub.verify).json()["t1"])

@@ -27,13 +27,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from benchmarks.hub import pair_by_td
 from dipclock.events import BUILTIN
 from dipclock.powers import LETTERS
 from dipclock.schedule import Schedule
 from dipclock.sync import to_moment, to_seconds
 from dipclock.timeline import timetable
 from server.app import create_app
-from server.pairing import pair_by_td
 from server.passwords import hash_password
 from server.settings import Settings
 from server.store import PressRow

@@ -16,6 +16,7 @@ import asyncio
 import errno
 import json
 import os
+import secrets
 import socket
 import ssl
 import statistics
@@ -35,10 +36,29 @@ import websockets
 from dipclock.eventfiles import machine_zone
 from dipclock.sync import to_moment
 from dipclock.venuetime import venue_naive, zone
-from server.pairing import pair_by_td
+from server.pairing import token_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "benchmark-td-password"
+
+
+def pair_by_td(client: Any, table: int, kiosk: str | None = None,
+               headers: dict[str, str] | None = None) -> str:
+    """Pair a new token for ``table`` over HTTP in one go: ask as a clock, approve as the TD
+    (``client`` is signed in as the TD: an httpx or a test client; ``headers`` carries the
+    CSRF token if the client does not). What the benchmarks and the tests' simulated
+    clocks do; a real clock asks and waits (``kiosk.pairing``). Returns the token."""
+    token = secrets.token_urlsafe(32)
+    asked = client.post("/api/pair", json={
+        "kiosk": kiosk or f"simulated-{table}-{token[:6]}", "token_hash": token_hash(token),
+        "table": table})
+    if asked.status_code != 201:
+        raise RuntimeError(f"POST /api/pair: HTTP {asked.status_code} {asked.text[:200]}")
+    done = client.post("/api/td/clocks", json={"code": asked.json()["code"], "table": table},
+                       headers=headers or {})
+    if done.status_code != 200:
+        raise RuntimeError(f"POST /api/td/clocks: HTTP {done.status_code} {done.text[:200]}")
+    return token
 
 
 def hub_socket(port: int = 0, within: float = 10.0, host: str = "127.0.0.1") -> socket.socket:

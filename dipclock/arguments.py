@@ -1,16 +1,18 @@
 """What a TD types for a round, parsed: moments, breaks and the round's schedule.
 
 Pure (no clock, no file): ``dipclock plan`` and a standalone ``dipclock kiosk`` take the
-same options, so they share this parsing and its one-line ``UsageError`` (also the error of
-``dipclock doctor``'s options). The launcher (``dipclock.launcher``) and the kiosk
-(``kiosk.options``, ``kiosk.cli``) import it; it imports neither.
+same options, so they share this parsing and its one-line ``UsageError``; every command's
+option parser is ``Parser`` (``dipclock``, ``kiosk``, ``hub``, ``doctor``). The shells
+import it; it imports none of them.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
+from typing import Any, NoReturn
 
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
@@ -23,6 +25,21 @@ MAX_BREAK_MINUTES = 24 * 60
 
 class UsageError(DipclockError):
     """Bad input from the command line: one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Every command's option parser (``dipclock``, ``kiosk``, ``hub``, ``doctor``): a bad
+    option is ``refusal`` (a ``UsageError`` unless the command names its own), which the
+    command prints as one line with exit status 2, not argparse's usage text and exit. Only
+    ``--help`` prints, when asked."""
+
+    def __init__(self, *args: Any, refusal: type[DipclockError] = UsageError,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.refusal = refusal
+
+    def error(self, message: str) -> NoReturn:
+        raise self.refusal(message)
 
 
 def parse_moment(text: str, on: date | None = None) -> datetime:

@@ -11,9 +11,42 @@ that escapes is a bug, not a message. Subclasses say who raises it (``EventError
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 
 class DipclockError(Exception):
     """An error with one clear message for whoever has to fix it; never a traceback."""
 
 
-__all__ = ["DipclockError"]
+#: How a problem of each pydantic error type is said; any other type says pydantic's words.
+KEY_WORDS: Mapping[str, str] = {"extra_forbidden": "unknown key",
+                                "missing": "required key is missing"}
+
+
+def describe(errors: Sequence[Mapping[str, Any]], whole: str = "(top level)",
+             words: Mapping[str, str] = KEY_WORDS, within: Sequence[str] = ()) -> str:
+    """The first problem of a pydantic error list (``ValidationError.errors()``) as one line,
+    "key: what was expected": the one formatter of every file, setting and request body.
+
+    A misspelt key explains the "missing" one beside it, so an unknown key is named first;
+    a deeper error explains the one about its container ("too short" after a bad item), so
+    only the deepest are counted. ``whole``: the name of a problem with the whole document
+    (two keys that must come together); ``words``: how each type of problem is said (a
+    request's body has fields, not keys); ``within``: the keys the document sits under."""
+    deepest = [
+        e for e in errors
+        if not any(len(o["loc"]) > len(e["loc"]) and tuple(o["loc"][: len(e["loc"])])
+                   == tuple(e["loc"]) for o in errors)
+    ]
+    if not deepest:
+        return f"{whole}: invalid"
+    deepest.sort(key=lambda e: e["type"] != "extra_forbidden")
+    err = deepest[0]
+    key = ".".join(str(p) for p in (*within, *err["loc"]) if p != "") or whole
+    msg = words.get(err["type"], str(err.get("msg", "invalid")))
+    more = f" (and {len(deepest) - 1} more)" if len(deepest) > 1 else ""
+    return f"{key}: {msg.removeprefix('Value error, ')}{more}"
+
+
+__all__ = ["KEY_WORDS", "DipclockError", "describe"]

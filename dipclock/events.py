@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from dipclock.errors import DipclockError
+from dipclock.errors import DipclockError, describe
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
@@ -42,6 +42,13 @@ PenaltyModel = Literal["yellow_red", "graduated", "leniency", "warning", "refere
 #: scoring (wdc2018: "games will end immediately, regardless of which phase");
 #: ``last_deadline``: at the last deadline before the call, Spring or Fall (the default).
 CallEnds = Literal["last_fall", "at_call", "last_deadline"]
+#: Each call rule in words, the only ones (``dipclock events``, ``dipclock plan``; where a
+#: given game ends is ``dipclock.callwords``)
+CALL_RULES: dict[CallEnds, str] = {
+    "last_fall": "a call ends games after the last Fall before it",
+    "at_call": "a call ends games at once",
+    "last_deadline": "a call ends games after the last deadline before it",
+}
 
 
 class _Strict(BaseModel):
@@ -122,7 +129,9 @@ def _zone_name(name: str | None) -> str | None:
 
 
 class EventProfile(_Strict):
-    """One tournament's rules as the clock needs them (see ../shared/EVENTS.md)."""
+    """One tournament's rules as the clock needs them. Each built-in profile (``BUILTIN``)
+    names in ``source`` the organisers' rule text it was read from; those texts are theirs,
+    kept beside this repository, not in it."""
 
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
     name: str
@@ -215,8 +224,7 @@ class EventProfile(_Strict):
         if varies:
             end = "to Fall " + "/".join(str(y) for y in sorted(varies)) + " by round"
         model = self.penalty.model
-        call = {"last_fall": "; a call ends games after the last Fall",
-                "at_call": "; a call ends games at once", "last_deadline": ""}[self.call_ends]
+        call = f"; {CALL_RULES[self.call_ends]}" if self.call_ends != "last_deadline" else ""
         board = "; board clocks" if not self.central_clock else ""
         return (f"{self.id:<12} {self.name}: {lengths}{writing}; {end}{call}{board}; "
                 f"penalties: {model}")
@@ -262,31 +270,7 @@ def parse_event_toml(text: str, origin: str) -> EventProfile:
     try:
         return EventProfile.model_validate(data)
     except ValidationError as exc:
-        raise EventError(f"{origin}: {describe_validation_error(exc)}") from None
-
-
-def describe_validation_error(exc: ValidationError, whole: str = "(top level)") -> str:
-    """The first problem of a pydantic error as 'key: what was expected' (``whole``: the
-    name of a problem with the whole document, such as two keys that must come together)."""
-    # a misspelt key explains the "missing" one beside it: name it first
-    raw = exc.errors()
-    # a deeper error explains the one about its container ("too short" after a bad item)
-    errors = [
-        e for e in raw
-        if not any(len(o["loc"]) > len(e["loc"]) and o["loc"][: len(e["loc"])] == e["loc"]
-                   for o in raw)
-    ]
-    errors.sort(key=lambda e: e["type"] != "extra_forbidden")
-    err = errors[0]
-    key = ".".join(str(p) for p in err["loc"]) or whole
-    msg = err["msg"]
-    if err["type"] == "extra_forbidden":
-        msg = "unknown key"
-    elif err["type"] == "missing":
-        msg = "required key is missing"
-    msg = msg.removeprefix("Value error, ")
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{key}: {msg}{more}"
+        raise EventError(f"{origin}: {describe(exc.errors())}") from None
 
 
 def _stem(origin: str) -> str:

@@ -41,6 +41,16 @@ class Endings:
     votes_from: int | None
     last_year: int | None
 
+    @property
+    def text(self) -> str:
+        """The endings in words, as the result sheet's page says them under the form."""
+        return " ".join(line for line in (
+            f"A vote can end a game from {self.votes_from}." if self.votes_from else "",
+            f"Games end with Fall {self.last_year}." if self.last_year else "",
+            "A draw is of all survivors, or of two leaders level at the year's victory "
+            "threshold." if self.draws == "two_leaders" else "",
+        ) if line)
+
 
 @dataclass(frozen=True)
 class Scored:

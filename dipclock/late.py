@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
-from dipclock.events import PenaltyRules
+from dipclock.events import EventProfile, PenaltyRules
 from dipclock.gameclock import NEVER, Stop, merged
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import LETTERS
@@ -290,6 +290,22 @@ def out_of_game(
         if h.at >= since and (now is None or h.at <= now) and id(h) not in skip:
             out ^= {h.power}
     return out
+
+
+def powers_out(
+    profile: EventProfile | None,
+    presses: Iterable[Pressed],
+    since: datetime,
+    base: Collection[str] = (),
+    now: datetime | None = None,
+    seen: Iterable[Pressed] = (),
+) -> tuple[str, ...]:
+    """``out_of_game`` under ``profile``'s clock, in table order: on a board clock (not
+    ``central_clock``) a chord of two holds is the board's ready signal, not two powers out.
+    What the hub sends a table and what the table's kiosk shows."""
+    board = profile is not None and not profile.central_clock
+    out = out_of_game(presses, since, base, now=now, board=board, seen=seen)
+    return tuple(p for p in LETTERS if p in out)
 
 
 def drop_reason(phases: Sequence[Phase], at: datetime) -> DropReason:

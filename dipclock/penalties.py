@@ -48,6 +48,12 @@ class Penalty:
         every = "the only order" if n == 1 else f"all {n} orders"
         return f"{self.label}: delete {every} ({names})"
 
+    @property
+    def asks_units(self) -> bool:
+        """It deletes some of the power's orders, not all: the TD is asked for the power's
+        units, and the proposal then names the orders it deletes."""
+        return self.units_deleted > 0 and not self.all_units_hold
+
     def no_orders(self) -> Penalty:
         """The same penalty, labelled for a power that handed in no orders at all (it never
         pressed): "No orders: all units hold (NMR)", not a late press's reason."""

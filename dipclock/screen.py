@@ -12,11 +12,12 @@ press costs from ``dipclock.penalties``.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Literal
 
+from dipclock import callwords
 from dipclock.boardclock import with_board_starts
 from dipclock.events import CallEnds, EventProfile
 from dipclock.late import (
@@ -32,7 +33,7 @@ from dipclock.late import (
 from dipclock.penalties import penalty, started_seconds
 from dipclock.phaseview import PhaseView, Stage, view
 from dipclock.powers import LETTERS, POWERS
-from dipclock.schedule import PhaseRef, Schedule
+from dipclock.schedule import Schedule
 from dipclock.timeline import Phase, table_clock
 from dipclock.venuetime import venue_naive, zone
 
@@ -104,11 +105,15 @@ def heading_text(title: str, table_name: str) -> str:
     return " · ".join(x for x in (title, table_name) if x)
 
 
-def clock_text(moment: datetime, tz: tzinfo = UTC) -> str:
+def clock_text(moment: datetime, tz: tzinfo = UTC, day_of: datetime | None = None) -> str:
     """A UTC moment on the venue's clock: 10:17, or 10:17:30 when the deadline is not on a
-    whole minute (after an adjustment)."""
+    whole minute (after an adjustment); with ``day_of`` (a UTC moment), the weekday first
+    when the moment falls on another day than that one ("Sun 09:00", ``dipclock plan``)."""
     local = venue_naive(moment, tz)
-    return local.strftime("%H:%M:%S" if local.second else "%H:%M")
+    text = local.strftime("%H:%M:%S" if local.second else "%H:%M")
+    if day_of is not None and local.date() != venue_naive(day_of, tz).date():
+        text = local.strftime("%a ") + text
+    return text
 
 
 def duration_text(seconds: float) -> str:
@@ -296,23 +301,27 @@ def _extra(h: PhaseView, t: PhaseView) -> float | None:
     return None
 
 
-def _called_end(last: PhaseRef, scoring: PhaseRef | None, call_ends: CallEnds) -> str:
-    """Where a called game ends, in a few words, by the event's call rule."""
-    if call_ends == "at_call":
-        counts = f"{scoring.title} centres count" if scoring else "the starting centres count"
-        return f"the game ends then, {counts}"
-    return f"the game ends after {last.title}"
+def _grouped(lines: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(who, what) pairs as each what with everyone it is said of, in first-seen order."""
+    groups: dict[str, list[str]] = {}
+    for name, what in lines:
+        groups.setdefault(what, []).append(name)
+    return groups
 
 
 def _late_notes(lines: list[tuple[str, str]]) -> tuple[str, ...]:
     """"Italy +17 s, 2-unit NMR"; powers on the same count grouped ("5 powers +17 s, ...")."""
-    groups: dict[str, list[str]] = {}
-    for name, what in lines:
-        groups.setdefault(what, []).append(name)
     return tuple(
         f"{' and '.join(names) if len(names) <= 2 else f'{len(names)} powers'} {what}"
-        for what, names in groups.items()
+        for what, names in _grouped(lines).items()
     )
+
+
+def late_summary(heading: Iterable[tuple[str, str]]) -> str:
+    """The powers late now by the penalty each is heading for, one part per penalty, as
+    the TD's grid tile says it: "A F G → Red card: all units hold; I → Yellow card"."""
+    return "; ".join(f"{' '.join(powers)} → {label}"
+                     for label, powers in _grouped(heading).items())
 
 
 def _banner(
@@ -351,7 +360,7 @@ def _stage(
     notes: list[str] = []
     if call is not None and v.phase is not None and v.last_counted is not None:
         # the TD has called the round: every table hears where its game will end
-        ends = _called_end(v.last_counted, v.scoring_phase, call_ends)
+        ends = callwords.game_ends(v.last_counted, v.scoring_phase, call_ends)
         notes.append(f"Called for {clock_text(call, tz)}: {ends}")
     if v.phase is not None:
         if v.final_year:
@@ -383,8 +392,9 @@ def _stage(
                 label += f", clock restarts at {clock_text(v.restart_at, tz)}"
             return "held", label, big, None, tuple(notes)
         case "game_over":
-            scoring = (f"{v.scoring_phase.title} centres count",) if v.scoring_phase else (
-                ("Starting centres count",) if v.last_counted or v.previous else ())
+            counts = callwords.counts(v.scoring_phase)
+            counted = v.scoring_phase is not None or v.last_counted or v.previous
+            scoring = (counts[:1].upper() + counts[1:],) if counted else ()
             called = v.game_over_reason == "called" and call is not None
             if called and call is not None and v.now < call and call_ends != "last_fall":
                 # no deadline is left before the call: boards finish, the call ends them

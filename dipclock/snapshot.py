@@ -15,7 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from dipclock.events import EventProfile, describe_validation_error
+from dipclock.errors import describe
+from dipclock.events import EventProfile
 from dipclock.powers import PowerLetter
 from dipclock.schedule import Schedule
 
@@ -108,7 +109,7 @@ class Snapshot(_Part):
 
 def reason(exc: ValidationError) -> str:
     """A snapshot's first problem in one line, for a log: ``presses.0.power: ...``."""
-    return describe_validation_error(exc, whole="snapshot")
+    return describe(exc.errors(), whole="snapshot")
 
 
 class TimeReply(_Part):

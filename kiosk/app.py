@@ -27,6 +27,7 @@ from typing import Protocol
 import pygame
 
 from dipclock import sheetlines
+from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.sync import Slew, to_moment
 from hardware.events import ButtonEvent
@@ -195,8 +196,8 @@ class Kiosk:
         local = self.presses(rnd.key)
         hub_ids = {p.id for p in rnd.hub_presses}
         mine = [p for p in local if p.id not in hub_ids]
-        out = state.out_powers(rnd.hub_out, mine, now, rnd.schedule.start, rnd.profile,
-                               rnd.hub_presses)
+        out = powers_out(rnd.profile, mine, rnd.schedule.start, rnd.hub_out, now=now,
+                         seen=rnd.hub_presses)
         presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
         return sheetlines.TableNow(rnd.profile, rnd.schedule, now, presses, out, rnd.table)
 

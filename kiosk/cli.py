@@ -24,6 +24,7 @@ from typing import Literal
 
 from dipclock.arguments import UsageError, parse_moment
 from dipclock.errors import DipclockError
+from dipclock.late import powers_out
 from dipclock.powers import power_letter
 from kiosk.config import Settings
 from kiosk.options import (
@@ -81,7 +82,7 @@ def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
     profile, schedule, _ = standalone_round(settings, date.today())
     at = parse_moment(args.at, schedule.start.date())
     presses = _presses(args.press, "press", at.date()) + _presses(args.hold, "hold", at.date())
-    out = state.out_powers((), presses, at, schedule.start, profile)
+    out = powers_out(profile, presses, schedule.start, now=at)
     frame = state.build(profile, schedule, at, presses, out, settings.table,
                         settings.warning_minutes * 60)
     pygame.font.init()

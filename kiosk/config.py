@@ -16,8 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from dipclock.errors import DipclockError
-from dipclock.events import describe_validation_error
+from dipclock.errors import DipclockError, describe
 from dipclock.powers import LETTERS, power_letter
 from machine.identity import AUTO, hub_url
 
@@ -150,7 +149,7 @@ def validate(data: dict[str, Any], origin: str) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{origin}: {describe_validation_error(exc)}") from None
+        raise ConfigError(f"{origin}: {describe(exc.errors())}") from None
 
 
 def merge(file_data: dict[str, Any], options: dict[str, Any], origin: str) -> Settings:

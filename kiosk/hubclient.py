@@ -12,12 +12,12 @@ call into the session. Three daemon threads, and the screen loop never waits on 
   (``box_changed``) wakes it at once.
 * snapshots (``WS /api/tables/{n}/ws``, else polling ``GET .../snapshot``), saved in the
   outbox so a restart without the hub shows the last schedule.
+* upload (``POST .../presses``, then ``POST .../confirmations``) of every unsent outbox
+  row; a press, a confirmation, or the hub coming back, ends the wait for the next attempt.
 
 Every request carries the clock's token (``kiosk.pairing``) and, over HTTPS, is verified
 against the certificate pinned at pairing. A 401 (the TD revoked the clock) or another
 certificate ends the session: ``unpaired`` says why, and the kiosk pairs again.
-* upload (``POST .../presses``, then ``POST .../confirmations``) of every unsent outbox
-  row; a press, a confirmation, or the hub coming back, ends the wait for the next attempt.
 
 Every retry waits a jittered exponential backoff, so a hall of kiosks doesn't stampede a
 restarted hub. ``connected`` drives the small "hub lost" mark; the clock keeps running.

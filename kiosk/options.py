@@ -12,9 +12,9 @@ import argparse
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from dipclock.arguments import UsageError, parse_moment, round_schedule
+from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.eventfiles import load_event
 from dipclock.events import EventProfile
 from dipclock.roundcheck import check_round
@@ -28,18 +28,13 @@ from machine.identity import BOOT_FILES, ROTATIONS, hostname_table, read_boot_fi
 RESUME_WITHIN = timedelta(hours=12)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 def _bool_flag(p: argparse.ArgumentParser, name: str, help_text: str) -> None:
     p.add_argument(f"--{name}", dest=name.replace("-", "_"), action=argparse.BooleanOptionalAction,
                    default=None, help=help_text)
 
 
-def build_parser() -> _Parser:
-    p = _Parser(prog="dipclock kiosk", description="Run a table's deadline clock.")
+def build_parser() -> Parser:
+    p = Parser(prog="dipclock kiosk", description="Run a table's deadline clock.")
     p.add_argument("--config", help=f"settings file (default {SYSTEM_CONFIG} if it exists)")
     p.add_argument("--event", help="built-in event id or a .toml event file (standalone)")
     p.add_argument("--start", help="round start: 10:00 (today) or 2006-08-04T10:00; "

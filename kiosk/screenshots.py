@@ -21,6 +21,7 @@ import pygame  # noqa: E402
 
 from dipclock import sheetlines  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
+from dipclock.late import powers_out  # noqa: E402
 from dipclock.schedule import Pause, PhaseRef, Schedule  # noqa: E402
 from dipclock.scoring import GameResult, score_game  # noqa: E402
 from dipclock.scoring.result import parse_centres  # noqa: E402
@@ -71,7 +72,7 @@ class Scene:
         presses += [StoredPress(f"h{i}", "", p, "hold", _t(w))
                     for i, (p, w) in enumerate(self.holds)]
         presses.sort(key=lambda p: p.at)
-        out = state.out_powers((), presses, self.at, schedule.start, profile)
+        out = powers_out(profile, presses, schedule.start, now=self.at)
         players = dict(self.players)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
                             hub_lost=self.hub_lost, alerts=self.alerts, players=players)

@@ -32,8 +32,8 @@ from kiosk.upload import Uploader
 #: The longest a kiosk waits before trying an unreachable hub again (its time sync and
 #: its push channel): the hub is on the hall's LAN, so a hundred kiosks trying every 2 to
 #: 4 s cost it at most 50 refused connections a second while it is down, and a restarted
-#: hub has every table back within its own start-up plus 4 s. With the 30 s of before, a
-#: kiosk whose try came just before the hub listened again waited 8 s more (14 s once).
+#: hub has every table back within its own start-up plus 4 s; a longer wait keeps a table
+#: off the hub for that long after the hub is back.
 HUB_RETRY = 4.0
 
 __all__ = ["CONFIRMATIONS_BATCH", "FAST_SAMPLES", "FAST_SYNC", "HUB_RETRY", "SLOW_SYNC",

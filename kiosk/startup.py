@@ -367,7 +367,7 @@ class Table:
 
     def _run(self) -> Outcome:
         from kiosk.about import About, kiosk_id
-        from kiosk.app import FixedRound, WallTime
+        from kiosk.app import FixedRound, Source, TimeBase, WallTime
         from kiosk.app import run as run_loop
         from kiosk.options import standalone_round
         from kiosk.round import Round, round_key
@@ -382,6 +382,8 @@ class Table:
         sources, keyboard, box, factory = self._buttons()
         inputs: list[Any] = [src.source for src in sources]
         hub = None
+        source: Source
+        timebase: TimeBase
         hub_text = hub_url = ""
         # a card that says nothing finds the hall's hub, unless it ran one board alone
         # before (``--event`` once): that round is resumed, as a club's Pi expects
@@ -412,8 +414,7 @@ class Table:
             if box is not None:  # an unplugged box reaches the TD's grid at once
                 box.on_change = hub.box_changed
             self.closers.append(hub.close)
-            source: Any = hub
-            timebase: Any = hub
+            source = timebase = hub
             alerts = about.alerts
         else:
             stored = outbox.get("standalone")

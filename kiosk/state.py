@@ -9,14 +9,14 @@ box unplugged, a clock not verified. The screens with no round (``connecting``,
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
 from dipclock import screen as core
 from dipclock.events import EventProfile
-from dipclock.late import Pressed, out_of_game
+from dipclock.late import Pressed
 from dipclock.phaseview import PhaseView
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
@@ -25,7 +25,7 @@ from dipclock.sheetlines import SheetView
 
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
-    "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub", "out_powers",
+    "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub",
     "pairing", "problem", "with_result", "with_sheet",
 ]
 
@@ -70,20 +70,6 @@ class Frame:
     screen: Screen
     valid_for: float  # seconds until something on the screen changes (<= 1)
     view: PhaseView | None
-
-
-def out_powers(
-    base: Collection[str],
-    presses: Iterable[Pressed],
-    now: datetime,
-    since: datetime,
-    profile: EventProfile | None = None,
-    seen: Iterable[Pressed] = (),
-) -> set[str]:
-    """Powers out of the game at ``now``: ``base`` (the hub's list, from the hub's presses
-    ``seen``) toggled by each hold; on a board clock a chord is the board's ready signal."""
-    board = profile is not None and not profile.central_clock
-    return out_of_game(presses, since, base, now=now, board=board, seen=seen)
 
 
 def connecting(table_name: str, hub_lost: bool, alerts: tuple[str, ...] = ()) -> Frame:

@@ -4,5 +4,5 @@ Small probes, each reading one thing the operating system knows (the video drive
 into SDL, whether the system clock is synchronised, the Pi's power supply, the display's
 connectors, the data folder's filesystem, the table's identity on the boot partition). Each
 takes the paths or functions it reads as parameters, so tests hand it a fake ``/sys`` tree
-instead of mocking it. ``machine.doctor`` turns them into verdicts with a fix.
+instead of mocking it. ``kiosk.doctor`` turns them into verdicts with a fix.
 """

@@ -1,9 +1,11 @@
 """``make mutations``: break the code on purpose, one known way at a time, and show the test
 that catches it.
 
-Each mutation below once survived the suite (issue 8's review); each is applied to a copy of
-the tree, its tests are run, and the line says CAUGHT (some test failed) or SURVIVED. Not
-part of ``make test``: a check of the tests themselves, run when they change.
+Each mutation below once survived the suite (issue 8's and issue 23's reviews); each is
+applied to a copy of the tree, its tests are run, and the line says CAUGHT (some test
+failed), SURVIVED, or STALE (the line to break is gone: the script needs updating). Exit 0
+only when every one is CAUGHT. Not part of ``make test``: a check of the tests themselves,
+run when they change.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1]
 SESSION = ["tests/kiosk/test_session.py", "tests/kiosk/test_hubclient.py"]
 PAGES = ["tests/server/test_browser.py", "tests/server/test_screen_agreement.py"]
+#: the core's own tests of the late rules: a rule of the core is caught by the core's tests
+CORE_LATE = ["tests/core/test_late.py"]
 #: (what the mutation does, file, the line(s) as written, the broken version, its tests)
 M: list[tuple[str, str, str, str, list[str]]] = [
     ("refused batch marked sent", "kiosk/upload.py",
@@ -25,16 +29,16 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      "            return Outcome(tuple(p.id for p in batch), ())",
      SESSION),
     ("Slew bypassed with a hub", "kiosk/clocksync.py",
-     "return mono + self._slew.update(self._target, mono)",
-     "return mono + self._target",
+     "return mono + self._slew.update(target, mono)",
+     "return mono + target",
      SESSION),
     ("Slew bypassed standalone", "kiosk/app.py",
      "return mono + self._slew.update(target, mono)",
      "return mono + target",
      ["tests/kiosk/test_hubclient.py"]),
     ("OffsetFilter trusts the latest sample", "dipclock/sync.py",
-     "return min(fresh, key=lambda s: s.delay) if fresh else None",
-     "return fresh[-1] if fresh else None",
+     "return min(self._samples, key=lambda s: error_bound(s, now, self._rate.error))",
+     "return self._samples[-1]",
      ["tests/core/test_sync.py", "tests/kiosk/test_session.py"]),
     ("stored press not pushed to its table", "server/routers/kiosk.py",
      "    if stored:\n        publish(hub, {n})",
@@ -53,8 +57,8 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      "const s = Math.max(0, Math.floor(seconds));",
      PAGES),
     ("frame cache ignores new presses", "kiosk/app.py",
-     "key = (id(rnd), len(local), lost, self.warning_seconds, alerts)",
-     "key = (id(rnd), lost, self.warning_seconds, alerts)",
+     "key = (id(rnd), len(local), lost, self.warning_seconds, alerts,",
+     "key = (id(rnd), lost, self.warning_seconds, alerts,",
      ["tests/kiosk/test_stages.py"]),
     ("acknowledged before the outbox write", "kiosk/app.py",
      "        known = self.presses(key)  # loaded before the new row, so it is not counted "
@@ -63,9 +67,30 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      "twice\n        self.log(f\"PRESS early {event.power}\")\n        self.source.sent()\n",
      ["tests/kiosk/test_power_loss.py"]),
     ("a loop that never redraws", "kiosk/app.py",
-     "            flip()\n",
+     "            display.show(fr, painter)\n",
      "            pass\n",
      ["tests/kiosk/test_buttons.py"]),
+    # issue 23's review: each survived, or was caught only by the hub's tests
+    ("live offence count fixed at 1", "dipclock/late.py",
+     "offence = sum(1 for s in mine if s.late) + 1",
+     "offence = 1",
+     CORE_LATE),
+    ("a hold counted in two chords", "dipclock/late.py",
+     "            out.append((first, second))\n            i += 2",
+     "            out.append((first, second))\n            i += 1",
+     CORE_LATE),
+    ("offences counted per board, not per power", "dipclock/late.py",
+     "n = offences[press.power] = offences.get(press.power, 0) + 1",
+     'n = offences[""] = offences.get("", 0) + 1',
+     CORE_LATE),
+    ("a deadline exactly at the call not counted", "dipclock/timeline.py",
+     "kept = tuple(p for p in phases if p.deadline <= call)",
+     "kept = tuple(p for p in phases if p.deadline < call)",
+     ["tests/core/test_timeline.py"]),
+    ("penalties CSV's proposed without the units", "server/review.py",
+     '{"proposed": r.proposed.text,',
+     '{"proposed": r.proposed.label,',
+     ["tests/server/test_seating.py"]),
 ]
 
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import ValidationError
 
 from dipclock.arguments import moment_in_round
+from dipclock.errors import describe
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 from dipclock.powers import POWERS
 from dipclock.rounds import published_call, round_naming
@@ -26,6 +27,7 @@ from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.timeline import break_state, timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server.refusal import Refused
+from server.responses import LateSubmission
 from server.rounds import Current, venue
 from server.schemas import (
     AdjustRequest,
@@ -365,10 +367,7 @@ def seats_from_csv(text: str) -> list[SeatIn]:
             out.append(SeatIn.model_validate(dict(zip(("round", "table", "power", "player"),
                                                       cells, strict=True))))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(x) for x in err["loc"])
-            msg = str(err["msg"]).removeprefix("Value error, ")
-            raise Refused(422, f"seating line {n}: {where}: {msg}") from None
+            raise Refused(422, f"seating line {n}: {describe(exc.errors())}") from None
     return out
 
 
@@ -376,13 +375,12 @@ def seats_from_csv(text: str) -> list[SeatIn]:
 
 
 def decide(
-    body: PenaltyDecision, late: Sequence[Mapping[str, Any]], now: datetime
+    body: PenaltyDecision, late: Sequence[LateSubmission], now: datetime
 ) -> Action[Decision]:
     """Confirm, waive or change the proposed penalty of one of ``late`` (the round's late
     submissions, ``server.review``); the proposal itself is kept beside the decision."""
     found = next(
-        (r for r in late if (r["table"], r["power"], r["phase"]) == (body.table, body.power,
-                                                                      body.phase)),
+        (r for r in late if (r.table, r.power, r.phase) == (body.table, body.power, body.phase)),
         None,
     )
     if found is None:
@@ -391,7 +389,7 @@ def decide(
         )
     final = {
         # the proposal's text: its label and, once units are entered, the orders to delete
-        "confirm": str(found["proposed"].get("text") or found["proposed"]["label"]),
+        "confirm": found.proposed.text or found.proposed.label,
         "waive": "Waived",
         "change": body.final,
     }[body.decision]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 
+from dipclock.callwords import preview_line
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
 from dipclock.timeline import Phase, table_clock
@@ -42,6 +43,8 @@ class TableEnding(Out):
     #: the Fall whose centres count ("F1906"; None: no Fall completed), by the event's
     #: call rule (``dipclock.timeline.counted_phases``)
     scoring: str | None = None
+    #: the table's line as the TD reads it (``dipclock.callwords.preview_line``)
+    text: str = ""
 
 
 class CallPreview(Out):
@@ -73,16 +76,21 @@ def ending(
     after = [p for p in called.all_phases if p.deadline > at]
     cut = after[0] if after and len(counted) < len(called.all_phases) else None
     short = (cut.deadline - at).total_seconds() if cut is not None else None
-    if cut is None or short is None or short > warn_seconds:
-        return TableEnding(table=table, last=_end(counted[-1], tz) if counted else None,
-                           cut=None, seconds_short=None, warning="", scoring=scoring)
     who = "Every table" if table is None else f"Table {table}"
+    last = counted[-1] if counted else None
+    deadline = f"{venue_naive(last.deadline, tz):%H:%M:%S}" if last is not None else ""
+    if cut is None or short is None or short > warn_seconds:
+        text = preview_line(who, last.ref if last else None, fall, profile.call_ends, deadline)
+        return TableEnding(table=table, last=_end(last, tz) if last else None,
+                           cut=None, seconds_short=None, warning="", scoring=scoring, text=text)
     warning = (f"{who} is {round(short)} s from its {cut.ref.title} deadline "
                f"({venue_naive(cut.deadline, tz):%H:%M:%S}): called at "
                f"{venue_naive(at, tz):%H:%M:%S}, "
                f"{cut.ref.title} does not count")
-    return TableEnding(table=table, last=_end(counted[-1], tz) if counted else None,
-                       cut=_end(cut, tz), seconds_short=short, warning=warning, scoring=scoring)
+    text = preview_line(who, last.ref if last else None, fall, profile.call_ends, deadline,
+                        cut.ref, short)
+    return TableEnding(table=table, last=_end(last, tz) if last else None, cut=_end(cut, tz),
+                       seconds_short=short, warning=warning, scoring=scoring, text=text)
 
 
 def preview(

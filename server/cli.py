@@ -30,8 +30,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
 
+from dipclock.arguments import Parser
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import certificate
@@ -51,13 +51,9 @@ class HubError(DipclockError):
     """A problem the operator fixes: one line on stderr, exit status 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise HubError(message)
-
-
-def _parser() -> _Parser:
-    p = _Parser(prog="dipclock hub", description="Run the hub: kiosks' clock and TD dashboard.")
+def _parser() -> Parser:
+    p = Parser(prog="dipclock hub", description="Run the hub: kiosks' clock and TD dashboard.",
+               refusal=HubError)
     p.add_argument("--data", required=True, type=Path, help="directory for the hub's state")
     p.add_argument("--host", metavar="ADDRESS",
                    help="address to listen on (default 0.0.0.0: every address of this machine, "

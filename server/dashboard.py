@@ -1,15 +1,16 @@
 """``GET /api/td/state``: everything the TD's dashboard shows, in one poll.
 
 Reads the store and runs the core for the hall clock, the grid and the late submissions,
-so it is blocking work: the route is a plain ``def`` and runs in a worker thread, never on
-the event loop that answers the kiosks' time sync. The shape is ``server.responses``.
+so it is blocking work: the route (``routers/td.py``) hands it to a worker thread, one such
+read at a time (``context.heavy_read``), never the event loop that answers the kiosks' time
+sync. The shape is ``server.responses``.
 """
 
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import Any
 
+from dipclock import callwords
 from dipclock.events import BUILTIN
 from dipclock.timeline import break_state, timetable
 from server import kepttime, pairing, roundsetup
@@ -17,9 +18,27 @@ from server.actions import played
 from server.context import Hub
 from server.grid import grid
 from server.hubtime import status as clock_status
+from server.responses import (
+    AdjustmentInfo,
+    AuditLine,
+    ClocksOut,
+    ClockStanding,
+    DashboardState,
+    Deadline,
+    EventInfo,
+    EventName,
+    EventRound,
+    NextRound,
+    PairedClockOut,
+    PauseInfo,
+    ReviewRound,
+    RoundChange,
+    RoundInfo,
+    WaitingClock,
+)
 from server.review import late_submissions, undecided
 from server.rounds import current, hall_venue
-from server.views import clock_json, iso, pause_json
+from server.views import clock_model, iso, pause_json
 
 #: how many coming deadlines the dashboard lists
 DEADLINES = 12
@@ -27,76 +46,65 @@ DEADLINES = 12
 AUDIT_LINES = 40
 
 
-def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
+def state(hub: Hub, review: int | None = None) -> DashboardState:
     """``review``: the round whose late orders the dashboard lists (default: the current)."""
     kepttime.settle(hub)  # a restarted hub's time, decided once the tables have had a say
     base = hub.store.audit_head()  # first: whatever is read after it is at least as new
     cur = current(hub.store)
     now = hub.clock.moment()
     tz = hall_venue(hub.store, cur)
-    out: dict[str, Any] = {
-        "hub_time": hub.clock.now(),
-        "now": iso(now, tz),
-        "timezone": str(tz),
-        "clock": clock_status(hub),
-        "seq": hub.store.seq(),
-        "clocks": clocks_card(hub, tz),
-        "events": [{"id": p.id, "name": p.name} for p in BUILTIN.values()],
-        "event": None,
-        "round": None,
-        "hall": None,
-        "pauses": [],
-        "deadlines": [],
-        "tables": grid(hub, cur),
-        "penalties": [],
-        "review_round": None,
-        "undecided": 0,
-        "rounds": [],
-        "audit": [
-            {"at": iso(a.at, tz), "action": a.action, "summary": a.summary}
-            for a in hub.store.audit(AUDIT_LINES)
-        ],
-        "base": base,
-        "round_change": None,
-        "adjustments": [],
-    }
     number, start, correcting = roundsetup.next_round(hub, now)
-    out["next_round"] = {"number": number, "start": iso(start, tz), "correcting": correcting}
     last = hub.store.last_round_change()
-    if last is not None:
-        out["round_change"] = {"round": last[0], "summary": last[1], "at": iso(last[2], tz)}
     profile = hub.store.event()
-    if profile is not None:
-        out["event"] = {
-            "id": profile.id,
-            "name": profile.name,
-            "penalty_model": profile.penalty.model,
-            "rounds": [
-                {"number": r.number, "title": r.title, "day": r.day,
-                 "start": r.start.isoformat(timespec="minutes") if r.start else None,
-                 "last_year": r.last_year}
-                for r in profile.rounds
-            ],
-        }
+    out = DashboardState(
+        hub_time=hub.clock.now(),
+        now=iso(now, tz),
+        timezone=str(tz),
+        clock=ClockStanding(**clock_status(hub)),
+        seq=hub.store.seq(),
+        clocks=clocks_card(hub, tz),
+        events=[EventName(id=p.id, name=p.name) for p in BUILTIN.values()],
+        event=None if profile is None else EventInfo(
+            id=profile.id, name=profile.name, penalty_model=profile.penalty.model,
+            rounds=[EventRound(number=r.number, title=r.title, day=r.day,
+                               start=r.start.isoformat(timespec="minutes") if r.start else None,
+                               last_year=r.last_year)
+                    for r in profile.rounds]),
+        round=None,
+        hall=None,
+        pauses=[],
+        deadlines=[],
+        tables=grid(hub, cur),
+        penalties=[],
+        review_round=None,
+        undecided=0,
+        rounds=[],
+        audit=[AuditLine(at=iso(a.at, tz), action=a.action, summary=a.summary)
+               for a in hub.store.audit(AUDIT_LINES)],
+        base=base,
+        next_round=NextRound(number=number, start=iso(start, tz), correcting=correcting),
+        round_change=None if last is None else RoundChange(
+            round=last[0], summary=last[1], at=iso(last[2], tz)),
+        adjustments=[],
+    )
     if cur is not None:
         r = cur.round
-        out["round"] = {
-            "number": r.number, "title": r.title, "start": iso(r.start, tz),
-            "last_year": r.last_year, "call": iso(r.call, tz),
-            "event": {"id": cur.profile.id, "name": cur.profile.name},
-            "started": played(r, now),
-        }
-        out["hall"] = clock_json(cur.profile, cur.schedule, now)
-        out["pauses"] = [
-            pause_json(p, tz) | {"id": i, "state": break_state(cur.profile, cur.schedule, p, now)}
+        out.round = RoundInfo(
+            number=r.number, title=r.title, start=iso(r.start, tz), last_year=r.last_year,
+            call=iso(r.call, tz), event=EventName(id=cur.profile.id, name=cur.profile.name),
+            started=played(r, now), call_rule=callwords.rule_sentence(cur.profile.call_ends))
+        out.hall = clock_model(cur.profile, cur.schedule, now)
+        out.pauses = [
+            PauseInfo(**pause_json(p, tz), id=i,
+                      state=break_state(cur.profile, cur.schedule, p, now))
             for i, p in cur.pauses
         ]
-        out["adjustments"] = [
-            {"id": i, "seconds": a.seconds, "table": a.table, "at": iso(a.at, tz)}
+        out.adjustments = [
+            AdjustmentInfo(id=i, seconds=a.seconds, table=a.table, at=iso(a.at, tz))
             for i, a in hub.store.adjustments(r.number)
         ]
-        out["deadlines"] = [
-            {"phase": ph.ref.code, "deadline": iso(ph.deadline, tz)}
+        out.deadlines = [
+            Deadline(phase=ph.ref.code, deadline=iso(ph.deadline, tz))
             for ph in timetable(cur.profile, cur.schedule).phases
             if ph.deadline > now
         ][:DEADLINES]
@@ -104,43 +112,43 @@ def state(hub: Hub, review: int | None = None) -> dict[str, Any]:
     return out
 
 
-def review_rounds(hub: Hub, out: dict[str, Any], review: int | None) -> None:
+def review_rounds(hub: Hub, out: DashboardState, review: int | None) -> None:
     """Every round's late orders are judged (the count of those not yet decided, in any
     round, is at the top of the dashboard); the rows of round ``review`` are listed."""
     counts = undecided(hub)
     stored = hub.store.rounds()
-    out["undecided"] = sum(counts.values())
+    out.undecided = sum(counts.values())
     tz = hall_venue(hub.store, current(hub.store))
-    out["rounds"] = [
-        {"number": rnd.number, "title": rnd.title,
-         "event": rnd.profile.name if rnd.profile else "",
-         "event_id": rnd.profile.id if rnd.profile else "",
-         "undecided": counts.get(rnd.number, 0), "start": iso(rnd.start, tz),
-         "last_year": rnd.last_year, "call": iso(rnd.call, tz),
-         "record": record.text() if record else ""}
+    out.rounds = [
+        ReviewRound(number=rnd.number, title=rnd.title,
+                    event=rnd.profile.name if rnd.profile else "",
+                    event_id=rnd.profile.id if rnd.profile else "",
+                    undecided=counts.get(rnd.number, 0), start=iso(rnd.start, tz),
+                    last_year=rnd.last_year, call=iso(rnd.call, tz),
+                    record=record.text() if record else "")
         for rnd, record in ((r, hub.store.record(r)) for r in stored)
     ]
     if review is not None and any(rnd.number == review for rnd in stored):
-        out["review_round"] = review
-        out["penalties"] = late_submissions(hub, review)
+        out.review_round = review
+        out.penalties = late_submissions(hub, review)
 
 
-def clocks_card(hub: Hub, tz: tzinfo) -> dict[str, Any]:
+def clocks_card(hub: Hub, tz: tzinfo) -> ClocksOut:
     """The Clocks card: clocks waiting for the TD (newest last), clocks paired (by table),
     and the certificate's fingerprint the TD checks once on the phone."""
     now = hub.clock.now()
-    return {
-        "fingerprint": hub.fingerprint,
-        "waiting": [
-            {"code": pairing.shown(w.code), "kiosk": w.kiosk, "wished": w.wished,
-             "address": w.address, "asked": iso(w.asked, tz),
-             "other_certificate": (hub.fingerprint is not None
-                                   and w.fingerprint != hub.fingerprint)}
+    return ClocksOut(
+        fingerprint=hub.fingerprint,
+        waiting=[
+            WaitingClock(code=pairing.shown(w.code), kiosk=w.kiosk, wished=w.wished,
+                         address=w.address, asked=iso(w.asked, tz),
+                         other_certificate=(hub.fingerprint is not None
+                                            and w.fingerprint != hub.fingerprint))
             for w in hub.store.waiting() if w.expires >= now
         ],
-        "paired": [
-            {"id": c.id, "table": c.table, "kiosk": c.kiosk, "address": c.address,
-             "paired": iso(c.paired, tz)}
+        paired=[
+            PairedClockOut(id=c.id, table=c.table, kiosk=c.kiosk, address=c.address,
+                           paired=iso(c.paired, tz))
             for c in hub.store.clocks()
         ],
-    }
+    )

@@ -15,7 +15,7 @@ from typing import Any
 
 from dipclock import screen
 from dipclock.events import EventProfile
-from dipclock.late import Pressed, board
+from dipclock.late import Pressed, board, orders, powers_out
 from dipclock.penalties import started_seconds
 from dipclock.phaseview import view
 from dipclock.schedule import Schedule
@@ -23,23 +23,32 @@ from dipclock.timeline import break_state
 from dipclock.venuetime import zone
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
-from server.rounds import Current, core_presses, out_powers, own_tables, table_clocks
+from server.responses import (
+    Claim,
+    KioskReport,
+    OwnAdjustment,
+    OwnHold,
+    PowerTile,
+    TableRow,
+    TileView,
+)
+from server.rounds import Current, own_tables, table_clocks
 from server.store import PressRow
-from server.views import iso, screen_json
+from server.views import ClockJson, iso, screen_json
 
 
-def kiosk_json(status: TableStatus | None, mono: float) -> dict[str, Any] | None:
+def kiosk_json(status: TableStatus | None, mono: float) -> KioskReport | None:
     """The table's kiosk as it last described itself; uptime counted on to now while it
     still reports (a kiosk gone quiet may have restarted since)."""
     k = status.latest() if status else None
     if k is None:
         return None
     age = mono - k.reported
-    return k.info.model_dump() | {
+    return KioskReport(**k.info.model_dump() | {
         "address": k.address,
         "uptime": round(k.info.uptime + (age if age <= REPORT_SECONDS else 0)),
         "reported_ago": round(age, 1),
-    }
+    })
 
 
 def table_clock_json(
@@ -49,11 +58,11 @@ def table_clock_json(
     table: int,
     presses: Sequence[Pressed] = (),
     out: Collection[str] = (),
-) -> dict[str, Any]:
-    """Table ``table``'s own screen at ``now``, as the hall clock is served
-    (``server.views.ClockJson``): the page formats it and ticks it, deciding nothing."""
+) -> ClockJson:
+    """Table ``table``'s own screen at ``now``, as the hall clock is served: the page
+    formats it and ticks it, deciding nothing."""
     s = screen.build(profile, schedule, now, presses, out, table=table)
-    return screen_json(s, now, zone(profile.timezone)).model_dump(mode="json")
+    return screen_json(s, now, zone(profile.timezone))
 
 
 def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[dict[str, Any]]:
@@ -75,25 +84,22 @@ def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[dict[str, 
     return out
 
 
-def own_changes(cur: Current, now: datetime, table: int) -> dict[str, Any]:
+def own_changes(cur: Current, now: datetime, table: int
+                ) -> tuple[list[OwnAdjustment], list[OwnHold]]:
     """What the TD did to this table alone: its extra time and its holds not yet over."""
     tz = zone(cur.profile.timezone)
-    return {
-        "adjustments": [
-            {"seconds": a.seconds, "at": iso(a.at, tz)}
-            for a in cur.schedule.adjustments if a.table == table
-        ],
-        "holds": [
-            {"id": i, "reason": p.reason, "state": state, "at": iso(p.at, tz),
-             "until": iso(p.until, tz), "minutes": p.minutes}
-            for i, p in cur.pauses
-            if p.table == table
-            and (state := break_state(cur.profile, cur.schedule, p, now)) != "over"
-        ],
-    }
+    return (
+        [OwnAdjustment(seconds=a.seconds, at=iso(a.at, tz))
+         for a in cur.schedule.adjustments if a.table == table],
+        [OwnHold(id=i, reason=p.reason, state=state, at=iso(p.at, tz),
+                 until=iso(p.until, tz), minutes=p.minutes)
+         for i, p in cur.pauses
+         if p.table == table
+         and (state := break_state(cur.profile, cur.schedule, p, now)) != "over"],
+    )
 
 
-def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
+def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
     tables = hub.store.tables()
     mono = hub.clock.mono()
     rows: dict[int, tuple[PressRow, ...]] = {}
@@ -105,35 +111,34 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
     for n in tables:
         status = hub.table_status(n)
         seen = status.seen if status else None
-        item: dict[str, Any] = {
-            "table": n,
-            "connected": hub.fanout.count(n) > 0
+        row = TableRow(
+            table=n,
+            connected=hub.fanout.count(n) > 0
             or (seen is not None and mono - seen <= hub.settings.online_seconds),
-            "sockets": hub.fanout.count(n),
-            "offset": status.offset if status else None,
-            "rtt": status.rtt if status else None,
-            "seen_ago": None if seen is None else round(mono - seen, 1),
-            "kiosk": kiosk_json(status, mono),
-            "claims": hub.claims(n),
-        }
+            sockets=hub.fanout.count(n),
+            offset=status.offset if status else None,
+            rtt=status.rtt if status else None,
+            seen_ago=None if seen is None else round(mono - seen, 1),
+            kiosk=kiosk_json(status, mono),
+            claims=[Claim(**c) for c in hub.claims(n)],
+        )
         if cur is not None:
             presses = rows.get(n, ())
-            gone = out_powers(presses, cur.schedule, cur.profile)
+            gone = powers_out(cur.profile, presses, cur.schedule.start)
             v = view(cur.profile, cur.schedule, now, table=n)
-            powers = board(clocks[n].phases, now, core_presses(presses), cur.profile.penalty,
+            powers = board(clocks[n].phases, now, orders(presses), cur.profile.penalty,
                            gone, stops=clocks[n].stops)
-            item["view"] = {  # the few fields a tile shows: the grid is polled every 2 s
-                "stage": v.stage,
-                "phase": v.phase.code if v.phase else None,
-                "remaining": round(v.remaining, 1),
-                "deadline": iso(v.deadline, zone(cur.profile.timezone)),
-            }
-            item["clock"] = table_clock_json(
-                cur.profile, cur.schedule, now, n, core_presses(presses), gone
+            row.view = TileView(  # the few fields a tile shows: the grid is polled every 2 s
+                stage=v.stage,
+                phase=v.phase.code if v.phase else None,
+                remaining=round(v.remaining, 1),
+                deadline=iso(v.deadline, zone(cur.profile.timezone)),
             )
-            item.update(own_changes(cur, now, n))
-            item["powers"] = [
-                {
+            row.clock = table_clock_json(cur.profile, cur.schedule, now, n, orders(presses),
+                                         gone)
+            row.adjustments, row.holds = own_changes(cur, now, n)
+            row.powers = [
+                PowerTile.model_validate({
                     "power": s.power,
                     "out": s.out,
                     "in": s.in_now,
@@ -142,8 +147,11 @@ def grid(hub: Hub, cur: Current | None) -> list[dict[str, Any]]:
                     else None,
                     "heading_for": s.heading_for.label if s.heading_for else None,
                     "last_late": s.last_late.seconds_late if s.last_late else None,
-                }
+                })
                 for s in powers.values()
             ]
-        out.append(item)
+            late = [(s.power, s.heading_for.label if s.heading_for else "")
+                    for s in powers.values() if s.late_seconds is not None and not s.out]
+            row.late_note = screen.late_summary(late) if late else None
+        out.append(row)
     return out

@@ -31,11 +31,6 @@ class FailureLimit:
             self._failures.pop(key, None)
         return q
 
-    def retry_after(self, key: str, now: float) -> float | None:
-        """Seconds to wait if ``key`` is blocked now, else None."""
-        with self._lock:
-            return self._wait(key, now)
-
     def _wait(self, key: str, now: float) -> float | None:
         q = self._recent(key, now)
         if len(q) < self.limit:
@@ -50,11 +45,6 @@ class FailureLimit:
             if wait is None:
                 self._failures.setdefault(key, deque()).append(now)
             return wait
-
-    def fail(self, key: str, now: float) -> None:
-        with self._lock:
-            self._recent(key, now)
-            self._failures.setdefault(key, deque()).append(now)
 
     def clear(self, key: str) -> None:
         """A success: this key's failures (the counted attempt with them) are forgotten."""

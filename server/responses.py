@@ -30,10 +30,11 @@ def _adapter(shape: Any) -> TypeAdapter[Any]:
 
 
 def render(shape: Any, data: object) -> Response:
-    """``data`` checked against ``shape`` (the route's ``response_model``) and encoded to
-    JSON here, in the worker thread that built it. Returning a plain dict would leave both
-    steps to FastAPI, on the event loop: for the dashboard's state with a full hall, tens
-    of milliseconds every kiosk's time sync would wait behind."""
+    """``data`` (built as ``shape``, the route's ``response_model``, by its builder: a
+    reply the hub cannot build fails there, a 500 in the log) encoded to JSON here, in the
+    worker thread that built it. Returning the model would leave the encoding to FastAPI,
+    on the event loop: for the dashboard's state with a full hall, tens of milliseconds
+    every kiosk's time sync would wait behind."""
     adapter = _adapter(shape)
     body = adapter.dump_json(adapter.validate_python(data), by_alias=True, exclude_unset=True)
     return Response(body, media_type="application/json")
@@ -179,6 +180,9 @@ class LateSubmission(Out):
     decided_at: Moment | None
     player: str  # who plays the power at that table in that round ("" if not seated)
     units: list[str] = []  # the power's units in that phase, if the TD entered them
+    #: the proposal deletes some of the power's orders: the TD is asked for its units
+    #: (``dipclock.penalties.Penalty.asks_units``)
+    units_asked: bool = False
 
 
 # --- the dashboard's state ----------------------------------------------------------------
@@ -228,6 +232,8 @@ class RoundInfo(Out):
     call: Moment | None
     event: EventName  # the event this round is played under (kept for good once started)
     started: bool  # under way or called: a new event is for the next round
+    #: that event's call rule, in words ("A call ends games at once."): the Call card
+    call_rule: str = ""
 
 
 class ReviewRound(Out):
@@ -359,6 +365,8 @@ class TableRow(Out):
     clock: ClockJson | None = None  # the table's own screen (what its kiosk shows)
     holds: list[OwnHold] | None = None
     adjustments: list[OwnAdjustment] | None = None
+    #: who is late now, one line per penalty: "A F G → Red card: all units hold"
+    late_note: str | None = None
 
 
 class WaitingClock(Out):

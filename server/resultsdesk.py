@@ -19,6 +19,7 @@ from dipclock.eventscoring import Scored, endings
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
+from dipclock.scoring.result import TOTAL_CENTRES
 from dipclock.standings import (
     GameScore,
     SeatTie,
@@ -64,6 +65,14 @@ class SheetEndings(Out):
     leader_growth: bool  # a victory needs the leader to have grown: the page asks
     votes_from: int | None  # the first year a vote may end a game
     last_year: int | None  # the last Fall that can count
+    text: str = ""  # the above in words, under the form (``Endings.text``)
+
+
+class PowerLine(Out):
+    """A power's line of the sheet, in table order."""
+
+    letter: str  # "A"
+    name: str  # "Austria"
 
 
 class SheetView(Out):
@@ -81,6 +90,10 @@ class SheetView(Out):
     counts: str  # "Fall 1906 centres count"
     draws_by_size: bool  # ARMADA: the page asks who is in the draw
     endings: SheetEndings | None  # None: the event names no scoring system
+    powers: list[PowerLine]  # the sheet's seven lines, in table order
+    total_centres: int  # every supply centre on the board: the lines add up to it
+    #: the lines to be confirmed: the powers seated, or all seven when nobody is
+    lines: int
     players: dict[str, str]  # power name -> player, as seated
     sheet: SheetIn | None
     ending: str  # how the game ended, in words ("Conceded to France"); "" before a sheet
@@ -262,6 +275,8 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
         notes=list(profile.scoring.notes) if profile.scoring else [], year=year,
         counts=counts, draws_by_size=bool(system and system.draws_by_size),
         endings=_endings(board),
+        powers=[PowerLine(letter=p, name=POWERS[p]) for p in LETTERS],
+        total_centres=TOTAL_CENTRES, lines=len(seated) or len(LETTERS),
         players={POWERS[p]: n for p, n in sorted(seated.items(), key=lambda i:
                                                    LETTERS.index(i[0]))},
         sheet=sheet.body if sheet else None,
@@ -289,7 +304,7 @@ def _endings(board: Board) -> SheetEndings | None:
     e = endings(board.profile, board.rnd.number, board.rnd.last_year)
     return SheetEndings(draws=e.draws, concession=e.concession,
                         leader_growth=e.leader_growth, votes_from=e.votes_from,
-                        last_year=e.last_year)
+                        last_year=e.last_year, text=e.text)
 
 
 def round_sheets(store: Store, board: Board) -> list[SheetView]:

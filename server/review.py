@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import dipclock
 from dipclock.events import EventProfile
-from dipclock.late import judged_until, missed_to_judge, submissions
+from dipclock.late import judged_until, missed_to_judge, orders, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
@@ -30,7 +30,8 @@ from dipclock.venuetime import zone
 from server.context import Hub
 from server.csvcells import cell
 from server.history import Judged
-from server.rounds import core_presses, round_profile, schedule_for, table_clocks
+from server.responses import LateSubmission
+from server.rounds import round_profile, schedule_for, table_clocks
 from server.views import iso
 
 COLUMNS = (
@@ -40,16 +41,17 @@ COLUMNS = (
 )
 
 
-def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, Any]]:
+def late_submissions(hub: Hub, round_no: int | None = None) -> list[LateSubmission]:
     """Every late submission and missed phase of every round (or of ``round_no``), with
-    the player, the TD's decision and the deadline on the venue's clock."""
+    the player, the TD's decision and the deadline on the venue's clock. The judged items
+    are kept as JSON (``Store.keep_judged``); the reply is built from them here."""
     decisions = hub.store.decisions()
     seats = {(s.round, s.table, s.power): s.player for s in hub.store.seating(round_no)}
-    out: list[dict[str, Any]] = []
+    out: list[LateSubmission] = []
     for j in judged(hub, round_no):
         rnd, n, item = j.round, j.table, j.item
         d = decisions.get((rnd, n, item["power"], item["phase"]))
-        out.append(item | {
+        out.append(LateSubmission(**item | {
             "round": rnd,
             "table": n,
             "decision": d.decision if d else None,
@@ -57,8 +59,8 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[dict[str, An
             "note": d.note if d else "",
             "decided_at": iso(d.at, zone(j.timezone)) if d else None,
             "player": seats.get((rnd, n, item["power"]), ""),
-        })
-    out.sort(key=lambda r: (r["round"], r["pressed_at"] or r["deadline"] or "", r["table"]))
+        }))
+    out.sort(key=lambda r: (r.round, r.pressed_at or r.deadline or "", r.table))
     return out
 
 
@@ -150,7 +152,7 @@ def judge_table(
     phases, stops = built.phases, built.stops  # a break or hold stops late counts and windows
     deadlines = {ph.ref: ph.deadline for ph in phases}
     items: list[dict[str, Any]] = []
-    for s in submissions(phases, core_presses(mine), stops=stops):
+    for s in submissions(phases, orders(mine), stops=stops):
         if s.late:
             given = units.get((n, s.power, s.phase.code))
             cost = _cost(profile, s.seconds_late, s.offence, given)
@@ -159,6 +161,7 @@ def judge_table(
                 "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
                 "started_second": started_seconds(s.seconds_late), "offence": s.offence,
                 "proposed": _proposed(cost), "units": list(given or ()),
+                "units_asked": cost.asks_units,
             })
     for m in missed_to_judge(phases, now, mine, profile.penalty, schedule.start,
                              board=not profile.central_clock, stops=stops):
@@ -191,13 +194,13 @@ def _proposed(cost: Penalty) -> dict[str, object]:
     return cost.as_json() | {"text": cost.text}
 
 
-def as_csv(rows: list[dict[str, Any]]) -> str:
+def as_csv(rows: list[LateSubmission]) -> str:
     """The review as CSV: ``proposed`` is the proposal's text (naming the orders to delete
     once the units are entered), ``units`` the units the TD gave, comma-separated."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(COLUMNS)
     for r in rows:
-        flat = r | {"proposed": r["proposed"]["text"], "units": ", ".join(r["units"])}
+        flat = r.model_dump() | {"proposed": r.proposed.text, "units": ", ".join(r.units)}
         w.writerow([cell(flat[c]) for c in COLUMNS])
     return buf.getvalue()

@@ -14,8 +14,6 @@ from functools import cache, lru_cache
 from dipclock.boardclock import with_board_starts
 from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
-from dipclock.late import Press, out_of_game
-from dipclock.powers import LETTERS
 from dipclock.schedule import Pause, Schedule
 from dipclock.timeline import TableClock, table_clock
 from dipclock.venuetime import zone
@@ -116,25 +114,6 @@ def schedule_for(
         for table, rows in sorted(by_table.items()):
             schedule = with_board_starts(schedule, rows, table)
     return schedule
-
-
-def core_presses(rows: Iterable[PressRow]) -> list[Press]:
-    """The presses that mean 'our orders are in' (not the hold that takes a power out)."""
-    return [Press(r.power, r.at) for r in rows if r.kind == "press"]
-
-
-def out_powers(
-    rows: Iterable[PressRow], schedule: Schedule, profile: EventProfile | None = None
-) -> list[str]:
-    """The powers held out of the game by this round's 3-second holds, in table order.
-
-    Every stored hold counts (``out_of_game`` with no ``now``), even one stamped a moment
-    ahead of the hub's clock: a hold is a fact once recorded, and no later push would fix it.
-    On a board clock a chord of two holds is the board's ready signal, not two powers out.
-    """
-    board = profile is not None and not profile.central_clock
-    out = out_of_game(rows, since=schedule.start, board=board)
-    return [p for p in LETTERS if p in out]
 
 
 def own_tables(schedule: Schedule) -> set[int | None]:

@@ -1,9 +1,9 @@
 """Slow and greedy clients cannot lock the hall out of its hub.
 
-1,100 sockets that each sent part of a request line, then a byte every 10 s, once kept every
-kiosk's time sync failing for a minute: uvicorn waits for a request head as long as bytes
-trickle in, and the sockets used up the process's 1,024 files. Three limits, each on the
-event loop's own callbacks, so none costs a kiosk's request anything:
+uvicorn waits for a request head as long as bytes trickle in, so sockets that each send a
+byte now and then would hold the process's files until none is left for a kiosk's time
+sync. Three limits, each on the event loop's own callbacks, so none costs a kiosk's request
+anything:
 
 * a request head (request line and headers) must arrive within ``head_seconds`` of its
   first byte (or of the connection opening); the connection is closed otherwise. An idle
@@ -20,8 +20,8 @@ event loop's own callbacks, so none costs a kiosk's request anything:
   where it cannot be (a hard limit of 1,024), the files are kept from running out: with all
   but ``reserve_for`` of them open, each new connection closes the oldest one still waiting
   for its first request. A slow socket from any address is such a one, so the new one (a
-  kiosk's, say) is served and the attack's oldest goes: 1,100 sockets from 250 addresses
-  under 1,024 files once kept kiosks from connecting for as long as they lasted.
+  kiosk's, say) is served and the attack's oldest goes, however many addresses it comes
+  from.
 
 Over HTTPS the limits hold from the first TCP byte, not from the end of the TLS handshake:
 the protocol takes the plain connection, counts it against its address, and starts TLS on

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
@@ -15,7 +16,7 @@ from server.resultsdesk import (
     sheet_link,
     sheet_secret,
 )
-from server.rounds import Current, current, out_powers
+from server.rounds import Current, current
 from server.sheets import ending_text
 from server.store import PressRow
 
@@ -39,7 +40,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             table=n,
             event=cur.profile if cur else None,
             schedule=cur.schedule if cur else None,
-            out=tuple(out_powers(rows, cur.schedule, cur.profile)) if cur else (),
+            out=powers_out(cur.profile, rows, cur.schedule.start) if cur else (),
             presses=tuple(SnapshotPress.model_validate(
                 {"id": r.id, "power": r.power, "kind": r.kind, "at": r.at}) for r in rows),
             hub_time=now,

@@ -775,11 +775,6 @@ class Store:
                 "VALUES(?, ?, ?, ?, ?)",
                 [(r, t, rev, basis, json.dumps(items)) for r, t, rev, basis, items in rows])
 
-    def table_rev(self, round_no: int, table: int) -> int:
-        row = self._one("SELECT rev FROM table_revs WHERE round = ? AND table_no = ?",
-                        (round_no, table))
-        return int(row[0]) if row else 0
-
     def rounds(self) -> list[RoundRow]:
         rows = self._all(f"SELECT {_ROUND_COLUMNS} FROM rounds ORDER BY number")
         return [_round_row(r) for r in rows]

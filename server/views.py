@@ -86,8 +86,3 @@ def screen_json(s: screen.Screen, now: datetime, tz: tzinfo) -> ClockJson:
         phase=s.phase, deadline=s.deadline, label=s.label, big=s.big, notes=s.notes,
         count_to=iso(s.count_to, tz), seconds_left=left, ticking=s.ticking,
     )
-
-
-def clock_json(profile: EventProfile, schedule: Schedule, now: datetime) -> dict[str, Any]:
-    """``clock_model`` as plain JSON (the dashboard payload's ``hall``)."""
-    return clock_model(profile, schedule, now).model_dump(mode="json")

@@ -76,7 +76,7 @@ def test_every_error_of_ours_is_a_dipclock_error(dotted):
 
 
 def test_one_usage_error_for_the_commands():
-    from machine import doctor
+    from kiosk import doctor
 
     assert doctor.UsageError is load("dipclock.arguments.UsageError")
 
@@ -90,7 +90,7 @@ def test_an_event_error_is_still_a_value_error():
 def test_each_shell_prints_a_dipclock_error_as_one_line(capsys, tmp_path):
     from dipclock.launcher.cli import main as dipclock_main
     from kiosk.cli import main as kiosk_main
-    from machine.doctor import main as doctor_main
+    from kiosk.doctor import main as doctor_main
     from server.cli import main as hub_main
 
     for main, argv, prefix in (

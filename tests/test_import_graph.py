@@ -6,6 +6,9 @@ modules together), except those under ``if TYPE_CHECKING:``, which never run. Re
 imports are resolved. From that graph:
 
 * no import cycles: a cycle makes the import order matter and hides a wall in the wrong place;
+* no cycles between the packages either (the launcher, the core, kiosk, server, hardware,
+  machine): ``machine.x`` importing ``kiosk.y`` while ``kiosk.z`` imports ``machine.w`` is no
+  cycle of modules, yet the two packages then stand on each other, and neither is the floor;
 * nothing but the launcher imports the launcher (``dipclock.launcher``, ``dipclock.__main__``);
 * the core (``dipclock`` but the launcher) imports nothing from kiosk, server, hardware, machine;
 * ``kiosk.hubclient`` pulls in no module that imports pygame, so the hub client runs (and is
@@ -172,6 +175,36 @@ def with_parents(graph: Graph) -> Graph:
     return full
 
 
+def package(module: str) -> str:
+    """The package a module belongs to: the launcher is one of its own, above the core."""
+    return "dipclock.launcher" if within(module, LAUNCHER) else module.partition(".")[0]
+
+
+def between_packages(graph: Graph) -> tuple[Graph, dict[tuple[str, str], str]]:
+    """The packages' graph, and for each of its arrows one import that makes it."""
+    edges: Graph = {}
+    example: dict[tuple[str, str], str] = {}
+    for v, ws in sorted(graph.items()):
+        edges.setdefault(package(v), set())
+        for w in sorted(ws):
+            a, b = package(v), package(w)
+            if a != b:
+                edges[a].add(b)
+                example.setdefault((a, b), f"{v} imports {w}")
+    return edges, example
+
+
+def package_cycles(graph: Graph) -> list[str]:
+    """Each cycle between packages, each arrow with an import that makes it."""
+    edges, example = between_packages(graph)
+    found = []
+    for cycle in cycles(edges):
+        names = cycle.split(" -> ")
+        found.append(" -> ".join(names) + " (" + "; ".join(
+            example[(a, b)] for a, b in zip(names, names[1:], strict=False)) + ")")
+    return found
+
+
 class House(tuple[Graph, dict[str, set[str]]]):
     """(edges, outside imports), with a short repr for pytest's failure report."""
 
@@ -196,6 +229,12 @@ def test_no_import_cycles(house):
     graph, _ = house
     found = cycles(graph)
     assert not found, "import cycles: " + "; ".join(found)
+
+
+def test_no_cycles_between_packages(house):
+    graph, _ = house
+    found = package_cycles(graph)
+    assert not found, "packages that import each other: " + "; ".join(found)
 
 
 def test_nothing_but_the_launcher_imports_the_launcher(house):
@@ -252,3 +291,16 @@ def test_a_cycle_is_found_and_named(tmp_path):
     (tmp_path / "pkg/b.py").write_text("")
     graph, _ = read_imports(find_modules(tmp_path, ["pkg"]))
     assert cycles(graph) == []
+
+
+def test_a_cycle_between_packages_is_found_where_the_modules_have_none(tmp_path):
+    for name, text in {
+        "shell/__init__.py": "", "shell/probe.py": "", "shell/doctor.py": "import app.config\n",
+        "app/__init__.py": "", "app/config.py": "", "app/pairing.py": "from shell import probe\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    graph, _ = read_imports(find_modules(tmp_path, ["shell", "app"]))
+    assert cycles(graph) == []
+    assert package_cycles(graph) == [
+        "app -> shell -> app (app.pairing imports shell.probe; shell.doctor imports app.config)"]

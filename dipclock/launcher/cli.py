@@ -21,12 +21,12 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime, tzinfo
-from typing import NoReturn
 
-from dipclock.arguments import UsageError, parse_moment, round_schedule
+from dipclock import callwords
+from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
-from dipclock.events import BUILTIN, EventProfile
+from dipclock.events import BUILTIN, CALL_RULES, EventProfile
 from dipclock.launcher.results import (
     add_score_parser,
     add_standings_parser,
@@ -37,6 +37,7 @@ from dipclock.penalties import penalty
 from dipclock.provinces import UnknownUnit
 from dipclock.roundcheck import check_round
 from dipclock.schedule import Pause, Schedule
+from dipclock.screen import clock_text
 from dipclock.timeline import (
     OPEN_HORIZON_YEAR,
     PLAN_HORIZON_YEAR,
@@ -50,14 +51,9 @@ from dipclock.venuetime import at_venue, venue_naive, zone
 MAX_LATE_SECONDS = 24 * 60 * 60
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _build_parser() -> _Parser:
-    p = _Parser(prog="dipclock", description="Deadline clock for Diplomacy tournaments.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _build_parser() -> Parser:
+    p = Parser(prog="dipclock", description="Deadline clock for Diplomacy tournaments.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     sub.add_parser("events", help="list the built-in events")
 
     plan = sub.add_parser("plan", help="print a round's timetable")
@@ -110,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return demo_main(args_list[1:])
     if args_list and args_list[0] == "doctor":
-        from machine.doctor import main as doctor_main
+        from kiosk.doctor import main as doctor_main
 
         return doctor_main(args_list[1:])
     try:
@@ -237,15 +233,6 @@ def _stop_json(
     }
 
 
-def _clock(moment: datetime, start: datetime, tz: tzinfo) -> str:
-    """A UTC moment on the venue's clock, with the weekday when it is not the start's day."""
-    local, first = venue_naive(moment, tz), venue_naive(start, tz)
-    text = local.strftime("%H:%M:%S" if local.second else "%H:%M")
-    if local.date() != first.date():
-        text = local.strftime("%a ") + text
-    return text
-
-
 def _iso(moment: datetime, tz: tzinfo) -> str:
     """A UTC moment as the venue's local ISO 8601 time with its offset."""
     return at_venue(moment, tz).isoformat()
@@ -276,17 +263,19 @@ def plan_text(
         + f"{'Deadline':>9}"
     )
     for p in table.phases:
-        row = f"{p.ref.title:<12} {p.minutes:>4g} min  {_clock(p.opens, schedule.start, tz):>9}  "
+        at = [clock_text(m, tz, schedule.start) if m else "" for m in (
+            p.opens, p.writing_from, p.deadline)]
+        row = f"{p.ref.title:<12} {p.minutes:>4g} min  {at[0]:>9}  "
         if has_writing:
-            row += f"{_clock(p.writing_from, schedule.start, tz) if p.writing_from else '':>9}  "
-        row += f"{_clock(p.deadline, schedule.start, tz):>9}"
+            row += f"{at[1]:>9}  "
+        row += f"{at[2]:>9}"
         lines.append(row)
         for begins, ends in windows:  # each break under the phase it falls in
             if begins is not None and p.opens <= begins <= p.deadline:
                 if ends is None:
                     lines.append(f"{'':<12} -- break --")
                 else:
-                    first, last = (_clock(m, schedule.start, tz) for m in (begins, ends))
+                    first, last = (clock_text(m, tz, schedule.start) for m in (begins, ends))
                     span = f"{first} to {last}"
                     lines.append(f"{'':<12} -- break {span} --")
     lines.append("")
@@ -297,21 +286,17 @@ def plan_text(
 def _ending(profile: EventProfile, schedule: Schedule, table: Timetable) -> list[str]:
     """How the game ends, and which Fall's centres count."""
     tz = zone(profile.timezone)
-    scoring = (f" {table.scoring_phase.title} centres count." if table.scoring_phase
-               else " The starting centres count.")
+    counts = callwords.counts(table.scoring_phase)
+    scoring = f" {counts[:1].upper()}{counts[1:]}."
     if not table.phases:
         return ["No deadline falls in this round."]
     if table.ends == "last_year":
         return [f"Game ends after the Fall {table.last_year} deadline.{scoring}"]
     if table.ends == "call" and schedule.call is not None:
-        called = _clock(schedule.call, schedule.start, tz)
+        called = clock_text(schedule.call, tz, schedule.start)
         last = table.phases[-1].ref.title
-        rule = {
-            "last_fall": f"games end after the last Fall before it, {last}.",
-            "at_call": f"games end at the call; the last deadline before it is {last}.",
-            "last_deadline": f"games end after the last deadline before it, {last}.",
-        }[profile.call_ends]
-        return [f"Round called at {called}: {rule}{scoring}"]
+        return [f"Round called at {called} ({CALL_RULES[profile.call_ends]}): the last "
+                f"deadline that counts is {last}.{scoring}"]
     shown = table.phases[-1].ref.year
     by_round = sorted({r.last_year for r in profile.rounds if r.last_year})
     if by_round:

@@ -20,6 +20,7 @@ from pydantic import (
     field_validator,
 )
 
+from dipclock.errors import describe
 from dipclock.standings.model import StandingsError
 
 TieBreak = Literal[
@@ -141,10 +142,4 @@ def rules_from(data: Mapping[str, Any], where: str = "standings") -> StandingsRu
     try:
         return StandingsRules.model_validate(data)
     except ValidationError as exc:
-        # a misspelt key explains the "wrong" value beside it: name it first
-        err = min(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        key = ".".join(str(p) for p in (where, *err["loc"]) if p != "")
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key"
-        raise StandingsError(f"{key}: {msg}") from None
+        raise StandingsError(describe(exc.errors(), whole=where, within=(where,))) from None

@@ -3,13 +3,14 @@
 ``POST /api/pair`` and ``GET /api/pair`` are the clock's (``server.pairing`` says how);
 ``/api/td/clocks`` the TD's. Plain ``def`` routes, run in worker threads: each is a durable
 SQLite write or read, kept off the event loop that answers the hall's time sync. Revoking
-is ``async``: it closes the clock's push channel on the loop that serves it.
+is ``async``: it closes the clock's push channel on the loop that serves it, its store work
+in a worker thread.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Path, Request
@@ -55,7 +56,7 @@ def standing(request: Request, hub: HubDep) -> PairStanding:
 
 @router.get("/td/clocks", response_model=ClocksOut)
 def clocks(_: TD, hub: HubDep) -> ClocksOut:
-    return ClocksOut.model_validate(clocks_card(hub, hall_venue(hub.store, current(hub.store))))
+    return clocks_card(hub, hall_venue(hub.store, current(hub.store)))
 
 
 @router.post("/td/clocks", response_model=Paired)
@@ -78,9 +79,12 @@ def refuse(body: PairRefuse, _: TDWrite, hub: HubDep) -> Changed:
 async def revoke(clock_id: Annotated[int, Path(ge=1)], _: TDWrite, hub: HubDep) -> Changed:
     """Take a clock's token back: its requests are refused from now on, its push channel is
     closed at once, and it shows a new code to be paired again."""
-    _gone, channels = await anyio.to_thread.run_sync(
-        lambda: pairing.revoke(hub.store, hub.clocks, clock_id, hub.clock.moment()))
+    def revoked() -> tuple[list[Any], int]:  # store work: in a worker thread
+        _gone, channels = pairing.revoke(hub.store, hub.clocks, clock_id, hub.clock.moment())
+        return channels, hub.store.seq()
+
+    channels, seq = await anyio.to_thread.run_sync(revoked)
     for ws in channels:
         with contextlib.suppress(Exception):  # already closing: nothing more to do
             await ws.close(code=1008)
-    return Changed(seq=hub.store.seq())
+    return Changed(seq=seq)

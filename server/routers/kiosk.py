@@ -191,4 +191,5 @@ async def table_ws(ws: WebSocket, n: int, hub: HubDep) -> None:
     finally:
         hub.clocks.close_channel(clock.id, ws)
     hub.seen(n, address)
-    check_claims(hub, n)  # a kiosk gone may end a claim conflict
+    # a kiosk gone may end a claim conflict: that stores and publishes, in a worker thread
+    await anyio.to_thread.run_sync(check_claims, hub, n)

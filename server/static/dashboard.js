@@ -246,6 +246,7 @@ function renderPauses(pauses) {
   });
   items.push(...adjustments);
   const call = d && d.round ? d.round.call : null;
+  $("call-rule").textContent = d && d.round ? d.round.call_rule : ""; // the event's, in words
   if (!call && !callAsking) hideCallPreview();
   if (call) {
     items.push(el("li", { class: "called" },
@@ -403,13 +404,7 @@ function wireDashboard() {
   $("btn-call").onclick = async () => {
     let p;
     try { p = await api("GET", "/api/td/call/preview"); } catch (e) { return toast(e.message, true); }
-    const line = (t) => {
-      const who = t.table === null ? "Every table" : `Table ${t.table}`;
-      const end = t.last ? `ends after ${t.last.title} (${hhmmss(t.last.deadline)})`
-        : "ends before its first deadline";
-      const counts = t.scoring ? `; ${(t.scoring[0] === "F" ? "Fall " : "Spring ") + t.scoring.slice(1)} centres count` : "; starting centres count";
-      return `${who}: ${end}` + (t.cut ? `; loses ${t.cut.title}, ${Math.round(t.seconds_short)} s short` : "") + counts;
-    };
+    const line = (t) => t.text; // worded by the hub (dipclock.callwords)
     $("call-preview").replaceChildren(
       el("li", { class: "muted small" }, `Called at ${hhmmss(p.at)}, the games end:`),
       ...p.tables.map((t) => el("li", { class: t.warning ? "warn" : "", "data-table": t.table }, line(t))));

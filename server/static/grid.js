@@ -84,7 +84,6 @@ function renderGrid(tables) {
       else if (p.in) cls += " in";
       return el("span", { class: cls, title: p.heading_for || "" }, text);
     });
-    const lateNow = (t.powers || []).filter((p) => p.late !== null && !p.out);
     const claimed = t.claims.length ? " claimed" : "";
     const own = (t.adjustments || []).length || (t.holds || []).length ? " own" : "";
     return el("div", { class: `tile ${t.connected ? "up" : "down"} ${v ? v.stage : ""}${claimed}${own}`, "data-table": t.table },
@@ -95,15 +94,8 @@ function renderGrid(tables) {
       ...kioskLines(t),
       el("div", { class: "muted small" }, sync),
       el("div", { class: "chips" }, ...chips),
-      lateNow.length ? el("div", { class: "late-note small" }, lateSummary(lateNow)) : null);
+      t.late_note ? el("div", { class: "late-note small" }, t.late_note) : null);
   }));
-}
-
-// "A F G → Red card: all units hold": one line per penalty, not one per power.
-function lateSummary(late) {
-  const by = new Map();
-  for (const p of late) by.set(p.heading_for, [...(by.get(p.heading_for) || []), p.power]);
-  return [...by].map(([label, powers]) => `${powers.join(" ")} → ${label}`).join("; ");
 }
 
 // What the TD is typing in a note survives the 2-second refresh.

@@ -32,7 +32,7 @@ let resultsBase = null;
 // buttons on the table's clock; the TD may confirm without some, on purpose.
 function confirmationsLine(v) {
   if (!v.sheet) return null;
-  const seated = Object.keys(v.players).length || 7;
+  const seated = v.lines; // the powers seated, or all seven: the hub counts them
   if (v.status === "final" && v.td_without.length) {
     return el("span", { class: "small flag" }, `confirmed by the TD without ${v.td_without.join(", ")}`);
   }

@@ -56,8 +56,7 @@ function renderPenalties(rows, d) {
         .then((done) => { if (done) drafts.delete(id); });
     };
     // a graduated penalty deletes orders: the TD types the power's units to have them named
-    const deletes = r.kind === "late" && r.proposed.units_deleted > 0 && !r.proposed.all_units_hold;
-    const units = deletes ? el("input", {
+    const units = r.units_asked ? el("input", {
       class: "units", placeholder: "units: A Vie, A Bud, F Tri", maxlength: 400,
       value: (r.units || []).join(", "), "aria-label": "units",
     }) : null;

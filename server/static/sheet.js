@@ -5,7 +5,6 @@
 // (dipclock.scoring); this page only lays it out and says what the hub said.
 "use strict";
 
-const POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"];
 const [, , sheetRound, sheetTable] = location.pathname.split("/");
 const sheetKey = location.hash.slice(1);
 const sheetPath = `/api/sheets/${sheetRound}/${sheetTable}`;
@@ -36,7 +35,10 @@ async function afterRefusal(err) {
   }
 }
 
-function letter(name) { return name[0]; }
+// The sheet's lines as the hub sends them (``powers``): a power's letter by its name, and
+// its name by its letter.
+const letterOf = (name) => view.powers.find((p) => p.name === name).letter;
+const nameOf = (l) => view.powers.find((p) => p.letter === l).name;
 
 function renderSheet(v) {
   view = v;
@@ -44,8 +46,7 @@ function renderSheet(v) {
   $("sheet-event").textContent = [v.event, v.system].filter(Boolean).join(" · ");
   $("sheet-counts").textContent = v.counts.charAt(0).toUpperCase() + v.counts.slice(1);
   const s = v.sheet;
-  const rows = POWERS.map((name) => {
-    const l = letter(name);
+  const rows = v.powers.map(({ letter: l, name }) => {
     const centres = s && s.centres[l] !== undefined ? s.centres[l] : "";
     const out = s && s.eliminated[l] ? s.eliminated[l] : "";
     const inDraw = !s || !s.draw || s.draw.includes(l);
@@ -64,17 +65,13 @@ function renderSheet(v) {
   $("centres").replaceChildren(...rows);
   $("draw-label").textContent = v.draws_by_size ? "A draw of the powers ticked"
     : "A draw of all survivors";
-  fillSelect($("solo"), POWERS.map((n) => [letter(n), n]));
-  fillSelect($("conceded-to"), POWERS.map((n) => [letter(n), n]));
+  fillSelect($("solo"), v.powers.map((p) => [p.letter, p.name]));
+  fillSelect($("conceded-to"), v.powers.map((p) => [p.letter, p.name]));
   // only the endings the event's text has (the hub says which)
   const e = v.endings;
   $("concession-label").hidden = !(e && e.concession);
   $("grew-label").hidden = !(e && e.leader_growth);
-  $("endings-note").textContent = e ? [
-    e.votes_from ? `A vote can end a game from ${e.votes_from}.` : "",
-    e.last_year ? `Games end with Fall ${e.last_year}.` : "",
-    e.draws === "two_leaders" ? "A draw is of all survivors, or of two leaders level at the year's victory threshold." : "",
-  ].filter(Boolean).join(" ") : "";
+  $("endings-note").textContent = e ? e.text : "";
   $("year").value = (s && s.year) || v.year || "";
   if (s) {
     document.querySelector(`input[name=ending][value=${s.ending}]`).checked = true;
@@ -98,8 +95,8 @@ function totals() {
     // a power with no centres was eliminated: its year is asked for, and it is in no draw
     tr.querySelector(".out-in").hidden = c === "" || Number(c) > 0;
   });
-  $("total").textContent = `${sum} of 34`;
-  $("total").className = sum === 34 ? "" : "bad";
+  $("total").textContent = `${sum} of ${view.total_centres}`;
+  $("total").className = sum === view.total_centres ? "" : "bad";
 }
 
 const STATUS = {
@@ -112,20 +109,21 @@ function renderChecks(v) {
   if (!v.sheet) return;
   $("sheet-status").textContent = `· ${STATUS[v.status]}`;
   $("flags").replaceChildren(...v.flags.map((f) => el("li", {}, f)));
-  $("scores").replaceChildren(...(v.scores ? POWERS.map((n) => el("tr", {},
+  $("scores").replaceChildren(...(v.scores ? v.powers.map(({ name: n }) => el("tr", {},
     el("th", {}, n), el("td", {}, v.scores[n].toFixed(2)))) : []));
   // Each line is its player's to confirm, with their power's own button on the table's
   // clock: a phone holding this page could be anyone's. The TD may confirm a line for a
   // player (signed in, no key): it is recorded as the TD's.
-  const seated = POWERS.filter((n) => v.players[n]);
+  const names = v.powers.map((p) => p.name);
+  const seated = names.filter((n) => v.players[n]);
   const how = { button: "confirmed on the clock", td: "confirmed by the TD", phone: "confirmed" };
   $("confirm-how").textContent = v.blocked
     ? "Correct what is flagged above: then each player confirms their own line."
     : v.status === "final" ? "The TD has confirmed this sheet."
       : "To confirm your line, press your power's button on the table's clock: it shows this sheet.";
-  $("confirm").replaceChildren(...(seated.length ? seated : POWERS).map((n) => {
+  $("confirm").replaceChildren(...(seated.length ? seated : names).map((n) => {
     const done = v.confirmed.includes(n);
-    const line = el("li", { class: done ? "done" : "", "data-power": letter(n) },
+    const line = el("li", { class: done ? "done" : "", "data-power": letterOf(n) },
       el("span", {}, n, v.players[n] ? el("span", { class: "player" }, v.players[n]) : null),
       el("span", { class: "how" }, done ? `✓ ${how[v.confirmations[n]] || "confirmed"}` : "not yet"));
     if (!sheetKey && !done && v.status !== "final") {
@@ -140,7 +138,7 @@ function readForm() {
   const centres = {}, eliminated = {}, draw = [];
   for (const tr of document.querySelectorAll("#centres tr")) {
     const l = tr.dataset.power, c = tr.querySelector(".centres-in").value;
-    if (c === "") throw new Error(`Give ${POWERS.find((n) => letter(n) === l)}'s centres`);
+    if (c === "") throw new Error(`Give ${nameOf(l)}'s centres`);
     centres[l] = Number(c);
     const out = tr.querySelector(".out-in").value;
     if (Number(c) === 0 && out !== "") eliminated[l] = Number(out);
@@ -176,7 +174,7 @@ async function confirmFor(name) {
   const player = view.players[name] ? ` (${view.players[name]})` : "";
   if (!window.confirm(`Confirm ${name}'s line${player} as the TD? It is recorded as yours.`)) return;
   try {
-    renderSheet(await sheetApi("POST", `${sheetPath}/confirm`, { power: letter(name) }));
+    renderSheet(await sheetApi("POST", `${sheetPath}/confirm`, { power: letterOf(name) }));
     toast(`Confirmed ${name}'s line as the TD`);
   } catch (err) {
     await afterRefusal(err);

@@ -191,3 +191,22 @@ def test_a_plain_nmr_event_holds_every_unit_from_the_first_late_second() -> None
         "nmr", True, "Late: all units hold (NMR)")
     assert penalty(rules, 0.2, offence=3) == late
     assert late.no_orders().label == "No orders: all units hold (NMR)"
+
+
+def test_where_a_called_game_ends_is_worded_once_for_every_screen_and_command() -> None:
+    """dipclock.callwords: the kiosk's note, the call preview's line and the plan's and the
+    event list's rule all say the same thing in the same words."""
+    from dipclock.callwords import counts, game_ends, preview_line
+    from dipclock.events import CALL_RULES
+    from dipclock.schedule import PhaseRef
+
+    fall, spring = PhaseRef.parse("F1906"), PhaseRef.parse("S1907")
+    assert game_ends(spring, fall, "last_deadline") == "the game ends after Spring 1907"
+    assert game_ends(fall, fall, "at_call") == "the game ends then, Fall 1906 centres count"
+    assert game_ends(None, None, "last_fall") == "the game ends before its first deadline"
+    assert counts(None) == "the starting centres count"
+    assert preview_line("Table 2", spring, fall, "last_deadline", "13:17:00", PhaseRef.parse(
+        "F1907"), 51.4) == ("Table 2: the game ends after Spring 1907 (13:17:00); loses Fall "
+                            "1907, 51 s short; Fall 1906 centres count")
+    assert BUILTIN["wdc2003"].summary().endswith(
+        f"; {CALL_RULES['last_fall']}; penalties: leniency")

@@ -165,3 +165,20 @@ def test_the_command_runs_as_a_program():
     out = subprocess.run([sys.executable, "-m", "dipclock", "penalty", "graduated20", "--late",
                           "91", "--json"], capture_output=True, text=True)
     assert out.returncode == 0 and json.loads(out.stdout)["kind"] == "nmr"
+
+
+def test_the_front_door_s_own_commands_load_no_shell_library() -> None:
+    """``dipclock`` lives in the core package (docs/architecture.md says why): its own
+    commands run with the core's dependencies alone; the demo's httpx, the kiosk's pygame
+    and the hub's web stack are imported by their subcommands only."""
+    code = (
+        "import contextlib, io, sys\n"
+        "from dipclock.launcher.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['events']); main(['plan', 'wdc2006', '--start', '2006-08-04T10:00'])\n"
+        "    main(['penalty', 'wdc2006', '--late', '20'])\n"
+        "print(sorted({'httpx', 'fastapi', 'starlette', 'uvicorn', 'pygame', 'websockets',\n"
+        "              'zeroconf', 'gpiozero', 'serial', 'sqlite3'} & sys.modules.keys()))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == "[]", out

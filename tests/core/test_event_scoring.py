@@ -208,3 +208,11 @@ def test_an_event_file_names_its_endings():
                                          "scores every draw as one of all survivors"):
         parse_event_toml(text.replace('"armada"', '"sum-of-squares"').replace(
             '"two_leaders"', '"any"'), "open.toml")
+
+
+def test_the_endings_are_said_in_words_for_the_sheet_page() -> None:
+    """The result sheet's page shows these words; it decides none of them."""
+    assert endings(BUILTIN["wdc2006"], 1).text == (
+        "A vote can end a game from 1905. Games end with Fall 1909.")
+    assert endings(BUILTIN["wdc2003"], 1).text == (
+        "A draw is of all survivors, or of two leaders level at the year's victory threshold.")

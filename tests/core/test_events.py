@@ -1,4 +1,5 @@
-"""The five built-in events, checked against the rule texts in ../shared/event-rules/."""
+"""The five built-in events, checked against their organisers' rule texts (each profile's
+``source`` names its own; the texts are kept beside this repository, not in it)."""
 
 from datetime import time
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from dipclock.events import BUILTIN
 from dipclock.late import FIRST_SECOND, LATE_WINDOW, Press, board, missed, submissions
-from dipclock.penalties import started_seconds
+from dipclock.penalties import penalty, started_seconds
 from dipclock.schedule import Adjustment, Pause, Schedule
 from dipclock.timeline import timetable
 
@@ -53,6 +53,27 @@ def test_offences_count_per_power_through_the_game():
     assert [s.offence for s in subs] == [1, 2]
 
 
+def test_offences_are_each_power_s_own_not_the_board_s():
+    """Three powers late once each: each is a first offence (a board's count would make the
+    third a third offence, and a red card for a yellow)."""
+    presses = [Press(p, S1901 + timedelta(seconds=k)) for k, p in enumerate("AEF", 2)]
+    assert [(s.power, s.offence) for s in submissions(PHASES, presses)] == [
+        ("A", 1), ("E", 1), ("F", 1)]
+
+
+def test_the_live_penalty_counts_the_power_s_earlier_late_orders():
+    """Russia was late in Spring; late again after the Fall deadline, the penalty it is
+    heading for is a second offence's, live as on the screen."""
+    fall = PHASES[1].deadline
+    presses = [Press("R", S1901 + timedelta(seconds=2)),
+               *(Press(p, fall - timedelta(seconds=30)) for p in "AEFGIT")]
+    now = fall + timedelta(seconds=17)
+    russia = board(PHASES, now, presses, PROFILE.penalty)["R"]
+    assert russia.late_seconds == 17
+    assert russia.heading_for == penalty(PROFILE.penalty, 17, 2)
+    assert russia.heading_for != penalty(PROFILE.penalty, 17, 1)  # the rule tells them apart
+
+
 def test_board_counts_lateness_up_live_with_the_penalty_heading_for():
     now = S1901 + timedelta(seconds=17)
     presses = [Press(p, S1901 - timedelta(seconds=30)) for p in "AEFGR"]
@@ -77,6 +98,32 @@ def test_a_hold_toggles_a_power_out_and_back():
     assert out_of_game(holds, start, now=t + LATE_WINDOW) == {"T"}
     assert out_of_game(holds, start, base={"A"}, now=t - timedelta(seconds=1)) == {"A"}
     assert out_of_game(holds, start) == {"T"}  # no horizon: every recorded hold counts
+
+
+def test_a_hold_belongs_to_one_chord_at_most():
+    """On a board clock, Austria and England hold together (the board's ready signal), and
+    France holds a second later: England's hold is in the chord already, so France's is a
+    hold of its own, and France goes out."""
+    from dipclock.late import CHORD, chords, out_of_game
+
+    t, start = S1901, PHASES[0].opens
+    a, e = Press("A", t, "hold"), Press("E", t + CHORD / 2, "hold")
+    f = Press("F", t + CHORD, "hold")  # within CHORD of England's, not of Austria's
+    assert chords([a, e, f]) == [(a, e)]
+    assert out_of_game([a, e, f], start, board=True) == {"F"}
+
+
+def test_powers_out_follow_the_event_s_clock_in_table_order():
+    """What the hub sends a table and its kiosk shows: on a central clock two holds together
+    are two powers out, listed in table order; on board clocks they are the ready signal."""
+    from dipclock.late import CHORD, powers_out
+
+    t, start = S1901, PHASES[0].opens
+    holds = [Press("T", t, "hold"), Press("A", t + CHORD / 2, "hold")]
+    assert powers_out(PROFILE, holds, start) == ("A", "T")
+    board = PROFILE.model_copy(update={"central_clock": False})
+    assert powers_out(board, holds, start) == ()
+    assert powers_out(board, holds[1:], start, seen=holds[:1], base={"T"}) == ()
 
 
 def test_a_press_before_the_round_starts_counts_for_nothing():

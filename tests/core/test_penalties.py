@@ -172,3 +172,15 @@ def test_a_missed_phase_reads_no_orders_then_the_cost(event, offence, label):
 def test_the_leniency_label_leads_with_what_happened():
     # the kiosk's chip shows the part before " (": "Leniency used" fits two short lines
     assert pen("wdc2003", 12).label == "Leniency used (30 s)"
+
+
+def test_the_td_is_asked_for_units_only_when_some_orders_are_deleted() -> None:
+    """A graduated NMR deletes some orders: the units are asked for, to name them; all
+    units holding, or a card, deletes none by name."""
+    from dipclock.events import BUILTIN
+    from dipclock.penalties import penalty
+
+    graduated, cards = BUILTIN["graduated20"].penalty, BUILTIN["wdc2006"].penalty
+    assert penalty(graduated, 17, 1).asks_units
+    assert not penalty(graduated, 200, 1).asks_units  # all units hold
+    assert not penalty(cards, 17, 1).asks_units

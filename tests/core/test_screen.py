@@ -216,3 +216,10 @@ def test_a_hold_freezes_the_late_count_of_the_held_table_alone() -> None:
     other = build(BUILTIN["graduated20"], schedule, t("10:27:00"), on_time, table=4)
     assert other.look == "negotiating"  # its window shut at 10:25
     assert [c.state for c in other.chips if c.letter == "I"] == ["waiting"]
+
+
+def test_the_grid_s_late_line_groups_the_powers_by_the_penalty_they_head_for() -> None:
+    from dipclock.screen import late_summary
+
+    assert late_summary([("A", "Red card"), ("I", "Yellow card"), ("F", "Red card")]) == (
+        "A F → Red card; I → Yellow card")

@@ -170,6 +170,18 @@ def test_call_time_ends_the_timetable_at_the_last_deadline_before_it():
     assert v.stage == "negotiating" and v.next_phase is None
 
 
+@pytest.mark.parametrize("rule", ["last_deadline", "last_fall", "at_call"])
+def test_a_call_exactly_at_a_deadline_keeps_that_phase(rule):
+    """A deadline at the call is at or before it: the phase is played out, by every rule."""
+    from dipclock.timeline import counted_phases
+
+    table = timetable(BUILTIN["wdc2006"], Schedule(start=D("2024-05-04T09:00")))
+    fall = table.phases[1]  # F1901, due 09:32
+    kept = counted_phases(table.phases, fall.deadline, rule)
+    assert kept[-1] == fall
+    assert fall not in counted_phases(table.phases, fall.deadline - timedelta(seconds=1), rule)
+
+
 def test_view_stages_through_a_wdc2019_round():
     profile = BUILTIN["wdc2019"]
     s = Schedule(start=D("2019-09-06T10:00"))

@@ -126,7 +126,7 @@ def test_a_failing_kiosk_stops_after_a_few_tries_and_the_screen_says_why():
 
 
 def test_the_failure_unit_runs_a_doctor_dipclock_accepts():
-    from machine.doctor import build_parser
+    from kiosk.doctor import build_parser
 
     doctors = [line for line in unit(FAILED)["Service"]["ExecStart"] if VENV_DIPCLOCK in line]
     assert len(doctors) == 1

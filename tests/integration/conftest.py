@@ -65,6 +65,18 @@ class KioskProc:
         except (FileNotFoundError, json.JSONDecodeError):
             return None
 
+    def open_box(self) -> KioskProc:
+        """Wait (the server socket's 120 s at most) for the kiosk to open its button box,
+        then say hello as a box does."""
+        assert self.server is not None
+        try:
+            self.box, _ = self.server.accept()
+        except TimeoutError:
+            raise AssertionError(f"table {self.table}'s kiosk did not open its button box "
+                                 f"within {self.server.gettimeout()} s") from None
+        self.box.sendall(b"HELLO dipclock-box 1\n")
+        return self
+
     def press(self, power: str) -> None:
         """Press a power's button on the box (down 0 ms before the line)."""
         assert self.box is not None
@@ -187,9 +199,7 @@ def running_hall(
         for n in tables:
             kiosks[n] = start_kiosk(hub, n, tmp)
         for k in kiosks.values():
-            assert k.server is not None
-            k.box, _ = k.server.accept()  # the kiosk opened its button box
-            k.box.sendall(b"HELLO dipclock-box 1\n")
+            k.open_box()
         for n in tables:
             approve(td, n)  # the TD walks the hall, pairing each table's clock
         h = Hall(hub, Clocks(td), kiosks, start)

@@ -7,6 +7,7 @@ import sqlite3
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from dipclock.sync import to_moment, to_seconds
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
-from tests.integration.conftest import TABLES, Hall, wait_for
+from tests.integration.conftest import TABLES, Hall, KioskProc, wait_for
 
 
 def outbox_rows(path: Path) -> list[tuple[str, str, int]]:
@@ -27,23 +28,34 @@ def outbox_rows(path: Path) -> list[tuple[str, str, int]]:
 
 #: What the four-timestamp bound leaves out: float rounding and the stamps' own reading time.
 SLACK = 0.002
-#: Kiosks on the hub's own machine are in step within this (a second off is a real fault).
-IN_SYNC = 0.25
+
+
+def in_sync(rtt: float) -> float:
+    """How far a kiosk on the hub's own machine may be from it once its screen follows a
+    sample of round trip ``rtt`` at most: half of it, for that sample's lopsided legs, and as
+    much again for the sample a report compares with. Bounded by what the kiosk measured, so
+    a loaded machine's slow exchanges widen it; a real fault (a second off) never passes."""
+    return 2 * rtt + SLACK
 
 
 def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
+    """Kiosks and hub read one machine's clock, so the true offset is 0. A screen that
+    stepped to its first sample (slow, on a loaded machine) slews to the better ones after
+    it: each kiosk is waited for (a minute at most) to be in step by its own round trips."""
     td = hall.td()
-    # Each kiosk reports its sync after every GET /api/time: it lands in the TD's grid.
-    tables = wait_for("every kiosk's sync report in the grid", lambda: (
-        rows := {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
-    ) and all(rows[n]["offset"] is not None for n in TABLES) and rows)
-    # Kiosks and hub read one machine's clock, so the true offset is 0. A report is off by
-    # its own sample's error and by that of the earlier samples the screen follows, which
-    # the grid does not show: IN_SYNC says "in step", not a measure of how fast loopback is.
+
+    def reports() -> dict[int, dict[str, Any]] | None:
+        """Each kiosk's last sync report in the grid, once every one is in step and its
+        push channel open (a loaded machine may still be opening it)."""
+        rows = {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
+        return rows if all(rows[n]["offset"] is not None and rows[n]["sockets"] == 1
+                           and abs(rows[n]["offset"]) <= in_sync(rows[n]["rtt"])
+                           for n in TABLES) else None
+
+    tables = wait_for("every kiosk's sync report in the grid, in step by its round trip, "
+                      "and its push channel open", reports, timeout=90)
     for n in TABLES:
-        assert abs(tables[n]["offset"]) < IN_SYNC, tables[n]
-        assert tables[n]["rtt"] >= 0, tables[n]
-        assert tables[n]["connected"] and tables[n]["sockets"] == 1, tables[n]
+        assert tables[n]["rtt"] >= 0 and tables[n]["connected"], tables[n]
     # Independently: kiosks and hub share this machine's CLOCK_MONOTONIC, so compare the
     # offsets from it to the hub time each uses.
     with httpx.Client(base_url=hall.hub.url, timeout=5, verify=hall.hub.verify) as c:
@@ -54,12 +66,19 @@ def test_kiosk_clocks_agree_with_the_hub(hall: Hall) -> None:
             m1 = time.monotonic()
             exchanges.append((m1 - m0, t1 - (m0 + m1) / 2))
     rtt, hub_offset = min(exchanges)
+
+    def in_step(k: KioskProc) -> dict[str, Any] | None:
+        """The kiosk's screen, once the hub time it shows is the hub's, by the round trips
+        measured (its own and the test's)."""
+        s = k.screen()
+        if s is None or s["sync"] is None:
+            return None
+        bound = in_sync(max(s["sync"]["rtt"], tables[k.table]["rtt"]))
+        return s if (abs(s["sync"]["offset"]) <= bound
+                     and abs(s["hub_time"] - s["mono"] - hub_offset) <= bound + rtt / 2) else None
+
     for n, k in hall.kiosks.items():
-        screen = wait_for(f"table {n}'s screen with its sync", lambda k=k: (
-            s := k.screen()) and s["sync"] is not None and s)
-        kiosk_offset = screen["hub_time"] - screen["mono"]
-        assert abs(screen["sync"]["offset"]) < IN_SYNC, screen["sync"]
-        assert abs(kiosk_offset - hub_offset) < IN_SYNC, (n, kiosk_offset - hub_offset)
+        wait_for(f"table {n}'s screen in step with the hub", lambda k=k: in_step(k), timeout=90)
 
 
 def test_a_pause_and_the_resume_reach_every_kiosk(hall: Hall) -> None:
@@ -184,10 +203,14 @@ def test_a_frozen_hub_is_lost_on_every_table_and_found_again(hall: Hall) -> None
 
 def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
                                                                   tmp_path: Path) -> None:
-    """The sign of the reported offset: hub time minus what the screen was showing."""
+    """The sign of the reported offset: hub time minus what the screen was showing.
+
+    Table 3's own kiosk is stopped meanwhile (SIGSTOP): the grid's row for table 3 is then
+    this client's report, not one of the kiosk's sent in between."""
     outbox = Outbox(tmp_path / "o.sqlite")
     wall = lambda: to_seconds(datetime.now()) + 3.0  # noqa: E731 - a wall clock 3 s fast
     client = HubClient(hall.hub.url, 3, hall.token(3), outbox, wall=wall, verify=hall.hub.verify)
+    hall.kiosks[3].proc.send_signal(signal.SIGSTOP)
     try:
         assert client.sync_once()  # before it, the screen ran on the (wrong) wall clock
         offset, rtt = client.sync_status() or (None, None)
@@ -207,5 +230,6 @@ def test_a_kiosk_whose_clock_is_off_says_so_then_follows_the_hub(hall: Hall,
         error = max(first_rtt, rtt) / 2 + SLACK  # the best sample's, which the screen follows
         assert before - error <= hub_now <= after + error
     finally:
+        hall.kiosks[3].proc.send_signal(signal.SIGCONT)
         client.close()
         outbox.close()

@@ -32,9 +32,7 @@ def test_a_second_kiosk_on_table_2_is_flagged_on_the_grid_and_both_screens(
 ):
     extra = start_kiosk(hall.hub, 2, tmp_path)
     try:
-        assert extra.server is not None
-        extra.box, _ = extra.server.accept()
-        extra.box.sendall(b"HELLO dipclock-box 1\n")
+        extra.open_box()
         approve(hall.td(), 2)  # a spare clock the TD pairs for table 2 too
         claims = wait_for("two kiosks claim table 2",
                           lambda: len(c := hall.snapshot(2)["claims"]) == 2 and c, timeout=60)

@@ -33,10 +33,7 @@ def lines(screen: dict[str, Any] | None) -> dict[str, str]:
 
 def boxed(kiosk: KioskProc) -> KioskProc:
     """The kiosk's button box, connected and said hello."""
-    assert kiosk.server is not None
-    kiosk.box, _ = kiosk.server.accept()
-    kiosk.box.sendall(b"HELLO dipclock-box 1\n")
-    return kiosk
+    return kiosk.open_box()
 
 
 def test_a_confirmation_pressed_while_the_hub_was_down_survives_a_killed_kiosk(

@@ -329,7 +329,7 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
     question = day.asked[n]
     assert question.startswith("Call round 3 at 17:30:00?"), question
     for t in (1, 2, 3):
-        assert f"Table {t}: ends after Spring 1901 (17:17:00)" in question, question
+        assert f"Table {t}: the game ends after Spring 1901 (17:17:00)" in question, question
         expect(page.locator(f"#call-preview li[data-table='{t}']")).to_contain_text(
             "ends after Spring 1901 (17:17:00)")
     day.shot("call-preview", "#actions")

@@ -48,7 +48,10 @@ def test_sigkill_mid_burst_loses_and_doubles_nothing(tmp_path: Path) -> None:
                  "--outbox", str(outbox), "--serial", f"socket://127.0.0.1:{port}",
                  "--run-for", "60")
     server.settimeout(20)
-    conn, _ = server.accept()
+    try:
+        conn, _ = server.accept()
+    except TimeoutError:
+        raise AssertionError("the kiosk did not open its button box within 20 s") from None
     stop = threading.Event()
 
     def burst() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from kiosk import doctor
 from kiosk.pairing import Credential
-from machine import doctor
 from machine.check import Check
 from tests.machine.conftest import PINS, FakePi, keep
 from tests.machine.test_box import PtyBox

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import handing_over, hub_socket, launcher
+from benchmarks.hub import handing_over, hub_socket, launcher, pair_by_td
 from tests.server.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,8 +137,6 @@ class LiveHub:
     @staticmethod
     def token(td: httpx.Client, table: int, kiosk: str | None = None) -> str:
         """A new clock paired for ``table``: asked and approved over HTTP as the TD."""
-        from server.pairing import pair_by_td
-
         return pair_by_td(td, table, kiosk)
 
     @classmethod

@@ -13,6 +13,7 @@ from dipclock.rounds import round_naming
 from dipclock.schedule import Pause, PhaseRef, Schedule
 from server import actions
 from server.actions import Refused
+from server.responses import LateSubmission, ProposedPenalty
 from server.rounds import Current
 from server.schemas import (
     AdjustRequest,
@@ -228,7 +229,12 @@ def test_a_call_is_undone_to_the_round_with_no_call_and_said_so() -> None:
 # --- penalties --------------------------------------------------------------------------
 
 
-LATE = [{"table": 2, "power": "F", "phase": "S1901", "proposed": {"label": "Warning"}}]
+LATE = [LateSubmission(
+    round=1, table=2, power="F", power_name="France", phase="S1901", kind="late",
+    deadline="2024-05-04T09:17:00", pressed_at="2024-05-04T09:17:20", seconds_late=20.0,
+    started_second=20, offence=1, decision=None, final=None, note="", decided_at=None,
+    player="", proposed=ProposedPenalty(kind="warning", all_units_hold=False, units_deleted=0,
+                                        label="Warning"))]
 
 
 def test_a_decision_needs_a_late_submission_to_rule_on() -> None:

@@ -87,13 +87,19 @@ def test_the_call_names_table_2_s_loss_before_and_its_undo_restores_the_kiosk(
 
     page, asked = signed_in(browser, live.url, PASSWORD)
     open_call(page)
+    # the event's call rule, as the hub words it (wdc2006 has none of its own)
+    assert page.locator("#call-rule").inner_text() == (
+        "A call ends games after the last deadline before it.")
     page.click("#btn-call")
     page.locator("#btn-call-undo").wait_for(timeout=30_000)
     question = asked[-1]
     assert question.startswith("Call round 1 at 09:32:39?"), question
     assert "Table 2 is 51 s from its Fall 1901 deadline (09:33:30)" in question
-    assert "Table 2: ends after Spring 1901 (09:17:00); loses Fall 1901, 51 s short" in question
-    assert "Table 1: ends after Fall 1901 (09:32:00)" in question
+    # each table's line as the hub words it (dipclock.callwords): the page adds nothing
+    assert ("Table 2: the game ends after Spring 1901 (09:17:00); loses Fall 1901, 51 s "
+            "short; the starting centres count") in question
+    assert "Table 1: the game ends after Fall 1901 (09:32:00); Fall 1901 centres count" in question
+    assert [t["text"] for t in p["tables"]] == question.splitlines()[-3:]
     shown = page.locator("#call-preview li[data-table='2']").inner_text()
     assert "loses Fall 1901" in shown
     page.locator("#actions").screenshot(path=f"{SHOTS}/dipclock-call-preview.png")

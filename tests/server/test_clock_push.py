@@ -7,6 +7,7 @@ import time
 
 from server.clock import HubClock, wall_seconds
 from server.push import Client, Fanout
+from tests.waits import received
 
 
 def test_hub_time_does_not_jump_when_the_wall_clock_is_stepped(monkeypatch):
@@ -91,10 +92,10 @@ def test_publish_to_some_tables_only():
 
 def test_websocket_gets_a_new_snapshot_when_the_td_pauses(hub, td):
     with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
-        first = ws.receive_json()
+        first = received(ws, "table 2's first snapshot")
         assert first["table"] == 2 and first["schedule"]["pauses"] == []
         hub.client.post("/api/td/pauses", json={"reason": "Lunch"}, headers=td)
-        second = ws.receive_json()
+        second = received(ws, "table 2's snapshot after the pause")
         assert second["seq"] > first["seq"]
         assert second["schedule"]["pauses"][0]["reason"] == "Lunch"
 
@@ -102,8 +103,9 @@ def test_websocket_gets_a_new_snapshot_when_the_td_pauses(hub, td):
 def test_a_stored_press_is_pushed_to_its_table_and_to_no_other(hub, td):
     with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as two, \
             hub.client.websocket_connect("/api/tables/3/ws", headers=hub.kiosk_headers(3)) as three:
-        first = two.receive_json()
-        assert first["presses"] == [] and three.receive_json()["presses"] == []
+        first = received(two, "table 2's first snapshot")
+        assert first["presses"] == []
+        assert received(three, "table 3's first snapshot")["presses"] == []
         press = {"id": "6c1f9a44-0000-4000-8000-000000000001", "power": "I", "kind": "press",
                  "at": "2024-05-04T09:05:00"}
         r = hub.client.post("/api/tables/2/presses", json={"presses": [press]},
@@ -111,13 +113,15 @@ def test_a_stored_press_is_pushed_to_its_table_and_to_no_other(hub, td):
         assert r.status_code == 200 and r.json()["stored"] == 1
         # a pause for every table next, so a missing push shows as the wrong snapshot, not a hang
         hub.client.post("/api/td/pauses", json={"reason": "Lunch"}, headers=td)
-        pushed = two.receive_json()
+        pushed = received(two, "table 2's snapshot of its press")
         assert pushed["schedule"]["pauses"] == []  # the press's own snapshot, before the pause
         assert pushed["seq"] > first["seq"]
         assert [p["id"] for p in pushed["presses"]] == [press["id"]]
-        assert two.receive_json()["schedule"]["pauses"][0]["reason"] == "Lunch"
+        paused = received(two, "table 2's snapshot of the pause")
+        assert paused["schedule"]["pauses"][0]["reason"] == "Lunch"
         # table 3 got no snapshot for table 2's press: its next one is the pause
-        assert three.receive_json()["schedule"]["pauses"][0]["reason"] == "Lunch"
+        paused = received(three, "table 3's snapshot of the pause")
+        assert paused["schedule"]["pauses"][0]["reason"] == "Lunch"
 
 
 def test_status_reports_show_on_the_grid(hub, td):

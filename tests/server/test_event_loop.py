@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -161,3 +162,68 @@ def test_snapshots_published_from_threads_arrive_and_never_go_backwards() -> Non
         return ws.sent
 
     assert asyncio.run(go()) == [1, 3]
+
+
+def _on_the_loop() -> bool:
+    """This code runs on an event loop's thread (a worker thread has no running loop)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+@pytest.fixture
+def store_on_loop(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the hub's SQLite calls made on the event loop, as the test goes."""
+    from server.store import Store
+
+    seen: list[str] = []
+
+    def spied(name: str) -> Callable[..., Any]:
+        original = getattr(Store, name)
+
+        def spy(self: Store, *args: Any, **kwargs: Any) -> Any:
+            if _on_the_loop():
+                seen.append(name)
+            return original(self, *args, **kwargs)
+        return spy
+
+    for name in ("_tx", "_one", "_all"):
+        monkeypatch.setattr(Store, name, spied(name))
+    return seen
+
+
+def test_a_kiosk_s_channel_closing_checks_its_claims_off_the_event_loop(
+    served: ThreadHub, store_on_loop: list[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The claim check on a closing channel may store and publish (``check_claims``): in a
+    worker thread, as every route that touches SQLite."""
+    from websockets.sync.client import connect
+
+    from server.routers import kiosk
+
+    checked: list[bool] = []
+    real = kiosk.check_claims
+    monkeypatch.setattr(kiosk, "check_claims", lambda h, n: (
+        real(h, n), checked.append(_on_the_loop()))[0])
+    td = served.td()
+    _set_up(td, served.url)
+    ws_url = served.url.replace("http", "ws") + "/api/tables/2/ws"
+    with connect(ws_url, open_timeout=PATIENCE, additional_headers=served.auth(td, 2)) as ws:
+        ws.recv(timeout=PATIENCE)
+    deadline = time.monotonic() + PATIENCE
+    while not checked:
+        assert time.monotonic() < deadline, f"no claim check within {PATIENCE} s of the close"
+        time.sleep(0.02)
+    assert checked == [False] and store_on_loop == []
+
+
+def test_revoking_a_clock_reads_the_store_off_the_event_loop(
+    hub: Any, td: dict[str, str], store_on_loop: list[str],
+) -> None:
+    hub.kiosk_headers(2)
+    [paired] = hub.client.get("/api/td/clocks").json()["paired"]
+    r = hub.client.delete(f"/api/td/clocks/{paired['id']}", headers=td)
+    assert r.status_code == 200 and r.json()["seq"] > 0
+    assert store_on_loop == []

@@ -12,6 +12,7 @@ import pytest
 
 from server.ratelimit import FailureLimit
 from tests.server.live import LiveHub, ThreadHub
+from tests.waits import received
 
 
 @pytest.mark.parametrize("value", ["Bearer é-not-the-key", "Bearer \u2603", "Bearer ключ"])
@@ -33,7 +34,7 @@ def test_a_non_ascii_key_on_the_websocket_is_refused_cleanly(hub, td) -> None:
     with pytest.raises(WebSocketDisconnect):
         with hub.client.websocket_connect("/api/tables/1/ws", headers={
                 "Authorization": "Bearer été".encode()}) as ws:
-            ws.receive_text()
+            received(ws, "the refusal of a non-ASCII key", as_json=False)
 
 
 def test_an_attempt_counts_before_it_is_checked() -> None:

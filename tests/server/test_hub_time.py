@@ -15,6 +15,7 @@ from server.clock import HubClock
 from server.hubtime import change_text
 from server.settings import Settings
 from tests.server.conftest import PASSWORD
+from tests.waits import received
 
 T0 = datetime(2024, 5, 4, 8, 50)  # the fixture clock's start
 
@@ -43,14 +44,14 @@ def test_the_hub_says_how_far_its_time_can_be_trusted(hub, synced, standing):
 
 def test_the_td_sets_the_hubs_time_from_the_phone_and_every_kiosk_resyncs(hub, td):
     with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
-        first = ws.receive_json()
+        first = received(ws, "table 2's first snapshot")
         assert first["clock"] == 0
         phone = T0 + timedelta(minutes=2, seconds=2, milliseconds=250)
         r = hub.client.post("/api/clock", json={"time": phone.isoformat(timespec="milliseconds")},
                             headers=td)
         assert r.status_code == 200, r.text
         assert r.json()["change"] == pytest.approx(122.25)
-        pushed = ws.receive_json()
+        pushed = received(ws, "table 2's snapshot at the new hub time")
     assert pushed["clock"] == 1 and pushed["seq"] > first["seq"]
     assert pushed["hub_time"] == pytest.approx(to_seconds(phone))
     assert hub.client.get("/api/time").json()["t1"] == pytest.approx(to_seconds(phone))

@@ -8,6 +8,7 @@ from datetime import timedelta
 from dipclock.snapshot import PressesReply, Snapshot
 from kiosk.session import HubSession
 from tests.server.conftest import START, Hub
+from tests.waits import received
 
 
 def test_the_polled_and_the_pushed_snapshot_are_one_model_the_kiosk_takes(
@@ -20,7 +21,7 @@ def test_the_polled_and_the_pushed_snapshot_are_one_model_the_kiosk_takes(
     assert (reply.stored, [x.id for x in reply.rejected]) == (1, ["p2"])
     polled = hub.client.get("/api/tables/2/snapshot", headers=hub.kiosk_headers(2)).json()
     with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
-        pushed = ws.receive_json()
+        pushed = received(ws, "table 2's first snapshot")
     assert pushed == polled
     snap = Snapshot.model_validate(pushed)
     assert (snap.table, snap.out, [p.id for p in snap.presses]) == (2, ("I",), ["p1"])

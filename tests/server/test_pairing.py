@@ -15,6 +15,7 @@ from server import pairing
 from server.app import create_app
 from server.settings import Settings
 from tests.server.conftest import PASSWORD, START
+from tests.waits import received
 
 CODE = re.compile(rf"[{pairing.CODE_ALPHABET}]{{3}}-[{pairing.CODE_ALPHABET}]{{3}}")
 
@@ -117,6 +118,7 @@ def test_a_refused_clock_is_told_so_and_asks_again(hub, td):
     assert standing(hub.client, token)["status"] == 404
 
 
+@pytest.mark.timeout(120)  # the wait for the close has its own limit, 30 s
 def test_a_revoked_clock_is_refused_at_once_and_its_push_channel_closed(hub, td):
     from starlette.websockets import WebSocketDisconnect
 
@@ -125,11 +127,11 @@ def test_a_revoked_clock_is_refused_at_once_and_its_push_channel_closed(hub, td)
     paired = c.post("/api/td/clocks", json={"code": asked["code"], "table": 2},
                     headers=td).json()
     with c.websocket_connect("/api/tables/2/ws", headers=bearer(token)) as ws:
-        assert ws.receive_json()["table"] == 2
+        assert received(ws, "table 2's first snapshot")["table"] == 2
         r = c.delete(f"/api/td/clocks/{paired['id']}", headers=td)
         assert r.status_code == 200
         with pytest.raises(WebSocketDisconnect):
-            ws.receive_json()
+            received(ws, "the revoke to close the clock's push channel", timeout=30)
     r = c.get("/api/tables/2/snapshot", headers=bearer(token))
     assert r.status_code == 401 and "pair it again" in r.json()["detail"]
     assert c.get("/api/td/clocks").json()["paired"] == []

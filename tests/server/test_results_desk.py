@@ -90,6 +90,13 @@ def test_a_table_s_qr_link_opens_its_sheet_and_no_other(hub, td):
     assert view["table"] == 1 and view["status"] == "empty" and view["sheet"] is None
     assert view["players"]["England"] == "E1" and view["system"].startswith("ManorCon")
     assert view["year"] == 1909 and view["counts"] == "Fall 1909 centres count"
+    # what the page lays out, sent by the hub: the seven lines, the board's centres, the
+    # lines to confirm and the event's endings in words
+    assert [(p["letter"], p["name"]) for p in view["powers"]][::6] == [
+        ("A", "Austria"), ("T", "Turkey")]
+    assert view["total_centres"] == 34 and view["lines"] == len(view["players"])
+    assert view["endings"]["text"] == (
+        "A vote can end a game from 1905. Games end with Fall 1909.")
     assert p.get("/api/sheets/1/2", headers=key_of(hub, 1)).status_code == 403
     assert p.get("/api/sheets/1/1", headers={"X-Sheet-Key": "x" * 16}).status_code == 403
     assert p.get("/api/sheets/1/1", headers={"X-Sheet-Key": "é".encode()}).status_code == 403
@@ -449,7 +456,9 @@ def test_a_concession_is_entered_where_the_event_has_them_and_refused_elsewhere(
     p, key = phone(hub), key_of(hub, 1)
     view = p.get("/api/sheets/1/1", headers=key).json()
     assert view["endings"] == {"draws": "all_survivors", "concession": True,
-                               "leader_growth": False, "votes_from": 1905, "last_year": 1909}
+                               "leader_growth": False, "votes_from": 1905, "last_year": 1909,
+                               "text": "A vote can end a game from 1905. Games end with Fall "
+                                       "1909."}
     conceded = {"centres": dict(A=4, E=4, F=14, G=3, I=3, R=3, T=3), "year": 1907,
                 "ending": "concession", "conceded_to": "F"}
     view = put(p, 1, conceded, key, version=0).json()

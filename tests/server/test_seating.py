@@ -99,6 +99,7 @@ def test_a_late_power_s_units_make_the_review_name_the_orders_to_delete(hub):
 
     before = rows()[(1, "A")]
     assert (before["proposed"]["text"], before["units"]) == ("2-unit NMR", [])
+    assert before["units_asked"]  # the page offers the units' field: the hub says so
     assert "deleted_orders" not in before["proposed"]
     r = hub.client.put("/api/td/units", headers=csrf, json={
         "round": 1, "table": 1, "power": "Austria", "phase": "s1901",

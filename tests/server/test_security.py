@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from tests.server.conftest import PASSWORD, START
+from tests.waits import received
 
 TD_WRITES = [
     ("PUT", "/api/td/event", {"builtin": "wdc2003"}),
@@ -102,7 +103,7 @@ def test_snapshot_and_websocket_need_the_tables_token_in_a_header(hub, td):
             f"/api/tables/1/ws?key={token}"):  # never on the URL, where logs keep it
         pass
     with c.websocket_connect("/api/tables/1/ws", headers=hub.kiosk_headers(1)) as ws:
-        assert ws.receive_json()["table"] == 1
+        assert received(ws, "table 1's first snapshot")["table"] == 1
 
 
 def test_session_cookie_is_httponly_and_samesite_strict(hub):

@@ -350,3 +350,24 @@ def test_every_td_route_answers_what_its_schema_says(hub, td):
                          ("/api/clock", "post")):
         ref = paths[path][method]["responses"]["200"]["content"]["application/json"]["schema"]
         assert ref.get("$ref", "").startswith("#/components/schemas/"), path
+
+
+def test_a_tile_says_who_is_late_by_the_penalty_they_head_for(hub, td):
+    """The grid's late line is the hub's (``dipclock.screen.late_summary``): the page
+    groups nothing."""
+    post(hub, 1, *(press(f"p{p}", p, S1901 - timedelta(seconds=30)) for p in "AEFGR"))
+    hub.at(S1901 + timedelta(seconds=17))
+    tiles = {t["table"]: t for t in hub.client.get("/api/td/state").json()["tables"]}
+    assert tiles[1]["late_note"] == "I T → Yellow card"
+    assert tiles[2]["late_note"] == "A E F G I R T → Yellow card"
+
+
+def test_the_call_card_says_the_round_s_own_call_rule(hub, td):
+    """wdc2018's games end at the call itself: the card says so, not another event's rule."""
+    assert hub.client.get("/api/td/state").json()["round"]["call_rule"] == (
+        "A call ends games after the last deadline before it.")
+    hub.client.put("/api/td/event", json={"builtin": "wdc2018"}, headers=td).raise_for_status()
+    hub.client.put("/api/td/round", json={"number": 1, "start": START.isoformat()},
+                   headers=td).raise_for_status()
+    assert hub.client.get("/api/td/state").json()["round"]["call_rule"] == (
+        "A call ends games at once.")

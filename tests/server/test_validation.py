@@ -125,3 +125,18 @@ def test_junk_never_gets_a_500(hub, td, route, body, raw):
     assert r.status_code < 500, (r.status_code, r.text)
     if r.status_code >= 400:
         assert isinstance(r.json()["detail"], str)
+
+
+def test_a_reply_the_hub_cannot_build_is_its_own_fault_not_the_td_s(
+    hub, td, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A pydantic error outside the request's own validation is a fault of the hub: a 500
+    with its traceback in the log, never a 422 telling the TD their request was wrong."""
+    from server.routers import td as routes
+
+    monkeypatch.setattr(routes, "dashboard_state", lambda hub, review: {"no such key": 1})
+    with caplog.at_level("ERROR", logger="uvicorn.error"):
+        r = hub.client.get("/api/td/state")
+    assert r.status_code == 500 and "fault of the hub" in r.json()["detail"], r.text
+    [record] = [x for x in caplog.records if "could not build its reply" in x.getMessage()]
+    assert record.exc_info is not None and "GET /api/td/state" in record.getMessage()

@@ -16,7 +16,6 @@ here too.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -27,17 +26,18 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import httpx
 
 from dipclock import __version__
-from dipclock.arguments import UsageError
+from dipclock.arguments import Parser, UsageError
 from dipclock.powers import POWERS
 from hardware import boxfinder
 from hardware.gpio import load_pin_factory
+from kiosk import hubcheck as hub
 from kiosk.config import Settings, default_outbox
-from machine import box, buttons, display, hub, modem, power, sdl, storage, system, timesync
+from machine import box, buttons, display, modem, power, sdl, storage, system, timesync
 from machine.check import Check, fail, ok
 from machine.devices import Opener, user_name
 
@@ -46,13 +46,8 @@ NAME_WIDTH = 17
 HTTP_TIMEOUT = 5.0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def build_parser() -> _Parser:
-    p = _Parser(prog="dipclock doctor",
+def build_parser() -> Parser:
+    p = Parser(prog="dipclock doctor",
                 description="Check this machine for a table's kiosk: one line per check, "
                             "with the fix. Exit status 0 when nothing fails.")
     p.add_argument("--config", metavar="FILE",

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 import httpx
 
+from kiosk import hubcheck as hub
 from kiosk.pairing import Credential, pinned
-from machine import hub
 from tests.server.live import hub_socket
 
 

@@ -1,0 +1,51 @@
+"""Where a called game ends, in words (each rule itself: ``dipclock.events.CALL_RULES``).
+
+``dipclock.timeline.counted_phases`` decides where a call ends a game and
+``Timetable.scoring_phase`` which Fall's centres count; this says so. The kiosk's screen
+(``dipclock.screen``), ``dipclock plan`` and ``dipclock events``, the hub's call preview
+(``server.calling``) and with it the dashboard all show these words and no others.
+"""
+
+from __future__ import annotations
+
+from dipclock.events import CALL_RULES, CallEnds
+from dipclock.schedule import PhaseRef
+
+
+def rule_sentence(rule: CallEnds) -> str:
+    """The event's call rule as a sentence: "A call ends games at once." (the TD's Call
+    card says it before the call is made)."""
+    words = CALL_RULES[rule]
+    return f"{words[:1].upper()}{words[1:]}."
+
+
+def counts(scoring: PhaseRef | None) -> str:
+    """Whose centres count: "Fall 1906 centres count", or the starting ones (no Fall
+    was completed)."""
+    return f"{scoring.title} centres count" if scoring is not None else (
+        "the starting centres count")
+
+
+def game_ends(last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,
+              deadline: str = "") -> str:
+    """Where a called game ends, in a few words, by the event's call rule: "the game ends
+    after Fall 1906" (``deadline``: that phase's, on the venue's clock, put after it), or
+    at once "the game ends then, Fall 1909 centres count"."""
+    if rule == "at_call":
+        return f"the game ends then, {counts(scoring)}"
+    if last is None:
+        return "the game ends before its first deadline"
+    return f"the game ends after {last.title}" + (f" ({deadline})" if deadline else "")
+
+
+def preview_line(who: str, last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,
+                 deadline: str = "", cut: PhaseRef | None = None, short: float = 0.0) -> str:
+    """One table's line of a call's preview: "Table 2: the game ends after Spring 1901
+    (09:17:00); loses Fall 1901, 51 s short; the starting centres count"."""
+    line = f"{who}: {game_ends(last, scoring, rule, deadline)}"
+    if cut is not None:
+        line += f"; loses {cut.title}, {round(short)} s short"
+    return line if rule == "at_call" else f"{line}; {counts(scoring)}"
+
+
+__all__ = ["counts", "game_ends", "preview_line", "rule_sentence"]
