@@ -33,8 +33,8 @@ from dipclock.powers import LETTERS
 from dipclock.schedule import Schedule
 from dipclock.sync import to_moment, to_seconds
 from dipclock.timeline import timetable
+from machine.passwords import hash_password
 from server.app import create_app
-from server.passwords import hash_password
 from server.settings import Settings
 from server.store import PressRow
 

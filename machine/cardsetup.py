@@ -197,7 +197,7 @@ def apply(boot: BootFile | None, root: Path = Path("/"), run: Runner | None = No
             if forget_password(boot.path, run, root):
                 say(f"td_password taken off {boot.path}: the hub keeps its hash")
         else:
-            from server.passwords import hash_password
+            from machine.passwords import hash_password
 
             _write(root / PASSWORD_HASH, hash_password(boot.td_password) + "\n", 0o600)
             if root == Path("/"):

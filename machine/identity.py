@@ -38,7 +38,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dipclock.errors import DipclockError
-from server.passwords import check_new_password
+from machine.passwords import check_new_password
 
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))

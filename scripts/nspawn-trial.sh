@@ -143,7 +143,7 @@ check "hub answers under its unit" hub_answers
 in_box 'cd /src && DIPCLOCK_TD_PASSWORD=other sh systemd/install.sh hub --wheelhouse /wh' \
     > "$work/reinstall-hub.log" 2>&1
 check "re-running the installer restarts the hub" grep -q "restarted dipclock-hub" "$work/reinstall-hub.log"
-check "re-running keeps the TD password's hash" in_box '/opt/dipclock/venv/bin/python -c "import sys; from server.passwords import verify_password as v; sys.exit(not v(\"a long TD secret\", open(\"/etc/dipclock/td-password.hash\").read().strip()))"'
+check "re-running keeps the TD password's hash" in_box '/opt/dipclock/venv/bin/python -c "import sys; from machine.passwords import verify_password as v; sys.exit(not v(\"a long TD secret\", open(\"/etc/dipclock/td-password.hash\").read().strip()))"'
 check "no plaintext TD password left" in_box '! grep -rqs "a long TD secret" /etc/dipclock'
 
 probe() {  # UNIT: what adjtimex returns under UNIT's settings (5: TIME_ERROR, -1: refused)

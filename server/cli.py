@@ -33,10 +33,10 @@ from pathlib import Path
 
 from dipclock.arguments import Parser
 from dipclock.errors import DipclockError
+from machine.passwords import check_new_password, hash_password, is_hash
 from machine.timesync import boot_id, clock_synchronised
 from server import certificate
 from server.clock import standing_of
-from server.passwords import check_new_password, hash_password, is_hash
 from server.settings import Settings
 from server.store import Store
 
@@ -162,7 +162,7 @@ def _stored_hash(args: argparse.Namespace) -> str | None:
         raise HubError(f"--td-password-hash-file: cannot read it: {exc.strerror}") from None
     if not is_hash(text):
         raise HubError(f"--td-password-hash-file {path}: not a password hash "
-                       "(make one with: python3 -m server.passwords < a file holding it)")
+                       "(make one with: python3 -m machine.passwords < a file holding it)")
     return text
 
 

@@ -393,7 +393,7 @@ hub_files() {
         # the hub's own hashing (standard library only): from the venv, or from this checkout
         if [ -z "$root" ] && [ -x "$venv/bin/python" ]; then py="$venv/bin/python"; pypath=""
         else py=python3; pypath=$src; fi
-        hash=$(printf '%s\n' "$pw" | PYTHONPATH=$pypath "$py" -m server.passwords $rules) || exit 2
+        hash=$(printf '%s\n' "$pw" | PYTHONPATH=$pypath "$py" -m machine.passwords $rules) || exit 2
         (umask 077 && printf '%s\n' "$hash" > "$hashed.new") && mv "$hashed.new" "$hashed"
         [ -n "$root" ] || chown dipclock:dipclock "$hashed"
         wrote "$hashed" "mode 600: the password's hash only"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
+from machine.passwords import verify_password
 from server.auth import TDWrite, current_session, end_session, start_session
 from server.context import HubDep
-from server.passwords import verify_password
 from server.responses import SessionInfo, SignedIn
 from server.schemas import Login
 

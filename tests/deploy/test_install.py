@@ -168,7 +168,7 @@ def test_install_enables_the_service_for_the_next_boot_where_systemd_is_not_runn
 
 
 def test_hub_install_needs_a_password_and_keeps_only_its_hash(tmp_path):
-    from server.passwords import verify_password
+    from machine.passwords import verify_password
 
     refused = install("hub", tmp_path)
     assert refused.returncode == 2 and "no default" in refused.stderr
@@ -189,7 +189,7 @@ def test_hub_install_needs_a_password_and_keeps_only_its_hash(tmp_path):
 
 
 def test_hub_install_hashes_the_plaintext_an_older_installer_left_then_removes_it(tmp_path):
-    from server.passwords import verify_password
+    from machine.passwords import verify_password
 
     old = tmp_path / "etc/dipclock/td-password"
     old.parent.mkdir(parents=True)
@@ -204,8 +204,8 @@ def test_hub_install_hashes_the_plaintext_an_older_installer_left_then_removes_i
 
 
 def test_the_hub_takes_the_installers_hash_at_its_first_start(tmp_path):
+    from machine.passwords import hash_password, verify_password
     from server.cli import HubError, _parser, prepare
-    from server.passwords import hash_password, verify_password
     from server.store import Store
 
     hashed = tmp_path / "td-password.hash"

@@ -23,7 +23,7 @@ from kiosk.app import FixedRound, Kiosk
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from kiosk.round import Round, round_key
-from server.passwords import hash_password
+from machine.passwords import hash_password
 from tests.doubles import FakeClock, FixedTime
 from tests.server.conftest import PASSWORD, START, Hub
 

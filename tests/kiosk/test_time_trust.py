@@ -21,8 +21,8 @@ from hardware.events import ButtonEvent
 from kiosk.app import CLOCK_ALERT, FixedRound, Kiosk, WallTime, this_boot
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
+from machine.passwords import hash_password
 from machine.timesync import TIME_ERROR, _adjtimex, boot_id, clock_synchronised
-from server.passwords import hash_password
 from tests.doubles import FakeClock, FixedTime
 from tests.kiosk.conftest import make_table
 from tests.server.conftest import PASSWORD, START, Hub

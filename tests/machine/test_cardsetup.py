@@ -25,7 +25,7 @@ from machine.cardsetup import (
     wifi_profile,
 )
 from machine.identity import parse_boot_file
-from server.passwords import verify_password
+from machine.passwords import verify_password
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
 

@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dipclock.sync import to_seconds
+from machine.passwords import hash_password
 from server.app import create_app
-from server.passwords import hash_password
 from server.settings import Settings
 from tests.doubles import FakeClock
 

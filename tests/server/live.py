@@ -180,10 +180,10 @@ class ThreadHub:
         """``settings``: more ``server.settings.Settings`` fields (its limits)."""
         import uvicorn
 
+        from machine.passwords import hash_password
         from server import serve
         from server.app import create_app
         from server.clock import HubClock
-        from server.passwords import hash_password
         from server.settings import Settings
 
         sock = hub_socket()

@@ -13,8 +13,8 @@ import time
 import httpx
 import pytest
 
+from machine.passwords import verify_password
 from server.cli import main
-from server.passwords import verify_password
 from tests.server.conftest import PASSWORD
 from tests.server.live import ROOT, handing_over, hub_socket
 

@@ -1,4 +1,7 @@
-"""The TD password: only a salted scrypt hash is ever stored."""
+"""The TD password: only a salted scrypt hash is ever stored.
+
+In ``machine`` (below ``server``) because both the hub and the card's boot-time setup
+(``machine.cardsetup``, which hashes a hub card's password from dipclock.txt) need it."""
 
 from __future__ import annotations
 
@@ -50,7 +53,7 @@ def is_hash(text: str) -> bool:
 
 
 def main() -> int:
-    """``python -m server.passwords [--old]``: the hash of the password on stdin, for the
+    """``python -m machine.passwords [--old]``: the hash of the password on stdin, for the
     installer, which then keeps no plaintext; exit 2 with one line if the password will not
     do (``--old``: one an older installer kept, chosen under the old rules, is hashed as is)."""
     import sys
