@@ -48,6 +48,9 @@ def test_round_one_is_kept_as_played_and_stays_reviewable(hall: Hall) -> None:
 
         # two decisions now, one left for later
         page.locator("#pen-1-1-E-S1901 button", has_text="Confirm").click()
+        # the page sends one change at a time (a tap while one is on its way is refused
+        # with a toast): the TD's next tap comes once the first is shown done
+        expect(page.locator("#pen-1-1-E-S1901")).to_contain_text("✓", timeout=WAIT)
         row = page.locator("#pen-1-2-I-S1901")
         row.locator("input[aria-label=note]").fill("box across the room")
         row.locator("button", has_text="Waive").click()
