@@ -15,13 +15,6 @@ session, its buttons, its outbox, on SDL's dummy driver), looks again every
 ``rotate`` turns the picture for a screen mounted on its side or upside down: the frame is
 drawn on a surface of the upright size (``kiosk.draw.upright_size``) and turned onto the
 display's (``kiosk.draw.turn``).
-
-On the console (SDL's kmsdrm) the picture goes to the screen through an SDL renderer: the
-frame is drawn on a surface of the screen's size, made a texture and presented. pygame's own
-display surface there (``set_mode`` and ``flip``) is a window surface SDL emulates with
-a GLES texture of its own, and on the card image booted in qemu (``make card-test``, a
-virtio-gpu screen) it stayed black while the renderer's frames showed: the renderer is the
-path SDL's KMS/DRM driver is written for, on a Pi's vc4 as on a virtio-gpu.
 """
 
 from __future__ import annotations
@@ -46,9 +39,6 @@ log = logging.getLogger(__name__)
 SCREEN_RECHECK = 3.0
 #: SDL's driver that draws nowhere: events and surfaces work, so the kiosk runs on.
 DUMMY = "dummy"
-#: The SDL drivers (as ``pygame.display.get_driver()`` names them) whose frames are
-#: presented through a renderer rather than pygame's display surface (see above).
-RENDERED = frozenset({"KMSDRM"})
 
 #: SDL says "kmsdrm not available" both when its build lacks the driver and when the driver
 #: finds no DRM device it may use: machine.sdl tells the two apart.
@@ -137,8 +127,6 @@ class Display:
         self._next_look = 0.0
         self.surface: Any = None
         self.canvas: Any = None
-        self._window: Any = None  # pygame._sdl2.video.Window, on a RENDERED driver
-        self._renderer: Any = None
         self.rotate = 0
         self.drawn = 0
         self.waiting: str | None = None
@@ -199,7 +187,6 @@ class Display:
         if seen == "off":
             return False
         pg = self._pygame
-        self._close_window()
         pg.display.quit()
         try:
             self._init(self._driver)
@@ -243,9 +230,7 @@ class Display:
         if self._mode == self._asked and self.surface is not None:
             return
         try:
-            if not self.headless and pg.display.get_driver().upper() in RENDERED:
-                self._open_window(size, fullscreen, rotate)
-            elif self.headless:
+            if self.headless:
                 self.surface = pg.display.set_mode(size or (800, 480))
             elif fullscreen and size is None:
                 self.surface = pg.display.set_mode((0, 0), pg.FULLSCREEN)
@@ -283,54 +268,14 @@ class Display:
         render(self.canvas, frame.screen, painter)
         if self.rotate:
             turn(self.canvas, self.rotate, onto=self.surface)
-        if self._renderer is not None:
-            from pygame._sdl2.video import Texture
-
-            self._renderer.blit(Texture.from_surface(self._renderer, self.surface))
-            self._renderer.present()
-        else:
-            self._pygame.display.flip()
+        self._pygame.display.flip()
         self.drawn += 1
-
-    def _open_window(self, size: tuple[int, int] | None, fullscreen: bool,
-                     rotate: int) -> None:
-        """The screen through a renderer (RENDERED drivers): a window of the screen's own
-        mode, or of ``size`` if the screen has that mode (else the same Problem as
-        ``set_mode`` gives), and a surface of its size to draw on."""
-        from pygame._sdl2.video import Renderer, Window
-
-        pg = self._pygame
-        self._close_window()
-        modes = pg.display.list_modes() or []
-        if size is not None and fullscreen and modes and tuple(size) not in modes:
-            raise pg.error(f"no mode {size[0]}x{size[1]} on this screen")
-        own = size is None and fullscreen
-        shape = tuple(size) if size is not None else (
-            pg.display.get_desktop_sizes()[0] if own else (1280, 720))
-        self._window = Window("dipclock", size=shape, fullscreen=fullscreen and not own,
-                              fullscreen_desktop=own)
-        self._renderer = Renderer(self._window)
-        self.surface = pg.Surface(self._window.size)
-
-    def _close_window(self) -> None:
-        if self._window is not None:
-            self._renderer = None
-            self._window.destroy()
-            self._window = None
-
-    def presented(self) -> Any:
-        """What the screen shows now, read back from the renderer (RENDERED drivers), else
-        pygame's display surface: what a test or a screenshot compares."""
-        if self._renderer is not None:
-            return self._renderer.to_surface()
-        return self._pygame.display.get_surface()
 
     def quit_asked(self) -> bool:
         """Pump the window's events (the OS wants them); True if it was closed."""
         return any(ev.type == self._pygame.QUIT for ev in self._pygame.event.get())
 
     def close(self) -> None:
-        self._close_window()
         self._pygame.quit()
 
 

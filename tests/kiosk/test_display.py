@@ -18,9 +18,9 @@ import pytest
 from hardware.events import ButtonEvent
 from kiosk.app import run as run_loop
 from kiosk.display import SCREEN_RECHECK, Display, Screens, console_screens
-from kiosk.draw import LOOKS, Painter
+from kiosk.draw import LOOKS
 from kiosk.options import build_parser, read_settings
-from kiosk.problems import DisplayUnavailable, Problem
+from kiosk.problems import DisplayUnavailable
 from kiosk.startup import PUMP, Clock, Watch, hold, run
 from kiosk.state import problem
 
@@ -270,30 +270,3 @@ def test_a_problem_shown_when_the_screen_comes_on_keeps_the_settings_rotation(
     assert shown.drawn >= 1 and shown.rotate == 90
     assert shown.picture.get_size() == (800, 480)
     assert dominant(shown.picture) == LOOKS["problem"].background
-
-
-@pytest.mark.parametrize("rotate", [0, 90])
-def test_on_the_console_the_frame_is_presented_through_a_renderer(
-        monkeypatch: pytest.MonkeyPatch, dummy_again: None, rotate: int) -> None:
-    """kmsdrm's frames go through an SDL renderer (kiosk.display says why): here on the
-    dummy driver, named as a renderer driver, the screen shows the frame, turned."""
-    from kiosk import display as module
-
-    monkeypatch.setattr(module, "RENDERED", frozenset({"DUMMY"}))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    pygame.display.quit()
-    display = Display(headless=False, screens=None)
-    display.use(None, True, rotate)  # the screen's own mode
-    size = pygame.display.get_desktop_sizes()[0]
-    assert display.surface.get_size() == size
-    frame = problem("what", "fix")
-    pygame.font.init()
-    display.show(frame, Painter())  # its own fonts: another test may have quit the module
-    shown = display.presented()
-    assert shown.get_size() == size
-    assert dominant(shown) == LOOKS["problem"].background
-    assert display.drawn == 1
-    with pytest.raises(Problem, match="cannot show 1234x567"):
-        display.use((1234, 567), True)  # a mode the screen has not: the same Problem
-    assert display.surface.get_size() == size  # shown on the screen's own mode
-    display._close_window()  # (not close(): pygame.quit() would end the session's fonts)
