@@ -49,6 +49,9 @@ ROTATIONS = (0, 90, 180, 270)
 CARD_KEYS = ("role", "wifi_name", "wifi_password", "wifi_country", "timezone", "size",
              "ssh_key", "td_password")
 ROLES = ("table", "hub")
+#: The keys a refusal names: ``key`` (the hall's shared key of old) is read and ignored, so
+#: naming it would only invite a TD to set it.
+_NAMED = tuple(k for k in (*KEYS, *CARD_KEYS) if k != "key")
 AUTO = "auto"
 MAX_TABLE = 999
 
@@ -141,7 +144,7 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
         key, value = match.group(1).lower(), _value(match.group(2))
         if key not in KEYS and key not in CARD_KEYS:
             raise IdentityError(f"{where}: unknown key {match.group(1)!r} (the keys are "
-                                f"{', '.join((*KEYS, *CARD_KEYS)[:-1])} and {CARD_KEYS[-1]})")
+                                f"{', '.join(_NAMED[:-1])} and {_NAMED[-1]})")
         if key in found:
             raise IdentityError(f"{where}: {key} is given twice (first on line {lines[key]})")
         if not value:

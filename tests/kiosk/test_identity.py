@@ -77,7 +77,7 @@ def test_hub_auto_and_a_bare_address() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, key, "
+        ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, "
                                    "rotate, role, wifi_name, wifi_password, wifi_country, "
                                    "timezone, size, ssh_key and td_password)"),
         ("role = server\n", "line 1: role is table or hub, not 'server'"),
