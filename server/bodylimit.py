@@ -7,7 +7,8 @@ of a body that does not say its length. Under the limit, the body it read is han
 unchanged. Limits are by route, each well above what the route's real requests carry.
 
 A body must also arrive within ``BODY_SECONDS``, else 408: a client trickling a body a byte
-at a time would hold its connection, and a worker's wait, for as long as it liked.
+at a time would hold its connection, and a worker's wait, for as long as it liked. A body
+still coming when a stopping hub's grace is over gets 503.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def limit_for(path: str) -> int:
 class BodyLimit:
     """Wraps the hub's app: 413 with one line for a body over its route's limit."""
 
-    def __init__(self, app: ASGIApp, body_seconds: float = BODY_SECONDS) -> None:
+    def __init__(self, app: ASGIApp, body_seconds: float | None = None) -> None:
         self.app = app
-        self.body_seconds = body_seconds
+        self.body_seconds = BODY_SECONDS if body_seconds is None else body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -76,6 +77,12 @@ class BodyLimit:
                         break
         except TimeoutError:
             await _refuse(send, 408, f"request body not sent within {self.body_seconds:g} s")
+            return
+        except asyncio.CancelledError:
+            # the hub is stopping and its grace for requests under way is over
+            # (``server.serve.STOP_GRACE``): the client hears why, and the request ends here,
+            # as the cancel asks, without a traceback in the log
+            await _refuse(send, 503, "the hub is restarting: send it again in a moment")
             return
         await self.app(scope, _replay([message], receive), send)
 

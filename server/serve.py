@@ -80,6 +80,13 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
     return ctx
 
 
+#: Seconds a stopping hub (systemd's restart, the demo's end) gives the requests still
+#: under way before it closes them: a body trickling in, or a WebSocket whose close is
+#: never answered, would otherwise hold the stop for as long as its own deadline (a body's
+#: is 30 s). Nothing is lost: a press not acknowledged is sent again by its kiosk.
+STOP_GRACE = 3.0
+
+
 def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
     """``app`` (on the socket ``run`` serves), with the slow-client limits and keepalives, over
     HTTPS when the settings give a certificate (``server.slowclients`` starts the TLS).
@@ -92,6 +99,7 @@ def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning",
         http=protocol(guard, tls_context(settings)), ws_ping_interval=10, ws_ping_timeout=10,
+        timeout_graceful_shutdown=STOP_GRACE,
         # asyncio's loop, not uvloop: uvloop starts reading a connection after its
         # connection_made even if the protocol paused it there, so a TLS handshake's first
         # bytes would reach the HTTP protocol before ``start_tls`` (one in four failed)

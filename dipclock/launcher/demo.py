@@ -36,6 +36,9 @@ from dipclock.venuetime import venue_naive, zone
 
 LEAD = timedelta(seconds=90)
 DEFAULT_PORT = 8000
+#: How long each part (the hub, then the kiosk) is given to stop on SIGTERM before it is
+#: killed: a stop never hangs, and a demo stopped on a loaded machine still ends cleanly.
+STOP_SECONDS = 10.0
 
 
 class DemoError(DipclockError):
@@ -245,10 +248,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for c in reversed(children):
             if c.poll() is None:
                 c.send_signal(signal.SIGTERM)
-        for c in children:
+        for name, c in zip(("the hub", "the kiosk"), children, strict=False):
             try:
-                c.wait(timeout=10)
+                c.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
+                print(f"dipclock demo: {name} did not stop within {STOP_SECONDS:g} s; "
+                      "killed", file=sys.stderr)
                 c.kill()
                 c.wait()
         shutil.rmtree(data, ignore_errors=True)  # a demo leaves nothing behind

@@ -15,8 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -28,25 +27,10 @@ import pytest
 
 from dipclock.sync import to_moment
 from tests.server.live import ROOT, Clocks, LiveHub
+from tests.waits import wait_for
 
 TABLES = (1, 2, 3)
 T = TypeVar("T")
-
-
-def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
-    """Poll ``probe`` every 0.05 s until it returns something truthy; fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while True:
-        try:
-            last = probe()
-        except (OSError, ValueError, httpx.HTTPError) as exc:  # not there yet
-            last = exc
-        if last:
-            return last
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"{what}: not within {timeout} s (last: {last!r})")
-        time.sleep(0.05)
 
 
 @dataclass

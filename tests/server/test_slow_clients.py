@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 from server.bodylimit import BodyLimit
 from server.slowclients import HEAD_MOST, MOST_FILES
 from tests.server.live import LiveHub, ThreadHub
+from tests.waits import wait_for
 
 #: a bound on a hang only: the hub closes well within it on any machine
 PATIENCE = 30.0
@@ -115,6 +116,26 @@ def test_a_stopping_hub_does_not_wait_on_an_idle_tls_connection(tmp_path, monkey
         h.server.should_exit = True
         h.thread.join(timeout=60)  # a bound on a hang, not a margin: it stops at once
         assert not h.thread.is_alive()
+
+
+def test_a_stopping_hub_does_not_wait_on_a_body_that_does_not_come(tmp_path, monkeypatch):
+    """A client in the middle of sending a body when the hub is stopped (systemd restarts
+    it): the hub gives it ``STOP_GRACE`` seconds, then answers 503 and stops; it does not
+    wait out the body's own deadline (made endless here)."""
+    monkeypatch.setattr("server.bodylimit.BODY_SECONDS", 3600.0)
+    with hub(tmp_path) as (h, _):
+        s = socket.create_connection(("127.0.0.1", h.port), timeout=PATIENCE)
+        s.sendall(b"POST /api/login HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json"
+                  b"\r\nContent-Length: 100\r\n\r\n{\"pass")
+        wait_for("the request under way at the hub", lambda: h.server.server_state.tasks,
+                 timeout=PATIENCE)
+        h.server.should_exit = True
+        h.thread.join(timeout=60)  # a bound on a hang, not a margin: it stops in STOP_GRACE
+        assert not h.thread.is_alive()
+        answer = s.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 503 ") and b"the hub is restarting" in answer, answer
+        assert closed_by_hub(s)
+        s.close()
 
 
 def test_a_request_head_that_does_not_come_is_cut_off(tmp_path):
