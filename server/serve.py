@@ -84,7 +84,7 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 #: under way before it closes them: a body trickling in, or a WebSocket whose close is
 #: never answered, would otherwise hold the stop for as long as its own deadline (a body's
 #: is 30 s). Nothing is lost: a press not acknowledged is sent again by its kiosk.
-STOP_GRACE = 3.0
+STOP_GRACE = 3
 
 
 def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
