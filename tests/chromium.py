@@ -25,6 +25,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 #: Where the browser tests leave their screenshots to look at (docs/screenshots for the
 #: README): a folder of this run's own, so two runs side by side never write one file.
 SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS") or tempfile.mkdtemp(prefix="dipclock-shots-")
+#: How long an ``expect`` waits for the page (ms): Playwright's own 5 s, as its actions'
+#: 30 s, so a page that answers in a second on a quiet machine is not failed on a loaded one
+EXPECT_MS = 30_000
 
 
 @contextmanager
@@ -32,6 +35,7 @@ def chromium() -> Iterator[Any]:
     from playwright import sync_api
 
     assert shutil.which(CHROMIUM), "Debian's chromium is needed: sh scripts/ensure-test-tools.sh"
+    sync_api.expect.set_options(timeout=EXPECT_MS)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:

@@ -92,10 +92,29 @@ def take_port(host: str, asked: int | None, default: int = DEFAULT_PORT,
     return sock
 
 
-def _wait_for(url: str, proc: subprocess.Popen[bytes], verify: Any, seconds: float = 30
-              ) -> None:
+class Stop:
+    """Ctrl-C or SIGTERM, noted by the signal handler and acted on at the demo's own
+    checks (``check``). Raised wherever the signal lands, a KeyboardInterrupt can land in
+    ``subprocess``'s ``poll`` between taking its waitpid lock and its ``try``: the lock is
+    never given back, and stopping the parts then waits on it for ever (a test saw the demo
+    hang so on a loaded machine)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def ask(self, signum: int, frame: object) -> None:
+        self.asked = True
+
+    def check(self) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+
+
+def _wait_for(url: str, proc: subprocess.Popen[bytes], verify: Any, stop: Stop,
+              seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        stop.check()
         if proc.poll() is not None:
             raise SystemExit("dipclock demo: the hub stopped; see the lines above")
         try:
@@ -106,12 +125,13 @@ def _wait_for(url: str, proc: subprocess.Popen[bytes], verify: Any, seconds: flo
     raise SystemExit(f"dipclock demo: the hub did not answer at {url} within {seconds:g} s")
 
 
-def _pair_kiosk(td: httpx.Client, table: int, kiosk: subprocess.Popen[bytes],
+def _pair_kiosk(td: httpx.Client, table: int, kiosk: subprocess.Popen[bytes], stop: Stop,
                 seconds: float = 60) -> str:
     """Approve the demo kiosk's pairing request, as the TD does on the dashboard (under
     Clocks) with the code the kiosk shows; the code."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        stop.check()
         if kiosk.poll() is not None:
             raise DemoError("the kiosk stopped before asking to be paired; see the lines above")
         waiting = _ask(td, "GET", "/api/td/clocks")["waiting"]
@@ -155,7 +175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--run-for", type=float, help="stop after this many seconds")
     args = p.parse_args(argv)
     # `kill` or systemd's stop ends the demo as Ctrl-C does: its children stop with it
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stop = Stop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop.ask)
 
     try:
         profile = load_event(args.event)
@@ -189,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     children = [hub]
     try:
         local = f"https://127.0.0.1:{args.port}"
-        _wait_for(local, hub, verify)
+        _wait_for(local, hub, verify, stop)
         td = httpx.Client(base_url=local, timeout=10, verify=verify)
         td.headers["X-CSRF-Token"] = _ask(td, "POST", "/api/login", {"password": password})["csrf"]
         now = to_moment(_ask(td, "GET", "/api/time")["t1"]).replace(microsecond=0)
@@ -211,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         kiosk_cmd += ["--headless"] if headless else ["--size", "1280x720", "--no-fullscreen"]
         kiosk = subprocess.Popen(kiosk_cmd, env=env)
         children.append(kiosk)
-        code = _pair_kiosk(td, 1, kiosk)
+        code = _pair_kiosk(td, 1, kiosk, stop)
 
         print()
         print("dipclock demo: a wdc2006 round is under way; Spring 1901's deadline is 90 s away.")
@@ -229,13 +251,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  Demo data:     {data} (removed when the demo stops)")
         print("  Stop with Ctrl-C.", flush=True)
         ends = time.monotonic() + args.run_for if args.run_for else None
-        while ends is None or time.monotonic() < ends:
+        while not stop.asked and (ends is None or time.monotonic() < ends):
             if any(c.poll() is not None for c in children):
                 print("dipclock demo: a part stopped; ending the demo", file=sys.stderr)
                 return 1
             time.sleep(0.5)
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Stop.check: asked to stop while starting
         return 0
     except (DemoError, httpx.TransportError) as exc:  # one line, then clean up
         print(f"dipclock demo: error: {exc}", file=sys.stderr)
