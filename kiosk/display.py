@@ -15,6 +15,14 @@ session, its buttons, its outbox, on SDL's dummy driver), looks again every
 ``rotate`` turns the picture for a screen mounted on its side or upside down: the frame is
 drawn on a surface of the upright size (``kiosk.draw.upright_size``) and turned onto the
 display's (``kiosk.draw.turn``).
+
+On the console SDL's kmsdrm has no framebuffer of its own: pygame's display surface is a
+texture that SDL's first render driver puts on the screen, and that is "opengl" (desktop
+GL). A system with only the GLES and EGL libraries (the card: no libOpenGL.so.0 or
+libGL.so.1) makes kmsdrm load GLES 2 instead, and the opengl renderer built on it clears
+the screen but draws no texture: every flip was black. The console therefore names
+``opengles2`` for the display surface (``console_hints``), the API kmsdrm itself falls back
+to and a Pi's vc4 is built for.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -64,6 +72,11 @@ def _sdl_has(driver: str) -> bool:
         return False
 
 
+#: SDL's hint (read from the environment) naming the render driver that puts pygame's display
+#: surface on a screen with no framebuffer of its own (kmsdrm), and the one the console uses.
+FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
+CONSOLE_RENDERER = "opengles2"
+
 ScreenState = Literal["connected", "off", "unsure", "none"]
 
 
@@ -92,16 +105,29 @@ class Screens:
         return "unsure", said
 
 
-def console_screens(environ: dict[str, str] | None = None) -> Screens | None:
-    """The connectors to watch when SDL will draw on the console (kmsdrm: the unit sets
-    ``SDL_VIDEODRIVER=kmsdrm``; or no driver named and no desktop to open a window on).
-    None in a desktop session or with another driver: a window needs no connector."""
-    env = os.environ if environ is None else environ
+def _on_console(env: Mapping[str, str]) -> bool:
+    """Whether SDL will draw on the console (kmsdrm: the unit sets ``SDL_VIDEODRIVER=kmsdrm``;
+    or no driver named and no desktop to open a window on)."""
     driver = env.get("SDL_VIDEODRIVER", "").lower()
-    if driver == "kmsdrm" or (not driver and sys.platform.startswith("linux")
-                              and not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY")):
-        return Screens()
-    return None
+    return driver == "kmsdrm" or (not driver and sys.platform.startswith("linux")
+                                  and not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"))
+
+
+def console_screens(environ: Mapping[str, str] | None = None) -> Screens | None:
+    """The connectors to watch when SDL will draw on the console. None in a desktop session
+    or with another driver: a window needs no connector."""
+    return Screens() if _on_console(os.environ if environ is None else environ) else None
+
+
+def console_hints(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The SDL hints to set before the display opens: on the console, pygame's display
+    surface presented by SDL's ``opengles2`` renderer, not its default "opengl", which draws
+    no texture where the desktop GL library is missing (see above). A renderer the
+    environment names already is kept; nothing off the console (a window, the dummy)."""
+    env = os.environ if environ is None else environ
+    if not _on_console(env) or env.get(FRAMEBUFFER_HINT):
+        return {}
+    return {FRAMEBUFFER_HINT: CONSOLE_RENDERER}
 
 
 class Display:
@@ -133,6 +159,7 @@ class Display:
         if headless:
             os.environ["SDL_VIDEODRIVER"] = DUMMY
         self._driver = os.environ.get("SDL_VIDEODRIVER")
+        os.environ.update(console_hints())
         pygame.font.init()
         seen, said = screens.look() if screens is not None else ("none", "")
         if seen == "off":

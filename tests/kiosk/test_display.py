@@ -17,7 +17,14 @@ import pytest
 
 from hardware.events import ButtonEvent
 from kiosk.app import run as run_loop
-from kiosk.display import SCREEN_RECHECK, Display, Screens, console_screens
+from kiosk.display import (
+    FRAMEBUFFER_HINT,
+    SCREEN_RECHECK,
+    Display,
+    Screens,
+    console_hints,
+    console_screens,
+)
 from kiosk.draw import LOOKS
 from kiosk.options import build_parser, read_settings
 from kiosk.problems import DisplayUnavailable
@@ -71,6 +78,40 @@ def test_only_the_console_driver_waits_for_a_connector() -> None:
     assert console_screens({}) == Screens()  # SDL's own choice on a console: kmsdrm
     assert console_screens({"DISPLAY": ":0"}) is None  # a window on a desktop
     assert console_screens({"SDL_VIDEODRIVER": "dummy"}) is None
+
+
+# --- what presents the frames on the console ----------------------------------------------
+
+def test_on_the_console_the_display_surface_is_presented_by_opengles2() -> None:
+    """The card's black screen: on kmsdrm SDL presents pygame's display surface with its first
+    render driver, "opengl", which draws no texture where only the GLES libraries are
+    installed (on the card under virtio-gpu every flip was black, and a renderer's clear
+    showed). The console names opengles2; a renderer already named is kept."""
+    assert console_hints({"SDL_VIDEODRIVER": "kmsdrm"}) == {FRAMEBUFFER_HINT: "opengles2"}
+    assert console_hints({"SDL_VIDEODRIVER": "KMSDRM", FRAMEBUFFER_HINT: ""}) == {
+        FRAMEBUFFER_HINT: "opengles2"}
+    assert console_hints({"SDL_VIDEODRIVER": "kmsdrm", FRAMEBUFFER_HINT: "opengl"}) == {}
+    assert console_hints({"DISPLAY": ":0"}) == {}  # a window on a desktop: SDL's own choice
+    assert console_hints({"SDL_VIDEODRIVER": "dummy"}) == {}
+
+
+def test_the_console_names_its_renderer_before_sdl_opens_the_display(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SDL reads the hint when the display surface is first made: it must be in the
+    environment when the display opens (and stays there for a screen that comes on later)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
+    monkeypatch.setenv(FRAMEBUFFER_HINT, "")  # put back as it was (unset) after the test
+    monkeypatch.delenv(FRAMEBUFFER_HINT)
+    seen: list[str | None] = []
+
+    def init() -> None:  # SDL asked to open the console: what it would read, and no device
+        seen.append(os.environ.get(FRAMEBUFFER_HINT))
+        raise pygame.error("kmsdrm not available")
+
+    monkeypatch.setattr(pygame.display, "init", init)
+    with pytest.raises(DisplayUnavailable, match="cannot open the display with kmsdrm"):
+        Display(headless=False, screens=Screens(drm(tmp_path, ("HDMI-A-1", "connected"))))
+    assert seen == ["opengles2"]
 
 
 def test_a_screen_switched_on_late_gets_the_frame_within_a_look(
