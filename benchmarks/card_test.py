@@ -264,26 +264,36 @@ class Card:
 
 
 # --- The screen -----------------------------------------------------------------------------
+#: The stages in which a table's screen counts (the round set up, the table paired); the
+#: pairing and hub-finding screens have the same power tiles but the "connecting" band.
+COUNTING = ("before_start", "negotiating", "warning", "writing", "late", "paused", "held")
+
+
 def clock_shown(png: Path) -> bool:
-    """Whether the kiosk's frame is on the screen: Austria's and Turkey's tiles, in the
-    colours kiosk/draw.py gives them, each over a patch of the screen."""
+    """Whether the table's clock is on the screen: Austria's tile in the colour kiosk/draw.py
+    gives it over the lower half (the key the harness presses), and, over the upper quarter,
+    the band of a stage that counts (not the pairing screen, whose tiles are the same)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from kiosk.draw import POWER_COLOURS
+    from kiosk.draw import LOOKS, POWER_COLOURS
 
     try:
         surface = pygame.image.load(str(png))
     except (pygame.error, FileNotFoundError):
         return False
     w, h = surface.get_size()
-    wanted = {POWER_COLOURS["A"][0]: 0, POWER_COLOURS["T"][0]: 0}
-    for y in range(h // 2, h, 4):
+    tiles = {POWER_COLOURS["A"][0]: 0}
+    bands = {LOOKS[stage].band for stage in COUNTING}
+    band = 0
+    for y in range(0, h, 4):
         for x in range(0, w, 4):
             rgb = tuple(surface.get_at((x, y)))[:3]
-            if rgb in wanted:
-                wanted[rgb] += 1
-    return all(n >= 20 for n in wanted.values())
+            if y >= h // 2 and rgb in tiles:
+                tiles[rgb] += 1
+            elif y < h // 4 and rgb in bands:
+                band += 1
+    return band >= 20 and all(n >= 20 for n in tiles.values())
 
 
 def wait_for_clock(card: Card, shot: Path, limit: float, device: str | None = None) -> float:
