@@ -96,8 +96,8 @@ class Stop:
     """Ctrl-C or SIGTERM, noted by the signal handler and acted on at the demo's own
     checks (``check``). Raised wherever the signal lands, a KeyboardInterrupt can land in
     ``subprocess``'s ``poll`` between taking its waitpid lock and its ``try``: the lock is
-    never given back, and stopping the parts then waits on it for ever (a test saw the demo
-    hang so on a loaded machine)."""
+    never given back, and stopping the parts then waits on it for ever (the likeliest cause
+    of the hangs a test saw twice on a loaded machine; none since)."""
 
     def __init__(self) -> None:
         self.asked = False
