@@ -13,8 +13,11 @@ together without a mount: ``mkfs.vfat`` + ``mcopy``, ``mke2fs -d``, ``sfdisk`` o
    beside (one venv for both roles), then the card's own files (``card/files/root``).
 3. the image: boot, root and data partitions (``card.layout``), compressed with xz.
 
-``python -m card.build [--out FILE] [--wheelhouse DIR]`` (``--base RASPIOS.img.xz``, the same
-layers on Raspberry Pi OS Lite, is refused until it is built: docs/card.md).
+With ``--base RASPIOS.img.xz`` the first layer is Raspberry Pi OS Lite's own root and boot
+partition instead (``card.base``), with its kernels for every Pi, the Pi 5 included, and the
+image's packages come from a ``make debs`` folder for its suite, not the internet.
+
+``python -m card.build [--out FILE] [--wheelhouse DIR] [--base RASPIOS.img.xz]``.
 The last line printed is one JSON object of figures (sizes, seconds).
 """
 
@@ -42,6 +45,7 @@ from benchmarks.pi_install import (
     SCMP_FLTATR_ACT_BADARCH,
     seccomp,
 )
+from card import base as raspios
 from card import layout
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +53,8 @@ FILES = Path(__file__).resolve().parent / "files"
 SUITE = "trixie"
 DIST = ROOT / "dist"
 IMAGE = DIST / "dipclock-card-arm64.img.xz"
+#: ``--base``'s card: its own name, so that building both keeps both
+BASE_IMAGE = DIST / "dipclock-card-raspios-arm64.img.xz"
 CACHE = Path(os.environ.get("CARD_CACHE") or Path(os.environ.get("XDG_CACHE_HOME")
                                                    or Path.home() / ".cache") / "dipclock-card")
 #: What a card needs beyond Debian's minimal base, without Recommends. Why each:
@@ -230,6 +236,11 @@ def packages_layer() -> Path:
     return layer
 
 
+#: Every kernel's initramfs made anew (``-c`` will not replace one that is there); the
+#: firmware package's hook copies each to /boot/firmware
+MAKE_INITRAMFS = "rm -f /boot/initrd.img-*; update-initramfs -c -k all"
+
+
 def initramfs(layer: Path) -> None:
     """The layer's initramfs made again where ``card/files/initramfs`` changed since (the
     overlay root lives there); raspi-firmware's hook copies it to /boot/firmware."""
@@ -239,10 +250,93 @@ def initramfs(layer: Path) -> None:
         return
     say("initramfs: update-initramfs with card/files/initramfs (minutes under qemu-user)")
     run(["cp", "-r", "--no-preserve=ownership", f"{FILES / 'initramfs'}/.", layer], timeout=60)
-    inside(layer, "rm -f /boot/initrd.img-*; update-initramfs -c -k all; sed -i "
+    inside(layer, f"{MAKE_INITRAMFS}; sed -i "
                   "'s/^update_initramfs=no/update_initramfs=yes/' "
                   "/etc/initramfs-tools/update-initramfs.conf", timeout=7200)
     stamp.write_text(want)
+
+
+def file_key(path: Path) -> str:
+    """A digest of a large file's bytes (a base image), read in pieces."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()[:16]
+
+
+def base_layer(src: Path) -> tuple[Path, raspios.Base]:
+    """Raspberry Pi OS Lite's root, its boot partition in /boot/firmware, its first-boot
+    services the card replaces switched off and its initramfs made again with the card's
+    overlay root: built once per base image (``card.base``)."""
+    src = raspios.source(src)
+    layer = CACHE / f"base-{key(file_key(src), FILES / 'initramfs', Path(raspios.__file__))}"
+    if (layer / ".complete").exists():
+        say(f"base: cached ({layer.name})")
+        return layer, raspios.describe(layer)
+    work = layer.with_name(layer.name + ".partial")
+    scratch = CACHE / "base-work"
+    for folder in (work, scratch):
+        if folder.exists():
+            shutil.rmtree(folder)
+    scratch.mkdir(parents=True)
+    say(f"base: reading {src.name} (no mount: mcopy and debugfs)")
+    raw = raspios.unpack(src, scratch)
+    parts = raspios.partitions(raw)
+    boot = scratch / "boot"
+    raspios.extract(raw, parts, boot, work)
+    base = raspios.describe(work)
+    missing = raspios.missing_tools(work)
+    if missing:
+        raise BuildError(f"{src.name} ({base.name}) lacks what the card's first boot runs: "
+                         f"{', '.join(missing)}: build on Raspberry Pi OS Lite, not a "
+                         "smaller image")
+    say(f"base: {base.name}, Python {base.python}; switched off: "
+        f"{', '.join(raspios.adapt(work)) or 'nothing'}")
+    if (work / "etc/cloud/cloud-init.disabled").exists():
+        for name in raspios.CLOUD_INIT_FILES:  # Imager's settings files would be read by nobody
+            (boot / name).unlink(missing_ok=True)
+    firmware = work / "boot/firmware"
+    firmware.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(boot, firmware, dirs_exist_ok=True)
+    before = raspios.initramfs_files(firmware)
+    run(["cp", "-r", "--no-preserve=ownership", f"{FILES / 'initramfs'}/.", work], timeout=60)
+    # the image's own compression: Raspberry Pi's kernels are not known to unpack zstd
+    conf = work / "etc/initramfs-tools/conf.d/dipclock-card"
+    conf.write_text("".join(line for line in conf.read_text().splitlines(keepends=True)
+                            if not line.startswith("COMPRESS=")))
+    say("base: update-initramfs with the card's overlay root, for each of its kernels "
+        "(minutes under qemu-user)")
+    # Debian's raspi-firmware hook writes cmdline.txt too; Raspberry Pi's does not: the
+    # base's own line is what the card edits (card.base.cmdline), whichever the image has
+    cmdline = (firmware / "cmdline.txt").read_bytes()
+    inside(work, MAKE_INITRAMFS, timeout=7200)
+    (firmware / "cmdline.txt").write_bytes(cmdline)
+    after = raspios.initramfs_files(firmware)
+    stale = sorted(name for name, digest in before.items() if after.get(name) == digest)
+    if not after or stale:
+        raise BuildError(f"{src.name}: its initramfs hook did not write the boot partition "
+                         f"({', '.join(stale) or 'no initramfs at all'}): the card's root "
+                         "could not be mounted")
+    shutil.rmtree(scratch)
+    (work / ".complete").write_text(f"{src.name}\n")
+    if layer.exists():
+        shutil.rmtree(layer)
+    work.rename(layer)
+    return layer, base
+
+
+def debs_for(suite: str) -> Path:
+    """The system's packages the installer asks apt for, for ``suite`` on arm64, as ``make
+    debs`` makes them: Raspberry Pi OS Lite lacks Mesa's EGL/GBM and the card has no
+    internet. Made once per installer (its package list) into the cache."""
+    out = CACHE / f"debs-{suite}-{key(ROOT / 'systemd/install.sh', ROOT / 'scripts/debs.py')}"
+    if (out / "Packages").exists():
+        return out
+    say(f"debs: {suite} arm64 (scripts/debs.py)")
+    run([sys.executable, ROOT / "scripts/debs.py", "--suite", suite, "--arch", "arm64",
+         "--out", out], timeout=1800)
+    return out
 
 
 def prune(root: Path) -> None:
@@ -319,15 +413,21 @@ def wheelhouse(python: str, given: Path | None) -> Path:
     return out
 
 
-def dipclock_layer(packages: Path, wheels: Path, work: Path) -> tuple[int, int]:
+def dipclock_layer(packages: Path, wheels: Path, work: Path,
+                   debs: Path | None = None) -> tuple[int, int]:
     """A copy of the packages layer with dipclock installed by its own installer (both
-    roles in one venv) and the card's files; returns the dipclock user's uid and gid."""
+    roles in one venv; the system's packages from ``debs``, where given, with no network)
+    and the card's files; returns the dipclock user's uid and gid."""
     root = work / "root"
     copy_tree(packages, root)
     shutil.copytree(ROOT, root / "root/dipclock", ignore=shutil.ignore_patterns(*CHECKOUT_JUNK))
     shutil.copytree(wheels, root / "root/wh")
-    say("dipclock: systemd/install.sh kiosk --wheelhouse, then the hub's packages")
-    inside(root, "sh /root/dipclock/systemd/install.sh kiosk --wheelhouse /root/wh")
+    offline = ""
+    if debs is not None:
+        shutil.copytree(debs, root / "root/debs")
+        offline = " --debs /root/debs"
+    say(f"dipclock: systemd/install.sh kiosk --wheelhouse{offline}, then the hub's packages")
+    inside(root, f"sh /root/dipclock/systemd/install.sh kiosk --wheelhouse /root/wh{offline}")
     inside(root, "/opt/dipclock/venv/bin/pip install -q --no-index --find-links /root/wh "
                  "'dipclock[hub]' && install -m 644 /root/dipclock/systemd/dipclock-hub.service"
                  " /etc/systemd/system/ && ln -sfn /etc/systemd/system/dipclock-hub.service "
@@ -353,7 +453,7 @@ def dipclock_layer(packages: Path, wheels: Path, work: Path) -> tuple[int, int]:
         mask.symlink_to("/dev/null")
     forget_identity(root)
     prune(root)
-    for junk in ("root/dipclock", "root/wh", "root/.cache"):
+    for junk in ("root/dipclock", "root/wh", "root/debs", "root/.cache"):
         shutil.rmtree(root / junk, ignore_errors=True)
     return uid, gid
 
@@ -434,7 +534,8 @@ def assemble(boot: Path, root: Path, owner: tuple[int, int], work: Path,
         shutil.rmtree(parts)
     parts.mkdir()
     fat = parts / "boot.img"
-    run(["mkfs.vfat", "-F", "32", "-n", layout.BOOT_LABEL, "-C", fat, str(BOOT_MB * 1024)])
+    boot_kib = max(BOOT_MB * 1024, du(boot)[0] * 3 // 2 // 1024)  # room for a kernel update
+    run(["mkfs.vfat", "-F", "32", "-n", layout.BOOT_LABEL, "-C", fat, str(boot_kib)])
     run(["mcopy", "-s", "-i", fat, *sorted(boot.iterdir()), "::"])
     size, inodes = du(root)
     root_bytes = layout.align(int(size * 1.08) + 96 * layout.MIB)
@@ -470,36 +571,44 @@ def assemble(boot: Path, root: Path, owner: tuple[int, int], work: Path,
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m card.build", description=__doc__)
-    p.add_argument("--out", type=Path, default=IMAGE)
+    p.add_argument("--out", type=Path, help=f"default {IMAGE.relative_to(ROOT)}, or "
+                   f"{BASE_IMAGE.relative_to(ROOT)} with --base")
     p.add_argument("--wheelhouse", type=Path)
-    p.add_argument("--base", type=Path, help="a Raspberry Pi OS Lite image to build on")
+    p.add_argument("--base", type=Path, help="a Raspberry Pi OS Lite (64-bit) image to build "
+                   "on, .img.xz or .img")
     p.add_argument("--stage", choices=("packages",), help="stop after this layer")
     args = p.parse_args(argv)
-    if args.base is not None:
-        # said, not ignored: a TD who asked for Raspberry Pi OS must not get Debian's image
-        print(f"card: --base {args.base}: building on Raspberry Pi OS Lite is not done yet; "
-              "on a Pi 5 install with systemd/install.sh (docs/pi-install.md)", file=sys.stderr)
-        return 2
+    out = args.out or (BASE_IMAGE if args.base else IMAGE)
     started = time.monotonic()
     figures: dict[str, object] = {"ok": False}
     try:
-        packages = packages_layer()
-        initramfs(packages)
+        base: raspios.Base | None = None
+        debs: Path | None = None
+        if args.base is not None:
+            packages, base = base_layer(args.base)
+            python, debs = base.python, debs_for(base.suite)
+            figures["base"] = base.name
+        else:
+            packages = packages_layer()
+            initramfs(packages)
+            python = python_of(packages)
         figures["packages_s"] = round(time.monotonic() - started, 1)
         if args.stage == "packages":
             figures["ok"] = True
             print(json.dumps(figures))
             return 0
-        python = python_of(packages)
         wheels = wheelhouse(python, args.wheelhouse)
         work = CACHE / "work"
         work.mkdir(parents=True, exist_ok=True)
-        owner = dipclock_layer(packages, wheels, work)
+        owner = dipclock_layer(packages, wheels, work, debs)
         figures["dipclock_s"] = round(time.monotonic() - started, 1)
         boot = boot_files(work / "root", work)
-        figures |= assemble(boot, work / "root", owner, work, args.out)
-        figures |= {"ok": True, "python": python, "image": str(args.out)}
-    except (BuildError, OSError, subprocess.CalledProcessError) as exc:
+        if base is not None:
+            cmdline = boot / "cmdline.txt"
+            cmdline.write_text(raspios.cmdline(cmdline.read_text()))
+        figures |= assemble(boot, work / "root", owner, work, out)
+        figures |= {"ok": True, "python": python, "image": str(out)}
+    except (BuildError, raspios.BaseError, OSError, subprocess.CalledProcessError) as exc:
         figures["failed"] = str(exc)
         print(f"card: {exc} (the whole output: {LOG})", file=sys.stderr)
     figures["seconds"] = round(time.monotonic() - started, 1)

@@ -202,18 +202,6 @@ def test_the_units_the_image_enables_name_what_exists() -> None:
     assert "/var/lib/dipclock" in build.FSTAB and "LABEL=DIPCLOCK" in build.FSTAB
 
 
-def test_a_raspberry_pi_os_base_is_refused_not_ignored(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """BASE= is not built yet: one line and exit 2, never Debian's image in its place."""
-    from card.build import main
-
-    assert main(["--base", str(tmp_path / "raspios.img.xz"), "--out",
-                 str(tmp_path / "out.img.xz")]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "Raspberry Pi OS Lite is not done yet" in err[0]
-    assert not (tmp_path / "out.img.xz").exists()
-
-
 def test_the_cards_partitions_are_waited_for_longer_than_systemds_90_s() -> None:
     """A slow boot (qemu on a busy machine, a slow card reader) finds its partitions late:
     each fstab line the boot waits for says how long, or the card stops in emergency mode."""
