@@ -18,8 +18,13 @@ an arcade-button encoder is one), user networking to a hub started on this machi
 4. The hub stopped, a burst of presses, the kiosk's outbox read over SSH mid-burst, and the
    power cut (qemu killed); the hub back, the card booted again: every press the outbox
    held is at the hub (``power_cut_lost``).
-5. The card booted with no display, one plugged in (PCIe hotplug) a minute later: the clock
-   appears (``late_display_shown``).
+5. The card booted with its screen switched off, as a TV that is off (the virtio-gpu output
+   disabled before the card starts, so its connector says "disconnected", as a Pi's HDMI
+   does), switched on a minute after the system is up: the clock appears
+   (``late_display_shown``). qemu's display cards cannot be hot-plugged (virtio-gpu-pci is
+   not pluggable), and a Pi's display device is always there: it is the connector that
+   comes and goes. The switch is qemu's own: a VNC client's SetDesktopSize reaches
+   virtio-gpu as its output's size, and 0x0 disables the output.
 6. The image's own kernel, initramfs and Pi 3 device tree under ``-M raspi3b``, the card as
    its SD card: userspace reached (``raspi3b_userspace``).
 
@@ -39,6 +44,7 @@ import re
 import socket
 import sqlite3
 import ssl
+import struct
 import subprocess
 import sys
 import tempfile
@@ -56,6 +62,7 @@ IMAGE = ROOT / "dist" / "dipclock-card-arm64.img.xz"
 CARD_SIZE = 4 * 1024**3
 TABLE = 7
 KEYS = "aefgirt"  # the powers' keys: Austria ... Turkey
+SCREEN = (1280, 800)  # virtio-gpu's own default size
 T = TypeVar("T")
 
 
@@ -158,8 +165,9 @@ class Card:
         return (copy_boot(self.image, kernel.group(1), self.work / "vmlinuz"),
                 copy_boot(self.image, initrd.group(1), self.work / "initrd"), cmdline)
 
-    def boot(self, display: bool = True, hotplug: bool = False) -> float:
-        """qemu started; the monotonic time it started at."""
+    def boot(self, display: bool = True, screen_off: bool = False) -> float:
+        """qemu started; the monotonic time it started at. ``screen_off``: the screen's
+        output disabled (``screen``) before the card runs its first instruction."""
         kernel, initrd, cmdline = self.boot_files()
         # the serial port last: /dev/console is the one the harness reads
         cmdline = re.sub(r"console=\S+\s*", "", cmdline) + " console=tty1 console=ttyAMA0"
@@ -179,14 +187,57 @@ class Card:
                 "-serial", f"file:{self.console}", "-qmp", f"unix:{self.qmp_path},server,nowait"]
         if display:
             argv += ["-device", "virtio-gpu-pci,id=gpu0"]
-        if hotplug:
-            argv += ["-device", "pcie-root-port,id=rp1,chassis=1,slot=1"]
+        self.vnc_path = self.work / "vnc.sock"
+        self.vnc_path.unlink(missing_ok=True)
+        if screen_off:
+            argv += ["-S", "-vnc", f"unix:{self.vnc_path}"]
         started = time.monotonic()
         self.proc = subprocess.Popen([str(a) for a in argv], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         wait(f"{self.name}'s QMP socket", lambda: self.qmp_path.exists(), 30, 0.2)
+        if screen_off:
+            wait(f"{self.name}'s VNC socket", lambda: self.vnc_path.exists(), 30, 0.2)
+            self.screen(SCREEN)  # from qemu's zero size to one, so that the next is a change
+            self.screen((0, 0))
+            time.sleep(1)  # qemu applies a size on its own timer: let it, then start
+            self.qmp("cont")
         return started
+
+    def screen(self, size: tuple[int, int]) -> None:
+        """The screen switched on at ``size``, or off at (0, 0): a VNC client's
+        SetDesktopSize (RFB 3.8, no authentication), which qemu gives virtio-gpu as its
+        first output's size; the card's kernel sees the connector change."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(30)
+            s.connect(str(self.vnc_path))
+            f = s.makefile("rwb")
+
+            def read(n: int) -> bytes:
+                data = f.read(n)
+                if len(data) != n:
+                    raise Failed(f"{self.name}: qemu's VNC server closed the connection")
+                return data
+
+            def send(data: bytes) -> None:
+                f.write(data)
+                f.flush()
+
+            read(12)
+            send(b"RFB 003.008\n")
+            if 1 not in read(read(1)[0]):
+                raise Failed(f"{self.name}: qemu's VNC server asks for a password")
+            send(b"\x01")
+            if read(4) != bytes(4):
+                raise Failed(f"{self.name}: qemu's VNC server refused the connection")
+            send(b"\x01")  # ClientInit: shared
+            read(20)  # ServerInit: size, pixel format
+            read(int.from_bytes(read(4), "big"))  # its name
+            # SetEncodings: raw and ExtendedDesktopSize (-308), then SetDesktopSize
+            send(struct.pack(">BxHii", 2, 2, 0, -308))
+            w, h = size
+            send(struct.pack(">BxHHBxIHHHHI", 251, w, h, 1, 0, 0, 0, w, h, 0))
+
 
     def said(self) -> str:
         return self.console.read_text(errors="replace") if self.console.exists() else ""
@@ -462,13 +513,17 @@ def power_cut(card: Card, hall: Hall, figures: dict[str, Any], work: Path) -> No
 
 
 def late_display(card: Card, figures: dict[str, Any], work: Path) -> None:
-    started = card.boot(display=False, hotplug=True)
-    wait("the card's SSH (no display)", card.ssh_up, 900, 5)
+    card.boot(screen_off=True)
+    wait("the card's SSH (screen off)", card.ssh_up, 900, 5)
+    figures["late_display_connector_before"] = card.ssh(
+        "cat /sys/class/drm/card*-*/status").split()
+    if "connected" in figures["late_display_connector_before"]:
+        raise Failed("the screen was to be off at boot, and the card's connector says "
+                     "connected: this run proves nothing about a late screen")
     figures["late_display_kiosk_before"] = card.ssh(
         "systemctl is-active dipclock-kiosk.service || true").strip()
-    time.sleep(max(0.0, 60 - (time.monotonic() - started)))
     time.sleep(60)  # a minute after the system is up, the TV is switched on
-    card.qmp("device_add", driver="virtio-gpu-pci", id="gpu0", bus="rp1")
+    card.screen(SCREEN)
     shown = True
     try:
         wait_for_clock(card, work / "table-7-late-display.png", 300, device="gpu0")

@@ -37,8 +37,11 @@ AARCH64 = 183  # the ELF e_machine of arm64
 #: root, where the card has its data partition; regenerate_ssh_host_keys makes keys the
 #: card makes (machine.cardsetup); cloud-init applies Imager's settings, which on a card
 #: are dipclock.txt's.
+#: dphys-swapfile (Bookworm) would write a swap file into the read-only root's tmpfs overlay,
+#: taking the memory it means to give.
 FIRST_BOOT_UNITS = ("userconfig.service", "rpi-resize.service",
                     "regenerate_ssh_host_keys.service", "resize2fs_once.service",
+                    "dphys-swapfile.service",
                     "cloud-init-local.service", "cloud-init.service",
                     "cloud-config.service", "cloud-final.service", "cloud-init-main.service",
                     "cloud-init-network.service")
@@ -241,6 +244,14 @@ def adapt(root: Path) -> list[str]:
             mask.unlink(missing_ok=True)
             mask.symlink_to("/dev/null")
             off.append(unit)
+    if (root / "etc/rpi/swap.conf").exists():
+        # Trixie's rpi-swap: compressed memory only, no swap file in the overlay (swap.conf(5))
+        dropins = root / "etc/rpi/swap.conf.d"
+        dropins.mkdir(exist_ok=True)
+        (dropins / "80-dipclock-card.conf").write_text(
+            "# dipclock card: the root is a tmpfs overlay; a swap file there takes memory\n"
+            "[Main]\nMechanism=zram\n")
+        off.append("rpi-swap's swap file")
     if (root / "etc/cloud").is_dir():
         (root / "etc/cloud/cloud-init.disabled").write_text(
             "dipclock card: dipclock.txt on the boot partition is this card's settings\n")

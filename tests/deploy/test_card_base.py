@@ -54,6 +54,8 @@ def a_root(folder: Path, suite: str = "trixie", python: str = "3.13",
     (folder / "home/pi").chmod(0o700)
     (folder / "usr/lib/systemd/system/userconfig.service").write_text("[Unit]\n")
     (folder / "usr/lib/systemd/system/rpi-resize.service").write_text("[Unit]\n")
+    (folder / "etc/rpi").mkdir(parents=True)
+    (folder / "etc/rpi/swap.conf").write_text("[Main]\n#Mechanism=auto\n")
     for tool in base.CARD_TOOLS:
         (folder / tool).parent.mkdir(parents=True, exist_ok=True)
         (folder / tool).write_bytes(elf(machine))
@@ -115,7 +117,9 @@ def test_a_raspberry_pi_os_image_is_read_back_whole_without_a_mount(tmp_path: Pa
     assert os.readlink(root / "usr/bin/python3") == "python3.13"
     assert base.describe(root) == base.Base("trixie", "3.13", "Debian GNU/Linux (trixie)")
     assert base.missing_tools(root) == []
-    assert base.adapt(root) == ["userconfig.service", "rpi-resize.service", "cloud-init"]
+    assert base.adapt(root) == ["userconfig.service", "rpi-resize.service",
+                                "rpi-swap's swap file", "cloud-init"]
+    assert "Mechanism=zram" in (root / "etc/rpi/swap.conf.d/80-dipclock-card.conf").read_text()
     assert os.readlink(root / "etc/systemd/system/userconfig.service") == "/dev/null"
     assert (root / "etc/cloud/cloud-init.disabled").exists()
     assert set(base.initramfs_files(boot)) == {"initramfs8"}
