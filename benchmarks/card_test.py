@@ -237,6 +237,23 @@ class Card:
             send(struct.pack(">BxHii", 2, 2, 0, -308))
             w, h = size
             send(struct.pack(">BxHHBxIHHHHI", 251, w, h, 1, 0, 0, 0, w, h, 0))
+            # The answer to it (an ExtendedDesktopSize rectangle, reason 1: the client's),
+            # read before closing: qemu drops what a client sent once it cannot write to it
+            while True:
+                kind = read(1)[0]
+                if kind != 0:  # no update was asked for: only the resize answers come
+                    raise Failed(f"{self.name}: qemu's VNC server sent message {kind}")
+                for _ in range(struct.unpack(">xH", read(3))[0]):
+                    reason, status, _w, _h, encoding = struct.unpack(">HHHHi", read(12))
+                    if encoding != -308:
+                        raise Failed(f"{self.name}: qemu's VNC server sent encoding "
+                                     f"{encoding}")
+                    read(16 * read(4)[0])  # its screens
+                    if reason == 1:  # the answer to this client's request
+                        if status not in (0, 4):  # done, or handed to the display card
+                            raise Failed(f"{self.name}: qemu refused the screen size {size}: "
+                                         f"status {status}")
+                        return
 
 
     def said(self) -> str:
@@ -569,7 +586,10 @@ def raspi3b(pristine: Path, work: Path, figures: dict[str, Any]) -> None:
         text = "".join(p.read_text(errors="replace") for p in logs if p.exists())
         if proc.poll() is not None:
             raise Failed(f"qemu raspi3b ended: {text[-300:]}")
-        found = re.search(r"dipclock-card: .*hostname \S+|login: ", text)
+        # the card's own units from the SD card's root: the first boot's growing of the
+        # data partition (qemu's raspi3b may not restart after it), or the setup's line
+        found = re.search(r"dipclock-card-grow: done: \d+ MiB|dipclock-card: .*hostname \S+"
+                          r"|login: ", text)
         return found.group(0) if found else None
     try:
         figures["raspi3b_userspace"] = wait("userspace on the raspi3b", userspace, 1800, 10)
