@@ -4,7 +4,7 @@ Raspberry Pi OS Lite is what pi-gen's ``export-image`` makes: an MBR image of tw
 partitions, a FAT32 boot partition (the Pi's firmware, Raspberry Pi's own kernels for every
 model, the Pi 5 included, their initramfs, ``config.txt`` and ``cmdline.txt``) and an ext4
 root found by PARTUUID. This module reads both without mounting anything (``mcopy`` for the
-FAT, ``debugfs rdump`` for the ext4, as ``card.build`` writes them), so that the same layers
+FAT, ``debugfs rdump`` for the ext4, as ``card.build`` writes its own), so that the same layers
 follow as on Debian's card: dipclock by its own installer from a wheelhouse for the image's
 Python and a ``make debs`` folder for its suite (no internet), the card's files, the
 read-only root's overlay in the image's own initramfs, and the card's three partitions.
@@ -187,7 +187,9 @@ def restore_special_bits(fs: str, root: Path) -> int:
 
 
 def _elf_machine(path: Path) -> int:
-    head = path.read_bytes()[:20]
+    """The ELF header's machine (183 for arm64, 40 for 32-bit ARM), -1 if not ELF."""
+    with path.open("rb") as f:
+        head = f.read(20)
     if head[:4] != b"\x7fELF" or len(head) < 20:
         return -1
     return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
