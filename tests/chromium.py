@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,6 +29,22 @@ SHOTS = os.environ.get("DIPCLOCK_SCREENSHOTS") or tempfile.mkdtemp(prefix="dipcl
 #: How long an ``expect`` waits for the page (ms): Playwright's own 5 s, as its actions'
 #: 30 s, so a page that answers in a second on a quiet machine is not failed on a loaded one
 EXPECT_MS = 30_000
+
+
+def element_shot(locator: Any, path: str) -> None:
+    """A screenshot of one element that the page may draw anew meanwhile (a dashboard row,
+    replaced at each refresh): Playwright then says it is "not attached to the DOM" and
+    does not look again, so it is asked again, for up to EXPECT_MS."""
+    from playwright.sync_api import Error
+
+    deadline = time.monotonic() + EXPECT_MS / 1000
+    while True:
+        try:
+            locator.screenshot(path=path)
+            return
+        except Error as exc:
+            if "not attached" not in str(exc) or time.monotonic() > deadline:
+                raise
 
 
 @contextmanager

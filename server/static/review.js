@@ -55,13 +55,18 @@ function renderPenalties(rows, d) {
       act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body)
         .then((done) => { if (done) drafts.delete(id); });
     };
-    // a graduated penalty deletes orders: the TD types the power's units to have them named
+    // a graduated penalty deletes orders: the TD types the power's units to have them named;
+    // what is typed stays a draft, as the note does, until it is saved (a refresh draws the
+    // row anew once the TD's thumb has left the field)
+    const unitsId = "units:" + id;
     const units = r.units_asked ? el("input", {
       class: "units", placeholder: "units: A Vie, A Bud, F Tri", maxlength: 400,
-      value: (r.units || []).join(", "), "aria-label": "units",
+      value: drafts.get(unitsId) ?? (r.units || []).join(", "), "aria-label": "units",
     }) : null;
+    if (units) units.addEventListener("input", () => drafts.set(unitsId, units.value));
     const saveUnits = () => act(`Set the units of ${what} to "${units.value || "none"}"?`, "PUT",
-      "/api/td/units", { ...key, units: units.value });
+      "/api/td/units", { ...key, units: units.value })
+      .then((done) => { if (done) drafts.delete(unitsId); });
     return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
       el("div", {},
         el("strong", {}, `T${r.table} ${r.power_name}${r.player ? ` (${r.player})` : ""} ${r.phase}`),

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from dipclock.events import BUILTIN
-from tests.chromium import SHOTS, TdPhone, phone
+from tests.chromium import SHOTS, TdPhone, element_shot, phone
 from tests.server.conftest import PASSWORD, START
 from tests.server.live import ThreadHub, at, clocks_of, held_hub
 
@@ -265,11 +265,15 @@ def test_units_typed_on_a_late_row_name_the_orders_a_graduated_penalty_deletes(b
     row = page.locator("#pen-1-1-E-S1901")
     expect(row).to_contain_text("3-unit NMR", timeout=WAIT)
     row.locator("input.units").fill("F Lon, F Nth, A Lvp, A Edi")
+    # the thumb leaves the field and the page refreshes, drawing the row anew: what was
+    # typed is still there to be saved
+    page.evaluate("document.activeElement.blur(); refresh()")
+    expect(row.locator("input.units")).to_have_value("F Lon, F Nth, A Lvp, A Edi")
     assert dash.click("#pen-1-1-E-S1901 button:has-text('Units')") == (
         'Set the units of table 1 England S1901 to "F Lon, F Nth, A Lvp, A Edi"?')
     expect(row.locator("em")).to_contain_text("3-unit NMR: delete", timeout=WAIT)
     shown = row.locator("em").inner_text()
-    row.screenshot(path=f"{SHOTS}/dipclock-units-row.png")
+    element_shot(row, f"{SHOTS}/dipclock-units-row.png")
     [got] = [r for r in csv_rows(td, 1) if r["kind"] == "late"]
     assert got["proposed"] == shown and got["units"] == "F Lon, F Nth, A Lvp, A Edi"
     row.locator("button", has_text="Confirm").click()
