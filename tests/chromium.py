@@ -67,6 +67,20 @@ def phone(browser: Any) -> Any:
                                is_mobile=True, has_touch=True)
 
 
+def acted(page: Any, selector: str) -> None:
+    """Click one of the TD's actions and wait until the toast says it is done. The dashboard
+    takes one action at a time: a second tap while the first is still sending is answered
+    "Still sending the last change…" and not done, which a loaded machine makes likely."""
+    from playwright.sync_api import expect
+
+    # emptied first: the last action's toast, hidden but still reading "Done: ...", must
+    # not pass for this one
+    page.evaluate("(t => { t.hidden = true; t.textContent = ''; })($('toast'))")
+    page.click(selector)
+    expect(page.locator("#toast")).to_contain_text("Done")
+    page.evaluate("document.getElementById('toast').hidden = true")
+
+
 def signed_in(browser: Any, url: str, password: str) -> tuple[Any, list[str]]:
     """The dashboard on a phone, signed in. Every confirmation is accepted and its question
     kept in the list returned beside the page."""

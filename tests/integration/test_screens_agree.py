@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from dipclock.sync import to_moment, to_seconds
-from tests.chromium import chromium, signed_in
+from tests.chromium import acted, chromium, signed_in
 from tests.integration.conftest import TABLES, Hall, wait_for
 from tests.server.conftest import PASSWORD
 
@@ -71,7 +71,7 @@ def test_lunch_reads_the_same_everywhere_and_a_table_of_its_own_says_why(hall: H
         # Item 2: lunch with a restart time, set on the phone
         page.fill("#pause-reason", "Lunch")
         page.fill("#pause-until", restart)
-        page.click("#btn-pause")
+        acted(page, "#btn-pause")
         label = f"Lunch, clock restarts at {restart}"
         for n in TABLES:
             wait_for(f"table {n} at lunch", lambda n=n: (s := hall.kiosks[n].screen())
@@ -82,7 +82,7 @@ def test_lunch_reads_the_same_everywhere_and_a_table_of_its_own_says_why(hall: H
         shown = [kiosk_left(hall.kiosks[n].screen()) for n in TABLES]
         shown += [page_left(p) for p in (page, projector)]
         assert all(counts_to(s, to_seconds(typed)) for s in shown), (to_seconds(typed), shown)
-        page.click("#btn-resume")
+        acted(page, "#btn-resume")
         for n in TABLES:
             wait_for(f"table {n} running", lambda n=n: (s := hall.kiosks[n].screen())
                      and s["stage"] == "negotiating")
@@ -91,11 +91,11 @@ def test_lunch_reads_the_same_everywhere_and_a_table_of_its_own_says_why(hall: H
         page.get_by_text("Add or take away time").click()
         page.fill("#adj-seconds", "90")
         page.select_option("#adj-table", "2")
-        page.click("#btn-add")
+        acted(page, "#btn-add")
         page.get_by_text("Hold one table").click()
         page.select_option("#hold-table", "1")
         page.fill("#hold-reason", "ruling on a retreat")
-        page.click("#btn-hold")
+        acted(page, "#btn-hold")
         held = "Table held by the TD: ruling on a retreat"
         wait_for("table 1 held, with the reason", lambda: (s := hall.kiosks[1].screen())
                  and s["stage"] == "held" and s["label"] == held)

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from dipclock.events import BUILTIN
-from tests.chromium import SHOTS, TdPhone, element_shot, phone
+from tests.chromium import SHOTS, TdPhone, acted, element_shot, phone
 from tests.server.conftest import PASSWORD, START
 from tests.server.live import ThreadHub, at, clocks_of, held_hub
 
@@ -47,15 +47,8 @@ class Dashboard(TdPhone):
     def click(self, selector: str) -> str:
         """Click, and the question the dashboard asked (the click's action is done when the
         toast says so)."""
-        from playwright.sync_api import expect
-
-        # emptied first: the last action's toast, hidden but still reading "Done: ...", must
-        # not pass for this one
-        self.page.evaluate("(t => { t.hidden = true; t.textContent = ''; })($('toast'))")
         n = len(self.asked)
-        self.page.click(selector)
-        expect(self.page.locator("#toast")).to_contain_text("Done", timeout=WAIT)
-        self.page.evaluate("document.getElementById('toast').hidden = true")
+        acted(self.page, selector)
         assert len(self.asked) > n
         return self.asked[n]
 
