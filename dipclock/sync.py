@@ -10,7 +10,6 @@ and the venue's zone is applied only where a time is shown (``dipclock.venuetime
 
 from __future__ import annotations
 
-import statistics
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -163,24 +162,3 @@ class Slew:
 #: restart, far less than a stepped or unsynchronised wall clock's error.
 KEPT_LIMIT = 0.5
 
-
-#: Votes whose round trip is within this of the fastest one's are counted
-VOTE_SLACK = 0.002
-
-
-def kept_time_change(votes: list[tuple[float, float]], limit: float = KEPT_LIMIT,
-                     slack: float = VOTE_SLACK) -> float | None:
-    """How far a restarted hub moves its clock to the time its tables kept, given each
-    table's vote: (its difference, hub time minus the time it kept; the round trip of the
-    exchange that measured it). None: the hub's time stands.
-
-    A difference is off by up to half its round trip (more on a lopsided Wi-Fi link), so
-    only the best-measured votes count: those within ``slack`` of the fastest. Of those,
-    the median, so one table whose kept time is off (its Pi restarted on a bad guess) does
-    not move the hall, and the tables that agree with the hub count as votes for it.
-    """
-    if not votes:
-        return None
-    fastest = min(rtt for _, rtt in votes)
-    middle = statistics.median(d for d, rtt in votes if rtt <= fastest + slack)
-    return -middle if abs(middle) > limit else None

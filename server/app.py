@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -19,7 +21,7 @@ from server.bodylimit import BodyLimit
 from server.certificate import fingerprint_of
 from server.clock import Clock, HubClock, Listening, standing_of
 from server.context import Hub
-from server.hubtime import restore
+from server.hubtime import NOTE_EVERY, note_time, restore
 from server.mdns import Announcement
 from server.pairing import Clocks
 from server.push import Fanout
@@ -32,6 +34,8 @@ from server.settings import Settings
 from server.slowclients import quiet_when_out_of_files
 from server.stale import Stale
 from server.store import Store
+
+log = logging.getLogger("uvicorn.error")
 
 
 class SetupError(DipclockError):
@@ -73,11 +77,27 @@ def open_hub(
         synced=synced,
         clock_standing=standing_of(synced()),
         boot=boot,
-        kept=Listening(started=clock.mono()),  # hub time provisional: ``server.kepttime``
+        # hub time provisional: ``server.kepttime``; its last record read before any write
+        kept=Listening(started=clock.mono(), last_seen=store.last_hub_time()),
         clock_epoch=store.clock_epoch(),
     )
     restore(hub)
     return hub
+
+
+async def _note_time_often(hub: Hub) -> None:
+    """``server.hubtime.note_time`` every ``NOTE_EVERY`` s, off the event loop."""
+    while True:
+        await asyncio.sleep(NOTE_EVERY)
+        await _note_time(hub)
+
+
+async def _note_time(hub: Hub) -> None:
+    """A note that cannot be written (a full disk) waits for the next: it is a bound."""
+    try:
+        await anyio.to_thread.run_sync(note_time, hub)
+    except sqlite3.Error as exc:
+        log.warning("hub time not noted: %s", exc)
 
 
 def create_app(
@@ -103,7 +123,10 @@ def create_app(
                                             settings.port)
                 await announcement.start()
             app.state.mdns = announcement
+            noting = asyncio.create_task(_note_time_often(hub))
             yield
+            noting.cancel()
+            await _note_time(hub)
         finally:
             if announcement is not None:
                 await announcement.stop()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from dipclock.keptvote import KeptVerdict
 from dipclock.sync import KEPT_LIMIT, to_moment
 
 #: How far the hub can trust its own time; the dashboard shows it beside the phone's.
@@ -115,6 +116,11 @@ class Listening:
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: what was decided: the change made (0.0: the hub's time stood), None: not yet
     decided: float | None = None
+    #: the latest hub time the store held at the start (``Store.last_hub_time``): read
+    #: before this start writes anything, on a clock that may be wrong
+    last_seen: datetime | None = None
+    #: the votes weighed, once decided (``dipclock.keptvote``)
+    verdict: KeptVerdict | None = None
 
     def open(self, mono: float) -> bool:
         """Whether the hub still gathers the tables' votes."""

@@ -25,7 +25,7 @@ from typing import Any
 from dipclock.errors import DipclockError
 from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
-from server.clock import SET_BY_TD, SYNCHRONISED
+from server.clock import KEPT_BY_TABLES, SET_BY_TD, SYNCHRONISED, standing_of
 from server.context import Hub
 from server.rounds import current, hall_venue
 from server.store import Store
@@ -105,6 +105,19 @@ def restore(hub: Hub) -> None:
         hub.store.set_meta(ANCHOR, anchor)
 
 
+#: How often a running hub writes down its time (``Store.note_time``): the tables' time
+#: after a restart may not be before it (``dipclock.keptvote``), so a few minutes' lag
+#: costs nothing.
+NOTE_EVERY = 300.0
+
+
+def note_time(hub: Hub) -> None:
+    """Write down the hub's time, unless it is provisional: a wrong clock's time, written
+    down, could make the tables' true time look like time gone back."""
+    if not hub.kept.provisional(hub.clock.mono()):
+        hub.store.note_time(hub.clock.moment())
+
+
 def moved_anchor(hub: Hub, after: float, standing: str) -> str | None:
     """The anchor once hub time is ``after`` now, with ``standing``: stored with the change
     that moves it, so a restart never finds the one without the other."""
@@ -123,10 +136,14 @@ def status(hub: Hub) -> dict[str, Any]:
     synced = hub.synced()
     offer = hub.clock_standing != SYNCHRONISED and synced is True
     moved = hub.kept.decided or None  # 0.0: the hub's time stood
+    verdict = hub.kept.verdict
+    note = verdict.text if verdict is not None and verdict.told else None
     return {
         "provisional": hub.kept.provisional(hub.clock.mono()),
         "kept_change": round(moved, 3) if moved is not None else None,
-        "kept_tables": len(hub.kept.votes) if moved is not None else None,
+        "kept_tables": len(verdict.agreeing) if moved is not None and verdict else None,
+        "kept_note": note,
+        "offer_machine": hub.clock_standing == KEPT_BY_TABLES,
         "standing": hub.clock_standing,
         "epoch": hub.clock_epoch,
         "system_synchronised": synced,
@@ -146,13 +163,21 @@ def change_text(seconds: float) -> str:
     return f"{seconds:+.1f} s" if abs(seconds) < 10 else f"{seconds:+.0f} s"
 
 
-def set_time(hub: Hub, target: datetime | None, base: int | None = None) -> dict[str, Any]:
+def set_time(hub: Hub, target: datetime | None, base: int | None = None,
+             machine: bool = False) -> dict[str, Any]:
     """Set hub time to ``target`` (the phone's local time), or to the system's synchronised
-    clock when ``target`` is None. Logged, kept for this boot, announced to every kiosk.
-    ``base``: the TD's screen (``server.stale``): a second tap from it moves nothing."""
+    clock when ``target`` is None; ``machine``: back to the machine's clock as it is, the
+    TD refusing the time the tables kept (``server.kepttime``). Logged, kept for this
+    boot, announced to every kiosk. ``base``: the TD's screen (``server.stale``): a second
+    tap from it moves nothing."""
     before = hub.clock.now()
     tz = hall_venue(hub.store, current(hub.store))
-    if target is None:
+    if machine:
+        if hub.clock_standing != KEPT_BY_TABLES:
+            raise ClockRefused("the hub's time is not the time its tables kept: nothing to "
+                               "undo")
+        after, standing = hub.clock.wall(), standing_of(hub.synced())
+    elif target is None:
         if hub.synced() is not True:
             raise ClockRefused(
                 "the system clock is not synchronised: set the hub's time from your phone"
@@ -167,7 +192,9 @@ def set_time(hub: Hub, target: datetime | None, base: int | None = None) -> dict
     old, new = to_moment(before), to_moment(after)
     here, there = venue_naive(old, tz), venue_naive(new, tz)
     summary = (
-        "hub time set" + (" to the system's synchronised time," if target is None else "")
+        ("hub time put back on the hub machine's own clock (the TD undid the time the "
+         "tables kept)," if machine else
+         "hub time set" + (" to the system's synchronised time," if target is None else ""))
         + f" from {when(here, there)} to {when(there, here)}, {change_text(shift)}"
     )
     anchor = moved_anchor(hub, after, standing)

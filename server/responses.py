@@ -202,6 +202,11 @@ class ClockStanding(Out):
     #: how many tables said so (None: it did not move)
     kept_change: float | None = None
     kept_tables: int | None = None
+    #: what the tables' votes at the last start decided, with every table's vote (None:
+    #: no table kept a time far from the hub's)
+    kept_note: str | None = None
+    #: the hub's time is the tables': the TD may put it back on the machine's own clock
+    offer_machine: bool = False
 
 
 class EventName(Out):

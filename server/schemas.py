@@ -268,16 +268,19 @@ class StatusIn(Body):
 
 
 class ClockSet(Body):
-    """Set the hub's time: ``{"time": the phone's local wall time}`` or
-    ``{"source": "system"}`` (the machine's clock, once NTP has synchronised it)."""
+    """Set the hub's time: ``{"time": the phone's local wall time}``,
+    ``{"source": "system"}`` (the machine's clock, once NTP has synchronised it) or
+    ``{"source": "machine"}`` (the machine's clock as it is: the TD undoes the time the
+    tables kept, ``server.kepttime``)."""
 
     time: LocalTime | None = None
-    source: Literal["system"] | None = None
+    source: Literal["system", "machine"] | None = None
 
     @model_validator(mode="after")
     def _one(self) -> ClockSet:
         if (self.time is None) == (self.source is None):
-            raise ValueError('give either time (the phone\'s local time) or source "system"')
+            raise ValueError('give either time (the phone\'s local time) or source "system" '
+                             'or "machine"')
         return self
 
 

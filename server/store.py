@@ -512,6 +512,22 @@ class Store:
         with self._tx() as db:
             db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
 
+    def last_hub_time(self) -> datetime | None:
+        """The latest hub time this hub wrote down: its log, the presses it received, and
+        its own note of the time (``server.hubtime.note_time``). A restarted hub's tables
+        may not set its time before it (``dipclock.keptvote``). ISO texts of one form sort
+        as the times do."""
+        row = self._one(
+            "SELECT max(t) FROM (SELECT max(at) AS t FROM audit "
+            "UNION ALL SELECT max(received) FROM presses "
+            "UNION ALL SELECT value FROM meta WHERE key = 'hub_time_seen')")
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+    def note_time(self, now: datetime) -> None:
+        """The hub's own note of its time, for ``last_hub_time`` when nothing else was
+        written for a while (a lunch break)."""
+        self.set_meta("hub_time_seen", now.isoformat())
+
     def set_clock(
         self, shift: float, now: datetime, summary: str, anchor: str | None,
         new_epoch: bool = True, *, base: int | None = None,

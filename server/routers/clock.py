@@ -22,7 +22,7 @@ router = APIRouter(prefix="/api", tags=["td"])
 def set_clock(body: ClockSet, _: TDClock, hub: HubDep, base: Base) -> ClockMoved:
     """Set hub time; every table gets a snapshot with the clock's new epoch and resyncs."""
     try:
-        done = set_time(hub, body.time, base)
+        done = set_time(hub, body.time, base, machine=body.source == "machine")
     except ClockRefused as exc:
         raise HTTPException(409, str(exc)) from None
     publish(hub)

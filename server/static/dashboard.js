@@ -48,6 +48,7 @@ function render(d) {
   renderRounds(d);
   $("time-standing").textContent = standingText(d.clock);
   $("btn-time-system").hidden = !d.clock.offer_system;
+  $("btn-time-machine").hidden = !d.clock.offer_machine;
   renderTime();
   renderGrid(d.tables);
   renderPenalties(d.penalties, d);
@@ -264,11 +265,15 @@ function renderPauses(pauses) {
 // The hub's standing, and, after a restart on a wrong clock, what the tables' time changed
 function standingText(clock) {
   const text = STANDING[clock.standing] || clock.standing;
-  if (clock.kept_change === null || clock.kept_change === undefined) return text;
+  if (clock.kept_change === null || clock.kept_change === undefined) {
+    // the tables' votes did not move it (server.kepttime): the TD sees who said what
+    return clock.kept_note ? `${text} At its restart, ${clock.kept_note}.` : text;
+  }
   const n = clock.kept_tables;
   return `${text} Its machine's clock was ${span(clock.kept_change)} ` +
     `${clock.kept_change < 0 ? "ahead" : "behind"}; ${n} table${n === 1 ? "" : "s"} ` +
-    "had kept the time, so no deadline moved.";
+    "had kept the time, so no deadline moved. Each table's vote (hub minus the time it " +
+    `kept): ${clock.kept_note}.`;
 }
 
 function renderTime() {
@@ -391,6 +396,12 @@ function wireDashboard() {
     act(`Set the hub's time from ${clockText(hub)} to this phone's ${clockText(phone)} ` +
       `(${change >= 0 ? "+" : "−"}${span(change)})? Every table resyncs to it.`,
       "POST", "/api/clock", () => ({ time: localIso(phoneNow()) }));
+  };
+  $("btn-time-machine").onclick = () => {
+    const change = last ? last.data.clock.kept_change : 0;
+    act(`Undo the time the tables kept? The hub's clock moves ` +
+      `${change <= 0 ? "+" : "−"}${span(change || 0)}, back to its machine's clock; ` +
+      "every table resyncs to it.", "POST", "/api/clock", { source: "machine" });
   };
   $("btn-time-system").onclick = () => {
     const change = last ? last.data.clock.system_change : 0;

@@ -176,8 +176,9 @@ class ThreadHub:
     time-sync probe of its choosing."""
 
     def __init__(self, data: Path, synced=lambda: False, wall=None, clock=None,
-                 **settings: object) -> None:
-        """``settings``: more ``server.settings.Settings`` fields (its limits)."""
+                 boot: str = "b", **settings: object) -> None:
+        """``boot``: the boot id the hub sees (another: a start after a reboot);
+        ``settings``: more ``server.settings.Settings`` fields (its limits)."""
         import uvicorn
 
         from machine.passwords import hash_password
@@ -191,7 +192,7 @@ class ThreadHub:
         made = Settings(data_dir=data, td_password_hash=hash_password(PASSWORD),
                         host="127.0.0.1", port=self.port, **settings)
         self.clock = clock if clock is not None else HubClock(wall=wall)
-        app = create_app(made, clock=self.clock, synced=synced, boot=lambda: "b")
+        app = create_app(made, clock=self.clock, synced=synced, boot=lambda: boot)
         self.url = f"{made.scheme}://127.0.0.1:{self.port}"
         self.verify: ssl.SSLContext | bool = True
         if made.certificate is not None:  # HTTPS: pinned as a clock pins it

@@ -278,3 +278,41 @@ def test_the_hall_lists_the_tables_whose_clock_is_not_the_hall_s(browser, tmp_pa
             on_screen(size, f"many-{size['width']}")
         assert errors == []
         page.context.close()
+
+
+def test_the_td_sees_each_tables_vote_on_the_hubs_time_and_undoes_the_move(browser, tmp_path):
+    """A hub rebooted an hour ahead takes the time three of its four tables kept; the TD's
+    dashboard names every vote, and one tap puts the time back on the machine's clock."""
+    from playwright.sync_api import expect
+
+    from server.clock import GATHER_SECONDS, LISTEN_SECONDS
+    from tests.server.test_hall_time_attack import Hall
+    from tests.server.test_hall_time_attack import set_up as set_up_tables
+
+    # the hall's time is this phone's: the hub's moves (by hand) are gone once it takes it
+    hall = Hall(tmp_path / "hub", running=True,
+                start=wall_seconds() - (LISTEN_SECONDS + 1 + 60 + GATHER_SECONDS))
+    with hall.hub() as (_hub, td):
+        set_up_tables(hall, td, 4)
+        hall.later(LISTEN_SECONDS + 1)
+    hall.later(60, wall_step=3600.0)
+    with hall.hub() as (hub, td):
+        for table, vote in ((1, 0.2), (2, 3600.0), (3, 3600.0), (4, 3600.0)):
+            assert hall.status(hub, table, vote, 0.01) == 204
+        hall.later(GATHER_SECONDS)
+        page, asked = signed_in(browser, hub.url, PASSWORD)
+        standing = page.locator("#time-standing")
+        expect(standing).to_have_text(
+            "Hub clock taken from the time the tables kept while it restarted. Its machine's "
+            "clock was 1 h 0 min ahead; 3 tables had kept the time, so no deadline moved. "
+            "Each table's vote (hub minus the time it kept): table 1 +0.20 s, table 2 "
+            "+3600.00 s, table 3 +3600.00 s, table 4 +3600.00 s.")
+        page.locator("#time").screenshot(path=f"{SHOTS}/dipclock-hub-time-kept.png")
+        undo = page.locator("#btn-time-machine")
+        undo.click()
+        expect(undo).to_be_hidden()
+        assert asked[-1] == ("Undo the time the tables kept? The hub's clock moves +1 h 0 min, "
+                             "back to its machine's clock; every table resyncs to it.")
+        assert td.get("/api/td/state").json()["audit"][0]["summary"].startswith(
+            "hub time put back on the hub machine's own clock")
+        page.context.close()

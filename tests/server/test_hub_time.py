@@ -39,7 +39,8 @@ def test_the_hub_says_how_far_its_time_can_be_trusted(hub, synced, standing):
     assert clock_of(hub) == {"standing": standing, "epoch": 0, "system_synchronised": synced,
                              "offer_system": False, "system_change": None,
                              # just started: listening for the time the tables kept
-                             "provisional": True, "kept_change": None, "kept_tables": None}
+                             "provisional": True, "kept_change": None, "kept_tables": None,
+                             "kept_note": None, "offer_machine": False}
 
 
 def test_the_td_sets_the_hubs_time_from_the_phone_and_every_kiosk_resyncs(hub, td):
@@ -118,7 +119,8 @@ def test_once_ntp_has_set_the_system_clock_the_td_can_take_it(hub, td):
     assert clock_of(hub) | {"system_synchronised": None} == {
         "standing": "synchronised", "epoch": 1, "system_synchronised": None,
         "offer_system": False, "system_change": None,
-        "provisional": False, "kept_change": None, "kept_tables": None}  # the TD's time won
+        "provisional": False, "kept_change": None, "kept_tables": None,  # the TD's time won
+        "kept_note": None, "offer_machine": False}
 
 
 def live_app(data, pw_hash: str, wall: list[float], boot: str, synced: bool = False,
