@@ -46,11 +46,23 @@ def _unverified() -> ssl.SSLContext:
     return ctx
 
 
+#: how a slow socket dawdles: ``stall`` in the TLS handshake (it sends nothing), ``head``
+#: through it and slow with its request line, ``body`` with a whole head and a slow body,
+#: ``keepalive`` with a first request whole and answered and a slow second one
+MODES = ("stall", "head", "body", "keepalive")
+FIRST = {
+    "head": b"GET /api/ti",
+    "body": (b"POST /api/login HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 4000\r\n\r\n{\"pass"),
+    "keepalive": b"GET /api/time HTTP/1.1\r\nHost: hub\r\n\r\n",
+}
+
+
 async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[int],
-                      handshake: bool) -> None:
-    """One slow socket, opened again whenever the hub closes it: through the TLS handshake
-    and slow with its request (``handshake``), or stalled before the handshake."""
-    tls = _unverified() if handshake else None
+                      mode: str) -> None:
+    """One slow socket dawdling as ``mode`` says (``MODES``), opened again whenever the hub
+    closes it."""
+    tls = None if mode == "stall" else _unverified()
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection(
@@ -61,7 +73,11 @@ async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[
             continue
         opened[0] += 1
         try:
-            if handshake:
+            if mode in FIRST:
+                writer.write(FIRST[mode])
+                await writer.drain()
+            if mode == "keepalive":  # its answer read, then the next request, slowly
+                await asyncio.wait_for(reader.readuntil(b"}"), 30)
                 writer.write(b"GET /api/ti")
                 await writer.drain()
             while not stop.is_set():
@@ -69,10 +85,10 @@ async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[
                     if await asyncio.wait_for(reader.read(1), DRIP) == b"":
                         break  # closed by the hub
                 except TimeoutError:
-                    if handshake:  # a byte of the request; a stalled handshake sends none
+                    if mode != "stall":  # a byte more; a stalled handshake sends none
                         writer.write(b"m")
                         await writer.drain()
-        except OSError:
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass
         finally:
             writer.close()
@@ -98,13 +114,14 @@ async def probe(url: str, stop: asyncio.Event, every: float, verify: ssl.SSLCont
     return spent, failed
 
 
-async def attack(port: int, sources: list[str], seconds: float) -> int:
-    """The attacker (its own process): SLOW slow sockets for ``seconds``; how many it
-    opened in all."""
+async def attack(port: int, sources: list[str], seconds: float,
+                 modes: tuple[str, ...] = ("stall", "head")) -> int:
+    """The attacker (its own process): SLOW slow sockets for ``seconds``, their ``modes``
+    taken in turn; how many it opened in all."""
     stop = asyncio.Event()
     opened = [0]
     slow = [asyncio.create_task(slow_client(port, sources[k % len(sources)], stop, opened,
-                                            handshake=k % 2 == 1))
+                                            modes[k % len(modes)]))
             for k in range(SLOW)]
     await asyncio.sleep(seconds)
     stop.set()
@@ -114,15 +131,18 @@ async def attack(port: int, sources: list[str], seconds: float) -> int:
     return opened[0]
 
 
-def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContext
-            ) -> dict[str, float]:
-    """Probe the hub's sync for ``seconds`` while another process attacks it."""
+def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContext,
+            modes: tuple[str, ...] = ("stall", "head")) -> dict[str, float]:
+    """Probe the hub's sync for ``seconds`` while another process attacks it (no attack:
+    ``modes`` empty, the quiet baseline)."""
     attacker = subprocess.Popen(
         [sys.executable, "-m", "benchmarks.slowloris", "--attack", str(port),
-         "--sources", ",".join(sources), "--seconds", str(seconds + 5)],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+         "--sources", ",".join(sources), "--seconds", str(seconds + 5),
+         "--modes", ",".join(modes)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True) if modes else None
     try:
-        time.sleep(3)  # the attack in place before the kiosk looks
+        if attacker is not None:
+            time.sleep(3)  # the attack in place before the kiosk looks
         stop = asyncio.Event()
 
         async def probing() -> tuple[list[float], int]:
@@ -132,10 +152,12 @@ def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContex
             return await task
 
         spent, failed = asyncio.run(probing())
-        opened = int((attacker.communicate(timeout=seconds + 60)[0] or "0").split()[-1])
+        opened = int((attacker.communicate(timeout=seconds + 60)[0] or "0").split()[-1]
+                     ) if attacker is not None else 0
     finally:
-        attacker.kill()
-        attacker.wait()
+        if attacker is not None:
+            attacker.kill()
+            attacker.wait()
     return {
         "sync_p50_ms": round(statistics.median(spent), 1) if spent else -1,
         "sync_p99_ms": round(_pct(spent, 0.99), 1) if spent else -1,
@@ -187,6 +209,34 @@ def run(seconds: float, only: str | None = None) -> dict[str, dict[str, float]]:
     return out
 
 
+#: the attacks past the request head (issue 24), each beside the quiet baseline
+PHASES = {"quiet": (), "slow_body": ("body",), "slow_keepalive": ("keepalive",)}
+
+
+def past_the_head(seconds: float) -> dict[str, dict[str, float]]:
+    """Sockets that dawdle after their head (a slow body, a slow second request on a kept
+    alive connection) from 249 addresses, against a hub held to systemd's default 1,024
+    files (soft and hard: it cannot raise them), and the same hub left alone: the kiosk's
+    sync under each, on a fresh hub each."""
+    spread = [f"127.0.0.{n}" for n in range(2, 251)]
+    out = {}
+    for name, modes in PHASES.items():
+        with tempfile.TemporaryDirectory(prefix="dipclock-slowloris-") as tmp:
+            hub, port = _start_hub(Path(tmp) / "hub", ("prlimit", "--nofile=1024:1024"),
+                                   stderr=subprocess.DEVNULL)
+            try:
+                out[name] = measure(port, spread, seconds, pinned_to(Path(tmp) / "hub"),
+                                    modes)
+            finally:
+                hub.terminate()
+                try:
+                    hub.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    hub.kill()
+                    hub.wait()
+    return out
+
+
 def _soft_files(pid: int) -> int:
     """A process's soft open-file limit, as ``/proc/PID/limits`` says (-1: unlimited)."""
     for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
@@ -205,12 +255,25 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="how long each attack lasts")
     p.add_argument("--attack", type=int, metavar="PORT", help=argparse.SUPPRESS)
     p.add_argument("--sources", default="127.0.0.1", help=argparse.SUPPRESS)
+    p.add_argument("--modes", default="stall,head", help=argparse.SUPPRESS)
     p.add_argument("--only", choices=SETUPS, help="run this setup alone")
+    p.add_argument("--past-the-head", action="store_true",
+                   help="slow bodies and slow second requests beside a quiet baseline")
     args = p.parse_args()
     if args.attack:  # the attacker's own process
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        print(asyncio.run(attack(args.attack, args.sources.split(","), args.seconds)))
+        print(asyncio.run(attack(args.attack, args.sources.split(","), args.seconds,
+                                 tuple(args.modes.split(",")))))
+        return
+    if args.past_the_head:
+        late = past_the_head(args.seconds)
+        for name, f in late.items():
+            print(f"{name}: {f}")
+        print(json.dumps({"sync_p99_ms_quiet": late["quiet"]["sync_p99_ms"],
+                          "sync_p99_ms_slow_body": late["slow_body"]["sync_p99_ms"],
+                          "sync_p99_ms_slow_keepalive": late["slow_keepalive"]["sync_p99_ms"],
+                          "past_the_head": late}))
         return
     signal.signal(signal.SIGTERM, _interrupt)  # as Ctrl-C: the hub and attacker are ended
     figures = run(args.seconds, args.only)

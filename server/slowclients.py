@@ -18,10 +18,17 @@ anything:
   past ``TARPIT_MOST`` held at once, it is closed at once;
 * the file limit is raised to the hard limit (``raise_file_limit``; systemd's unit sets it);
   where it cannot be (a hard limit of 1,024), the files are kept from running out: with all
-  but ``reserve_for`` of them open, each new connection closes the oldest one still waiting
-  for its first request. A slow socket from any address is such a one, so the new one (a
-  kiosk's, say) is served and the attack's oldest goes, however many addresses it comes
-  from.
+  but ``reserve_for`` of them open, each new connection closes the oldest one that is
+  *waiting* on its client: for a request head (its first, or the next on a kept-alive
+  connection), for the rest of a request's body, or idle between two requests. A slow
+  socket from any address is such a one, in whichever of those phases it dawdles, so the
+  new one (a kiosk's, say) is served and the attack's oldest goes, however many addresses
+  it comes from. A connection is never closed so while the hub works on its request.
+
+Every phase has its deadline: the head (and the TLS handshake) ``head_seconds``, a body
+``server.bodylimit.BODY_SECONDS``, the wait between two requests uvicorn's
+``timeout_keep_alive``, and a reply the client does not take (its window closed)
+``REPLY_SECONDS``.
 
 Over HTTPS the limits hold from the first TCP byte, not from the end of the TLS handshake:
 the protocol takes the plain connection, counts it against its address, and starts TLS on
@@ -64,6 +71,9 @@ TARPIT_MOST = 2048
 #: ``SHED_MEMORY`` seconds of the last, has its new ones closed at once while files are short
 SHED_REPEAT = 3
 SHED_MEMORY = 30.0
+#: how long a whole request's reply may take to be sent: the hub answers in milliseconds,
+#: so a reply still unsent is a client that does not read it, holding a task and a file
+REPLY_SECONDS = 60.0
 #: how long a TLS connection being closed waits for the client's close_notify: asyncio's
 #: default, 30 s, kept a stopping hub waiting on every idle keep-alive connection (a
 #: phone's browser, a kiosk's pool), and a closed connection's file held as long
@@ -97,7 +107,8 @@ class _Tally:
     #: per address, when its connections were last closed to make room, and how often
     #: lately: an address whose sockets keep being the oldest waiting is an attacker's
     shed: dict[str, tuple[float, int]] = field(default_factory=dict)
-    #: the connections that have not yet sent a whole request head, oldest first
+    #: the connections waiting on their client (a head, a body, the next request), in
+    #: the order they began to wait: the first is the one to close to make room
     waiting: dict[Any, None] = field(default_factory=dict)
 
     def say(self, address: str, what: str, line: str) -> None:
@@ -126,6 +137,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
         _tail = b""
         _head_bytes = 0
         _head_timer: asyncio.TimerHandle | None = None
+        _reply_timer: asyncio.TimerHandle | None = None
         #: TLS: the plain connection, and what came before the HTTP protocol was told of
         #: the secure one (the first request may come in the handshake's last segment)
         _raw: asyncio.Transport | None = None
@@ -203,8 +215,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                 seen = self._tail + data
                 if b"\r\n\r\n" in seen:
                     self._awaiting_head, self._head_bytes = False, 0
-                    self._disarm()
-                    tally.waiting.pop(self, None)  # it asked: no longer one to make room
+                    self._disarm()  # its body, if it has one, has its own deadline
                 else:
                     self._tail = seen[-3:]
                     self._head_bytes += len(data)
@@ -212,6 +223,27 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                         self._too_big()
                         return
             super().data_received(data)
+            if not self._awaiting_head and self in tally.waiting and self._whole():
+                tally.waiting.pop(self, None)  # it asked: the hub's turn, not to be closed
+                self._reply_timer = self.loop.call_later(REPLY_SECONDS, self._not_taken)
+
+        def _whole(self) -> bool:
+            """Whether the request being read has come whole, body and all (uvicorn's
+            protocols, httptools' and h11's, both say so in the cycle's ``more_body``)."""
+            cycle = getattr(self, "cycle", None)
+            return cycle is not None and not cycle.more_body
+
+        def _not_taken(self) -> None:
+            self._reply_timer = None
+            tally.say(self._address, "reply",
+                      f"closed a connection from {self._address}: its reply not taken "
+                      f"within {REPLY_SECONDS:g} s")
+            self._abort()
+
+        def _no_reply_due(self) -> None:
+            if self._reply_timer is not None:
+                self._reply_timer.cancel()
+                self._reply_timer = None
 
         def shutdown(self) -> None:
             """The hub is stopping: an idle TLS connection goes at once. Closed politely it
@@ -225,12 +257,21 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
 
         def on_response_complete(self) -> None:
             self._disarm()  # a response: its head came, however its bytes were split
-            super().on_response_complete()
-            # the next head is timed from its first byte; till then the keep-alive timeout
+            self._no_reply_due()
+            pipelined = bool(getattr(self, "pipeline", ()))  # a next request, whole: the
+            super().on_response_complete()  # hub's turn again
+            # the next head is timed from its first byte; till then the keep-alive timeout.
+            # Waiting on its client again: the newest to make room, if files run short
             self._awaiting_head, self._tail, self._head_bytes = True, b"", 0
+            if pipelined:
+                self._reply_timer = self.loop.call_later(REPLY_SECONDS, self._not_taken)
+            elif self._tracked:
+                tally.waiting[self] = None
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
             self._disarm()
+            self._no_reply_due()  # a push channel lasts: its frames have their own pings
+            tally.waiting.pop(self, None)
             super().handle_websocket_upgrade(*args)
             ws = self.transport.get_protocol()
             if ws is not self:  # the WebSocket holds the connection now: its end frees it
@@ -288,6 +329,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                 self._lost()
                 return
             self._disarm()
+            self._no_reply_due()
             self._release()
             super().connection_lost(exc)
 

@@ -322,6 +322,73 @@ def test_under_a_file_limit_it_cannot_raise_the_oldest_waiting_connection_makes_
         assert any(line.startswith("files running short") for line in lines.lines)
 
 
+def slow_body(port: int, source: str) -> socket.socket:
+    """A client that sends a request head and the start of its body, then nothing."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE,
+                                 source_address=(source, 0))
+    s.sendall(b"POST /api/login HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 100\r\n\r\n{\"pass")
+    return s
+
+
+def slow_next_head(port: int, source: str) -> socket.socket:
+    """A client whose first request on its kept-alive connection is whole and answered,
+    and whose second then stops after a few bytes."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE,
+                                 source_address=(source, 0))
+    s.sendall(b"GET /api/time HTTP/1.1\r\nHost: hub\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += s.recv(4096)
+    head, body = answer.split(b"\r\n\r\n", 1)
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    while len(body) < length:
+        body += s.recv(4096)
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    s.sendall(b"GET /api/ti")
+    return s
+
+
+@pytest.mark.parametrize("dawdler", [slow_body, slow_next_head])
+def test_under_a_file_limit_a_connection_dawdling_past_its_head_makes_room_too(
+        tmp_path, monkeypatch, dawdler):
+    """Room is made from every phase in which a connection waits on its client: a body
+    that does not come, or the next request on a kept-alive connection, not only a first
+    head (each once held its file for its whole deadline, and kiosks found none)."""
+    import resource
+
+    from server import slowclients
+
+    monkeypatch.setattr(slowclients.resource, "getrlimit", lambda which: (200, 200)
+                        if which == resource.RLIMIT_NOFILE else resource.getrlimit(which))
+    budget = 200 - slowclients.reserve_for(200)
+    with hub(tmp_path, per_address=8, head_seconds=600) as (h, lines), ExitStack() as stack:
+        sources = [f"127.0.{n // 200 + 3}.{n % 200 + 1}" for n in range(budget + 20)]
+        sockets = [stack.enter_context(dawdler(h.port, src)) for src in sources]
+        assert time_from(h.url, "127.0.0.2") == 200  # a kiosk: served, not starved
+        oldest, newest = sockets[:20], sockets[-20:]
+        assert all(closed_by_hub(s) for s in oldest)
+        assert not set(closed_now(sockets)) & set(newest)  # the newest still wait
+        assert any(line.startswith("files running short") for line in lines.lines)
+
+
+def test_a_reply_the_client_does_not_take_is_cut_off(tmp_path, monkeypatch):
+    """A client that asks and never reads holds a task and a file: after REPLY_SECONDS (made
+    short here) the connection goes, with one line."""
+    monkeypatch.setattr("server.slowclients.REPLY_SECONDS", 0.5)
+    with hub(tmp_path) as (h, lines):
+        s = socket.create_connection(("127.0.0.1", h.port), timeout=PATIENCE)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        # many requests at once, none read: the replies fill the window and the hub's
+        # buffers, and the last ones cannot be sent
+        s.sendall(b"GET /dashboard HTTP/1.1\r\nHost: hub\r\n\r\n" * 2000)
+        wait_for("the hub closing the connection whose replies are not taken",
+                 lambda: any("its reply not taken within 0.5 s" in line
+                             for line in lines.lines), timeout=PATIENCE)
+        s.close()
+
+
 def test_an_address_whose_sockets_keep_making_room_is_closed_at_once(tmp_path, monkeypatch):
     """Three of one address's sockets closed to make room: while files stay short its next
     connection is closed before anything else is (no other socket pushed out for it, no
