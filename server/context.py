@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, TypeVar
@@ -19,6 +18,7 @@ from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
 from server.settings import Settings
+from server.signins import SignIns
 from server.store import Store
 
 
@@ -48,8 +48,8 @@ class Hub:
     boot: str | None = None
     #: the TD's heavy reads, one at a time (``heavy_read``); made on the event loop
     heavy: anyio.CapacityLimiter | None = None
-    #: password hashes one at a time: a burst of sign-ins costs one scrypt's memory
-    hashing: threading.Lock = field(default_factory=threading.Lock)
+    #: password checks on a thread of their own, a few at a time (``server.signins``)
+    signins: SignIns = field(default_factory=SignIns)
     #: the current round's presses and every table's judged late orders, kept between
     #: requests and read again only where they changed (``server.history``)
     book: PressBook = field(default_factory=PressBook)

@@ -3,7 +3,7 @@
 An attempt counts as a failure *before* its password is hashed (``attempt``) and is taken
 back only when it succeeds (``clear``): 200 guesses sent at once are ``limit`` hashes and
 195 refusals, not 200 hashes checked before the first failure is recorded. The hashing
-itself is one at a time (``Hub.hashing``), so a burst costs one scrypt's memory.
+itself is one at a time, on a thread of its own (``server.signins``).
 """
 
 from __future__ import annotations
@@ -36,6 +36,12 @@ class FailureLimit:
         if len(q) < self.limit:
             return None
         return max(1.0, self.window - (now - q[0]))
+
+    def refused(self, key: str, now: float) -> float | None:
+        """The seconds ``key`` must wait before its next attempt (None: it may go on),
+        counting nothing."""
+        with self._lock:
+            return self._wait(key, now)
 
     def attempt(self, key: str, now: float) -> float | None:
         """Count an attempt as a failure now, before it is checked: None if it may go on,
