@@ -32,9 +32,11 @@ CODE_LENGTH = 6  # 23**6: 148 million codes, shown as "K7P-2QX"
 #: How long a request waits for the TD; the clock asks again with a new code after it.
 WAITING_SECONDS = 15 * 60
 #: Requests waiting at once: in the hall, and from one address (a player's laptop asking
-#: in a loop fills its own share, not the hall's).
+#: in a loop only replaces its own). A clock asks once per token, and again with a new one
+#: only after a restart; when the hall is full, a new request puts out the oldest of the
+#: address with the most (``Store.add_waiting``), so a real clock always gets its code.
 WAITING_MOST = 500
-WAITING_PER_ADDRESS = 8
+WAITING_PER_ADDRESS = 3
 TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
 
 
@@ -141,14 +143,12 @@ def ask(store: Store, clocks: Clocks, kiosk: str, hashed: str, wished: int | Non
         w = Waiting(new_code(), hashed, kiosk, wished, fingerprint, address, moment,
                     now + WAITING_SECONDS)
         try:
-            full = store.add_waiting(w, WAITING_MOST, WAITING_PER_ADDRESS, now)
+            store.add_waiting(w, WAITING_MOST, WAITING_PER_ADDRESS, now)
         except sqlite3.IntegrityError:
             again = store.waiting_for(token_hash=hashed, now=now)
             if again is not None:  # the same request twice at once
                 return Asked(again.code, again.expires - now)
             continue  # the code was taken: draw another
-        if full is not None:
-            raise Refused(429, f"{full}: ask the TD to approve or wait for them to expire")
         return Asked(w.code, WAITING_SECONDS)
     raise Refused(503, "no free pairing code: try again")
 
@@ -200,5 +200,15 @@ def refuse(store: Store, code: str) -> None:
         raise Refused(404, f"no clock is waiting with the code {code.strip()!r}")
 
 
-__all__ = ["CODE_ALPHABET", "Asked", "Clocks", "approve", "ask", "refuse", "revoke", "shown",
-           "standing", "token_hash", "typed"]
+def refuse_all(store: Store, moment: Any) -> int:
+    """The TD turns every waiting request down at once (a flood of them); how many. A
+    real clock among them asks again and shows a new code."""
+    waiting = store.waiting()
+    addresses = len({w.address for w in waiting})
+    return store.refuse_all_waiting(
+        moment, f"refused all {len(waiting)} clocks waiting to be paired, from {addresses} "
+                f"address{'es' * (addresses != 1)}")
+
+
+__all__ = ["CODE_ALPHABET", "Asked", "Clocks", "approve", "ask", "refuse", "refuse_all",
+           "revoke", "shown", "standing", "token_hash", "typed"]

@@ -26,6 +26,7 @@ SUBJECTS: dict[str, str] = {
     "pause": "clock", "resume": "clock", "adjust": "clock", "unadjust": "clock",
     "call": "clock", "clock": "time", "round": "round", "event": "event", "tables": "tables",
     "seating": "seating", "teams": "teams", "pair": "clocks", "unpair": "clocks",
+    "refuse all": "clocks",
 }
 
 #: A change about the key is refused if a line about one of these came meanwhile: a clock

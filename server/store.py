@@ -954,25 +954,36 @@ class Store:
     # --- the clocks: waiting for the TD, and paired (``server.pairing``) ---------------
 
     def waiting(self) -> list[Waiting]:
-        rows = self._all(f"SELECT {_WAITING} FROM waiting ORDER BY asked, code")
+        rows = self._all(f"SELECT {_WAITING} FROM waiting ORDER BY asked, rowid")
         return [_waiting_row(r) for r in rows]
 
-    def add_waiting(self, w: Waiting, most: int, per_address: int, now: float) -> str | None:
-        """Store ``w`` unless the hall already has ``most`` requests waiting or its address
-        ``per_address`` (None: stored); those expired by ``now`` (hub time) go first."""
+    def add_waiting(self, w: Waiting, most: int, per_address: int, now: float) -> int:
+        """Store ``w``, always: a clock that asks gets its code. Those expired by ``now``
+        (hub time) go first; then, if ``w``'s address already has ``per_address`` waiting,
+        its own oldest; then, if the hall has ``most``, the oldest of the address that has
+        the most waiting (a flood's, never a lone clock's while any address has more).
+        Returns how many requests were put out to make room."""
         with self._tx() as db:
             db.execute("DELETE FROM waiting WHERE expires < ?", (now,))
-            total, mine = db.execute(
-                "SELECT count(*), coalesce(sum(address = ?), 0) FROM waiting",
-                (w.address,)).fetchone()
-            if total >= most:
-                return f"{total} clocks are already waiting to be paired"
+            out = 0
+            mine = db.execute("SELECT count(*) FROM waiting WHERE address = ?",
+                              (w.address,)).fetchone()[0]
             if mine >= per_address:
-                return f"{mine} clocks at {w.address} are already waiting to be paired"
+                out += db.execute(
+                    "DELETE FROM waiting WHERE code IN (SELECT code FROM waiting WHERE "
+                    "address = ? ORDER BY rowid LIMIT ?)",
+                    (w.address, mine - per_address + 1)).rowcount
+            total = db.execute("SELECT count(*) FROM waiting").fetchone()[0]
+            for _ in range(max(0, total - most + 1)):
+                out += db.execute(
+                    "DELETE FROM waiting WHERE code = (SELECT code FROM waiting WHERE "
+                    "address = (SELECT address FROM waiting GROUP BY address "
+                    "ORDER BY count(*) DESC, min(rowid) LIMIT 1) ORDER BY rowid LIMIT 1)"
+                ).rowcount
             db.execute(f"INSERT INTO waiting({_WAITING}) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
                        (w.code, w.token_hash, w.kiosk, w.wished, w.fingerprint, w.address,
                         w.asked.isoformat(), w.expires))
-        return None
+        return out
 
     def waiting_for(self, *, code: str | None = None, token_hash: str | None = None,
                     now: float) -> Waiting | None:
@@ -1007,6 +1018,13 @@ class Store:
     def refuse_waiting(self, code: str) -> bool:
         with self._tx() as db:
             gone: bool = db.execute("DELETE FROM waiting WHERE code = ?", (code,)).rowcount > 0
+            return gone
+
+    def refuse_all_waiting(self, now: datetime, summary: str) -> int:
+        """Every waiting request turned down at once, logged with ``summary`` (the TD
+        clearing a flood); how many."""
+        with self.change(now, "refuse all", summary, bump=False) as db:
+            gone: int = db.execute("DELETE FROM waiting").rowcount
             return gone
 
     # --- TD sessions --------------------------------------------------------------------

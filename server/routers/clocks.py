@@ -30,8 +30,9 @@ router = APIRouter(prefix="/api", tags=["clocks"])
 
 @router.post("/pair", status_code=201, response_model=PairAsked)
 def ask(body: PairAsk, request: Request, hub: HubDep) -> PairAsked:
-    """A clock asks to be paired; open to all (the TD's approval is the check). At most
-    ``pairing.WAITING_MOST`` wait at once, ``WAITING_PER_ADDRESS`` from one address (429)."""
+    """A clock asks to be paired; open to all (the TD's approval is the check). It always
+    gets a code: at most ``pairing.WAITING_MOST`` wait at once and ``WAITING_PER_ADDRESS``
+    from one address, the oldest of the busiest address put out to make room."""
     asked = pairing.ask(hub.store, hub.clocks, body.kiosk, body.token_hash, body.table,
                         body.fingerprint, client_address(request), hub.clock.now(),
                         hub.clock.moment())
@@ -72,6 +73,13 @@ def approve(body: PairApprove, _: TDWrite, hub: HubDep) -> Paired:
 def refuse(body: PairRefuse, _: TDWrite, hub: HubDep) -> Changed:
     """Turn a waiting request down (a clock nobody in the hall knows)."""
     pairing.refuse(hub.store, body.code)
+    return Changed(seq=hub.store.seq())
+
+
+@router.post("/td/clocks/refuse-all", response_model=Changed)
+def refuse_all(_: TDWrite, hub: HubDep) -> Changed:
+    """Turn every waiting request down at once: a flood of them, cleared in one action."""
+    pairing.refuse_all(hub.store, hub.clock.moment())
     return Changed(seq=hub.store.seq())
 
 

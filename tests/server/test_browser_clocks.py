@@ -99,3 +99,54 @@ def test_a_hub_on_plain_http_says_so_on_the_clocks_card(browser, tmp_path) -> No
         page.context.close()
     finally:
         live.stop()
+
+
+def test_under_a_pairing_flood_a_real_clock_gets_its_code_and_the_td_finds_it_at_once(
+        browser, tmp_path) -> None:
+    """200 addresses ask for pairing over and over, more than the hall's 500 places; a real
+    clock asking then still gets its code. The TD types it, sees that one request, pairs it,
+    and refuses the rest in one action."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from playwright.sync_api import expect
+
+    live = LiveHub(tmp_path / "hub", https=True).start()
+    try:
+        td = live.td()
+        ours = of_pem(live.certificate)
+
+        def flood(n: int) -> int:
+            transport = httpx.HTTPTransport(local_address=f"127.0.4.{n % 200 + 1}",
+                                            verify=live.verify)
+            with httpx.Client(transport=transport, timeout=60) as c:
+                return c.post(live.url + "/api/pair", json={
+                    "kiosk": f"flood-{n}", "token_hash": hashlib.sha256(
+                        secrets.token_bytes(16)).hexdigest(),
+                    "table": 7, "fingerprint": ours}).status_code
+
+        with ThreadPoolExecutor(16) as pool:
+            assert set(pool.map(flood, range(800))) == {201}  # every one gets its code
+        assert len(td.get("/api/td/clocks").json()["waiting"]) == 500  # the hall's most
+        token, code = ask(live, "real-clock", 7, ours)  # a real clock: its code, at once
+        page, asked = signed_in(browser, live.url, PASSWORD)
+        expect(page.locator("#waiting li")).to_have_count(8)  # the newest, not 500 rows
+        expect(page.locator("#waiting-note")).to_have_text(
+            "500 clocks are waiting, from 201 addresses: the newest are shown. Type the code "
+            "your clock shows to find it.")
+        page.fill("#pair-code", code.replace("-", " ").lower())
+        row = page.locator("#waiting li")
+        expect(row).to_have_count(1)
+        expect(row).to_contain_text(f"{code} · asks for table 7 · 127.0.0.1")
+        shoot(page, "dipclock-clocks-flood.png")
+        row.locator("button.go").click()
+        assert asked[-1] == f"Pair the clock showing {code} for table 7?"
+        page.locator("#btn-refuse-all").click()
+        assert asked[-1] == ("Refuse all 499 clocks waiting to be paired? A real clock "
+                             "among them shows a new code.")
+        expect(page.locator("#clocks-summary")).to_have_text("· 1 paired")
+        expect(page.locator("#btn-refuse-all")).to_be_hidden()
+        r = live.get("/api/tables/7/snapshot", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        page.context.close()
+    finally:
+        live.stop()

@@ -96,19 +96,40 @@ def test_a_wrong_code_or_an_expired_one_pairs_nothing(hub, td):
     assert hub.client.get("/api/td/clocks").json()["waiting"] == []
 
 
-def test_one_address_may_keep_only_a_few_clocks_waiting_and_the_hall_a_few_hundred(
+def test_one_address_asking_again_and_again_only_replaces_its_own_requests(hub, td):
+    tokens = [ask(hub.client, kiosk=f"c{n}")[0] for n in range(pairing.WAITING_PER_ADDRESS)]
+    token, more = ask(hub.client, kiosk="one more")
+    assert more["status"] == 201  # a clock that asks always gets its code
+    assert standing(hub.client, tokens[0])["status"] == 404  # its own oldest went
+    assert all(standing(hub.client, t)["status"] == 200 for t in [*tokens[1:], token])
+    assert len(hub.client.get("/api/td/clocks").json()["waiting"]) == 3
+
+
+def test_a_full_hall_puts_out_the_busiest_addresses_oldest_never_a_lone_clock(
         hub, td, monkeypatch):
-    for n in range(pairing.WAITING_PER_ADDRESS):
-        assert ask(hub.client, kiosk=f"c{n}")[1]["status"] == 201
-    _, refused = ask(hub.client, kiosk="one more")
-    assert refused["status"] == 429
-    assert refused["detail"].startswith("8 clocks at testclient are already waiting")
-    monkeypatch.setattr(pairing, "WAITING_MOST", pairing.WAITING_PER_ADDRESS)
-    monkeypatch.setattr(pairing, "WAITING_PER_ADDRESS", 100)
-    _, full = ask(hub.client, kiosk="hall full")
-    assert full["status"] == 429 and "8 clocks are already waiting" in full["detail"]
-    hub.clock.t += pairing.WAITING_SECONDS + 1  # they expire: room again
-    assert ask(hub.client, kiosk="later")[1]["status"] == 201
+    """With the hall full, a new clock's request is stored and the oldest of the address
+    holding the most goes: a flood from many addresses never shuts a real clock out."""
+    monkeypatch.setattr(pairing, "WAITING_MOST", 4)
+    lone, _ = ask(hub.client, kiosk="lone")  # a real clock, from "testclient"
+    flood = TestClient(hub.client.app, client=("127.0.3.1", 50000))  # the same hub
+    flooded = [ask(flood, kiosk=f"f{n}")[0] for n in range(3)]
+    token, asked = ask(hub.client, kiosk="another real clock")
+    assert asked["status"] == 201
+    assert standing(hub.client, flooded[0])["status"] == 404
+    assert all(standing(hub.client, t)["status"] == 200 for t in [lone, token, *flooded[1:]])
+    hub.clock.t += pairing.WAITING_SECONDS + 1  # all expire: nothing waits
+    assert hub.client.get("/api/td/clocks").json()["waiting"] == []
+
+
+def test_the_td_refuses_every_waiting_clock_in_one_action(hub, td):
+    tokens = [ask(hub.client, kiosk=f"c{n}")[0] for n in range(3)]
+    r = hub.client.post("/api/td/clocks/refuse-all", headers=td)
+    assert r.status_code == 200, r.text
+    assert all(standing(hub.client, t)["status"] == 404 for t in tokens)
+    state = hub.client.get("/api/td/state").json()
+    assert state["clocks"]["waiting"] == []
+    assert state["audit"][0]["summary"] == ("refused all 3 clocks waiting to be paired, from "
+                                            "1 address")
 
 
 def test_a_refused_clock_is_told_so_and_asks_again(hub, td):
