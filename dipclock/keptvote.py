@@ -70,7 +70,7 @@ def kept_time_change(votes: Mapping[int, tuple[float, float]], paired: int, now:
     differences = {table: d for table, (d, _) in votes.items()}
     said = votes_text(differences)
     if not differences:
-        return KeptVerdict(None, (), needed, "no table had kept the time")
+        return KeptVerdict(None, (), needed, "no table had kept the time", told=False)
     middle = statistics.median(differences.values())
     if abs(middle) <= KEPT_LIMIT:
         odd = sorted(t for t, d in differences.items() if abs(d) > KEPT_LIMIT)

@@ -32,6 +32,7 @@ LIMITS: tuple[tuple[str, int], ...] = (
     ("/api/tables/", 256 * KB),  # a batch of up to 200 presses (about 120 bytes each)
     ("/api/td/event", 512 * KB),  # an event file of up to 100,000 characters, as JSON
     ("/api/td/seating", 2048 * KB),  # a seating CSV of up to 500,000 characters
+    ("/api/td/teams", 1024 * KB),  # a teams CSV of up to 200,000 characters
 )
 DEFAULT = 64 * KB
 #: time for a whole body: a 2 MB seating file over a poor hall Wi-Fi takes a few seconds

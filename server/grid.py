@@ -21,6 +21,7 @@ from dipclock.phaseview import view
 from dipclock.schedule import Schedule
 from dipclock.timeline import break_state
 from dipclock.venuetime import zone
+from server import presslimit
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
 from server.responses import (
@@ -153,5 +154,6 @@ def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
             late = [(s.power, s.heading_for.label if s.heading_for else "")
                     for s in powers.values() if s.late_seconds is not None and not s.out]
             row.late_note = screen.late_summary(late) if late else None
+            row.press_note = presslimit.grid_note(len(presses))
         out.append(row)
     return out

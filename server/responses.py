@@ -372,6 +372,8 @@ class TableRow(Out):
     adjustments: list[OwnAdjustment] | None = None
     #: who is late now, one line per penalty: "A F G → Red card: all units hold"
     late_note: str | None = None
+    #: the table's clock sent the most presses a table may (``server.presslimit``)
+    press_note: str | None = None
 
 
 class WaitingClock(Out):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -216,6 +217,10 @@ class UnitsIn(Body):
     phase: PhaseCode
     units: Annotated[tuple[Unit, ...], Field(max_length=34), BeforeValidator(_split_units),
                      AfterValidator(_on_the_map)]
+
+
+#: what a press id may be: the clock's own, plain ASCII
+PRESS_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
 class PressIn(Body):

@@ -735,25 +735,47 @@ class Store:
 
     # --- presses ------------------------------------------------------------------------
 
-    def add_presses(self, presses: list[PressRow], now: datetime) -> tuple[int, int]:
+    def add_presses(self, presses: list[PressRow], now: datetime, most: int | None = None
+                    ) -> tuple[int, int, list[str]]:
         """Store each press once (under its own round and table), keyed by its id.
+        ``most``: the presses a table may hold in a round (``server.presslimit``); past it
+        a new press is not stored, so one clock gone wrong cannot fill the hub's disk.
 
-        Returns (stored, duplicates).
+        Returns (stored, duplicates, the ids of the presses refused as over ``most``).
         """
-        stored = 0
+        stored = duplicates = 0
+        over: list[str] = []
+        held: dict[tuple[int, int], int] = {}
         changed: set[tuple[int, int]] = set()
         with self.change(now, None) as db:
             for p in presses:
+                key = (p.round, p.table)
+                if most is not None:
+                    if key not in held:
+                        held[key] = db.execute(
+                            "SELECT count(*) FROM presses WHERE round = ? AND table_no = ?",
+                            key).fetchone()[0]
+                    if held[key] >= most:
+                        known = db.execute("SELECT 1 FROM presses WHERE id = ?",
+                                           (p.id,)).fetchone()
+                        if known:
+                            duplicates += 1  # sent again: it is stored, the clock may forget it
+                        else:
+                            over.append(p.id)
+                        continue
                 cur = db.execute(
                     "INSERT OR IGNORE INTO presses(id, round, table_no, power, kind, at, received)"
                     " VALUES(?, ?, ?, ?, ?, ?, ?)",
                     (p.id, p.round, p.table, p.power, p.kind, p.at.isoformat(), now.isoformat()),
                 )
                 stored += cur.rowcount
+                duplicates += 1 - cur.rowcount
                 if cur.rowcount:
-                    changed.add((p.round, p.table))
+                    changed.add(key)
+                    if key in held:
+                        held[key] += 1
             db.executemany(_BUMP, sorted(changed))
-        return stored, len(presses) - stored
+        return stored, duplicates, over
 
     def presses(self, round_no: int, table: int | None = None) -> list[PressRow]:
         sql = "SELECT id, round, table_no, power, kind, at FROM presses WHERE round = ?"

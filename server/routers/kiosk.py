@@ -26,14 +26,14 @@ from dipclock.snapshot import (
     Snapshot,
     TimeReply,
 )
-from server import kepttime
+from server import kepttime, presslimit
 from server.actions import Refused
 from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
 from server.errors import describe
 from server.resultsdesk import Board, board_of, board_problem
 from server.rounds import current, round_for
-from server.schemas import PressBatch, PressIn, StatusIn
+from server.schemas import PRESS_ID, PressBatch, PressIn, StatusIn
 from server.sheets import Sheet
 from server.snapshot import check_claims, publish, snapshot, snapshots
 from server.store import PressRow
@@ -86,15 +86,19 @@ def post_presses(
         try:
             p = PressIn.model_validate(item)
         except ValidationError as exc:
-            press_id = item.get("id")
-            rejected.append(Rejected(id=press_id if isinstance(press_id, str) else None,
-                                     reason=describe(exc.errors())))
+            press_id = item.get("id")  # echoed only if it is an id: a lone surrogate
+            rejected.append(Rejected(  # could not even be written into the reply
+                id=press_id if isinstance(press_id, str) and PRESS_ID.fullmatch(press_id)
+                else None, reason=describe(exc.errors())))
             continue
         rnd = round_for(rounds, p.at, cur.round)
         rows.append(PressRow(p.id, rnd.number, n, p.power, p.kind, p.at))
     stored = duplicates = 0
     if rows:
-        stored, duplicates = hub.store.add_presses(rows, hub.clock.moment())
+        stored, duplicates, over = hub.store.add_presses(rows, hub.clock.moment(),
+                                                         presslimit.TABLE_ROUND_MOST)
+        rounds_of = {r.id: r.round for r in rows}
+        rejected += [Rejected(id=i, reason=presslimit.refused(n, rounds_of[i])) for i in over]
     if stored:
         publish(hub, {n})
     return PressesReply(stored=stored, duplicates=duplicates, rejected=tuple(rejected))

@@ -23,6 +23,7 @@ function kioskLines(t) {
     const where = t.claims.map((c) => c.address).join(", ");
     out.push(el("div", { class: "claim" }, `${t.claims.length} kiosks say they are table ${t.table}: ${where}`));
   }
+  if (t.press_note) out.push(el("div", { class: "claim" }, t.press_note));
   const k = t.kiosk;
   if (!k) return out;
   out.push(el("div", { class: "small muted pi" }, `v${k.version} · ${k.address}`));

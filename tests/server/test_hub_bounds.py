@@ -1,0 +1,102 @@
+"""One clock cannot fill the hub, and odd input is a clear refusal, never a 500: a real
+uvicorn in this process, its paired clocks on their own addresses."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import httpx
+import pytest
+
+from dipclock.powers import POWERS
+from server import presslimit
+from tests.server.live import ThreadHub
+from tests.server.test_live import set_up
+
+T0 = datetime(2024, 5, 4, 9, 30)
+
+
+def presses(prefix: str, count: int) -> list[dict[str, str]]:
+    return [{"id": f"{prefix}{k}", "power": "AEFGIRT"[k % 7], "kind": "press",
+             "at": f"2024-05-04T09:{31 + k // 60:02d}:{k % 60:02d}"} for k in range(count)]
+
+
+def test_a_table_holds_at_most_its_share_of_presses_and_the_others_go_on(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(presslimit, "TABLE_ROUND_MOST", 20)  # 3,000 in the hall
+    with ThreadHub(tmp_path / "hub") as hub:
+        td = hub.td()
+        set_up(td, T0, tables=2)
+        one, two = hub.auth(td, 1), hub.auth(td, 2)
+        url = hub.url + "/api/tables/{}/presses"
+        r = httpx.post(url.format(1), json={"presses": presses("a", 30)}, headers=one,
+                       timeout=30)
+        assert r.status_code == 200, r.text
+        reply = r.json()
+        assert reply["stored"] == 20 and reply["duplicates"] == 0
+        assert [x["id"] for x in reply["rejected"]] == [f"a{k}" for k in range(20, 30)]
+        assert reply["rejected"][0]["reason"] == (
+            "table 1 has 3,000 presses in round 1 already: the hub takes no more from it "
+            "(a clock gone wrong?)".replace("3,000", "20"))
+        again = httpx.post(url.format(1), json={"presses": presses("a", 2)}, headers=one,
+                           timeout=30).json()
+        assert again == {"stored": 0, "duplicates": 2, "rejected": []}  # sent again: known
+        other = httpx.post(url.format(2), json={"presses": presses("b", 5)}, headers=two,
+                           timeout=30).json()
+        assert other["stored"] == 5 and other["rejected"] == []
+        grid = {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
+        assert grid[1]["press_note"] == (
+            "20 presses this round, the most a table may send: its clock's new presses are "
+            "refused. A clock gone wrong? Check it, or revoke it.")
+        assert grid[2]["press_note"] is None
+        td.close()
+
+
+def test_the_bound_is_far_above_a_long_games_presses():
+    """Seven powers, 60 timed phases, a press and a second one each, a hold in ten: the
+    bound is three times that, so no real table meets it."""
+    assert presslimit.TABLE_ROUND_MOST >= 3 * 7 * 60 * 2.1 - 1
+
+
+def test_a_press_id_that_cannot_be_written_back_is_refused_without_it(tmp_path):
+    with ThreadHub(tmp_path / "hub") as hub:
+        td = hub.td()
+        set_up(td, T0, tables=1)
+        body = json.dumps({"presses": [{"id": "\ud800", "power": "A", "kind": "press",
+                                        "at": "2024-05-04T09:31:00"}]})  # ASCII: \\ud800
+        r = httpx.post(hub.url + "/api/tables/1/presses", content=body.encode(),
+                       headers=hub.auth(td, 1) | {"Content-Type": "application/json"},
+                       timeout=30)
+        assert r.status_code == 200, r.text
+        assert r.json()["rejected"][0]["id"] is None
+        td.close()
+
+
+@pytest.mark.parametrize("route", ["seating", "teams"])
+def test_a_csv_field_past_the_csv_modules_limit_is_a_422_naming_its_line(tmp_path, route):
+    with ThreadHub(tmp_path / "hub") as hub:
+        td = hub.td()
+        set_up(td, T0, tables=1)
+        text = ("round,table,power,player\n1,1,A," if route == "seating" else
+                "team,player\nRed,") + "x" * 140_000 + "\n"
+        r = td.put(f"/api/td/{route}", json={"csv": text})
+        assert r.status_code == 422, r.text
+        assert r.json()["detail"] == (f"{route} line 2: not a CSV line (field larger than "
+                                      "field limit (131072))")
+        td.close()
+
+
+def test_a_repeat_among_twenty_thousand_seating_lines_is_named(tmp_path):
+    """(Found in one pass: the time it takes is ``make bench``'s, not a test's.)"""
+    from server.actions import seat
+    from server.refusal import Refused
+    from server.schemas import SeatingIn
+
+    lines = [f"{r},{t},{p},P{r}-{t}-{p}" for r in range(1, 30) for t in range(1, 100)
+             for p in "AEFGIRT"][:20_000]
+    body = SeatingIn(csv="\n".join([*lines, lines[-1]]))
+    with pytest.raises(Refused) as refused:
+        seat(body)
+    r, t, p = lines[-1].split(",")[:3]
+    assert refused.value.message == f"seating: round {r} table {t} {POWERS[p]} is given twice"
