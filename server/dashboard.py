@@ -143,7 +143,9 @@ def clocks_card(hub: Hub, tz: tzinfo) -> ClocksOut:
             WaitingClock(code=pairing.shown(w.code), kiosk=w.kiosk, wished=w.wished,
                          address=w.address, asked=iso(w.asked, tz),
                          other_certificate=(hub.fingerprint is not None
-                                            and w.fingerprint != hub.fingerprint))
+                                            and w.fingerprint != hub.fingerprint),
+                         same_id_as=[f"table {c.table} ({c.address})"
+                                     for c in hub.clocks.same_id(w.kiosk, w.address)])
             for w in hub.store.waiting() if w.expires >= now
         ],
         paired=[

@@ -93,9 +93,17 @@ class Clocks:
         return self.by_hash.get(token_hash(token))
 
     def add(self, clock: PairedClock) -> None:
+        """``clock`` paired: one paired before with its id and address loses its token."""
         with self._lock:
-            self.by_hash = {h: c for h, c in self.by_hash.items() if c.kiosk != clock.kiosk}
+            self.by_hash = {h: c for h, c in self.by_hash.items()
+                            if (c.kiosk, c.address) != (clock.kiosk, clock.address)}
             self.by_hash[clock.token_hash] = clock
+
+    def same_id(self, kiosk: str, address: str) -> list[PairedClock]:
+        """The paired clocks with the id ``kiosk`` at another address than ``address``: a
+        request saying it is one of them does not replace it (anyone may say an id)."""
+        return sorted((c for c in self.by_hash.values()
+                       if c.kiosk == kiosk and c.address != address), key=lambda c: c.table)
 
     def drop(self, clock_id: int) -> PairedClock | None:
         with self._lock:
@@ -177,8 +185,13 @@ def approve(store: Store, clocks: Clocks, code: str, table: int, now: float,
         raise Refused(404, f"no clock is waiting with the code {code.strip()!r}: check the "
                            f"code on the clock's screen (a code lasts "
                            f"{WAITING_SECONDS // 60} minutes, then the clock shows a new one)")
-    paired = store.pair(w, table, moment,
-                        f"paired clock {w.kiosk} ({w.address}) for table {table}")
+    others = clocks.same_id(w.kiosk, w.address)
+    summary = f"paired clock {w.kiosk} ({w.address}) for table {table}"
+    if others:
+        summary += ("; it says the id of the clock of " + ", ".join(
+            f"table {c.table} ({c.address})" for c in others)
+            + ", which stays paired: revoke one if they are not the same card")
+    paired = store.pair(w, table, moment, summary)
     clocks.add(paired)
     return paired
 

@@ -386,6 +386,9 @@ class WaitingClock(Out):
     asked: Moment | None
     #: the clock sees another certificate than the hub serves: someone may be in between
     other_certificate: bool
+    #: paired clocks elsewhere with the id this one says it has ("table 3 (10.0.0.5)"):
+    #: pairing it revokes none of them (``server.pairing.Clocks.same_id``)
+    same_id_as: list[str] = []
 
 
 class PairedClockOut(Out):

@@ -191,6 +191,20 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     # is made against, who confirmed each line, and whose lines were missing when the TD
     # confirmed it; each change to the rounds keeps what it replaced, for its undo
     _records,
+    # version 11: a press is known by its table and its id: ids are each clock's own, and
+    # one clock sending another table's ids must not make that table's presses duplicates
+    """
+    CREATE TABLE presses_by_id(
+        id TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL,
+        power TEXT NOT NULL, kind TEXT NOT NULL, at TEXT NOT NULL, received TEXT NOT NULL,
+        PRIMARY KEY(table_no, id));
+    INSERT INTO presses_by_id SELECT id, round, table_no, power, kind, at, received
+        FROM presses;
+    DROP TABLE presses;
+    ALTER TABLE presses_by_id RENAME TO presses;
+    CREATE INDEX presses_by_table ON presses(round, table_no, at);
+    CREATE INDEX presses_holds ON presses(round, table_no, at) WHERE kind = 'hold';
+    """,
 )
 
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
@@ -737,7 +751,8 @@ class Store:
 
     def add_presses(self, presses: list[PressRow], now: datetime, most: int | None = None
                     ) -> tuple[int, int, list[str]]:
-        """Store each press once (under its own round and table), keyed by its id.
+        """Store each press once (under its own round and table), keyed by its table and
+        its id.
         ``most``: the presses a table may hold in a round (``server.presslimit``); past it
         a new press is not stored, so one clock gone wrong cannot fill the hub's disk.
 
@@ -756,8 +771,9 @@ class Store:
                             "SELECT count(*) FROM presses WHERE round = ? AND table_no = ?",
                             key).fetchone()[0]
                     if held[key] >= most:
-                        known = db.execute("SELECT 1 FROM presses WHERE id = ?",
-                                           (p.id,)).fetchone()
+                        known = db.execute(
+                            "SELECT 1 FROM presses WHERE table_no = ? AND id = ?",
+                            (p.table, p.id)).fetchone()
                         if known:
                             duplicates += 1  # sent again: it is stored, the clock may forget it
                         else:
@@ -1021,10 +1037,12 @@ class Store:
 
     def pair(self, w: Waiting, table: int, now: datetime, summary: str) -> PairedClock:
         """The waiting request ``w`` becomes a clock of ``table``; a clock paired before
-        by the same kiosk loses its old token (one credential per clock)."""
+        by the same kiosk from the same address loses its old token (one credential per
+        clock). A request from elsewhere only says it is that clock: it revokes nothing."""
         with self.change(now, "pair", summary, bump=False) as db:
             db.execute("DELETE FROM waiting WHERE code = ?", (w.code,))
-            db.execute("DELETE FROM clocks WHERE kiosk = ?", (w.kiosk,))
+            db.execute("DELETE FROM clocks WHERE kiosk = ? AND address = ?",
+                       (w.kiosk, w.address))
             cur = db.execute(
                 "INSERT INTO clocks(token_hash, table_no, kiosk, address, paired) "
                 "VALUES(?, ?, ?, ?, ?)", (w.token_hash, table, w.kiosk, w.address,

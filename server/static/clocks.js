@@ -49,6 +49,11 @@ function renderWaiting(waiting) {
     const asks = w.wished ? `asks for table ${w.wished}` : "no table on its card";
     const row = el("li", { class: w.other_certificate ? "bad" : "", "data-code": w.code },
       el("span", {}, el("b", { class: "code" }, w.code), ` · ${asks} · ${w.address} · ${hhmm(w.asked)}`));
+    if (w.same_id_as && w.same_id_as.length) {
+      row.append(el("span", { class: "small" },
+        `It says it is the clock of ${w.same_id_as.join(", ")}. Pairing it does not revoke that one: ` +
+        "check which card is which."));
+    }
     if (w.other_certificate) {
       row.append(el("span", { class: "small" },
         "This clock sees another certificate than this hub's: something may be between them. Do not pair it."));

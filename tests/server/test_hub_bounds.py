@@ -100,3 +100,19 @@ def test_a_repeat_among_twenty_thousand_seating_lines_is_named(tmp_path):
         seat(body)
     r, t, p = lines[-1].split(",")[:3]
     assert refused.value.message == f"seating: round {r} table {t} {POWERS[p]} is given twice"
+
+
+def test_one_tables_press_ids_do_not_make_another_tables_presses_duplicates(tmp_path):
+    """Ids are each clock's own: table 2's clock sending table 1's ids (seen on the wire, or
+    guessed) first must not make table 1's real presses look sent already."""
+    with ThreadHub(tmp_path / "hub") as hub:
+        td = hub.td()
+        set_up(td, T0, tables=2)
+        one, two = hub.auth(td, 1), hub.auth(td, 2)
+        url = hub.url + "/api/tables/{}/presses"
+        first = httpx.post(url.format(2), json={"presses": presses("a", 3)}, headers=two,
+                           timeout=30).json()
+        real = httpx.post(url.format(1), json={"presses": presses("a", 3)}, headers=one,
+                          timeout=30).json()
+        assert first["stored"] == real["stored"] == 3 and real["duplicates"] == 0
+        td.close()

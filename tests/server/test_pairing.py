@@ -247,3 +247,22 @@ def test_a_pairing_is_no_change_a_tables_snapshot_holds(hub, td):
     seq = hub.client.get("/api/td/state").json()["seq"]
     hub.kiosk_headers(1)
     assert hub.client.get("/api/td/state").json()["seq"] == seq
+
+
+def test_a_request_saying_another_clocks_id_revokes_nothing_and_the_td_is_told(hub, td):
+    """Anyone may say an id: a request from another address carrying a paired clock's id
+    pairs a second clock, the first stays paired, and the list and the log say so."""
+    real, first = ask(hub.client, kiosk="card-7", table=3)
+    hub.client.post("/api/td/clocks", json={"code": first["code"], "table": 3},
+                    headers=td).raise_for_status()
+    elsewhere = TestClient(hub.client.app, client=("127.0.5.5", 50000))  # the same hub
+    copy, second = ask(elsewhere, kiosk="card-7", table=4)
+    [waiting] = hub.client.get("/api/td/clocks").json()["waiting"]
+    assert waiting["same_id_as"] == ["table 3 (testclient)"]
+    hub.client.post("/api/td/clocks", json={"code": second["code"], "table": 4},
+                    headers=td).raise_for_status()
+    assert hub.client.get("/api/tables/3/snapshot", headers=bearer(real)).status_code == 200
+    assert hub.client.get("/api/tables/4/snapshot", headers=bearer(copy)).status_code == 200
+    assert hub.client.get("/api/td/state").json()["audit"][0]["summary"] == (
+        "paired clock card-7 (127.0.5.5) for table 4; it says the id of the clock of table 3 "
+        "(testclient), which stays paired: revoke one if they are not the same card")
