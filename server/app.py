@@ -21,6 +21,7 @@ from server.bodylimit import BodyLimit
 from server.certificate import fingerprint_of
 from server.clock import Clock, HubClock, Listening, standing_of
 from server.context import Hub
+from server.headers import SecurityHeaders
 from server.hubtime import NOTE_EVERY, note_time, restore
 from server.mdns import Announcement
 from server.pairing import Clocks
@@ -156,5 +157,6 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(results.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)  # outermost: a body's size before its parsing or its sender
     return app

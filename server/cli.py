@@ -33,6 +33,7 @@ from pathlib import Path
 
 from dipclock.arguments import Parser
 from dipclock.errors import DipclockError
+from machine.environ import forget
 from machine.passwords import check_new_password, hash_password, is_hash
 from machine.timesync import boot_id, clock_synchronised
 from server import certificate
@@ -269,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     try:
         prepare(args)
+        forget(ENV_PASSWORD)  # read: it has no more business in the hub's environment
         cert, key = tls(args)
     except HubError as exc:
         print(f"dipclock hub: error: {exc}", file=sys.stderr)

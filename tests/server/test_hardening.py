@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from server.ratelimit import FailureLimit
+from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub, ThreadHub
 from tests.waits import received
 
@@ -147,3 +148,32 @@ def test_the_hub_s_data_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     path.parent.chmod(0o755)
     Store(path).close()
     assert (path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+
+
+def test_the_password_leaves_the_hubs_environment_once_read(tmp_path: Path) -> None:
+    """``dipclock hub`` started with DIPCLOCK_TD_PASSWORD: what the kernel shows of its
+    environment (/proc/PID/environ) no longer holds the password once it serves."""
+    hub = LiveHub(tmp_path / "hub").start()
+    try:
+        assert hub.proc is not None
+        shown = Path(f"/proc/{hub.proc.pid}/environ").read_bytes()
+        assert PASSWORD.encode() not in shown
+        assert b"PYTHONUNBUFFERED=1" in shown  # the rest is as it was
+    finally:
+        hub.stop()
+
+
+def test_forgetting_a_variable_overwrites_it_where_the_kernel_shows_it() -> None:
+    """In a child Python: the variable gone from os.environ and from /proc/self/environ."""
+    import subprocess
+    import sys
+
+    code = ("from machine.environ import forget; import os; "
+            "assert forget('DIPCLOCK_SECRET'); assert 'DIPCLOCK_SECRET' not in os.environ; "
+            "print(open('/proc/self/environ', 'rb').read().count(b's3cret-value'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={"DIPCLOCK_SECRET": "s3cret-value", "PATH": "/usr/bin:/bin",
+                               "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
