@@ -28,6 +28,7 @@ from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
 from server.refusal import Refused
+from server.resultsdesk import sheet_secret
 from server.rounds import current, hall_venue
 from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
@@ -65,6 +66,7 @@ def open_hub(
     # A hub started on an empty data dir counts seq from 1 again; kiosks see the new id
     # and take its snapshots instead of waiting for seq to pass the old hub's.
     hub_id = store.set_meta_once("hub_id", secrets.token_hex(8))
+    sheet_secret(store)  # made now, not at a first snapshot when the disk may be full
     hub = Hub(
         settings=settings,
         store=store,

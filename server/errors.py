@@ -8,6 +8,8 @@ logged with its traceback and answered 500, never blamed on the TD's request.
 from __future__ import annotations
 
 import logging
+import sqlite3
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,6 +45,21 @@ def describe(errors: Sequence[Mapping[str, Any]]) -> str:
     return core_describe(inside, whole=where, words=FIELD_WORDS)
 
 
+#: what a TD's screen and a clock's log say while the hub's disk is full
+DISK_FULL = ("the hub's disk is full: this was not stored. Free space on the hub (delete "
+             "old files, or move its data to a bigger card); it stores again by itself once "
+             "there is room, and nothing stored before is lost")
+LOG_EVERY = 60.0
+_said: dict[str, float] = {}
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """SQLite's SQLITE_FULL (or the file system's ENOSPC under it)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code == sqlite3.SQLITE_FULL or "disk is full" in str(exc) or (
+        "No space left" in str(exc))
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _request(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -54,6 +71,22 @@ def install(app: FastAPI) -> None:
                   request.url.path, exc_info=exc)
         return JSONResponse({"detail": "the hub could not build its reply: a fault of the "
                                        "hub, written to its log"}, status_code=500)
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def _store(request: Request, exc: sqlite3.OperationalError) -> JSONResponse:
+        """The store refused: a full disk is said as such (507) and nothing was written, so
+        the same request succeeds once there is room; any other store failure is a 503 with
+        its reason, logged once per kind, never a bare 500."""
+        if is_disk_full(exc):
+            if _said.get("full", 0.0) + LOG_EVERY <= time.monotonic():
+                _said["full"] = time.monotonic()
+                log.error("the hub's disk is full: nothing more can be stored until room "
+                          "is made (%s %s)", request.method, request.url.path)
+            return JSONResponse({"detail": DISK_FULL}, status_code=507)
+        log.error("%s %s: the hub's store failed", request.method, request.url.path,
+                  exc_info=exc)
+        return JSONResponse({"detail": f"the hub's store failed ({exc}): try again; if it "
+                                       "goes on, restart the hub"}, status_code=503)
 
     @app.exception_handler(EventError)
     async def _event(_: Request, exc: EventError) -> JSONResponse:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +28,7 @@ from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
 from server.clock import KEPT_BY_TABLES, SET_BY_TD, SYNCHRONISED, standing_of
 from server.context import Hub
+from server.errors import is_disk_full
 from server.rounds import current, hall_venue
 from server.store import Store
 
@@ -102,7 +104,15 @@ def restore(hub: Hub) -> None:
                     "clock)", legacy)
     anchor = anchor_of(hub)
     if anchor is not None:
-        hub.store.set_meta(ANCHOR, anchor)
+        try:
+            hub.store.set_meta(ANCHOR, anchor)
+        except sqlite3.OperationalError as exc:
+            if not is_disk_full(exc):
+                raise
+            # a hub started on a full disk serves all the same (reads, and a clear 507 for
+            # each write); its time is kept again at the next change once there is room
+            log.error("the hub's disk is full: it starts, and stores nothing until room is "
+                      "made")
 
 
 #: How often a running hub writes down its time (``Store.note_time``): the tables' time

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -29,6 +30,7 @@ from dipclock.schedule import Schedule
 from dipclock.venuetime import zone
 from server.context import Hub
 from server.csvcells import cell
+from server.errors import is_disk_full
 from server.history import Judged
 from server.responses import LateSubmission
 from server.rounds import round_profile, schedule_for, table_clocks
@@ -119,7 +121,11 @@ def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
                 hub.judgments.keep(rnd.number, n, j)
             out.extend(Item(rnd.number, n, profile.timezone, item) for item in j.items)
     if final:
-        hub.store.keep_judged(final)
+        try:
+            hub.store.keep_judged(final)
+        except sqlite3.OperationalError as exc:  # a cache: on a full disk, kept in memory
+            if not is_disk_full(exc):             # (``hub.judgments``) and written later
+                raise
     return out
 
 

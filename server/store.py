@@ -417,6 +417,8 @@ class Store:
         self._lock = threading.RLock()
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
+        # sorts and temporary tables in memory: a read needs no room on a full disk
+        self._db.execute("PRAGMA temp_store=MEMORY")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
 
@@ -438,8 +440,15 @@ class Store:
                     self._db.execute(f"PRAGMA user_version = {n}")
                     self._db.execute("COMMIT")
                 except BaseException:
-                    self._db.execute("ROLLBACK")
+                    self._rollback()
                     raise
+
+    def _rollback(self) -> None:
+        """Undo the transaction, if SQLite has not already: on a full disk it rolls back
+        by itself, and a ROLLBACK then would hide the real error ("database or disk is
+        full") behind "cannot rollback - no transaction is active"."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -449,7 +458,7 @@ class Store:
                 yield self._db
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     @contextmanager
@@ -508,7 +517,11 @@ class Store:
         return row[0] if row else None
 
     def set_meta_once(self, key: str, value: str) -> str:
-        """Store ``value`` unless the key already has one; returns what is stored."""
+        """Store ``value`` unless the key already has one; returns what is stored (read
+        first, without a transaction: a hub restarted on a full disk writes nothing)."""
+        kept = self.meta(key)
+        if kept is not None:
+            return kept
         with self._tx() as db:
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, value))
             return str(db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
