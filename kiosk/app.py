@@ -38,12 +38,18 @@ from kiosk.draw import Painter
 from kiosk.outbox import Outbox, StoredConfirmation, StoredPress
 from kiosk.round import Round
 from kiosk.sound import Sounds
+from machine.storage import is_disk_full
 from machine.timesync import boot_id, clock_synchronised
 
 log = logging.getLogger(__name__)
 
 #: The screen's alert while presses can only be stamped with a guess.
 CLOCK_ALERT = "Clock not verified: no hub and no network time"
+#: The outbox's card is full (``kiosk.outbox.Outbox.full``): the clock counts on, presses
+#: are kept in memory and sent, and the alert goes once they are written.
+CARD_FULL_ALERT = "This clock's card is full: presses kept in memory. Free space on it"
+#: Seconds between two attempts to write what a full card could not take.
+FLUSH_EVERY = 10.0
 #: Seconds between two attempts to settle the guesses when the outbox refused it.
 SETTLE_RETRY = 10.0
 
@@ -170,6 +176,7 @@ class Kiosk:
     _cache: tuple[object, datetime, datetime, state.Frame] | None = None
     _unsettled: bool = True  # guesses may wait in the outbox (a press, or an earlier run)
     _settle_after: float = float("-inf")
+    _flush_after: float = float("-inf")
 
     def now(self, mono: float) -> datetime:
         return to_moment(self.timebase.local(mono))
@@ -211,7 +218,13 @@ class Kiosk:
             line = sheetlines.confirms(self.table_now(rnd, self.now(event.at)), event.power,
                                        event.kind, rnd.result, self.confirmations(rnd))
             if line is not None:
-                return self._confirm(rnd, line, event)
+                try:
+                    return self._confirm(rnd, line, event)
+                except sqlite3.OperationalError as exc:  # a full card: kept as a press
+                    if not is_disk_full(exc):            # (the player confirms again
+                        raise                            # once there is room)
+                    log.error("this clock's card is full: %s's confirmation is not kept",
+                              event.power)
         key = rnd.key if rnd is not None else "unknown"
         trusted = self.timebase.trusted()
         at = self.now(event.at)
@@ -265,9 +278,18 @@ class Kiosk:
         return len(restamped) + len(released)
 
     def screen_alerts(self) -> tuple[str, ...]:
-        """The alert lines: the clock's own while untrusted, then the shell's."""
+        """The alert lines: the clock's own while untrusted, a full card, then the shell's."""
         own = () if self.timebase.trusted() else (CLOCK_ALERT,)
-        return own + tuple(self.alerts())
+        full = (CARD_FULL_ALERT,) if self.outbox.full else ()
+        return own + full + tuple(self.alerts())
+
+    def flush(self, mono: float) -> None:
+        """Now and then, write what a full card could not take (the alert goes with it)."""
+        if self.outbox.full and mono >= self._flush_after:
+            self._flush_after = mono + FLUSH_EVERY
+            if self.outbox.flush():
+                self._presses.clear()  # read back from the outbox
+                self._cache = None
 
     def frame(self, mono: float) -> state.Frame:
         """What the screen shows at ``mono``; plays a cue when a stage begins. Before a round
@@ -275,6 +297,7 @@ class Kiosk:
         return state.introduce(self._frame(mono), self.table, self.hub_text)
 
     def _frame(self, mono: float) -> state.Frame:
+        self.flush(mono)
         self.settle(mono)
         alerts = self.screen_alerts()
         rnd = self.source.current()

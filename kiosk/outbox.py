@@ -24,11 +24,17 @@ resent; the player presses again on the new sheet).
 
 The same file keeps a few settings (the standalone round, the last hub snapshot, the
 hub-to-wall-clock offset) so a restarted kiosk resumes the same round at the right second.
+
+A full card refuses the file's writes: a press (or a setting) it cannot take is kept in
+memory, in order, shown and sent to the hub all the same, and written at the next write or
+``flush`` once there is room; ``full`` says so meanwhile, for the screen's alert. Only a
+power cut while the card is full loses what memory held, and the hub has it if it was sent.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import uuid
@@ -42,6 +48,9 @@ from zoneinfo import ZoneInfo
 from dipclock.eventfiles import machine_zone
 from dipclock.sheetlines import SentState
 from machine.private import private_file
+from machine.storage import is_disk_full
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS presses (
@@ -167,6 +176,13 @@ class Outbox:
         #: raised by every change of a confirmation in this process, so the screen reads
         #: them again only when one changed
         self.confirmations_revision = 0
+        #: presses (with their sent state) and settings a full card could not take: kept
+        #: here in order, shown and sent all the same, and written at the next write or
+        #: ``flush`` once there is room; ``full`` says so meanwhile (the screen's alert)
+        self._held: list[StoredPress] = []
+        self._held_sent: dict[str, int] = {}
+        self._held_settings: dict[str, str] = {}
+        self.full = False
 
     def _migrate(self) -> None:
         """Bring a file written by an older kiosk up to date: the stamp columns (its rows:
@@ -234,19 +250,75 @@ class Outbox:
         press = StoredPress(press_id or str(uuid.uuid4()), round_key, power, kind, at, source,
                             False, mono, boot, trusted)
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute(
-                    "INSERT INTO presses (id, round, power, kind, at, source, mono, boot, "
-                    "trusted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (press.id, round_key, power, kind, at.isoformat(), source, mono, boot,
-                     int(trusted)),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._write_held()
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._insert(press, 0)
+                except BaseException:
+                    self._rollback()
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                if not is_disk_full(exc):
+                    raise
+                self._hold(press)
         return press
+
+    def _insert(self, press: StoredPress, sent: int) -> None:
+        self._db.execute(
+            "INSERT INTO presses (id, round, power, kind, at, source, mono, boot, trusted, "
+            "sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (press.id, press.round, press.power, press.kind, press.at.isoformat(),
+             press.source, press.mono, press.boot, int(press.trusted), sent))
+
+    def _rollback(self) -> None:
+        """Undo, unless SQLite already has (it does by itself when the disk is full)."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def _hold(self, press: StoredPress) -> None:
+        if not self.full:
+            log.error("this clock's card is full: presses are kept in memory until there "
+                      "is room")
+        self._held.append(press)
+        self.full = True
+
+    def _write_held(self) -> None:
+        """Write what a full card could not take (under the lock); raises if it still
+        cannot, and then keeps it all."""
+        if not self._held and not self._held_settings:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for p in self._held:
+                self._insert(p, self._held_sent.get(p.id, 0))
+            for key, text in self._held_settings.items():
+                self._db.execute(_PUT, (key, text))
+        except BaseException:
+            self._rollback()
+            raise
+        self._db.execute("COMMIT")
+        log.warning("this clock's card has room again: %d presses kept in memory are "
+                    "written", len(self._held))
+        self._held, self._held_sent, self._held_settings = [], {}, {}
+        self.full = False
+
+    def flush(self) -> bool:
+        """Write what a full card could not take, if there is room now; whether all is
+        written (the clock's loop calls it now and then)."""
+        with self._lock:
+            try:
+                self._write_held()
+            except sqlite3.OperationalError as exc:
+                if not is_disk_full(exc):
+                    raise
+                return False
+        return True
+
+    def _held_rows(self, keep: Callable[[StoredPress], bool]) -> list[StoredPress]:
+        return [replace(p, sent=self._held_sent.get(p.id, 0) != 0)
+                for p in self._held if keep(p)]
 
     def presses(self, round_key: str | None = None) -> list[StoredPress]:
         """The presses of one round (all rounds: None), in the order they were recorded."""
@@ -257,7 +329,8 @@ class Outbox:
             args = (round_key,)
         with self._lock:
             rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
-        return [_row(r) for r in rows]
+            held = self._held_rows(lambda p: round_key is None or p.round == round_key)
+        return [_row(r) for r in rows] + held
 
     def unsent(self, limit: int = 200) -> list[StoredPress]:
         """The rows to upload: never a guess a re-stamp may still correct."""
@@ -267,7 +340,8 @@ class Outbox:
                 "WHERE sent = 0 AND (trusted = 1 OR uncorrected = 1) ORDER BY seq LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [_row(r) for r in rows]
+            held = self._held_rows(lambda p: p.trusted and p.id not in self._held_sent)
+        return ([_row(r) for r in rows] + held)[:limit]
 
     def guesses(self) -> list[StoredPress]:
         """The presses stamped by an untrusted clock and not yet corrected or released."""
@@ -323,12 +397,20 @@ class Outbox:
         return datetime.fromisoformat(row[0]) if row and row[0] else None
 
     def mark_sent(self, ids: Iterable[str], rejected: Iterable[str] = ()) -> None:
-        """``ids`` reached the hub; ``rejected`` were refused by it (kept, flagged)."""
+        """``ids`` reached the hub; ``rejected`` were refused by it (kept, flagged). On a
+        full card the stored rows stay unsent: sent again later, the hub knows them."""
+        marks = [(SENT, i) for i in ids] + [(REJECTED, i) for i in rejected]
         with self._lock:
+            held = {p.id for p in self._held}
+            self._held_sent.update({i: state for state, i in marks if i in held})
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("UPDATE presses SET sent = ? WHERE id = ?",
-                                 [(SENT, i) for i in ids] + [(REJECTED, i) for i in rejected])
-            self._db.execute("COMMIT")
+            try:
+                self._db.executemany("UPDATE presses SET sent = ? WHERE id = ?", marks)
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                self._rollback()
+                if not is_disk_full(exc):
+                    raise
 
     def resend(self, round_key: str) -> int:
         """Send a round's presses again (a hub that lost its data); the hub dedups by id."""
@@ -407,17 +489,27 @@ class Outbox:
 
     def get(self, key: str) -> Any:
         with self._lock:
+            if key in self._held_settings:
+                return json.loads(self._held_settings[key])
             row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else None
 
     def put(self, key: str, value: Any) -> None:
+        """Keep ``value``; on a full card in memory until there is room (``full``)."""
         text = json.dumps(value)
         with self._lock:
-            self._db.execute(
-                "INSERT INTO settings (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, text),
-            )
+            try:
+                self._write_held()
+                self._db.execute(_PUT, (key, text))
+            except sqlite3.OperationalError as exc:
+                if not is_disk_full(exc):
+                    raise
+                self._held_settings[key] = text
+                self.full = True
+
+
+_PUT = ("INSERT INTO settings (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
 
 
 def _line(r: tuple[Any, ...]) -> StoredConfirmation:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,6 +42,7 @@ from kiosk.options import watched_files
 from kiosk.outbox import Outbox
 from kiosk.problems import DisplayUnavailable, Problem
 from machine.identity import IdentityError, board_serial
+from machine.storage import is_disk_full
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,13 @@ BOX_WAIT = 2.5
 UNPAIRED_REVOKED = "The hub no longer takes this clock (the TD revoked it): pair it again"
 UNPAIRED_CERTIFICATE = ("The hub's certificate is not the one this clock was paired with: "
                         "pair again only if the TD set the hub up afresh")
+#: The card under the outbox is full (a write failed before the outbox could keep it in
+#: memory: a card full as the kiosk starts): said so, and tried again every ``FULL_RETRY``
+#: seconds, so the clock comes back by itself once there is room.
+CARD_FULL = "this clock's card is full"
+CARD_FULL_FIX = ("free space on it (sudo journalctl --vacuum-size=20M, or delete files you "
+                 "put there); the clock starts again by itself once there is room")
+FULL_RETRY = 30.0
 UNEXPECTED_FIX = ("restart it (sudo systemctl restart dipclock-kiosk); if this comes back, "
                   "send the output of dipclock doctor and journalctl -u dipclock-kiosk to "
                   "whoever looks after the kiosks")
@@ -251,11 +260,16 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display)
             problem = problem_for(exc, loaded.config if loaded else None)
         except Exception as exc:  # a failure nobody foresaw: on the screen, not a traceback
             log.debug("the kiosk stopped", exc_info=True)
-            problem = Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX)
+            problem = (Problem(CARD_FULL, CARD_FULL_FIX) if is_disk_full(exc) else
+                       Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX))
         showing_problem = problem is not None
+        retry_at = clock.mono() + FULL_RETRY
         while problem is not None:
             try:
-                outcome = show_problem(args, problem, loaded, display, clock, painter, watch)
+                outcome = show_problem(
+                    args, problem, loaded, display, clock, painter, watch,
+                    ready=partial(_after, clock, retry_at) if problem.what == CARD_FULL
+                    else (lambda: False))
                 problem = None
             except Problem as exc:  # the screen that came on meanwhile refuses the size
                 problem = exc
@@ -265,19 +279,27 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display)
             return 2 if showing_problem else 0
         if outcome == "unpaired":
             log.info("this clock is no longer paired: showing a code to pair it again")
+        elif outcome == "ready":
+            log.info("trying again: the card may have room now")
         else:
             log.info("a settings file changed: starting over")
 
 
+def _after(clock: Clock, moment: float) -> bool:
+    return clock.mono() >= moment
+
+
 def show_problem(args: argparse.Namespace, problem: Problem, loaded: Loaded | None,
-                 display: Display, clock: Clock, painter: Any, watch: Watch) -> Outcome:
-    """Draw the problem until a settings file changes (``"changed"``: start over)."""
+                 display: Display, clock: Clock, painter: Any, watch: Watch,
+                 ready: Callable[[], bool] = lambda: False) -> Outcome:
+    """Draw the problem until a settings file changes (``"changed"``: start over) or
+    ``ready()`` (``"ready"``: try again)."""
     print(f"dipclock kiosk: {problem.what}. Fix: {problem.fix}", file=sys.stderr, flush=True)
     table = loaded.settings.table if loaded is not None else None
     frame = state.problem(problem.what, problem.fix, table)
     if display.asked is None:  # the settings were not read: the display's own mode
         display.use(None, not args.headless)
-    return hold(display, lambda: frame, watch, clock, painter=painter,
+    return hold(display, lambda: frame, watch, clock, ready=ready, painter=painter,
                 on_screen=_status_file(args, lambda m: m))
 
 

@@ -8,9 +8,11 @@ gone after a power cut, with every press not yet at the hub. The kernel's own mo
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -155,3 +157,14 @@ def check_free(folder: Path,
         return warn(name, f"only {said}",
                     "free space on the SD card: sudo apt clean; sudo journalctl --vacuum-size=50M")
     return ok(name, said)
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` (an ``sqlite3.Error``, an ``OSError``) says the disk is full:
+    SQLite's SQLITE_FULL, or the file system's ENOSPC under it."""
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
+    code = getattr(exc, "sqlite_errorcode", None)
+    text = str(exc)
+    return code == sqlite3.SQLITE_FULL or "disk is full" in text or "No space left" in text
+

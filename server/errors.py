@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from dipclock.errors import describe as core_describe
 from dipclock.events import EventError
+from machine.storage import is_disk_full
 
 log = logging.getLogger("uvicorn.error")
 
@@ -51,13 +52,6 @@ DISK_FULL = ("the hub's disk is full: this was not stored. Free space on the hub
              "there is room, and nothing stored before is lost")
 LOG_EVERY = 60.0
 _said: dict[str, float] = {}
-
-
-def is_disk_full(exc: BaseException) -> bool:
-    """SQLite's SQLITE_FULL (or the file system's ENOSPC under it)."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code == sqlite3.SQLITE_FULL or "disk is full" in str(exc) or (
-        "No space left" in str(exc))
 
 
 def install(app: FastAPI) -> None:

@@ -26,9 +26,9 @@ from typing import Any
 from dipclock.errors import DipclockError
 from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
+from machine.storage import is_disk_full
 from server.clock import KEPT_BY_TABLES, SET_BY_TD, SYNCHRONISED, standing_of
 from server.context import Hub
-from server.errors import is_disk_full
 from server.rounds import current, hall_venue
 from server.store import Store
 

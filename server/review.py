@@ -28,9 +28,9 @@ from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
 from dipclock.schedule import Schedule
 from dipclock.venuetime import zone
+from machine.storage import is_disk_full
 from server.context import Hub
 from server.csvcells import cell
-from server.errors import is_disk_full
 from server.history import Judged
 from server.responses import LateSubmission
 from server.rounds import round_profile, schedule_for, table_clocks
