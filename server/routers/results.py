@@ -11,6 +11,7 @@ a time, encoded in the thread), so a full hall's standings never hold up a kiosk
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -53,6 +54,7 @@ from server.resultsdesk import (
     teams_csv,
     top_board_csv,
 )
+from server.rounds import current
 from server.routers.pages import STATIC
 from server.sheets import (
     KEY_HEADER,
@@ -72,6 +74,10 @@ RoundQuery = Annotated[int | None, Query(ge=1, le=99)]
 _NO_STORE = {"Cache-Control": "no-store"}
 #: the key from the table's QR code; absent: the TD's session must answer for the request
 SheetKey = Annotated[str | None, Header(alias=KEY_HEADER)]
+#: the phone's own random id (its sheet page keeps it), so the log names which phone did
+#: what; anything else in it is ignored, never refused
+Device = Annotated[str | None, Header(alias="X-Dipclock-Device")]
+DEVICE = re.compile(r"[A-Za-z0-9]{8,64}")
 #: the version of the sheet a change was made against (``_seen``)
 IfMatch = Annotated[str | None, Header(alias="If-Match")]
 
@@ -113,6 +119,26 @@ def _check_key(hub: Hub, round_no: int, table: int, key: str | None) -> None:
     if key is not None and not same_secret(key, sheet_key(sheet_secret(hub.store), round_no,
                                                           table)):
         raise HTTPException(403, "this link is not this table's sheet: scan the table's QR code")
+
+
+def _key_still_good(hub: Hub, round_no: int, key: str | None) -> None:
+    """A table's link changes its sheet only during its round: once a later round has
+    started, a photo of the QR code (or a phone left on the page) changes nothing; the TD
+    still can."""
+    if key is None:
+        return
+    cur = current(hub.store)
+    if cur is not None and cur.round.number > round_no and cur.round.start <= _now(hub):
+        raise HTTPException(403, f"round {round_no} is over: this link no longer changes its "
+                                 "sheet; ask the TD")
+
+
+def _phone(request: Request, device: str | None) -> str:
+    """The phone as the log names it: its own id's first characters and its address."""
+    address = request.client.host if request.client else "?"
+    if device is None or not DEVICE.fullmatch(device):
+        return f"a phone at {address}"
+    return f"phone {device[:6]} at {address}"
 
 
 def _board(hub: Hub, round_no: int) -> Board:
@@ -167,11 +193,13 @@ def _changed(hub: Hub, table: int) -> None:
 @router.put("/api/sheets/{round_no}/{table}", response_model=SheetView)
 def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Request,
               hub: HubDep, base: Base, key: SheetKey = None,
-              if_match: IfMatch = None) -> SheetView:
+              if_match: IfMatch = None, device: Device = None) -> SheetView:
     """Enter or correct the sheet, against the version the phone saw (``If-Match``). A
     change clears every confirmation (they confirmed what it said before); the same sheet
-    sent again, even from a screen a step behind (a double tap), changes nothing."""
+    sent again, even from a screen a step behind (a double tap), changes nothing. The log
+    names the phone that made a players' change (``X-Dipclock-Device``)."""
     _check_key(hub, round_no, table, key)
+    _key_still_good(hub, round_no, key)
     td = _by_td(request, hub, key, write=True)
     version = _seen(if_match)
     _board(hub, round_no)
@@ -182,7 +210,7 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Req
             raise Refused(409, "the TD has confirmed this sheet: ask the TD to change it")
         if stored is not None and stored.body == body:
             return None
-        who = "the TD" if td else "players"
+        who = "the TD" if td else f"players ({_phone(request, device)})"
         return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat(),
                       version=version + 1),
                 f"round {round_no} table {table} sheet by {who}: {describe(body)}")

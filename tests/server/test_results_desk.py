@@ -575,3 +575,35 @@ def test_every_csv_file_quotes_a_name_a_spreadsheet_would_run(hub):
                 assert not value.startswith("-") or value[1:2].isdigit(), (path, r)
     # numbers are not text: the scores are still numbers a spreadsheet adds up
     assert all(float(r["total"]) > 0 for r in rows("/api/standings.csv?round=1"))
+
+
+def test_a_tables_link_ends_with_its_round_and_the_log_names_the_phone(hub, td):
+    """A photo of a table's QR code changes its sheet only while its round lasts; every
+    change by a phone is logged with that phone's own id and address."""
+    from datetime import timedelta
+
+    from dipclock.sync import to_seconds
+    from tests.server.conftest import START
+
+    seated(hub, td)
+    p, key = phone(hub), key_of(hub, 2)
+    r = put(p, 2, BOARD_2, key | {"X-Dipclock-Device": "a1b2c3d4e5f6a7b8"}, version=0)
+    assert r.status_code == 200, r.text
+    assert hub.client.get("/api/td/state").json()["audit"][0]["summary"].startswith(
+        "round 1 table 2 sheet by players (phone a1b2c3 at testclient): ")
+    odd = put(p, 2, BOARD_1, key | {"X-Dipclock-Device": "<script>"})
+    assert odd.status_code == 200, odd.text  # an odd id is no name, and no refusal
+    assert "sheet by players (a phone at testclient)" in (
+        hub.client.get("/api/td/state").json()["audit"][0]["summary"])
+    later = START + timedelta(hours=5)
+    r = hub.client.put("/api/td/round", json={"number": 2, "start": later.isoformat()},
+                       headers=td)
+    assert r.status_code == 200, r.text
+    assert put(p, 2, BOARD_2, key).status_code == 200  # round 2 not begun: round 1's link
+    hub.clock.t = to_seconds(later) + 60  # round 2 under way
+    over = put(p, 2, BOARD_1, key)
+    assert over.status_code == 403
+    assert over.json()["detail"] == ("round 1 is over: this link no longer changes its sheet; "
+                                     "ask the TD")
+    assert p.get("/api/sheets/1/2", headers=key).status_code == 200  # it still shows it
+    assert put(hub.client, 2, BOARD_1, td).status_code == 200  # the TD still can
