@@ -11,7 +11,8 @@ an arcade-button encoder is one), user networking to a hub started on this machi
    the card boots, the TD's API pairs it and sets a round up; the screen is saved (QMP
    ``screendump``) once the clock shows: ``boot_to_clock_s``, ``screendump``.
 2. Austria's key pressed (QMP ``input-send-event``); the press in the hub's database:
-   ``press_at_hub``.
+   ``press_at_hub``; Austria's chip in on the card's screen (screendumps until it is drawn:
+   a frame takes a while under emulation): ``press_on_screen``.
 3. A second copy booted as the hub and a third as a table with nothing written on it: the
    three cards' machine-ids, SSH host keys (ssh-keyscan) and hostnames differ
    (``identities_unique``); the hub card serves HTTPS with the certificate it made.
@@ -341,14 +342,10 @@ def clock_shown(png: Path) -> bool:
     """Whether the table's clock is on the screen: Austria's tile in the colour kiosk/draw.py
     gives it over the lower half (the key the harness presses), and, over the upper quarter,
     the band of a stage that counts (not the pairing screen, whose tiles are the same)."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
-
     from kiosk.draw import LOOKS, POWER_COLOURS
 
-    try:
-        surface = pygame.image.load(str(png))
-    except (pygame.error, FileNotFoundError):
+    surface = _screendump(png)
+    if surface is None:
         return False
     w, h = surface.get_size()
     tiles = {POWER_COLOURS["A"][0]: 0}
@@ -362,6 +359,32 @@ def clock_shown(png: Path) -> bool:
             elif y < h // 4 and rgb in bands:
                 band += 1
     return band >= 20 and all(n >= 20 for n in tiles.values())
+
+
+def austria_in(png: Path) -> bool:
+    """Whether Austria's chip (the first seventh of the screen's width, lower half) is in
+    the colour kiosk/draw.py gives a power whose orders are in."""
+    from kiosk.draw import CHIP_STATES
+
+    surface = _screendump(png)
+    if surface is None:
+        return False
+    w, h = surface.get_size()
+    body = CHIP_STATES["in"][0]
+    seen = sum(1 for y in range(h // 2, h, 4) for x in range(0, w // 7, 4)
+               if tuple(surface.get_at((x, y)))[:3] == body)
+    return seen >= 20
+
+
+def _screendump(png: Path) -> Any:
+    """A screendump as a pygame surface (None: not there, or not written whole yet)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    try:
+        return pygame.image.load(str(png))
+    except (pygame.error, FileNotFoundError):
+        return None
 
 
 def wait_for_clock(card: Card, shot: Path, limit: float, device: str | None = None) -> float:
@@ -452,8 +475,15 @@ def table_card(hall: Hall, work: Path, pristine: Path, key: Path, pub: str,
     figures["press_at_hub"] = bool(wait(
         "Austria's press at the hub", lambda: [p for p in hall.presses(TABLE) if p[1] == "A"],
         120))
-    time.sleep(3)  # the screen shows Austria in
-    card.screendump(work / "table-7-austria-in.png")
+    shot_in = work / "table-7-austria-in.png"
+
+    def shows_it() -> bool:  # under emulation a frame takes a while: until it is drawn
+        with contextlib.suppress(Failed, OSError):
+            card.screendump(shot_in)
+            return austria_in(shot_in)
+        return False
+
+    figures["press_on_screen"] = bool(wait("Austria's chip in on the screen", shows_it, 120))
     figures["grown_mb"] = int(card.ssh("lsblk -bno SIZE /dev/disk/by-label/dipclock-data"
                                        ).split()[0]) // 2**20
     figures["root_mount"] = card.ssh("findmnt -no FSTYPE,OPTIONS /").split()[0]
@@ -652,10 +682,11 @@ def main(argv: list[str] | None = None) -> int:
             card.kill()
         if hall is not None:
             hall.hub.kill()
-    wanted = {"boot_to_clock_s", "screendump", "press_at_hub", "identities_unique",
-              "power_cut_lost", "late_display_shown", "raspi3b_userspace"}
+    wanted = {"boot_to_clock_s", "screendump", "press_at_hub", "press_on_screen",
+              "identities_unique", "power_cut_lost", "late_display_shown", "raspi3b_userspace"}
     figures["ok"] = ("failed" not in figures and wanted <= figures.keys()
-                     and figures["press_at_hub"] is True and figures["identities_unique"]
+                     and figures["press_at_hub"] is True and figures["press_on_screen"] is True
+                     and figures["identities_unique"]
                      and figures["power_cut_lost"] == 0 and figures["late_display_shown"])
     if figures["ok"] and not args.keep:
         for junk in work.glob("**/*.img"):

@@ -597,6 +597,9 @@ def main() -> None:
             measure(100_000, 9, 100, 9)["td_state_after_press_ms"], 1)
         attacks = slowloris(30)
         out["sync_p99_ms_under_slowloris"] = max(a["sync_p99_ms"] for a in attacks.values())
+        from benchmarks.attacks import run as under_attack
+
+        out |= under_attack(20)  # one clock, one phone, one laptop (issue 24)
     out["machine"] = {"cores": os.cpu_count(), "python": sys.version.split()[0]}
     out["seconds"] = round(time.monotonic() - started)
     print(json.dumps(out))

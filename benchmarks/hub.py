@@ -122,6 +122,16 @@ def launcher(wall_shift: float = 0.0, boot: str | None = None) -> list[str]:
     return ["-c", SHIFTED, repr(wall_shift), boot or ""]
 
 
+def stop_hub(proc: subprocess.Popen[Any]) -> None:
+    """Stop a hub started here: SIGTERM, and SIGKILL if it has not gone in 15 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def pinned_to(data: Path) -> ssl.SSLContext:
     """The hub's certificate in ``data`` (made now if it has none, as the hub makes it at its
     first start), pinned as a clock pins it: what every client here verifies the hub with."""

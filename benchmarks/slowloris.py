@@ -32,7 +32,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import ROOT, _pct, _start_hub, pinned_to
+from benchmarks.hub import ROOT, _pct, _start_hub, pinned_to, stop_hub
 
 SLOW = 1100
 DRIP = 10.0  # seconds between two bytes of a slow socket
@@ -228,12 +228,7 @@ def past_the_head(seconds: float) -> dict[str, dict[str, float]]:
                 out[name] = measure(port, spread, seconds, pinned_to(Path(tmp) / "hub"),
                                     modes)
             finally:
-                hub.terminate()
-                try:
-                    hub.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    hub.kill()
-                    hub.wait()
+                stop_hub(hub)
     return out
 
 

@@ -17,6 +17,13 @@ from tests.server.test_live import set_up
 T0 = datetime(2024, 5, 4, 9, 30)
 
 
+def send(hub: ThreadHub, table: int, key: dict[str, str], batch: list[dict[str, str]]
+         ) -> httpx.Response:
+    """A table's clock posting a batch of presses."""
+    return httpx.post(f"{hub.url}/api/tables/{table}/presses", json={"presses": batch},
+                      headers=key, timeout=30)
+
+
 def presses(prefix: str, count: int) -> list[dict[str, str]]:
     return [{"id": f"{prefix}{k}", "power": "AEFGIRT"[k % 7], "kind": "press",
              "at": f"2024-05-04T09:{31 + k // 60:02d}:{k % 60:02d}"} for k in range(count)]
@@ -29,9 +36,7 @@ def test_a_table_holds_at_most_its_share_of_presses_and_the_others_go_on(
         td = hub.td()
         set_up(td, T0, tables=2)
         one, two = hub.auth(td, 1), hub.auth(td, 2)
-        url = hub.url + "/api/tables/{}/presses"
-        r = httpx.post(url.format(1), json={"presses": presses("a", 30)}, headers=one,
-                       timeout=30)
+        r = send(hub, 1, one, presses("a", 30))
         assert r.status_code == 200, r.text
         reply = r.json()
         assert reply["stored"] == 20 and reply["duplicates"] == 0
@@ -39,11 +44,9 @@ def test_a_table_holds_at_most_its_share_of_presses_and_the_others_go_on(
         assert reply["rejected"][0]["reason"] == (
             "table 1 has 3,000 presses in round 1 already: the hub takes no more from it "
             "(a clock gone wrong?)".replace("3,000", "20"))
-        again = httpx.post(url.format(1), json={"presses": presses("a", 2)}, headers=one,
-                           timeout=30).json()
+        again = send(hub, 1, one, presses("a", 2)).json()
         assert again == {"stored": 0, "duplicates": 2, "rejected": []}  # sent again: known
-        other = httpx.post(url.format(2), json={"presses": presses("b", 5)}, headers=two,
-                           timeout=30).json()
+        other = send(hub, 2, two, presses("b", 5)).json()
         assert other["stored"] == 5 and other["rejected"] == []
         grid = {t["table"]: t for t in td.get("/api/td/state").json()["tables"]}
         assert grid[1]["press_note"] == (
@@ -109,10 +112,7 @@ def test_one_tables_press_ids_do_not_make_another_tables_presses_duplicates(tmp_
         td = hub.td()
         set_up(td, T0, tables=2)
         one, two = hub.auth(td, 1), hub.auth(td, 2)
-        url = hub.url + "/api/tables/{}/presses"
-        first = httpx.post(url.format(2), json={"presses": presses("a", 3)}, headers=two,
-                           timeout=30).json()
-        real = httpx.post(url.format(1), json={"presses": presses("a", 3)}, headers=one,
-                          timeout=30).json()
+        first = send(hub, 2, two, presses("a", 3)).json()
+        real = send(hub, 1, one, presses("a", 3)).json()
         assert first["stored"] == real["stored"] == 3 and real["duplicates"] == 0
         td.close()

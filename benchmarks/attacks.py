@@ -1,0 +1,277 @@
+"""``python -m benchmarks.attacks``: the hall under attack from one clock, one phone, one
+laptop (issue 24), each figure beside a quiet baseline measured in the same run. Figures,
+not a test. The last line is JSON; ``make bench`` adds its keys to the hall's line.
+
+- ``hall_moved_by_one_clock_s``: how far the hub's time moved when one paired clock said
+  it had kept a time an hour away (claiming a round trip of 0), on a hub long up and on a
+  hub just restarted as after a reboot beside three honest tables (target 0);
+- ``sync_p99_ms_slow_body``, ``sync_p99_ms_slow_keepalive``: a kiosk's time sync while 1,100
+  sockets from 249 addresses dawdle after their request head, on a hub held to 1,024 files
+  (``benchmarks.slowloris``; target ≤ 100 ms);
+- ``press_upload_p99_ms_signin_flood``: a table's press upload while 40 addresses send
+  wrong passwords as fast as the hub answers (target ≤ 500 ms);
+- ``pair_code_s_under_flood``: a real new clock's time to its code while 80 addresses ask
+  to be paired as fast as the hub answers (target ≤ 5 s).
+
+Each hub is a real ``dipclock hub`` over HTTPS on 127.0.0.1, the attackers on their own
+127.0.x.y addresses, the measured client on another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from benchmarks.hub import (
+    PASSWORD,
+    ROOT,
+    _pct,
+    handing_over,
+    hub_socket,
+    launcher,
+    pair_by_td,
+    pinned_to,
+    stop_hub,
+)
+from server.clock import GATHER_SECONDS, LISTEN_SECONDS
+from server.pairing import token_hash
+
+
+@contextmanager
+def hub(data: Path, boot: str | None = None) -> Iterator[str]:
+    """A real hub on ``data`` (in boot ``boot``, None: this machine's); its URL."""
+    sock = hub_socket()
+    port = sock.getsockname()[1]
+    proc = handing_over(
+        sock, [sys.executable, *launcher(0.0, boot), "hub", "--data", str(data),
+               "--wait-for-sync", "0", "--no-mdns"],
+        cwd=ROOT, env=os.environ | {"DIPCLOCK_TD_PASSWORD": PASSWORD},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"https://127.0.0.1:{port}"
+    verify = pinned_to(data)
+    try:
+        ends = time.monotonic() + 60
+        while time.monotonic() < ends:
+            try:
+                if httpx.get(url + "/api/time", verify=verify, timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the hub did not answer within 60 s")
+        yield url
+    finally:
+        stop_hub(proc)
+
+
+def td_client(url: str, data: Path) -> httpx.Client:
+    c = httpx.Client(base_url=url, verify=pinned_to(data), timeout=60)
+    r = c.post("/api/login", json={"password": PASSWORD})
+    r.raise_for_status()
+    c.headers["X-CSRF-Token"] = r.json()["csrf"]
+    return c
+
+
+def set_up(td: httpx.Client, tables: int) -> dict[int, dict[str, str]]:
+    """A round under way and a paired clock per table; each clock's Authorization header."""
+    now = datetime.fromtimestamp(td.get("/api/time").json()["t1"])
+    start = (now - timedelta(minutes=3)).replace(microsecond=0)
+    for method, path, body in (("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+                               ("PUT", "/api/td/round", {"number": 1,
+                                                         "start": start.isoformat()}),
+                               ("PUT", "/api/td/tables", {"count": tables})):
+        td.request(method, path, json=body).raise_for_status()
+    return {t: {"Authorization": f"Bearer {pair_by_td(td, t)}"} for t in range(1, tables + 1)}
+
+
+def hub_minus_wall(url: str, data: Path) -> float:
+    """The hub's time minus this machine's wall clock, the best of 5 exchanges."""
+    best = (float("inf"), 0.0)
+    with httpx.Client(verify=pinned_to(data), timeout=10) as c:
+        for _ in range(5):
+            t0 = time.time()
+            t1 = c.get(url + "/api/time").json()["t1"]
+            t3 = time.time()
+            best = min(best, (t3 - t0, t1 - (t0 + t3) / 2))
+    return best[1]
+
+
+def status(url: str, data: Path, key: dict[str, str], table: int, offset: float,
+           rtt: float, source: str) -> None:
+    transport = httpx.HTTPTransport(local_address=source, verify=pinned_to(data))
+    with httpx.Client(transport=transport, timeout=10) as c:
+        c.post(f"{url}/api/tables/{table}/status", headers=key,
+               json={"offset": offset, "rtt": rtt, "kept": True}).raise_for_status()
+
+
+def hall_time(tmp: Path) -> dict[str, float]:
+    """One clock's kept-time claim, on a hub long up and on one just restarted as after a
+    reboot (three honest tables at 10 ms beside it); the hub's move in each, and in a quiet
+    restart with the honest tables alone."""
+    data = tmp / "hall-time"
+    with hub(data, boot="boot-1") as url:
+        td = td_client(url, data)
+        keys = set_up(td, 4)
+        time.sleep(LISTEN_SECONDS + 1)  # a hub long up: its listening is over
+        before = hub_minus_wall(url, data)
+        status(url, data, keys[1], 1, 3600.0, 0.0, "127.0.3.66")
+        time.sleep(GATHER_SECONDS + 1)
+        long_up = abs(hub_minus_wall(url, data) - before)
+    out = {"long_up_moved_s": round(long_up, 3)}
+    for name, liar in (("quiet_restart_moved_s", False), ("restart_moved_s", True)):
+        with hub(data, boot=f"boot-{name}") as url:  # a reboot: the hub listens
+            before = hub_minus_wall(url, data)
+            if liar:
+                status(url, data, keys[1], 1, 3600.0, 0.0, "127.0.3.66")
+            for table in (2, 3, 4):
+                status(url, data, keys[table], table, before, 0.01, "127.0.0.1")
+            time.sleep(GATHER_SECONDS + 1)
+            td = td_client(url, data)
+            td.get("/api/td/state")  # the poll settles it, if the timer has not
+            out[name] = round(abs(hub_minus_wall(url, data) - before), 3)
+    return out
+
+
+def _loop(stop: threading.Event, work: Callable[[int], Any], workers: int) -> ThreadPoolExecutor:
+    """``workers`` threads each calling ``work(n)`` until ``stop``."""
+    pool = ThreadPoolExecutor(workers)
+
+    def forever(n: int) -> None:
+        while not stop.is_set():
+            try:
+                work(n)
+            except httpx.HTTPError:
+                time.sleep(0.05)
+
+    for n in range(workers):
+        pool.submit(forever, n)
+    return pool
+
+
+def press_uploads(url: str, data: Path, key: dict[str, str], seconds: float) -> list[float]:
+    """A table's clock uploading one new press every 200 ms for ``seconds``: each upload's
+    time, ms."""
+    spent = []
+    transport = httpx.HTTPTransport(local_address="127.0.1.1", verify=pinned_to(data))
+    with httpx.Client(transport=transport, timeout=30) as c:
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            press = {"id": secrets.token_hex(8), "power": "A", "kind": "press",
+                     "at": datetime.now().replace(microsecond=0).isoformat()}
+            t0 = time.perf_counter()
+            c.post(f"{url}/api/tables/1/presses", headers=key,
+                   json={"presses": [press]}).raise_for_status()
+            spent.append((time.perf_counter() - t0) * 1000)
+            time.sleep(0.2)
+    return spent
+
+
+def signin_flood(tmp: Path, seconds: float) -> dict[str, float]:
+    data = tmp / "signins"
+    with hub(data) as url:
+        keys = set_up(td_client(url, data), 1)
+        quiet = press_uploads(url, data, keys[1], seconds)
+        stop = threading.Event()
+
+        def wrong(n: int) -> None:
+            transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % 40 + 1}",
+                                            verify=pinned_to(data))
+            with httpx.Client(transport=transport, timeout=30) as c:
+                c.post(url + "/api/login", json={"password": f"guess {secrets.token_hex(4)}"})
+
+        pool = _loop(stop, wrong, 40)
+        try:
+            flooded = press_uploads(url, data, keys[1], seconds)
+        finally:
+            stop.set()
+            pool.shutdown(wait=True)
+    return {"quiet_p99_ms": round(_pct(quiet, 0.99), 1),
+            "flood_p99_ms": round(_pct(flooded, 0.99), 1),
+            "flood_max_ms": round(max(flooded), 1), "uploads": len(flooded)}
+
+
+def ask_code(url: str, data: Path) -> float:
+    """A real new clock asks to be paired: seconds to its code."""
+    transport = httpx.HTTPTransport(local_address="127.0.1.2", verify=pinned_to(data))
+    with httpx.Client(transport=transport, timeout=60) as c:
+        t0 = time.perf_counter()
+        r = c.post(url + "/api/pair", json={"kiosk": f"real-{secrets.token_hex(4)}",
+                                            "token_hash": token_hash(secrets.token_hex(16)),
+                                            "table": 7})
+        r.raise_for_status()
+        return time.perf_counter() - t0
+
+
+def pairing_flood(tmp: Path, asks: int = 10) -> dict[str, float]:
+    data = tmp / "pairing"
+    with hub(data) as url:
+        quiet = [ask_code(url, data) for _ in range(asks)]
+        stop = threading.Event()
+
+        def flood(n: int) -> None:
+            transport = httpx.HTTPTransport(local_address=f"127.0.4.{n % 80 + 1}",
+                                            verify=pinned_to(data))
+            with httpx.Client(transport=transport, timeout=30) as c:
+                c.post(url + "/api/pair", json={
+                    "kiosk": f"flood-{n}", "token_hash": token_hash(secrets.token_hex(16)),
+                    "table": 7})
+
+        pool = _loop(stop, flood, 80)
+        try:
+            time.sleep(5)  # the flood in full swing (its 500 places full) before the clock
+            flooded = []
+            for _ in range(asks):
+                flooded.append(ask_code(url, data))
+                time.sleep(0.5)
+        finally:
+            stop.set()
+            pool.shutdown(wait=True)
+    return {"quiet_s": round(max(quiet), 3), "flood_s": round(max(flooded), 3),
+            "flood_median_s": round(statistics.median(flooded), 3)}
+
+
+def run(seconds: float = 20.0) -> dict[str, Any]:
+    from benchmarks.slowloris import past_the_head
+
+    with tempfile.TemporaryDirectory(prefix="dipclock-attacks-") as tmp:
+        moved = hall_time(Path(tmp))
+        signins = signin_flood(Path(tmp), seconds)
+        pairing = pairing_flood(Path(tmp))
+    late = past_the_head(seconds)
+    return {
+        "hall_moved_by_one_clock_s": max(moved["long_up_moved_s"], moved["restart_moved_s"]),
+        "sync_p99_ms_slow_body": late["slow_body"]["sync_p99_ms"],
+        "sync_p99_ms_slow_keepalive": late["slow_keepalive"]["sync_p99_ms"],
+        "press_upload_p99_ms_signin_flood": signins["flood_p99_ms"],
+        "pair_code_s_under_flood": pairing["flood_s"],
+        "attacks": {"hall_time": moved, "past_the_head": late, "signins": signins,
+                    "pairing": pairing},
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=20.0,
+                   help="how long each flood and each slow-client attack lasts")
+    args = p.parse_args()
+    print(json.dumps(run(args.seconds)))
+
+
+if __name__ == "__main__":
+    main()
