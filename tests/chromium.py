@@ -61,10 +61,13 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def phone(browser: Any) -> Any:
-    """A new browser context the size of a phone (390x844, touch)."""
+def phone(browser: Any, csp: bool = False) -> Any:
+    """A new browser context the size of a phone (390x844, touch). ``csp``: the hub's
+    Content-Security-Policy enforced; left out otherwise, as Playwright evaluates a
+    ``wait_for_function`` predicate given as text with eval, which the policy forbids the
+    page (``tests/server/test_browser_policy.py`` loads every page under it)."""
     return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                               is_mobile=True, has_touch=True)
+                               is_mobile=True, has_touch=True, bypass_csp=not csp)
 
 
 def acted(page: Any, selector: str) -> None:
@@ -81,10 +84,11 @@ def acted(page: Any, selector: str) -> None:
     page.evaluate("document.getElementById('toast').hidden = true")
 
 
-def signed_in(browser: Any, url: str, password: str) -> tuple[Any, list[str]]:
+def signed_in(browser: Any, url: str, password: str, csp: bool = False
+              ) -> tuple[Any, list[str]]:
     """The dashboard on a phone, signed in. Every confirmation is accepted and its question
-    kept in the list returned beside the page."""
-    page = phone(browser).new_page()
+    kept in the list returned beside the page. ``csp``: as ``phone``."""
+    page = phone(browser, csp).new_page()
     asked: list[str] = []
     page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.goto(url + "/dashboard")

@@ -189,7 +189,7 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
 
     day = Day(browser, hub)
     page = day.page
-    hall = browser.new_page(viewport={"width": 1280, "height": 720})
+    hall = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
     hall.goto(hub.url + "/hall")
 
     # --- 08:30, set-up: our own event, round 1 at 09:00, three tables, the seating --------

@@ -25,7 +25,7 @@ def test_every_page_runs_under_the_policy_and_none_can_be_framed(browser, tmp_pa
         td = hub.td()
         now = to_moment(td.get("/api/time").json()["t1"]).replace(microsecond=0)
         set_up(td, now - timedelta(minutes=3), tables=2)
-        page, _ = signed_in(browser, hub.url, PASSWORD)
+        page, _ = signed_in(browser, hub.url, PASSWORD, csp=True)
         refused: list[str] = []
         context = page.context
         context.on("console", lambda m: refused.append(m.text)
@@ -44,7 +44,7 @@ def test_every_page_runs_under_the_policy_and_none_can_be_framed(browser, tmp_pa
         assert refused == [], refused
 
         # another site's page framing the dashboard: the browser refuses to draw it
-        framer = phone(browser).new_page()
+        framer = phone(browser, csp=True).new_page()
         blocked: list[str] = []
         framer.on("console", lambda m: blocked.append(m.text))
         framer.set_content(f'<iframe id="f" src="{hub.url}/dashboard"></iframe>')

@@ -73,7 +73,7 @@ def test_the_projector_shows_every_row_in_turn_a_screen_at_a_time(browser, playe
     from playwright.sync_api import expect
 
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": height})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
