@@ -11,7 +11,7 @@ import httpx
 
 from dipclock.sync import to_moment
 from machine.fingerprint import of_pem
-from tests.chromium import SHOTS, signed_in
+from tests.chromium import SHOTS, acted, signed_in
 from tests.server.conftest import PASSWORD
 from tests.server.live import LiveHub
 from tests.server.test_live import set_up
@@ -138,9 +138,9 @@ def test_under_a_pairing_flood_a_real_clock_gets_its_code_and_the_td_finds_it_at
         expect(row).to_have_count(1)
         expect(row).to_contain_text(f"{code} · asks for table 7 · 127.0.0.1")
         shoot(page, "dipclock-clocks-flood.png")
-        row.locator("button.go").click()
+        acted(page, f'#waiting li[data-code="{code}"] button.go')
         assert asked[-1] == f"Pair the clock showing {code} for table 7?"
-        page.locator("#btn-refuse-all").click()
+        acted(page, "#btn-refuse-all")  # one action at a time: after the pairing's
         assert asked[-1] == ("Refuse all 499 clocks waiting to be paired? A real clock "
                              "among them shows a new code.")
         expect(page.locator("#clocks-summary")).to_have_text("· 1 paired")
