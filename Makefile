@@ -62,16 +62,16 @@ bench-pi:
 
 # The card image for every table and the hub: dist/dipclock-card-arm64.img.xz, from Debian's
 # arm64 packages and PyPI's wheels, on this machine (docs/card.md). About 30 minutes the
-# first time (the Debian layer is cached in CARD_CACHE, default ~/.cache/dipclock-card),
-# a few minutes after. (BASE=raspios-lite.img.xz, the same layers on Raspberry Pi OS Lite,
-# is not built yet: it says so and exits 2.)
+# first time (the Debian layer is then cached in CARD_CACHE, default ~/.cache/dipclock-card),
+# about 18 after (the wheels and the image itself). BASE=raspios-lite.img.xz: the same layers on Raspberry Pi OS Lite
+# (64-bit, Bookworm or Trixie), offline, into dist/dipclock-card-raspios-arm64.img.xz.
 card: $(STAMP)
 	sh card/ensure-tools.sh
 	$(PY) -m card.build $(if $(BASE),--base $(BASE))
 
 # Benchmark-class, not part of `make test`: the built image booted in qemu-system-aarch64
 # (virt, a virtio-gpu screen, a hub on this machine) and on the Pi 3's own boot path
-# (raspi3b); about 30 minutes. The last line is one JSON object (docs/card.md).
+# (raspi3b); about 45 minutes on two cores. The last line is one JSON object (docs/card.md).
 card-test: $(STAMP)
 	sh card/ensure-tools.sh
 	$(PY) -m benchmarks.card_test $(if $(IMAGE),--image $(IMAGE))
