@@ -63,8 +63,9 @@ bench-pi:
 # The card image for every table and the hub: dist/dipclock-card-arm64.img.xz, from Debian's
 # arm64 packages and PyPI's wheels, on this machine (docs/card.md). About 30 minutes the
 # first time (the Debian layer is then cached in CARD_CACHE, default ~/.cache/dipclock-card),
-# about 18 after (the wheels and the image itself). BASE=raspios-lite.img.xz: the same layers on Raspberry Pi OS Lite
-# (64-bit, Bookworm or Trixie), offline, into dist/dipclock-card-raspios-arm64.img.xz.
+# about 18 after (the wheels and the image itself). BASE=raspios-lite.img.xz: the same
+# layers on Raspberry Pi OS Lite (64-bit, Bookworm or Trixie), offline, into
+# dist/dipclock-card-raspios-arm64.img.xz.
 card: $(STAMP)
 	sh card/ensure-tools.sh
 	$(PY) -m card.build $(if $(BASE),--base $(BASE))
