@@ -81,6 +81,9 @@ def acted(page: Any, selector: str) -> None:
     page.evaluate("(t => { t.hidden = true; t.textContent = ''; })($('toast'))")
     page.click(selector)
     expect(page.locator("#toast")).to_contain_text("Done")
+    # "Done" shows before the page's refresh after it, and a tap during that refresh is
+    # still "Still sending": the action ends when the dashboard takes taps again
+    page.wait_for_function("() => !acting", timeout=EXPECT_MS)
     page.evaluate("document.getElementById('toast').hidden = true")
 
 
