@@ -50,8 +50,9 @@ def describe(errors: Sequence[Mapping[str, Any]]) -> str:
 DISK_FULL = ("the hub's disk is full: this was not stored. Free space on the hub (delete "
              "old files, or move its data to a bigger card); it stores again by itself once "
              "there is room, and nothing stored before is lost")
+#: seconds between two log lines about the full disk (every request meets it)
 LOG_EVERY = 60.0
-_said: dict[str, float] = {}
+_full_said = [float("-inf")]  # monotonic: when the last such line was written
 
 
 def install(app: FastAPI) -> None:
@@ -70,10 +71,10 @@ def install(app: FastAPI) -> None:
     async def _store(request: Request, exc: sqlite3.OperationalError) -> JSONResponse:
         """The store refused: a full disk is said as such (507) and nothing was written, so
         the same request succeeds once there is room; any other store failure is a 503 with
-        its reason, logged once per kind, never a bare 500."""
+        its reason (logged with its traceback), never a bare 500."""
         if is_disk_full(exc):
-            if _said.get("full", 0.0) + LOG_EVERY <= time.monotonic():
-                _said["full"] = time.monotonic()
+            if _full_said[0] + LOG_EVERY <= time.monotonic():
+                _full_said[0] = time.monotonic()
                 log.error("the hub's disk is full: nothing more can be stored until room "
                           "is made (%s %s)", request.method, request.url.path)
             return JSONResponse({"detail": DISK_FULL}, status_code=507)

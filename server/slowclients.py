@@ -225,7 +225,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             super().data_received(data)
             if not self._awaiting_head and self in tally.waiting and self._whole():
                 tally.waiting.pop(self, None)  # it asked: the hub's turn, not to be closed
-                self._reply_timer = self.loop.call_later(REPLY_SECONDS, self._not_taken)
+                self._reply_due()
 
         def _whole(self) -> bool:
             """Whether the request being read has come whole, body and all (uvicorn's
@@ -233,12 +233,13 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             cycle = getattr(self, "cycle", None)
             return cycle is not None and not cycle.more_body
 
+        def _reply_due(self) -> None:
+            """A whole request: its reply must be taken within ``REPLY_SECONDS``."""
+            self._reply_timer = self.loop.call_later(REPLY_SECONDS, self._not_taken)
+
         def _not_taken(self) -> None:
             self._reply_timer = None
-            tally.say(self._address, "reply",
-                      f"closed a connection from {self._address}: its reply not taken "
-                      f"within {REPLY_SECONDS:g} s")
-            self._abort()
+            self._cut("reply", f"its reply not taken within {REPLY_SECONDS:g} s")
 
         def _no_reply_due(self) -> None:
             if self._reply_timer is not None:
@@ -264,7 +265,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
             # Waiting on its client again: the newest to make room, if files run short
             self._awaiting_head, self._tail, self._head_bytes = True, b"", 0
             if pipelined:
-                self._reply_timer = self.loop.call_later(REPLY_SECONDS, self._not_taken)
+                self._reply_due()
             elif self._tracked:
                 tally.waiting[self] = None
 
@@ -347,9 +348,11 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
 
         def _too_slow(self) -> None:
             self._head_timer = None
-            tally.say(self._address, "slow",
-                      f"closed a connection from {self._address}: no request within "
-                      f"{guard.head_seconds:g} s of its first byte")
+            self._cut("slow", f"no request within {guard.head_seconds:g} s of its first byte")
+
+        def _cut(self, kind: str, why: str) -> None:
+            """Close the connection for ``why``, said once a minute per address and kind."""
+            tally.say(self._address, kind, f"closed a connection from {self._address}: {why}")
             self._abort()
 
         def _abort(self) -> None:
@@ -362,10 +365,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
 
         def _too_big(self) -> None:
             self._disarm()
-            tally.say(self._address, "big",
-                      f"closed a connection from {self._address}: a request head over "
-                      f"{HEAD_MOST} bytes")
-            self._abort()
+            self._cut("big", f"a request head over {HEAD_MOST} bytes")
 
         def _release(self) -> None:
             if self._tracked:

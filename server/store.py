@@ -207,6 +207,9 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """,
 )
 
+#: the meta key of the hub's own note of its time (``Store.note_time``)
+TIME_SEEN = "hub_time_seen"
+
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
          "ON CONFLICT(round, table_no) DO UPDATE SET rev = rev + 1")
 
@@ -547,13 +550,13 @@ class Store:
         row = self._one(
             "SELECT max(t) FROM (SELECT max(at) AS t FROM audit "
             "UNION ALL SELECT max(received) FROM presses "
-            "UNION ALL SELECT value FROM meta WHERE key = 'hub_time_seen')")
+            "UNION ALL SELECT value FROM meta WHERE key = ?)", (TIME_SEEN,))
         return datetime.fromisoformat(row[0]) if row and row[0] else None
 
     def note_time(self, now: datetime) -> None:
         """The hub's own note of its time, for ``last_hub_time`` when nothing else was
         written for a while (a lunch break)."""
-        self.set_meta("hub_time_seen", now.isoformat())
+        self.set_meta(TIME_SEEN, now.isoformat())
 
     def set_clock(
         self, shift: float, now: datetime, summary: str, anchor: str | None,
@@ -1008,33 +1011,30 @@ class Store:
         rows = self._all(f"SELECT {_WAITING} FROM waiting ORDER BY asked, rowid")
         return [_waiting_row(r) for r in rows]
 
-    def add_waiting(self, w: Waiting, most: int, per_address: int, now: float) -> int:
+    def add_waiting(self, w: Waiting, most: int, per_address: int, now: float) -> None:
         """Store ``w``, always: a clock that asks gets its code. Those expired by ``now``
         (hub time) go first; then, if ``w``'s address already has ``per_address`` waiting,
         its own oldest; then, if the hall has ``most``, the oldest of the address that has
-        the most waiting (a flood's, never a lone clock's while any address has more).
-        Returns how many requests were put out to make room."""
+        the most waiting (a flood's, never a lone clock's while any address has more)."""
         with self._tx() as db:
             db.execute("DELETE FROM waiting WHERE expires < ?", (now,))
-            out = 0
             mine = db.execute("SELECT count(*) FROM waiting WHERE address = ?",
                               (w.address,)).fetchone()[0]
             if mine >= per_address:
-                out += db.execute(
+                db.execute(
                     "DELETE FROM waiting WHERE code IN (SELECT code FROM waiting WHERE "
                     "address = ? ORDER BY rowid LIMIT ?)",
-                    (w.address, mine - per_address + 1)).rowcount
+                    (w.address, mine - per_address + 1))
             total = db.execute("SELECT count(*) FROM waiting").fetchone()[0]
             for _ in range(max(0, total - most + 1)):
-                out += db.execute(
+                db.execute(
                     "DELETE FROM waiting WHERE code = (SELECT code FROM waiting WHERE "
                     "address = (SELECT address FROM waiting GROUP BY address "
                     "ORDER BY count(*) DESC, min(rowid) LIMIT 1) ORDER BY rowid LIMIT 1)"
-                ).rowcount
+                )
             db.execute(f"INSERT INTO waiting({_WAITING}) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
                        (w.code, w.token_hash, w.kiosk, w.wished, w.fingerprint, w.address,
                         w.asked.isoformat(), w.expires))
-        return out
 
     def waiting_for(self, *, code: str | None = None, token_hash: str | None = None,
                     now: float) -> Waiting | None:
