@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +45,10 @@ from benchmarks.hub import (
     handing_over,
     hub_socket,
     launcher,
-    pair_by_td,
     pinned_to,
+    round_with_clocks,
     stop_hub,
+    td_client,
 )
 from server.clock import GATHER_SECONDS, LISTEN_SECONDS
 from server.pairing import token_hash
@@ -80,26 +81,6 @@ def hub(data: Path, boot: str | None = None) -> Iterator[str]:
         stop_hub(proc)
 
 
-def td_client(url: str, data: Path) -> httpx.Client:
-    c = httpx.Client(base_url=url, verify=pinned_to(data), timeout=60)
-    r = c.post("/api/login", json={"password": PASSWORD})
-    r.raise_for_status()
-    c.headers["X-CSRF-Token"] = r.json()["csrf"]
-    return c
-
-
-def set_up(td: httpx.Client, tables: int) -> dict[int, dict[str, str]]:
-    """A round under way and a paired clock per table; each clock's Authorization header."""
-    now = datetime.fromtimestamp(td.get("/api/time").json()["t1"])
-    start = (now - timedelta(minutes=3)).replace(microsecond=0)
-    for method, path, body in (("PUT", "/api/td/event", {"builtin": "wdc2006"}),
-                               ("PUT", "/api/td/round", {"number": 1,
-                                                         "start": start.isoformat()}),
-                               ("PUT", "/api/td/tables", {"count": tables})):
-        td.request(method, path, json=body).raise_for_status()
-    return {t: {"Authorization": f"Bearer {pair_by_td(td, t)}"} for t in range(1, tables + 1)}
-
-
 def hub_minus_wall(url: str, data: Path) -> float:
     """The hub's time minus this machine's wall clock, the best of 5 exchanges."""
     best = (float("inf"), 0.0)
@@ -127,7 +108,7 @@ def hall_time(tmp: Path) -> dict[str, float]:
     data = tmp / "hall-time"
     with hub(data, boot="boot-1") as url:
         td = td_client(url, data)
-        keys = set_up(td, 4)
+        keys = round_with_clocks(td, 4)
         time.sleep(LISTEN_SECONDS + 1)  # a hub long up: its listening is over
         before = hub_minus_wall(url, data)
         status(url, data, keys[1], 1, 3600.0, 0.0, "127.0.3.66")
@@ -185,7 +166,7 @@ def press_uploads(url: str, data: Path, key: dict[str, str], seconds: float) -> 
 def signin_flood(tmp: Path, seconds: float) -> dict[str, float]:
     data = tmp / "signins"
     with hub(data) as url:
-        keys = set_up(td_client(url, data), 1)
+        keys = round_with_clocks(td_client(url, data), 1)
         quiet = press_uploads(url, data, keys[1], seconds)
         stop = threading.Event()
 

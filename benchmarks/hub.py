@@ -61,6 +61,29 @@ def pair_by_td(client: Any, table: int, kiosk: str | None = None,
     return token
 
 
+def td_client(url: str, data: Path, source: str | None = None) -> httpx.Client:
+    """An httpx client signed in as the TD on the hub at ``url`` (its data ``data``), from
+    the address ``source`` (None: the system's choice), its CSRF header set."""
+    transport = httpx.HTTPTransport(local_address=source, verify=pinned_to(data))
+    c = httpx.Client(base_url=url, transport=transport, timeout=60)
+    r = c.post("/api/login", json={"password": PASSWORD})
+    r.raise_for_status()
+    c.headers["X-CSRF-Token"] = r.json()["csrf"]
+    return c
+
+
+def round_with_clocks(td: httpx.Client, tables: int) -> dict[int, dict[str, str]]:
+    """A round under way and a paired clock per table; each clock's Authorization header."""
+    now = datetime.fromtimestamp(td.get("/api/time").json()["t1"])
+    start = (now - timedelta(minutes=3)).replace(microsecond=0)
+    for method, path, body in (("PUT", "/api/td/event", {"builtin": "wdc2006"}),
+                               ("PUT", "/api/td/round", {"number": 1,
+                                                         "start": start.isoformat()}),
+                               ("PUT", "/api/td/tables", {"count": tables})):
+        td.request(method, path, json=body).raise_for_status()
+    return {t: {"Authorization": f"Bearer {pair_by_td(td, t)}"} for t in range(1, tables + 1)}
+
+
 def hub_socket(port: int = 0, within: float = 10.0, host: str = "127.0.0.1") -> socket.socket:
     """A TCP socket bound to ``host``:``port`` (IPv4), not listening, to hand to a hub
     (``handing_over``): no port number travels anywhere for another process to take first.

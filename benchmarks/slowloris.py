@@ -9,10 +9,13 @@ half of them stalled in the TLS handshake (they send nothing), half through it a
 the start of a request line, then a byte every 10 s; each opens again at once when the hub
 closes it: first all from one address, then spread over 127.0.0.2-250 (beyond the
 per-address cap's reach: the head timeout and the file limit must hold). Meanwhile a kiosk
-on its own address (127.0.1.1) syncs every 100 ms, each time on a new connection (the hard
-case: it must be accepted). The attacker is a process of its own, so its work does not
-delay the probe's loop. Each phase is bounded (``--seconds`` plus a minute at most), and the
-hub and the attacker are ended however the run ends. loop. The last line is JSON.
+on its own address (127.0.1.1), paired for table 1 and heard from as every table's clock is
+(``server.regulars``), syncs every 100 ms, each time on a new connection (the hard case: it
+must be accepted); and a stranger (127.0.1.2: a phone opening ``/hall``, a clock not yet
+paired) syncs every 500 ms, its TLS handshake queued behind the attack's. The attacker is a
+process of its own, so its work does not delay the probes' loop. Each phase is bounded
+(``--seconds`` plus a minute at most), and the hub and the attacker are ended however the
+run ends. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -32,9 +35,11 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.hub import ROOT, _pct, _start_hub, pinned_to, stop_hub
+from benchmarks.hub import ROOT, _pct, _start_hub, pinned_to, round_with_clocks, stop_hub, td_client
 
 SLOW = 1100
+#: the kiosk's address, one of the hall's; a stranger's
+KIOSK, STRANGER = "127.0.1.1", "127.0.1.2"
 DRIP = 10.0  # seconds between two bytes of a slow socket
 
 
@@ -95,11 +100,22 @@ async def slow_client(port: int, source: str, stop: asyncio.Event, opened: list[
         await asyncio.sleep(0.1)
 
 
-async def probe(url: str, stop: asyncio.Event, every: float, verify: ssl.SSLContext
-                ) -> tuple[list[float], int]:
-    """A kiosk's sync on a fresh connection every ``every`` s (its TLS handshake included):
-    (latencies ms, failures)."""
-    transport = httpx.AsyncHTTPTransport(local_address="127.0.1.1", verify=verify)
+def a_regular(url: str, data: Path) -> None:
+    """``KIOSK`` made one of the hall's addresses as a table's clock is: a clock paired for
+    table 1 has made a signed request from it (each does after every sync)."""
+    td = td_client(url, data, source=KIOSK)
+    try:
+        key = round_with_clocks(td, 1)[1]
+        td.get("/api/tables/1/snapshot", headers=key).raise_for_status()
+    finally:
+        td.close()
+
+
+async def probe(url: str, stop: asyncio.Event, every: float, verify: ssl.SSLContext,
+                source: str = KIOSK) -> tuple[list[float], int]:
+    """A sync from ``source`` on a fresh connection every ``every`` s (its TLS handshake
+    included): (latencies ms, failures)."""
+    transport = httpx.AsyncHTTPTransport(local_address=source, verify=verify)
     spent: list[float] = []
     failed = 0
     while not stop.is_set():
@@ -131,10 +147,12 @@ async def attack(port: int, sources: list[str], seconds: float,
     return opened[0]
 
 
-def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContext,
+def measure(port: int, data: Path, sources: list[str], seconds: float,
             modes: tuple[str, ...] = ("stall", "head")) -> dict[str, float]:
-    """Probe the hub's sync for ``seconds`` while another process attacks it (no attack:
-    ``modes`` empty, the quiet baseline)."""
+    """Probe the sync of the hub on ``port`` (its data ``data``) for ``seconds`` while
+    another process attacks it (no attack: ``modes`` empty, the quiet baseline)."""
+    url, verify = f"https://127.0.0.1:{port}", pinned_to(data)
+    a_regular(url, data)
     attacker = subprocess.Popen(
         [sys.executable, "-m", "benchmarks.slowloris", "--attack", str(port),
          "--sources", ",".join(sources), "--seconds", str(seconds + 5),
@@ -145,13 +163,14 @@ def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContex
             time.sleep(3)  # the attack in place before the kiosk looks
         stop = asyncio.Event()
 
-        async def probing() -> tuple[list[float], int]:
-            task = asyncio.create_task(probe(f"https://127.0.0.1:{port}", stop, 0.1, verify))
+        async def probing() -> list[tuple[list[float], int]]:
+            tasks = [asyncio.create_task(probe(url, stop, 0.1, verify)),
+                     asyncio.create_task(probe(url, stop, 0.5, verify, STRANGER))]
             await asyncio.sleep(seconds)
             stop.set()
-            return await task
+            return list(await asyncio.gather(*tasks))
 
-        spent, failed = asyncio.run(probing())
+        (spent, failed), (stranger, stranger_failed) = asyncio.run(probing())
         opened = int((attacker.communicate(timeout=seconds + 60)[0] or "0").split()[-1]
                      ) if attacker is not None else 0
     finally:
@@ -164,6 +183,9 @@ def measure(port: int, sources: list[str], seconds: float, verify: ssl.SSLContex
         "sync_max_ms": round(max(spent), 1) if spent else -1,
         "probes": len(spent) + failed,
         "failed": failed,
+        "stranger_p50_ms": round(statistics.median(stranger), 1) if stranger else -1,
+        "stranger_max_ms": round(max(stranger), 1) if stranger else -1,
+        "stranger_failed": stranger_failed,
         "slow_connections_opened": opened,
     }
 
@@ -194,7 +216,7 @@ def run(seconds: float, only: str | None = None) -> dict[str, dict[str, float]]:
             err = b""
             try:
                 files = _soft_files(hub.pid)
-                out[name] = measure(port, sources, seconds, pinned_to(Path(tmp) / "hub"))
+                out[name] = measure(port, Path(tmp) / "hub", sources, seconds)
             finally:
                 hub.terminate()
                 try:
@@ -225,8 +247,7 @@ def past_the_head(seconds: float) -> dict[str, dict[str, float]]:
             hub, port = _start_hub(Path(tmp) / "hub", ("prlimit", "--nofile=1024:1024"),
                                    stderr=subprocess.DEVNULL)
             try:
-                out[name] = measure(port, spread, seconds, pinned_to(Path(tmp) / "hub"),
-                                    modes)
+                out[name] = measure(port, Path(tmp) / "hub", spread, seconds, modes)
             finally:
                 stop_hub(hub)
     return out

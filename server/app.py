@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
-from server import errors
+from server import errors, gcpauses
 from server.bodylimit import BodyLimit
 from server.certificate import fingerprint_of
 from server.clock import Clock, HubClock, Listening, standing_of
@@ -28,6 +28,7 @@ from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
 from server.refusal import Refused
+from server.regulars import Regulars
 from server.resultsdesk import sheet_secret
 from server.rounds import current, hall_venue
 from server.routers import call, clocks, kiosk, pages, results, session, td
@@ -51,9 +52,11 @@ def open_hub(
     synced: Callable[[], bool | None] = clock_synchronised,
     boot: str | None = None,
     fingerprint: str | None = None,
+    regulars: Regulars | None = None,
 ) -> Hub:
     """Credentials come from the store; the first start stores the settings' password hash.
-    ``fingerprint``: the SHA-256 of the certificate served (None: plain HTTP).
+    ``fingerprint``: the SHA-256 of the certificate served (None: plain HTTP);
+    ``regulars``: the one the connections' guard reads (``server.serve.config``).
 
     The clock was just anchored on the wall clock: its standing is what the kernel says of
     that clock now, unless the TD set the hub's time earlier in this boot (``hubtime``).
@@ -83,7 +86,10 @@ def open_hub(
         # hub time provisional: ``server.kepttime``; its last record read before any write
         kept=Listening(started=clock.mono(), last_seen=store.last_hub_time()),
         clock_epoch=store.clock_epoch(),
+        regulars=Regulars() if regulars is None else regulars,
     )
+    for paired in hub.clocks.by_hash.values():  # the hall's clocks, known from the start
+        hub.regulars.saw(paired.address)
     restore(hub)
     return hub
 
@@ -110,7 +116,9 @@ def create_app(
     boot: Callable[[], str | None] = boot_id,
 ) -> FastAPI:
     """The hub. ``clock`` defaults to the monotonic hub clock, ``synced`` to the kernel's
-    word on the system clock, ``boot`` to this boot's id; tests pass fakes."""
+    word on the system clock, ``boot`` to this boot's id; tests pass fakes. Its
+    ``state.regulars`` is the hall's addresses, for ``server.serve.config``."""
+    regulars = Regulars()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -119,7 +127,7 @@ def create_app(
         quiet_when_out_of_files(asyncio.get_running_loop())
         try:
             hub = open_hub(settings, clock or HubClock(), store, synced, boot(),
-                           fingerprint_of(settings.certificate))
+                           fingerprint_of(settings.certificate), regulars)
             app.state.hub = hub
             if settings.mdns:
                 announcement = Announcement(hub.hub_id, settings.scheme, settings.host,
@@ -127,8 +135,12 @@ def create_app(
                 await announcement.start()
             app.state.mdns = announcement
             noting = asyncio.create_task(_note_time_often(hub))
+            collecting = asyncio.create_task(gcpauses.collect_often()) if gcpauses.timed() \
+                else None
             yield
             noting.cancel()
+            if collecting is not None:
+                collecting.cancel()
             await _note_time(hub)
         finally:
             if announcement is not None:
@@ -136,6 +148,7 @@ def create_app(
             store.close()
 
     app = FastAPI(title="dipclock hub", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.regulars = regulars
     errors.install(app)
 
     @app.exception_handler(Refused)

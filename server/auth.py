@@ -21,7 +21,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request, Response, WebSocket
 
-from server.context import Hub, HubDep
+from server.context import Hub, HubDep, client_address
 from server.stale import BASE_HEADER
 from server.store import PairedClock
 
@@ -62,6 +62,7 @@ def current_session(request: Request, hub: Hub) -> Session | None:
     found = hub.store.session(_token_hash(token))
     if found is None or found[1] < hub.clock.now():
         return None
+    hub.regulars.saw(client_address(request))  # the TD's phone: its handshakes go first
     return Session(_token_hash(token), found[0])
 
 
@@ -111,7 +112,9 @@ TablePath = Annotated[int, Path(ge=1, le=999, description="the table's number")]
 def require_clock(n: TablePath, request: Request, hub: HubDep) -> PairedClock:
     """The clock sending the request, paired for table ``n`` (else 401, or 403 for a clock
     of another table: ``server.pairing.Clocks.check``)."""
-    return hub.clocks.check(bearer(request), n)
+    clock = hub.clocks.check(bearer(request), n)
+    hub.regulars.saw(client_address(request))  # a table's: its handshakes go first
+    return clock
 
 
 def bearer(conn: Request | WebSocket) -> str | None:

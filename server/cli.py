@@ -277,7 +277,7 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
         return 2
     import uvicorn
 
-    from server import mdns, serve
+    from server import gcpauses, mdns, serve
     from server.app import create_app
     from server.slowclients import raise_file_limit
 
@@ -299,7 +299,9 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     standing = f"{kept}, kept across the restart" if kept else standing_of(synced)
     print(f"Hub clock:  {standing}", flush=True)  # the last line: it serves from here on
     raise_file_limit()  # slow clients hold files: the default 1,024 locked a hall out once
-    serve.run(uvicorn.Server(serve.config(create_app(settings), settings)), sock)
+    server = uvicorn.Server(serve.config(create_app(settings), settings))
+    gcpauses.settle()  # built: no full collection walks the hub's own objects again
+    serve.run(server, sock)
     return 0
 
 

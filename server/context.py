@@ -17,6 +17,7 @@ from server.kiosks import TableStatus
 from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
+from server.regulars import Regulars
 from server.settings import Settings
 from server.signins import SignIns
 from server.store import Store
@@ -57,6 +58,9 @@ class Hub:
     #: (``server.kepttime``); made at start
     kept: Listening = field(default_factory=lambda: Listening(started=float("-inf")))
     judgments: Judgments = field(default_factory=Judgments)
+    #: the hall's clocks' and the TD's addresses, whose handshakes go first (made by
+    #: ``create_app``, which hands the same one to the connections' guard)
+    regulars: Regulars = field(default_factory=Regulars)
 
     def seen(self, table: int, address: str | None = None) -> TableStatus:
         s = self.status.setdefault(table, TableStatus())

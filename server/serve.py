@@ -93,9 +93,12 @@ def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
 
     X-Forwarded-For names the client only behind a proxy the TD names: otherwise anyone
     could pick the address the sign-in limit counts (uvicorn trusts 127.0.0.1 by default).
+    The hall's own addresses (``app.state.regulars``, from ``server.app.create_app``) have
+    their TLS handshakes go first.
     """
     proxies = settings.trusted_proxies
-    guard = Guard(settings.head_seconds, settings.per_address, frozenset(proxies))
+    guard = Guard(settings.head_seconds, settings.per_address, frozenset(proxies),
+                  getattr(getattr(app, "state", None), "regulars", None))
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning",
         http=protocol(guard, tls_context(settings)), ws_ping_interval=10, ws_ping_timeout=10,

@@ -35,6 +35,13 @@ the protocol takes the plain connection, counts it against its address, and star
 it itself (``loop.start_tls``), the head timer running through the handshake. Left to
 asyncio, a socket that never finishes its handshake would hold a file for 60 s uncounted.
 
+A handshake costs the hub's one event loop a few milliseconds, so a burst of a thousand
+(an attack, a hall of phones at once) would hold every table's time sync behind it for
+seconds. The hall's own addresses (``server.regulars``: its clocks', the TD's) start theirs
+at once; strangers' go ``HANDSHAKES_AT_ONCE`` at a time, in the order they came, each
+holding its place for at most ``HANDSHAKE_TURN`` (a stalled one does not block the queue),
+the first whose hello has arrived first. A stranger is never refused: it waits its turn.
+
 Each refusal is logged once a minute per address, not once per socket. The protocol is a
 subclass of the one uvicorn would pick (``httptools``, else ``h11``), so it serves as before.
 """
@@ -44,15 +51,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import fcntl
+import itertools
 import logging
 import random
 import resource
 import ssl
+import struct
+import termios
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+from server.regulars import Regulars
 
 log = logging.getLogger("uvicorn.error")
 
@@ -78,16 +91,26 @@ REPLY_SECONDS = 60.0
 #: default, 30 s, kept a stopping hub waiting on every idle keep-alive connection (a
 #: phone's browser, a kiosk's pool), and a closed connection's file held as long
 TLS_CLOSE_SECONDS = 2.0
+#: strangers' TLS handshakes under way at once: each turn of the event loop then holds at
+#: most this many handshakes' work (a few ms each) before a table's request is read
+HANDSHAKES_AT_ONCE = 8
+#: the most a stranger's handshake holds its place among them: a client on the hall's
+#: Wi-Fi answers in milliseconds; one that does not goes on without a place
+HANDSHAKE_TURN = 0.25
+#: the most queued connections looked at, at each end, for one whose hello has come
+LOOK_AHEAD = 32
 
 
 @dataclass(frozen=True)
 class Guard:
     """The limits, from ``server.settings.Settings``. ``exempt``: addresses never capped
-    (a reverse proxy the TD names with ``--trust-proxy`` carries every client)."""
+    (a reverse proxy the TD names with ``--trust-proxy`` carries every client);
+    ``regulars``: the hall's own addresses, whose handshakes never queue."""
 
     head_seconds: float = 10.0
     per_address: int = 64
     exempt: frozenset[str] = frozenset()
+    regulars: Regulars | None = None
 
 
 def reserve_for(files: int) -> int:
@@ -110,6 +133,9 @@ class _Tally:
     #: the connections waiting on their client (a head, a body, the next request), in
     #: the order they began to wait: the first is the one to close to make room
     waiting: dict[Any, None] = field(default_factory=dict)
+    #: strangers' connections waiting for their TLS handshake to begin, oldest first
+    queued: dict[Any, None] = field(default_factory=dict)
+    securing: int = 0  # strangers' handshakes under way, each holding its turn
 
     def say(self, address: str, what: str, line: str) -> None:
         now = time.monotonic()
@@ -128,6 +154,20 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
     hold_most = TARPIT_MOST if unlimited else min(TARPIT_MOST, files // 4)
     budget = None if unlimited else files - reserve_for(files)
 
+    def admit() -> None:
+        """Begin queued strangers' handshakes while fewer than ``HANDSHAKES_AT_ONCE`` are
+        under way: the oldest whose hello has come (its handshake is work done at once),
+        looked for among the oldest and then the newest (a silent crowd does not hide a
+        newcomer); if none has, the oldest (nothing is under way that it could delay)."""
+        while tally.queued and tally.securing < HANDSHAKES_AT_ONCE:
+            look = itertools.chain(itertools.islice(tally.queued, LOOK_AHEAD),
+                                   itertools.islice(reversed(tally.queued), LOOK_AHEAD))
+            turn = next((c for c in look if c._hello_came()), None)
+            if turn is None:
+                turn = next(iter(tally.queued))
+            del tally.queued[turn]
+            turn._begin_tls(queued=True)
+
     class Guarded(base):
         _address = ""
         _counted = False
@@ -143,6 +183,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
         _raw: asyncio.Transport | None = None
         _securing = False
         _early: list[bytes] | None = None
+        _turn: asyncio.TimerHandle | None = None  # a stranger's place among the handshakes
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             peer = transport.get_extra_info("peername")
@@ -173,10 +214,44 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                 transport.pause_reading()  # the handshake's bytes are start_tls's to read
                 self._raw, self._securing, self._early = transport, True, []
                 self._arm(transport)  # the handshake counts against the head's time
-                self._handshake = asyncio.ensure_future(self._secure(transport))
+                if self._regular():
+                    self._begin_tls()
+                else:
+                    tally.queued[self] = None
+                    admit()
                 return
             super().connection_made(transport)
             self._arm()
+
+        def _regular(self) -> bool:
+            return self._address in guard.exempt or (
+                guard.regulars is not None and guard.regulars.knows(self._address))
+
+        def _hello_came(self) -> bool:
+            """Whether the client's first bytes (its TLS hello) wait unread on the socket."""
+            assert self._raw is not None
+            sock = self._raw.get_extra_info("socket")
+            try:
+                waiting = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+            except (OSError, AttributeError):  # closed meanwhile: its turn ends it at once
+                return True
+            return struct.unpack("i", waiting)[0] > 0
+
+        def _begin_tls(self, queued: bool = False) -> None:
+            assert self._raw is not None
+            if queued:
+                tally.securing += 1
+                self._turn = asyncio.get_running_loop().call_later(HANDSHAKE_TURN,
+                                                                   self._end_turn)
+            self._handshake = asyncio.ensure_future(self._secure(self._raw))
+
+        def _end_turn(self) -> None:
+            """Its handshake is over, or has had its turn: the next stranger's may begin."""
+            if self._turn is not None:
+                self._turn.cancel()
+                self._turn = None
+                tally.securing -= 1
+                admit()
 
         async def _secure(self, raw: asyncio.Transport) -> None:
             assert tls is not None
@@ -187,9 +262,11 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                     ssl_shutdown_timeout=TLS_CLOSE_SECONDS)
             except (OSError, TimeoutError, RuntimeError):  # a failed handshake, or none
                 # (ssl.SSLError and ConnectionError are OSErrors): the socket goes
+                self._end_turn()
                 self._lost()
                 raw.abort()
                 return
+            self._end_turn()
             if secure is None or not self._securing:  # closed during the handshake (asyncio
                 self._lost()  # then gives no transport) or while it ended
                 return
@@ -372,6 +449,7 @@ def protocol(guard: Guard, tls: ssl.SSLContext | None = None) -> type[asyncio.Pr
                 self._tracked = False
                 tally.alive -= 1
                 tally.waiting.pop(self, None)
+                tally.queued.pop(self, None)
             if self._counted:
                 self._counted = False
                 left = tally.open.get(self._address, 1) - 1

@@ -182,6 +182,7 @@ async def table_ws(ws: WebSocket, n: int, hub: HubDep) -> None:
         if not 1 <= n <= 999:
             raise Refused(404, "no such table")
         clock = hub.clocks.check(bearer(ws), n)
+        hub.regulars.saw(client_address(ws))
     except Refused:
         await ws.close(code=1008)  # before accept: the handshake is refused with 403
         return

@@ -11,8 +11,10 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, closing, contextmanager
 from functools import partial
+from pathlib import Path
 
 import httpx
 import pytest
@@ -393,3 +395,77 @@ def test_an_address_whose_sockets_keep_making_room_is_closed_at_once(tmp_path, m
         assert closed_now(others) == [others[0]]
         assert any(line == "closing new connections from 127.0.9.9 at once: files are short "
                    "and its sockets keep waiting unused" for line in lines.lines)
+
+
+def a_regular(h: ThreadHub, source: str) -> None:
+    """``source`` made one of the hall's addresses (``server.regulars``): a clock paired for
+    table 1 has made a signed request from it."""
+    with closing(h.td()) as td:
+        assert td.put("/api/td/tables", json={"count": 1}).status_code == 200
+        key = h.auth(td, 1)
+    transport = httpx.HTTPTransport(local_address=source, verify=h.verify)
+    with httpx.Client(base_url=h.url, transport=transport, timeout=PATIENCE) as clock:
+        assert clock.get("/api/tables/1/snapshot", headers=key).status_code == 200
+
+
+def test_over_https_a_table_s_clock_does_not_wait_behind_strangers_handshakes(
+        tmp_path, monkeypatch):
+    """Two strangers hold the handshakes' turns (silent: theirs never end, and a turn lasts
+    here as long as its connection): a third stranger waits for one; the table's clock,
+    heard from before, goes at once."""
+    monkeypatch.setattr("server.slowclients.HANDSHAKES_AT_ONCE", 2)
+    monkeypatch.setattr("server.slowclients.HANDSHAKE_TURN", 3600.0)
+    with hub(tmp_path, https=True) as (h, _), ExitStack() as stack:
+        a_regular(h, "127.0.0.5")  # (the TD signed in from 127.0.0.1: a regular too)
+        turns = [stack.enter_context(silent_socket(h.port, f"127.0.0.{n}")) for n in (2, 3)]
+        with pytest.raises(httpx.TimeoutException):  # it cannot begin: a bound, not a margin
+            transport = httpx.HTTPTransport(local_address="127.0.0.4", verify=h.verify)
+            with httpx.Client(transport=transport, timeout=1.0) as stranger:
+                stranger.get(h.url + "/api/time")
+        assert time_from(h.url, "127.0.0.5", h.verify) == 200  # the table's, meanwhile
+        turns[0].close()  # a turn given back
+        assert time_from(h.url, "127.0.0.4", h.verify) == 200
+
+
+def test_over_https_a_stranger_s_handshake_that_does_not_come_gives_its_turn_up(
+        tmp_path, monkeypatch):
+    """One turn, held by a silent stranger whose connection the hub would keep for a
+    minute (its head time): the next stranger's handshake begins once the turn is over."""
+    monkeypatch.setattr("server.slowclients.HANDSHAKES_AT_ONCE", 1)
+    monkeypatch.setattr("server.slowclients.HANDSHAKE_TURN", 0.2)
+    with hub(tmp_path, https=True, head_seconds=60.0) as (h, _), \
+            silent_socket(h.port, "127.0.0.2") as silent:
+        assert time_from(h.url, "127.0.0.4", h.verify) == 200  # PATIENCE (30 s) < 60 s
+        assert not closed_now([silent])  # still open: its turn, not its connection, ended
+
+
+def hello_queued(port: int, source: str) -> bool:
+    """Whether the hub's end of a connection from ``source`` holds bytes it has not read
+    (its receive queue in ``/proc/net/tcp``)."""
+    local = f":{port:04X}"
+    remote = "".join(f"{int(part):02X}" for part in reversed(source.split("."))) + ":"
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(local) and fields[2].startswith(remote):
+            if int(fields[4].split(":")[1], 16) > 0:
+                return True
+    return False
+
+
+def test_strangers_whose_hello_came_go_before_silent_ones_queued_earlier(tmp_path, monkeypatch):
+    """One turn, held for as long as its connection; behind it, two silent strangers and
+    then one that has sent its hello: when the turn is given back, the hello goes first
+    (the silent ones would hold the turn for a minute, their head time)."""
+    monkeypatch.setattr("server.slowclients.HANDSHAKES_AT_ONCE", 1)
+    monkeypatch.setattr("server.slowclients.HANDSHAKE_TURN", 3600.0)
+    with hub(tmp_path, https=True, head_seconds=60.0) as (h, _), ExitStack() as stack:
+        holder = stack.enter_context(silent_socket(h.port, "127.0.0.2"))
+        for n in (3, 4):
+            stack.enter_context(silent_socket(h.port, f"127.0.0.{n}"))
+        stranger = ThreadPoolExecutor(1)
+        stack.callback(stranger.shutdown, wait=True)
+        asked = stranger.submit(time_from, h.url, "127.0.0.5", h.verify)
+        wait_for("the stranger's hello, unread at the hub",
+                 lambda: hello_queued(h.port, "127.0.0.5"), timeout=PATIENCE)
+        holder.close()
+        assert asked.result(timeout=PATIENCE) == 200
