@@ -38,9 +38,9 @@ asyncio, a socket that never finishes its handshake would hold a file for 60 s u
 A handshake costs the hub's one event loop a few milliseconds, so a burst of a thousand
 (an attack, a hall of phones at once) would hold every table's time sync behind it for
 seconds. The hall's own addresses (``server.regulars``: its clocks', the TD's) start theirs
-at once; strangers' go ``HANDSHAKES_AT_ONCE`` at a time, in the order they came, each
-holding its place for at most ``HANDSHAKE_TURN`` (a stalled one does not block the queue),
-the first whose hello has arrived first. A stranger is never refused: it waits its turn.
+at once; strangers' go ``HANDSHAKES_AT_ONCE`` at a time, each holding its turn for at most
+``HANDSHAKE_TURN`` (a stalled one does not block the queue), the oldest whose TLS hello has
+arrived next (``admit``). A stranger is never refused: it waits its turn.
 
 Each refusal is logged once a minute per address, not once per socket. The protocol is a
 subclass of the one uvicorn would pick (``httptools``, else ``h11``), so it serves as before.
