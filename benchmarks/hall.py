@@ -365,9 +365,10 @@ def count_at_hub(hub: Hub, tokens: dict[int, str], sims: Kiosks,
 
 
 async def _light_kiosk(url: str, token: str, table: int, src: str, stop: asyncio.Event,
-                       verify: Any) -> None:
+                       verify: Any, settled: list[int]) -> None:
     """A kiosk's traffic, without its code: the push channel with its keepalive, a time
-    sync every 2 s for 8 samples then every 30 s, a status report after each."""
+    sync every 2 s for 8 samples then every 30 s, a status report after each; ``settled``
+    counted up once its quick samples are done."""
     import websockets
 
     from kiosk.clocksync import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC
@@ -392,6 +393,7 @@ async def _light_kiosk(url: str, token: str, table: int, src: str, stop: asyncio
             (await c.get("/api/time")).raise_for_status()
             await c.post(f"/api/tables/{table}/status", json={"offset": 0.0, "rtt": 0.01})
             samples += 1
+            settled[0] += samples == FAST_SAMPLES
             wait = FAST_SYNC if samples < FAST_SAMPLES else SLOW_SYNC
             try:
                 await asyncio.wait_for(stop.wait(), wait)
@@ -403,14 +405,21 @@ async def _light_kiosk(url: str, token: str, table: int, src: str, stop: asyncio
 def hub_cpu_pct(hub: Hub, td: httpx.Client, tokens: dict[int, str], kiosks: int,
                 seconds: float) -> float:
     """The hub's CPU (% of one core) with ``kiosks`` connected, the TD's phone polling the
-    dashboard every 2 s and a pause or resume every 10 s, after a warm-up."""
+    dashboard every 2 s and a pause or resume every 10 s, once every kiosk has connected
+    and taken its quick samples (a kiosk's steady traffic, not its start)."""
 
     async def hall() -> float:
         stop = asyncio.Event()
+        settled = [0]
         tasks = [asyncio.create_task(_light_kiosk(
-            hub.url, tokens[1 + n % 100], 1 + n % 100, source(1000 + n), stop, hub.verify))
-            for n in range(kiosks)]
-        await asyncio.sleep(25)  # every kiosk connected and past its fast samples
+            hub.url, tokens[1 + n % 100], 1 + n % 100, source(1000 + n), stop, hub.verify,
+            settled)) for n in range(kiosks)]
+        ends = time.monotonic() + 120  # a bound: the figure then says so
+        while settled[0] < kiosks and time.monotonic() < ends:
+            await asyncio.sleep(0.5)  # every kiosk connected and past its quick samples
+        if settled[0] < kiosks:
+            raise RuntimeError(f"{kiosks - settled[0]} kiosks had not settled in 120 s")
+        await asyncio.sleep(2)
         cpu0, t0 = hub.cpu_seconds(), time.monotonic()
         ends = t0 + seconds
         k = 0

@@ -5,9 +5,10 @@ A flood of new connections (an attack from a laptop on the Wi-Fi, or a hundred p
 opening ``/hall`` at once) queues for its handshakes, each a few milliseconds of the hub's
 one event loop; a table's time sync or the TD's pause does not wait behind it. An address
 becomes a regular when a request from it carries a paired clock's token or the TD's
-session, and stays one for ``KEEP_SECONDS`` after its last such request; the addresses the
-clocks were paired from are regulars from the hub's start, so a restarted hub knows its
-hall before the first request. Anyone can still connect: a stranger only waits its turn.
+session, and stays one for ``KEEP_SECONDS`` after its last such request. The addresses the
+clocks were paired from are regulars from their approval, and from the hub's start, so a
+restarted hub knows its hall before the first request. Anyone can still connect: a
+stranger only waits its turn.
 """
 
 from __future__ import annotations

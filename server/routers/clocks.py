@@ -66,6 +66,7 @@ def approve(body: PairApprove, _: TDWrite, hub: HubDep) -> Paired:
     its next request on (it polls every few seconds)."""
     paired = pairing.approve(hub.store, hub.clocks, body.code, body.table, hub.clock.now(),
                              hub.clock.moment())
+    hub.regulars.saw(paired.address)  # the hall's from now on, as after a restart
     return Paired(id=paired.id, table=paired.table, kiosk=paired.kiosk, seq=hub.store.seq())
 
 

@@ -3,11 +3,12 @@ a restarted hub knows its clocks' addresses before their first request."""
 
 from __future__ import annotations
 
+import secrets
 from contextlib import closing
 
 import httpx
 
-from benchmarks.hub import pair_by_td
+from server.pairing import token_hash
 from server.regulars import Regulars
 from tests.server.live import PASSWORD, ThreadHub
 
@@ -80,8 +81,15 @@ def test_the_td_and_a_table_s_clock_become_regulars_and_a_restarted_hub_knows_it
         assert not regulars.knows("127.0.0.9")  # a stranger: nothing signed
         with closing(signed_in_from(h, "127.0.0.6")) as td:  # the TD's phone
             assert td.put("/api/td/tables", json={"count": 2}).status_code == 200
-            token = pair_by_td(td, 2)  # the clock asks from the TD's address here
-        assert regulars.knows("127.0.0.6")
+            assert regulars.knows("127.0.0.6")
+            token = secrets.token_urlsafe(32)
+            with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.8"),
+                              timeout=60) as asking:  # the clock, showing its code
+                code = asking.post(h.url + "/api/pair", json={
+                    "kiosk": "pi-8", "token_hash": token_hash(token), "table": 2}).json()["code"]
+            assert not regulars.knows("127.0.0.8")
+            assert td.post("/api/td/clocks", json={"code": code, "table": 2}).status_code == 200
+        assert regulars.knows("127.0.0.8")  # approved: the hall's from now on
         transport = httpx.HTTPTransport(local_address="127.0.0.7")
         with httpx.Client(base_url=h.url, transport=transport, timeout=60) as clock:
             assert clock.get("/api/tables/2/snapshot",
@@ -89,6 +97,7 @@ def test_the_td_and_a_table_s_clock_become_regulars_and_a_restarted_hub_knows_it
         assert regulars.knows("127.0.0.7")  # the clock, from where it is now
     with ThreadHub(data) as h:  # a restart: nothing heard yet
         regulars = regulars_of(h)
-        assert regulars.knows("127.0.0.6")  # where the clock was paired from
+        assert regulars.knows("127.0.0.8")  # where the clock was paired from
+        assert not regulars.knows("127.0.0.6")  # the TD's phone: not since the restart
         assert not regulars.knows("127.0.0.7")
         assert not regulars.knows("127.0.0.9")
