@@ -414,7 +414,7 @@ def hub_cpu_pct(hub: Hub, td: httpx.Client, tokens: dict[int, str], kiosks: int,
         tasks = [asyncio.create_task(_light_kiosk(
             hub.url, tokens[1 + n % 100], 1 + n % 100, source(1000 + n), stop, hub.verify,
             settled)) for n in range(kiosks)]
-        ends = time.monotonic() + 120  # a bound: the figure then says so
+        ends = time.monotonic() + 120  # a bound: a kiosk not settled by then fails the run
         while settled[0] < kiosks and time.monotonic() < ends:
             await asyncio.sleep(0.5)  # every kiosk connected and past its quick samples
         if settled[0] < kiosks:
