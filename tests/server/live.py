@@ -125,10 +125,13 @@ class LiveHub:
         if sock is not None:
             sock.close()
 
-    def td(self) -> httpx.Client:
-        """A signed-in TD client, CSRF header included."""
-        c = httpx.Client(base_url=self.url, timeout=60,  # a bound on a hang, not a margin
-                         verify=getattr(self, "verify", True))
+    def td(self, source: str | None = None) -> httpx.Client:
+        """A signed-in TD client, CSRF header included; ``source``: the address it
+        connects from (None: the system's choice)."""
+        transport = httpx.HTTPTransport(local_address=source,
+                                        verify=getattr(self, "verify", True))
+        c = httpx.Client(base_url=self.url, transport=transport,
+                         timeout=60)  # a bound on a hang, not a margin
         r = c.post("/api/login", json={"password": PASSWORD})
         r.raise_for_status()
         c.headers["X-CSRF-Token"] = r.json()["csrf"]

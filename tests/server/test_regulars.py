@@ -10,7 +10,7 @@ import httpx
 
 from server.pairing import token_hash
 from server.regulars import Regulars
-from tests.server.live import PASSWORD, ThreadHub
+from tests.server.live import ThreadHub
 
 
 class Ticks:
@@ -62,15 +62,6 @@ def regulars_of(h: ThreadHub) -> Regulars:
     return found
 
 
-def signed_in_from(h: ThreadHub, source: str) -> httpx.Client:
-    transport = httpx.HTTPTransport(local_address=source)
-    c = httpx.Client(base_url=h.url, transport=transport, timeout=60)  # a bound on a hang
-    r = c.post("/api/login", json={"password": PASSWORD})
-    r.raise_for_status()
-    c.headers["X-CSRF-Token"] = r.json()["csrf"]
-    return c
-
-
 def test_the_td_and_a_table_s_clock_become_regulars_and_a_restarted_hub_knows_its_clocks(
         tmp_path):
     data = tmp_path / "hub"
@@ -79,7 +70,7 @@ def test_the_td_and_a_table_s_clock_become_regulars_and_a_restarted_hub_knows_it
         with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.9")) as phone:
             assert phone.get(h.url + "/api/time").status_code == 200
         assert not regulars.knows("127.0.0.9")  # a stranger: nothing signed
-        with closing(signed_in_from(h, "127.0.0.6")) as td:  # the TD's phone
+        with closing(h.td("127.0.0.6")) as td:  # the TD's phone
             assert td.put("/api/td/tables", json={"count": 2}).status_code == 200
             assert regulars.knows("127.0.0.6")
             token = secrets.token_urlsafe(32)
