@@ -1,0 +1,72 @@
+"""Giving out a table's seven powers so each player gets one they have played least."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from dipclock.powers import LETTERS
+from dipclock.seating.past import Past
+
+
+def cheapest_assignment(costs: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
+    """The least total cost of giving each row its own column of a square matrix, and the
+    column of each row: Kuhn and Munkres' method in O(n³) (a table is 7 by 7: a library
+    such as scipy would be a large dependency for a Pi's clock for 40 lines)."""
+    n = len(costs)
+    inf = float("inf")
+    u = [0.0] * (n + 1)
+    v = [0.0] * (n + 1)
+    owner = [0] * (n + 1)  # owner[column] = row (1-based; 0: none)
+    way = [0] * (n + 1)
+    for row in range(1, n + 1):
+        owner[0] = row
+        column = 0
+        least = [inf] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[column] = True
+            r, step, nxt = owner[column], inf, 0
+            for j in range(1, n + 1):
+                if not used[j]:
+                    c = costs[r - 1][j - 1] - u[r] - v[j]
+                    if c < least[j]:
+                        least[j], way[j] = c, column
+                    if least[j] < step:
+                        step, nxt = least[j], j
+            for j in range(n + 1):
+                if used[j]:
+                    u[owner[j]] += step
+                    v[j] -= step
+                else:
+                    least[j] -= step
+            column = nxt
+            if owner[column] == 0:
+                break
+        while column:
+            prev = way[column]
+            owner[column] = owner[prev]
+            column = prev
+    of_row = [0] * n
+    for j in range(1, n + 1):
+        of_row[owner[j] - 1] = j - 1
+    return sum(costs[i][of_row[i]] for i in range(n)), of_row
+
+
+def power_costs(players: Sequence[str], past: Past) -> list[list[int]]:
+    """How often each player played each power, in ``LETTERS`` order."""
+    return [[past.times_played(p, power) for power in LETTERS] for p in players]
+
+
+def repeats(players: Sequence[str], past: Past) -> int:
+    """The fewest seats at this table whose player has had the power before."""
+    return cheapest_assignment(power_costs(players, past))[0]
+
+
+def give_powers(players: Sequence[str], past: Past, rng: random.Random) -> dict[str, str]:
+    """Power letter -> player for a table of seven, repeating as few powers as can be; among
+    equally good ways, one at random (so the first player listed is not always Austria)."""
+    order = list(players)
+    rng.shuffle(order)
+    _, columns = cheapest_assignment(power_costs(order, past))
+    return {LETTERS[c]: p for p, c in sorted(zip(order, columns), key=lambda pc: pc[1])}
