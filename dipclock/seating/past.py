@@ -42,17 +42,6 @@ class Past:
     def times_played(self, player: str, power: str) -> int:
         return self.played.get(player, Counter())[power]
 
-    def and_then(self, tables: Iterable[Sequence[str]]) -> Past:
-        """These rounds and one more whose tables are ``tables`` (its meetings only: what
-        a look at the round after needs)."""
-        met = Counter(self.met)
-        for names in tables:
-            ordered = sorted(names)
-            for i, a in enumerate(ordered):
-                for b in ordered[i + 1:]:
-                    met[(a, b)] += 1
-        return Past(met, self.played, self.rounds, self.seated)
-
     def sat_out(self, player: str) -> int:
         """The earlier rounds ``player`` had no seat in."""
         return sum(player not in who for who in self.seated.values())

@@ -69,4 +69,5 @@ def give_powers(players: Sequence[str], past: Past, rng: random.Random) -> dict[
     order = list(players)
     rng.shuffle(order)
     _, columns = cheapest_assignment(power_costs(order, past))
-    return {LETTERS[c]: p for p, c in sorted(zip(order, columns), key=lambda pc: pc[1])}
+    return {LETTERS[c]: p for p, c in sorted(zip(order, columns, strict=True),
+                                             key=lambda pc: pc[1])}

@@ -15,6 +15,7 @@ import math
 import random
 from collections.abc import Collection, Sequence
 
+from dipclock.seating.block import anneal_rounds
 from dipclock.seating.past import Past, pair
 from dipclock.seating.powers import repeats
 
@@ -122,58 +123,31 @@ def fewer_repeats(members: list[list[int]], m: Sequence[Sequence[int]],
 
 
 def seat_tables(players: Sequence[str], past: Past, apart: Collection[tuple[str, str]],
-                rng: random.Random, starts: int = STARTS, ahead: int = 1) -> list[list[str]]:
+                rng: random.Random, starts: int = STARTS, ahead: int = 0) -> list[list[str]]:
     """``players`` (a multiple of seven) at tables of seven: the fewest meetings again
     (weighted by how often), no kept-apart pair together if it can be, then the fewest
-    power repeats; the best of ``starts`` starts.
-
-    ``ahead``: rounds looked at beyond this one. A seating with no meeting again can still
-    leave none possible for the next round (49 players: three rounds seated at random with
-    no pair twice leave a fourth with none in few cases), so each such seating is tried for
-    the next round as well, and another is sought (``LOOK_TRIES`` at most) until one leaves
-    the next round as clean as it is."""
+    power repeats; the best of ``starts`` starts. ``ahead``: the rounds still to come
+    after this one, seated with it (``block``) so this one leaves them clean too."""
     if len(players) % 7:
         raise ValueError(f"{len(players)} players do not fill tables of seven")
     m = costs(players, past, apart)
-    best: tuple[int, int, int] | None = None
-    seated: list[list[str]] = []
-    for _ in range(LOOK_TRIES if ahead else 1):
-        tables = _best_of(players, m, past, rng, starts)
-        score = (sum(board_cost(ms, m) for ms in tables), _repeats(players, tables, past))
-        after = 0
-        if ahead and score[0] == 0:
-            nxt = past.and_then([[players[p] for p in ms] for ms in tables])
-            later = seat_tables(players, nxt, apart, rng, starts, ahead - 1)
-            after = sum(nxt.times_met(a, b) for ns in later for i, a in enumerate(ns)
-                        for b in ns[i + 1:])
-        if best is None or (score[0], after, score[1]) < best:
-            best, seated = (score[0], after, score[1]), [[players[p] for p in ms]
-                                                          for ms in tables]
-        if after == 0:
-            break
-    return seated
-
-
-#: seatings of a round tried at most for one that leaves the next as clean
-LOOK_TRIES = 12
-
-
-def _repeats(players: Sequence[str], tables: list[list[int]], past: Past) -> int:
-    return sum(repeats([players[p] for p in ms], past) for ms in tables)
-
-
-def _best_of(players: Sequence[str], m: Sequence[Sequence[int]], past: Past,
-             rng: random.Random, starts: int) -> list[list[int]]:
-    """The best of ``starts`` annealed seatings, each with its power repeats lowered."""
     tables = len(players) // 7
     best: tuple[int, int] | None = None
     seated: list[list[int]] = []
     for _ in range(starts):
-        members = anneal(m, tables, rng, TRIES_PER_PLAYER * len(players))
+        if ahead:
+            members = anneal_rounds(m, tables, 1 + ahead, rng,
+                                    TRIES_PER_PLAYER * len(players) * (1 + ahead))[0]
+        else:
+            members = anneal(m, tables, rng, TRIES_PER_PLAYER * len(players))
         fewer_repeats(members, m, players, past, rng)
         score = (sum(board_cost(ms, m) for ms in members), _repeats(players, members, past))
         if best is None or score < best:
             best, seated = score, members
         if score == (0, 0):
             break
-    return seated
+    return [[players[p] for p in ms] for ms in seated]
+
+
+def _repeats(players: Sequence[str], tables: list[list[int]], past: Past) -> int:
+    return sum(repeats([players[p] for p in ms], past) for ms in tables)
