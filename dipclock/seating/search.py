@@ -15,9 +15,9 @@ import math
 import random
 from collections.abc import Collection, Sequence
 
-from dipclock.seating.block import anneal_rounds
 from dipclock.seating.past import Past, pair
 from dipclock.seating.powers import repeats
+from dipclock.seating.tabu import tabu_rounds
 
 #: the cost of seating a kept-apart pair together: more than every meeting a hall can hold
 APART = 1_000_000
@@ -25,6 +25,10 @@ APART = 1_000_000
 TRIES_PER_PLAYER = 4000
 #: starts (each from another random seating)
 STARTS = 4
+#: tabu moves per start when later rounds are seated with this one
+TABU_STEPS = 4000
+#: starts of the tabu search for each annealing start
+TABU_STARTS = 4
 
 
 def costs(players: Sequence[str], past: Past, apart: Collection[tuple[str, str]]
@@ -134,14 +138,16 @@ def seat_tables(players: Sequence[str], past: Past, apart: Collection[tuple[str,
     tables = len(players) // 7
     best: tuple[int, int] | None = None
     seated: list[list[int]] = []
-    for _ in range(starts):
-        if ahead:
-            members = anneal_rounds(m, tables, 1 + ahead, rng,
-                                    TRIES_PER_PLAYER * len(players) * (1 + ahead))[0]
+    for _ in range(starts * (TABU_STARTS if ahead else 1)):
+        later = 0
+        if ahead:  # this round and those to come, searched together; this one kept
+            later, block = tabu_rounds(m, tables, 1 + ahead, rng, TABU_STEPS)
+            members = block[0]
         else:
             members = anneal(m, tables, rng, TRIES_PER_PLAYER * len(players))
-        fewer_repeats(members, m, players, past, rng)
-        score = (sum(board_cost(ms, m) for ms in members), _repeats(players, members, past))
+            fewer_repeats(members, m, players, past, rng)
+        score = (sum(board_cost(ms, m) for ms in members) + later,
+                 _repeats(players, members, past))
         if best is None or score < best:
             best, seated = score, members
         if score == (0, 0):

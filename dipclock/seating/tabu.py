@@ -93,9 +93,9 @@ class Block:
 
 
 def tabu_rounds(past: Sequence[Sequence[int]], tables: int, rounds: int, rng: random.Random,
-                steps: int, floor: int = 0) -> list[list[list[int]]]:
+                steps: int, floor: int = 0) -> tuple[int, list[list[list[int]]]]:
     """Rounds whose block cost is as low as ``steps`` tabu moves find (``floor``: the cost
-    past which nothing can go, where it stops)."""
+    past which nothing can go, where it stops): that cost, and the rounds."""
     block = Block(past, tables, rounds, rng)
     best, kept = block.cost, [[list(ms) for ms in s] for s in block.seatings]
     tabu: dict[tuple[int, int, int], int] = {}
@@ -104,7 +104,7 @@ def tabu_rounds(past: Sequence[Sequence[int]], tables: int, rounds: int, rng: ra
     for step in range(steps):
         if best <= floor:
             break
-        move, move_delta = None, None
+        move, move_delta, ties = None, None, 0
         for r in range(rounds):
             at = block.at[r]
             for a in range(n):
@@ -116,9 +116,12 @@ def tabu_rounds(past: Sequence[Sequence[int]], tables: int, rounds: int, rng: ra
                     d = block.delta(r, a, b)
                     if tabu.get((r, a, b), -1) >= step and block.cost + d >= best:
                         continue
-                    if move_delta is None or d < move_delta or (
-                            d == move_delta and rng.random() < 0.3):
-                        move, move_delta = (r, a, b), d
+                    if move_delta is None or d < move_delta:
+                        move, move_delta, ties = (r, a, b), d, 1
+                    elif d == move_delta:  # one of the equal best, each as likely
+                        ties += 1
+                        if rng.random() * ties < 1:
+                            move = (r, a, b)
         if move is None:  # every move tabu: let the oldest go
             tabu.clear()
             continue
@@ -138,4 +141,4 @@ def tabu_rounds(past: Sequence[Sequence[int]], tables: int, rounds: int, rng: ra
                     if block.at[r][a] != block.at[r][b]:
                         block.swap(r, a, b)
                 stale = 0
-    return kept
+    return best, kept
