@@ -1,8 +1,8 @@
 """``dipclock``: the one command a TD types. ``events``, ``plan``, ``penalty``, ``score``,
-``standings``, ``kiosk``, ``hub``.
+``standings``, ``seat``, ``kiosk``, ``hub``.
 
 The launcher: the core's own commands (``events``, ``plan``, ``penalty``, ``score``,
-``standings``) and the door to the
+``standings``, ``seat``) and the door to the
 others (``kiosk``, ``hub``, ``demo``, ``doctor``), each imported only when it is asked for, so
 plain ``dipclock plan`` needs neither the screen nor the server stack. Nothing but the launcher
 imports the launcher (``tests/test_import_graph.py``).
@@ -33,6 +33,7 @@ from dipclock.launcher.results import (
     run_score,
     run_standings,
 )
+from dipclock.launcher.seating import add_seat_parser, run_seat
 from dipclock.penalties import penalty
 from dipclock.provinces import UnknownUnit
 from dipclock.roundcheck import check_round
@@ -81,6 +82,7 @@ def _build_parser() -> Parser:
 
     add_score_parser(sub)
     add_standings_parser(sub)
+    add_seat_parser(sub)
 
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
@@ -116,8 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             return _plan(args)
-        if args.command in ("score", "standings"):
-            text, notes = run_score(args) if args.command == "score" else run_standings(args)
+        if args.command in ("score", "standings", "seat"):
+            run = {"score": run_score, "standings": run_standings, "seat": run_seat}
+            text, notes = run[args.command](args)
             for note in notes:
                 print(f"dipclock: note: {note}", file=sys.stderr)
             _say(text)

@@ -1,7 +1,14 @@
 """Seating a round: who plays at which table with which power (issue 25).
 
 Pure: the players, the earlier rounds and the random seed are arguments. ``past`` reads
-what the earlier rounds say (who met whom, who played what, who sat out), ``sitout`` picks
-the players a round has no seat for, ``search`` seats the rest, ``powers`` gives out each
-table's powers, and ``quality`` counts what a seating repeats.
+what the earlier rounds say (who met whom, who played what, who sat out); ``seat`` seats a
+round: who sits out or plays two boards, the tables (``plane`` for forty-nine players who
+played every round, ``search`` for any other number), each table's powers (``powers``) and
+what the seating repeats.
 """
+
+from dipclock.seating.past import Past, Seat, SeatingError, pair, read_past
+from dipclock.seating.seat import Seating, Table, seat_round
+
+__all__ = ["Past", "Seat", "Seating", "SeatingError", "Table", "pair", "read_past",
+           "seat_round"]

@@ -4,10 +4,27 @@ each played, which rounds each sat out."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
-from dipclock.powers import LETTERS
+from dipclock.errors import DipclockError
+from dipclock.powers import LETTERS, POWERS
+
+T = TypeVar("T")
+
+
+class Chance(Protocol):
+    """The random draws a seating makes (``random.Random`` is one): passed in, so the core
+    reads no entropy and a seed seats the same again."""
+
+    def random(self) -> float: ...
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def shuffle(self, x: MutableSequence[Any]) -> None: ...
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]: ...
 
 
 @dataclass(frozen=True)
@@ -21,20 +38,22 @@ class Seat:
     player: str
 
 
-class SeatingError(ValueError):
+class SeatingError(DipclockError, ValueError):
     """A seating that cannot be: its one line says why."""
 
 
 @dataclass
 class Past:
     """The earlier rounds, counted: ``met[(a, b)]`` (a < b) the rounds two players shared a
-    table, ``played[player][power]`` how often a player had a power, ``rounds`` the rounds
-    seated, ``seated[round]`` who played in each."""
+    table, ``played[player][power]`` how often a player had a power, ``last[player]`` the
+    power of their latest round, ``seated[round]`` who played in each, ``tables[round]``
+    each table's players."""
 
     met: Counter[tuple[str, str]] = field(default_factory=Counter)
     played: dict[str, Counter[str]] = field(default_factory=dict)
-    rounds: set[int] = field(default_factory=set)
+    last: dict[str, str] = field(default_factory=dict)
     seated: dict[int, set[str]] = field(default_factory=dict)
+    tables: dict[int, list[list[str]]] = field(default_factory=dict)
 
     def times_met(self, a: str, b: str) -> int:
         return self.met[pair(a, b)]
@@ -60,20 +79,21 @@ def read_past(seats: Iterable[Seat]) -> Past:
             raise SeatingError(f"round {s.round}, table {s.table}: {s.power!r} is not a power")
         table = tables.setdefault((s.round, s.table), {})
         if s.power in table:
-            raise SeatingError(f"round {s.round}, table {s.table}: {s.power} is seated twice "
-                               f"({table[s.power]} and {s.player})")
+            raise SeatingError(f"round {s.round}, table {s.table}: {POWERS[s.power]} is "
+                               f"seated twice ({table[s.power]} and {s.player})")
         if s.player in table.values():
             raise SeatingError(f"round {s.round}, table {s.table}: {s.player} is seated "
                                "twice")
         table[s.power] = s.player
     past = Past()
     for (rnd, _), table in sorted(tables.items()):
-        past.rounds.add(rnd)
         past.seated.setdefault(rnd, set()).update(table.values())
+        past.tables.setdefault(rnd, []).append(sorted(table.values()))
         players: Sequence[str] = sorted(table.values())
         for i, a in enumerate(players):
             for b in players[i + 1:]:
                 past.met[(a, b)] += 1
         for power, player in table.items():
             past.played.setdefault(player, Counter())[power] += 1
+            past.last[player] = power
     return past

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from dipclock.powers import LETTERS
-from dipclock.seating.past import Past
+from dipclock.seating.past import Chance, Past
 
 
 def cheapest_assignment(costs: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
@@ -53,17 +52,32 @@ def cheapest_assignment(costs: Sequence[Sequence[int]]) -> tuple[int, list[int]]
     return sum(costs[i][of_row[i]] for i in range(n)), of_row
 
 
+#: a seat whose player had the power before weighs more than anything else a table can
+#: hold, so the assignment first repeats as few seats as can be...
+REPEAT = 10_000
+#: ...then gives the powers played least (each earlier time)...
+TIMES = 10
+#: ...then keeps a player off the power of their latest round
+LATEST = 1
+
+
 def power_costs(players: Sequence[str], past: Past) -> list[list[int]]:
-    """How often each player played each power, in ``LETTERS`` order."""
-    return [[past.times_played(p, power) for power in LETTERS] for p in players]
+    """What giving each player each power (``LETTERS`` order) costs."""
+    return [[_cost(past, p, power) for power in LETTERS] for p in players]
+
+
+def _cost(past: Past, player: str, power: str) -> int:
+    times = past.times_played(player, power)
+    return (REPEAT * (times > 0) + TIMES * times
+            + LATEST * (past.last.get(player) == power))
 
 
 def repeats(players: Sequence[str], past: Past) -> int:
     """The fewest seats at this table whose player has had the power before."""
-    return cheapest_assignment(power_costs(players, past))[0]
+    return cheapest_assignment(power_costs(players, past))[0] // REPEAT
 
 
-def give_powers(players: Sequence[str], past: Past, rng: random.Random) -> dict[str, str]:
+def give_powers(players: Sequence[str], past: Past, rng: Chance) -> dict[str, str]:
     """Power letter -> player for a table of seven, repeating as few powers as can be; among
     equally good ways, one at random (so the first player listed is not always Austria)."""
     order = list(players)

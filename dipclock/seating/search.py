@@ -12,12 +12,10 @@ are taken until none is left. Several starts; the best seating of all is kept.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Collection, Sequence
 
-from dipclock.seating.past import Past, pair
+from dipclock.seating.past import Chance, Past, pair
 from dipclock.seating.powers import repeats
-from dipclock.seating.tabu import tabu_rounds
 
 #: the cost of seating a kept-apart pair together: more than every meeting a hall can hold
 APART = 1_000_000
@@ -25,21 +23,18 @@ APART = 1_000_000
 TRIES_PER_PLAYER = 4000
 #: starts (each from another random seating)
 STARTS = 4
-#: tabu moves per start when later rounds are seated with this one
-TABU_STEPS = 4000
-#: starts of the tabu search for each annealing start
-TABU_STARTS = 4
 
 
 def costs(players: Sequence[str], past: Past, apart: Collection[tuple[str, str]]
           ) -> list[list[int]]:
-    """The cost of seating two players together: the rounds they met in, or ``APART``."""
+    """The cost of seating two players together: the rounds they met in, or ``APART``
+    (a player on two boards is listed twice, and kept apart from themself)."""
     n = len(players)
     m = [[0] * n for _ in range(n)]
     for i in range(n):
         for j in range(i + 1, n):
             key = pair(players[i], players[j])
-            c = APART if key in apart else past.met[key]
+            c = APART if key in apart or key[0] == key[1] else past.met[key]
             m[i][j] = m[j][i] = c
     return m
 
@@ -48,7 +43,7 @@ def board_cost(members: Sequence[int], m: Sequence[Sequence[int]]) -> int:
     return sum(m[a][b] for i, a in enumerate(members) for b in members[i + 1:])
 
 
-def anneal(m: Sequence[Sequence[int]], tables: int, rng: random.Random,
+def anneal(m: Sequence[Sequence[int]], tables: int, rng: Chance,
            tries: int) -> list[list[int]]:
     """Players 0..7·tables-1 seated at ``tables`` tables, the pairs' cost (``m``) as low
     as ``tries`` swaps find it."""
@@ -93,7 +88,7 @@ def anneal(m: Sequence[Sequence[int]], tables: int, rng: random.Random,
 
 
 def fewer_repeats(members: list[list[int]], m: Sequence[Sequence[int]],
-                  players: Sequence[str], past: Past, rng: random.Random) -> None:
+                  players: Sequence[str], past: Past, rng: Chance) -> None:
     """Swap players between tables where that leaves the pairs' cost as it is and lowers
     the power repeats, until no such swap is left (``members`` changed in place)."""
     names = [[players[p] for p in ms] for ms in members]
@@ -127,27 +122,20 @@ def fewer_repeats(members: list[list[int]], m: Sequence[Sequence[int]],
 
 
 def seat_tables(players: Sequence[str], past: Past, apart: Collection[tuple[str, str]],
-                rng: random.Random, starts: int = STARTS, ahead: int = 0) -> list[list[str]]:
+                rng: Chance, starts: int = STARTS) -> list[list[str]]:
     """``players`` (a multiple of seven) at tables of seven: the fewest meetings again
     (weighted by how often), no kept-apart pair together if it can be, then the fewest
-    power repeats; the best of ``starts`` starts. ``ahead``: the rounds still to come
-    after this one, seated with it (``block``) so this one leaves them clean too."""
+    power repeats; the best of ``starts`` starts."""
     if len(players) % 7:
         raise ValueError(f"{len(players)} players do not fill tables of seven")
     m = costs(players, past, apart)
     tables = len(players) // 7
     best: tuple[int, int] | None = None
     seated: list[list[int]] = []
-    for _ in range(starts * (TABU_STARTS if ahead else 1)):
-        later = 0
-        if ahead:  # this round and those to come, searched together; this one kept
-            later, block = tabu_rounds(m, tables, 1 + ahead, rng, TABU_STEPS)
-            members = block[0]
-        else:
-            members = anneal(m, tables, rng, TRIES_PER_PLAYER * len(players))
-            fewer_repeats(members, m, players, past, rng)
-        score = (sum(board_cost(ms, m) for ms in members) + later,
-                 _repeats(players, members, past))
+    for _ in range(starts):
+        members = anneal(m, tables, rng, TRIES_PER_PLAYER * len(players))
+        fewer_repeats(members, m, players, past, rng)
+        score = (sum(board_cost(ms, m) for ms in members), _repeats(players, members, past))
         if best is None or score < best:
             best, seated = score, members
         if score == (0, 0):

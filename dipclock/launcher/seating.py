@@ -1,0 +1,266 @@
+"""``dipclock seat``: seat a round from the players, the earlier rounds and the pairs to keep
+apart.
+
+The launcher's part is the reading and the printing; who sits where is the core's
+(``dipclock.seating``). Powers are named in English on the way out; letters or names are
+taken on the way in, as the hub's seating import takes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import random
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from dipclock.arguments import UsageError
+from dipclock.eventfiles import load_event
+from dipclock.events import EventError, EventProfile
+from dipclock.eventscoring import check_rounds
+from dipclock.powers import POWERS, power_letter
+from dipclock.seating import (
+    Seat,
+    Seating,
+    SeatingError,
+    Table,
+    pair,
+    read_past,
+    seat_round,
+)
+
+
+def add_seat_parser(sub: Any) -> None:
+    seat = sub.add_parser("seat", help="seat a round: tables, powers, who sits out")
+    seat.add_argument("event", help="built-in id (see `dipclock events`) or a .toml file")
+    seat.add_argument("--players", required=True, metavar="PLAYERS.csv",
+                      help="the players present: a `player` column (others are ignored)")
+    seat.add_argument("--round", type=int, required=True, help="the round to seat")
+    seat.add_argument("--history", metavar="SEATING.csv",
+                      help="the earlier rounds, round,table,power,player (the hub's format)")
+    seat.add_argument("--apart", metavar="APART.csv",
+                      help="player,player lines: pairs never to seat at one table")
+    seat.add_argument("--seed", type=int,
+                      help="the random seed: the same seed and files seat the same again")
+    seat.add_argument("--keep", metavar="TABLES",
+                      help="tables of this round already called, kept as --history has "
+                           "them (1,4-6): the rest are seated again")
+    seat.add_argument("--two-boards", metavar='"NAME,NAME"',
+                      help="players willing to play two boards, where the event allows it: "
+                           "they fill the last table instead of the surplus sitting out")
+    seat.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The seating to print, and notes for stderr."""
+    profile = load_event(args.event)
+    if args.round < 1:
+        raise UsageError(f"--round: {args.round} is not a round (1 or more)")
+    try:
+        check_rounds(profile, [args.round])
+    except EventError as exc:
+        raise UsageError(f"--round: {exc}") from None
+    players = read_players(_text(args.players, "--players"), args.players)
+    history = (read_history(_text(args.history, "--history"), args.history)
+               if args.history else [])
+    notes: list[str] = []
+    apart = (read_apart(_text(args.apart, "--apart"), args.apart, set(players), notes)
+             if args.apart else set())
+    two_boards = _names(args.two_boards, "--two-boards", players)
+    if two_boards and not allows_two_boards(profile):
+        raise UsageError(f"--two-boards: {profile.id}'s rules do not let a player play two "
+                         "boards")
+    earlier = [s for s in history if s.round < args.round]
+    kept = kept_tables(history, args.round, args.keep)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    if args.seed is None:
+        notes.append(f"seed {seed}: --seed {seed} seats the same again")
+    try:
+        seating = seat_round(players, read_past(earlier), args.round, random.Random(seed),
+                             apart=apart, fixed=kept, two_boards=two_boards)
+    except SeatingError as exc:
+        raise UsageError(str(exc)) from None
+    if seating.apart_together:
+        notes.append(f"{seating.apart_together} kept-apart pair(s) had to share a table: "
+                     "no seating keeps them all apart")
+    if args.json:
+        return json.dumps(seating_json(profile, seating), ensure_ascii=False), notes
+    return seating_text(profile, seating), notes
+
+
+def allows_two_boards(profile: EventProfile) -> bool:
+    """Whether the event's text lets a player play two boards (it says how that scores)."""
+    return profile.standings is not None and profile.standings.two_boards != "refuse"
+
+
+def seating_json(profile: EventProfile, s: Seating) -> dict[str, object]:
+    return {
+        "event": profile.id,
+        "round": s.round,
+        "tables": [{"table": t.number,
+                    "seats": {POWERS[p]: t.seats[p] for p in POWERS if p in t.seats}}
+                   for t in s.tables],
+        "sitting_out": list(s.sitting_out),
+        "quality": {"pairs_met_before": s.pairs_met_before,
+                    "powers_repeated": s.powers_repeated},
+    }
+
+
+def seating_text(profile: EventProfile, s: Seating) -> str:
+    seated = {p for t in s.tables for p in t.seats.values()}
+    lines = [f"{profile.id}: round {s.round}, {len(seated)} players at "
+             f"{len(s.tables)} tables"]
+    for t in s.tables:
+        lines.append(f"Table {t.number}")
+        lines += [f"  {POWERS[p]:<8} {t.seats[p]}" for p in POWERS if p in t.seats]
+    if s.sitting_out:
+        lines.append(f"Sitting out: {', '.join(s.sitting_out)}")
+    if s.two_boards:
+        lines.append(f"On two boards: {', '.join(s.two_boards)}")
+    lines.append(f"Pairs met before: {s.pairs_met_before}; powers repeated: "
+                 f"{s.powers_repeated}")
+    return "\n".join(lines)
+
+
+def _text(path: str, option: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{option} {path}: not a text file (UTF-8)") from None
+
+
+def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
+    """A CSV file's non-blank lines, numbered from 1, each cell stripped."""
+    try:
+        for n, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+            cells = [c.strip() for c in row]
+            if any(cells):
+                yield n, cells
+    except csv.Error as exc:  # a field past csv's limit (128 KiB), a NUL byte
+        raise UsageError(f"{origin}: not a CSV file: {exc}") from None
+
+
+#: A name is one line of at most this many characters (the hub's limit).
+NAME_MAX = 80
+
+
+def _name(text: str, origin: str, n: int) -> str:
+    if not text:
+        raise UsageError(f"{origin}: line {n}: a player's name is empty")
+    if len(text) > NAME_MAX or not text.isprintable():
+        raise UsageError(f"{origin}: line {n}: a name is one line of at most {NAME_MAX} "
+                         "characters")
+    return text
+
+
+def read_players(text: str, origin: str) -> list[str]:
+    """The ``player`` column of a CSV file with a header line; a name twice is an error."""
+    rows = _rows(text, origin)
+    first = next(rows, None)
+    header = [h.casefold() for h in first[1]] if first else []
+    if "player" not in header:
+        raise UsageError(f"{origin}: the first line must name a player column")
+    col = header.index("player")
+    players: dict[str, int] = {}
+    for n, cells in rows:
+        name = _name(cells[col] if col < len(cells) else "", origin, n)
+        if name in players:
+            raise UsageError(f"{origin}: line {n}: {name} is listed twice (line "
+                             f"{players[name]})")
+        players[name] = n
+    if len(players) < 7:
+        raise UsageError(f"{origin}: {len(players)} players: a table needs 7")
+    return list(players)
+
+
+def read_history(text: str, origin: str) -> list[Seat]:
+    """``round,table,power,player`` lines (a header line is fine; powers as letters or
+    names); a table naming a power or a player twice is an error."""
+    seats = []
+    for n, cells in _rows(text, origin):
+        if n == 1 and cells[0].casefold() == "round":
+            continue
+        if len(cells) != 4:
+            raise UsageError(f"{origin}: line {n}: give round,table,power,player "
+                             f"(4 values, not {len(cells)})")
+        rnd, table, power, player = cells
+        if not (rnd.isdigit() and table.isdigit() and int(rnd) > 0 and int(table) > 0):
+            raise UsageError(f"{origin}: line {n}: round and table are whole numbers from 1")
+        try:
+            letter = power_letter(power)
+        except ValueError as exc:
+            raise UsageError(f"{origin}: line {n}: {exc}") from None
+        seats.append(Seat(int(rnd), int(table), letter, _name(player, origin, n)))
+    try:
+        read_past(seats)
+    except SeatingError as exc:
+        raise UsageError(f"{origin}: {exc}") from None
+    return seats
+
+
+def read_apart(text: str, origin: str, players: set[str],
+               notes: list[str]) -> set[tuple[str, str]]:
+    """``player,player`` lines; a name not playing this round is noted, not an error (the
+    event's list outlives a withdrawal)."""
+    apart: set[tuple[str, str]] = set()
+    for n, cells in _rows(text, origin):
+        if n == 1 and [c.casefold() for c in cells] == ["player", "player"]:
+            continue
+        if len(cells) != 2:
+            raise UsageError(f"{origin}: line {n}: give player,player (2 values, not "
+                             f"{len(cells)})")
+        a, b = (_name(c, origin, n) for c in cells)
+        if a == b:
+            raise UsageError(f"{origin}: line {n}: {a} is named twice")
+        absent = [p for p in (a, b) if p not in players]
+        if absent:
+            notes.append(f"{origin}: line {n}: {absent[0]} is not among the players")
+        apart.add(pair(a, b))
+    return apart
+
+
+def kept_tables(history: list[Seat], number: int, keep: str | None) -> list[Table]:
+    """The tables of round ``number`` named by ``--keep``, as ``--history`` has them."""
+    if not keep:
+        return []
+    wanted = _table_numbers(keep)
+    tables: dict[int, dict[str, str]] = {}
+    for s in history:
+        if s.round == number and s.table in wanted:
+            tables.setdefault(s.table, {})[s.power] = s.player
+    missing = sorted(wanted - set(tables))
+    if missing:
+        raise UsageError(f"--keep: --history has no table {missing[0]} in round {number}")
+    short = next((n for n, seats in sorted(tables.items()) if len(seats) != len(POWERS)), None)
+    if short is not None:
+        raise UsageError(f"--keep: table {short} of round {number} has "
+                         f"{len(tables[short])} seats in --history, not {len(POWERS)}")
+    return [Table(n, seats) for n, seats in sorted(tables.items())]
+
+
+def _table_numbers(text: str) -> set[int]:
+    out: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise UsageError(f"--keep: {part!r} is not a table or a range (1,4-6)")
+        out.update(range(int(low), int(high or low) + 1))
+    return out
+
+
+def _names(text: str | None, option: str, players: list[str]) -> list[str]:
+    names = [n.strip() for n in (text or "").split(",") if n.strip()]
+    unknown = [n for n in names if n not in players]
+    if unknown:
+        raise UsageError(f"{option}: {unknown[0]} is not among the players")
+    return names
+
+
+__all__ = ["add_seat_parser", "read_apart", "read_history", "read_players", "run_seat"]
+

@@ -1,0 +1,174 @@
+"""Seat one round: who sits out or plays two boards, who sits at which table, with which
+power, and what the seating repeats.
+
+The order of what matters: nobody twice at a table, each power once; kept-apart players
+never together (unless nothing else can be); then the pairs who met before as few as can
+be, weighted by how often; then the seats whose player had that power before. Forty-nine
+players who all played every earlier round are seated by the affine plane (``plane``),
+which keeps eight rounds clean; everyone else by the search (``search``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from dipclock.powers import LETTERS
+from dipclock.seating import plane
+from dipclock.seating.past import Chance, Past, SeatingError, pair
+from dipclock.seating.powers import give_powers, repeats
+from dipclock.seating.search import seat_tables
+
+SEATS = len(LETTERS)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: its number and, by power letter, who plays it."""
+
+    number: int
+    seats: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A round's seating and its quality: ``pairs_met_before`` counts each pair at a table
+    once for every earlier round they met in; ``powers_repeated`` the seats whose player
+    had that power before; ``apart_together`` the kept-apart pairs at one table."""
+
+    round: int
+    tables: tuple[Table, ...]
+    sitting_out: tuple[str, ...]
+    two_boards: tuple[str, ...]
+    pairs_met_before: int
+    powers_repeated: int
+    apart_together: int
+
+
+def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
+               apart: Collection[tuple[str, str]] = frozenset(),
+               fixed: Sequence[Table] = (),
+               two_boards: Sequence[str] = ()) -> Seating:
+    """Seat round ``number`` for ``players`` (those present) after the rounds in ``past``.
+
+    ``apart``: pairs (``past.pair`` order) never to seat together. ``fixed``: tables
+    already called, kept as they are (a late arrival or a withdrawal seats the rest again).
+    ``two_boards``: players willing to play a second board, in the TD's order; when the
+    players do not fill tables of seven, the first of them play twice instead of the
+    surplus sitting out (where the event's rules allow it: the caller's to check).
+    """
+    _check_names(players, "players")
+    held = {p for t in fixed for p in t.seats.values()}
+    stray = sorted(held - set(players))
+    if stray:
+        raise SeatingError(f"{stray[0]} is at a called table but not among the players")
+    free = [p for p in players if p not in held]
+    surplus = len(free) % SEATS
+    doubles: list[str] = []
+    out: list[str] = []
+    if surplus and two_boards:
+        needed = SEATS - surplus
+        willing = [p for p in dict.fromkeys(two_boards) if p in free]
+        if len(willing) < needed:
+            raise SeatingError(f"{len(free)} players need {needed} on two boards to fill "
+                               f"the tables; {len(willing)} of the players are willing")
+        doubles = willing[:needed]
+    elif surplus:
+        out = sitting_out(free, past, surplus, rng)
+    seated = [p for p in free if p not in out] + doubles
+    if not seated and not fixed:
+        raise SeatingError(f"{len(players)} players: a table needs {SEATS}")
+    tables = _tables(seated, past, apart, rng, doubles)
+    numbers = _free_numbers({t.number for t in fixed}, len(tables))
+    new = [Table(n, give_powers(members, past, rng)) for n, members in zip(
+        numbers, tables, strict=True)]
+    every = sorted([*fixed, *new], key=lambda t: t.number)
+    return Seating(number, tuple(every), tuple(sorted(out)), tuple(doubles),
+                   pairs_met_before(every, past), powers_repeated(every, past),
+                   apart_together(every, apart))
+
+
+def sitting_out(players: Sequence[str], past: Past, count: int,
+                rng: Chance) -> list[str]:
+    """``count`` players with the fewest rounds sat out so far, ties drawn at random: so
+    nobody sits out twice before everyone has sat out once."""
+    draw = list(players)
+    rng.shuffle(draw)
+    return sorted(draw, key=past.sat_out)[:count]
+
+
+def _tables(seated: list[str], past: Past, apart: Collection[tuple[str, str]],
+            rng: Chance, doubles: Sequence[str]) -> list[list[str]]:
+    if not seated:
+        return []
+    if not doubles:
+        earlier = [past.tables[r] for r in sorted(past.tables)]
+        found = plane.coordinates(seated, earlier, rng)
+        if found is not None:
+            best = _best_class(*found, past, apart, rng)
+            if best is not None:
+                return best
+    return seat_tables(seated, past, apart, rng)
+
+
+def _best_class(points: dict[str, plane.Point], used: list[plane.Slope], past: Past,
+                apart: Collection[tuple[str, str]],
+                rng: Chance) -> list[list[str]] | None:
+    """The unused class of the plane with no kept-apart pair together and the fewest
+    power repeats (ties at random); None when each one left seats a kept-apart pair."""
+    options = [s for s in plane.CLASSES if s not in used]
+    rng.shuffle(options)
+    scored = []
+    for slope in options:
+        tables = plane.tables_of(points, slope)
+        if any(pair(a, b) in apart for t in tables for i, a in enumerate(t)
+               for b in t[i + 1:]):
+            continue
+        scored.append((sum(repeats(t, past) for t in tables), tables))
+    if not scored:
+        return None
+    tables = min(scored, key=lambda st: st[0])[1]
+    rng.shuffle(tables)
+    return tables
+
+
+def _free_numbers(taken: Collection[int], count: int) -> list[int]:
+    out: list[int] = []
+    n = 1
+    while len(out) < count:
+        if n not in taken:
+            out.append(n)
+        n += 1
+    return out
+
+
+def _check_names(players: Sequence[str], what: str) -> None:
+    seen: set[str] = set()
+    for p in players:
+        if not p.strip():
+            raise SeatingError(f"{what}: a name is empty")
+        if p in seen:
+            raise SeatingError(f"{what}: {p} is listed twice")
+        seen.add(p)
+    if len(players) < SEATS:
+        raise SeatingError(f"{what}: {len(players)} players, a table needs {SEATS}")
+
+
+def pairs_met_before(tables: Sequence[Table], past: Past) -> int:
+    """Each pair at a table, once for every earlier round they met in."""
+    total = 0
+    for t in tables:
+        names = sorted(set(t.seats.values()))
+        total += sum(past.met[(a, b)] for i, a in enumerate(names) for b in names[i + 1:])
+    return total
+
+
+def powers_repeated(tables: Sequence[Table], past: Past) -> int:
+    """The seats whose player had that power in an earlier round."""
+    return sum(past.times_played(p, power) > 0 for t in tables for power, p in t.seats.items())
+
+
+def apart_together(tables: Sequence[Table], apart: Collection[tuple[str, str]]) -> int:
+    """The kept-apart pairs seated at one table."""
+    return sum(pair(a, b) in apart for t in tables
+               for a in t.seats.values() for b in t.seats.values() if a < b)
