@@ -386,6 +386,9 @@ BUILTIN: dict[str, EventProfile] = {
                 # Saturday round's three team members; 19.10: best country by score
                 weights=(1, 1, 1, 1), max_rounds=4, top_board_bonus=0.10, top_board_places=2,
                 top_board_round=5, top_board_skips_full_players=True,
+                # 19.8: "the special country assignment" (its own rules, not in this text);
+                # the top board's tie-break is "the order in which the players chose"
+                top_board_powers="chosen",
                 tie_breaks=("best_game", "second_best_game", "third_best_game",
                             "fourth_best_game"),
                 team_round=3, team_size=3,
@@ -470,6 +473,7 @@ BUILTIN: dict[str, EventProfile] = {
                 weights=(1, 1, 0.8, 0.4), qualification_weights=(1, 0.8, 0.4),
                 qualification_only_when_all_played=True, top_board_bonus=0.15,
                 top_board_places=1, top_board_by="centres", top_board_round=4,
+                top_board_powers="placed_then_chosen",  # III.2: the order, then the choice
                 tie_breaks=("head_to_head", "fewer_games", "best_game", "fewer_home_centres"),
                 team_round=2, team_tie_breaks=("best_member", "second_member"),
                 two_boards="as_one_game", best_country_by="score_then_centres",

@@ -93,6 +93,10 @@ class Screen:
     chips: tuple[Chip, ...]
     valid_for: float  # seconds until something on the screen changes (<= 1)
     view: PhaseView
+    #: before the round starts, the table's seated players as (power, player), in the
+    #: powers' order: the board call, so each player finds their table from across the
+    #: room ("" when the table is not seated, or on the hall's clock)
+    board_call: tuple[tuple[str, str], ...] = ()
 
     @property
     def heading(self) -> str:
@@ -244,7 +248,15 @@ def build(
         look, schedule.title or "", f"Table {table}" if table is not None else "", phase,
         deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
+        board_call(seated) if v.stage == "before_start" and table is not None else (),
     )
+
+
+def board_call(players: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """A table's seated players (power letter -> name) as the board call shows them: each
+    power's name and its player, in the powers' order, an empty seat left out."""
+    return tuple((POWERS[p], players[p].strip()) for p in LETTERS
+                 if players.get(p, "").strip())
 
 
 @dataclass(frozen=True)

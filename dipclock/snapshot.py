@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from dipclock.errors import describe
 from dipclock.events import EventProfile
+from dipclock.hallmessage import HallMessage
 from dipclock.powers import PowerLetter
 from dipclock.schedule import Schedule
 
@@ -99,6 +100,9 @@ class Snapshot(_Part):
     #: the table's sheet once entered, for its players to confirm on the clock (None: no
     #: sheet yet, or a hub without it)
     result: TableResult | None = None
+    #: the TD's hall message while it shows (``dipclock.hallmessage``): the kiosk hides it
+    #: at its ``until`` by its own hub time. None: no message, or a hub without them
+    message: HallMessage | None = None
 
     @model_validator(mode="after")
     def _round_whole(self) -> Snapshot:

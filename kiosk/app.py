@@ -27,6 +27,7 @@ from typing import Protocol
 import pygame
 
 from dipclock import sheetlines
+from dipclock.hallmessage import HallMessage
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.sync import Slew, to_moment
@@ -156,7 +157,9 @@ class Kiosk:
     upload is told; so a press made offline, even after a reboot, lands at the right
     second. A guess of an earlier boot cannot be converted (the monotonic clock restarted):
     it is uploaded with its guessed stamp, flagged ``uncorrected`` in the outbox and logged.
-    ``alerts`` gives the shell's own alert lines (box unplugged, another kiosk).
+    ``alerts`` gives the shell's own alert lines (box unplugged, another kiosk);
+    ``message`` the TD's hall message of the hub's last snapshot, shown across the top
+    until its ``until`` by this clock's hub time, with a chime once for each new one.
     """
 
     source: Source
@@ -166,6 +169,7 @@ class Kiosk:
     log: Callable[[str], None] = print
     sounds: Sounds | None = None
     alerts: Callable[[], tuple[str, ...]] = lambda: ()
+    message: Callable[[], HallMessage | None] = lambda: None
     table: int | None = None  # named on the screen before a round, with ``hub_text``
     hub_text: str = ""  # "Hub 10.0.0.1:8000, found on the network"
     hub_url: str = ""  # "https://10.0.0.1:8000": the result sheet's QR code points there
@@ -177,6 +181,8 @@ class Kiosk:
     _unsettled: bool = True  # guesses may wait in the outbox (a press, or an earlier run)
     _settle_after: float = float("-inf")
     _flush_after: float = float("-inf")
+    _heard: tuple[str, datetime] | None = None  # the last hall message shown: (text, since)
+    _started: bool = False  # a frame was made: a message up when the clock starts is no news
 
     def now(self, mono: float) -> datetime:
         return to_moment(self.timebase.local(mono))
@@ -294,7 +300,23 @@ class Kiosk:
     def frame(self, mono: float) -> state.Frame:
         """What the screen shows at ``mono``; plays a cue when a stage begins. Before a round
         it names the table and the hub, so a TD walking a hall of cloned cards can check."""
-        return state.introduce(self._frame(mono), self.table, self.hub_text)
+        fr = state.introduce(self._frame(mono), self.table, self.hub_text)
+        message = self.message()
+        if message is not None:  # shown while its time lasts, by this clock's hub time
+            fr = state.with_message(fr, message, self.now(mono))
+        self._announce(message if fr.screen.message else None)
+        return fr
+
+    def _announce(self, shown: HallMessage | None) -> None:
+        """The message cue, once for each new hall message (``since`` tells the same words
+        set again from the one shown), where sound is on; not for one already up when the
+        clock starts, nor for one back after a moment hidden (a resync)."""
+        news = shown is not None and self._started and (shown.text, shown.since) != self._heard
+        if shown is not None:
+            self._heard = (shown.text, shown.since)
+        self._started = True
+        if news and self.sounds is not None:
+            self.sounds.play("message")
 
     def _frame(self, mono: float) -> state.Frame:
         self.flush(mono)

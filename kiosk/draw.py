@@ -25,6 +25,8 @@ RGB = tuple[int, int, int]
 WHITE: RGB = (245, 246, 248)
 DIM: RGB = (150, 158, 170)
 DARK_TEXT: RGB = (18, 20, 24)
+#: the board call's table number: the one thing a player looks for across the hall
+TABLE_GOLD: RGB = (255, 196, 64)
 #: modules of white around a QR code (ISO/IEC 18004): without it phones often fail
 QUIET_ZONE = 4
 
@@ -84,6 +86,19 @@ SHEET_TONES: dict[Tone, tuple[RGB, RGB]] = {
 }
 ALERT: RGB = (255, 190, 40)
 FIX: RGB = (255, 214, 120)
+
+#: The TD's hall message (``kiosk.state.with_message``): a band across the top of the
+#: screen, dark words on pale yellow, read from across the room; its share of the height,
+#: paid for a little by every row but the chips (whose penalties keep their size), so the
+#: countdown stays the largest thing on the screen. Without a message: laid out as before.
+MESSAGE_BAND: RGB = (255, 226, 110)
+MESSAGE_ROW = 0.10
+MESSAGE_FROM = {"top": 0.015, "label": 0.015, "big": 0.03, "notes": 0.02, "banner": 0.02}
+PORTRAIT_MESSAGE_ROW = 0.07
+PORTRAIT_MESSAGE_FROM = {"top": 0.01, "label": 0.01, "big": 0.02, "notes": 0.02,
+                         "banner": 0.01}
+#: A long message wraps onto at most this many lines, drawn as large as they fit.
+MESSAGE_LINES = 3
 
 #: Share of the screen's height per row of alerts (two alerts side by side in a row), taken
 #: from the big digits and the chips.
@@ -338,12 +353,14 @@ def alert_rows(alerts: tuple[str, ...], columns: int = 2) -> int:
     return (len(alerts) + columns - 1) // columns
 
 
-def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]:
+def layout(size: tuple[int, int], alert_rows: int = 0, message: bool = False
+           ) -> dict[str, pygame.Rect]:
     """The screen's boxes, proportional to its size and never overlapping.
 
     Alerts take rows above the chips, paid for by the big digits, so a screen without
     alerts is laid out exactly as before. A portrait screen gives the heading a row of its
-    own (the phase and the deadline share the next) and the chips two rows.
+    own (the phase and the deadline share the next) and the chips two rows. ``message``:
+    a row across the top for the TD's hall message (``MESSAGE_ROW``).
     """
     w, h = size
     m = max(6, round(min(w, h) * 0.03))
@@ -360,6 +377,10 @@ def layout(size: tuple[int, int], alert_rows: int = 0) -> dict[str, pygame.Rect]
                 ("banner", 0.075), ("alerts", alerts), ("strip", 0.26 - (alerts - from_big))]
     if not alert_rows:
         rows.remove(("alerts", alerts))
+    if message:
+        paid = PORTRAIT_MESSAGE_FROM if tall else MESSAGE_FROM
+        rows = [("message", PORTRAIT_MESSAGE_ROW if tall else MESSAGE_ROW),
+                *((name, frac - paid.get(name, 0.0)) for name, frac in rows)]
     usable = h - 2 * m - gap * (len(rows) - 1)
     boxes: dict[str, pygame.Rect] = {}
     y = m
@@ -423,12 +444,15 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     surface.fill(look.background)
     size = surface.get_size()
     columns = alert_columns(size)
-    boxes = layout(size, alert_rows(screen.alerts, columns))
+    shout = bool(screen.message) and screen.look != "problem"
+    boxes = layout(size, alert_rows(screen.alerts, columns), message=shout)
     drawn: list[Drawn] = []
     t = painter.text
     if screen.look == "problem":
         _problem(surface, drawn, boxes, screen, painter)
         return drawn
+    if shout:
+        _message(surface, drawn, painter, boxes["message"], screen.message)
 
     _heading(surface, drawn, painter, screen, boxes["heading"])
     t(surface, drawn, "phase", screen.phase, boxes["phase"], WHITE,
@@ -441,6 +465,11 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
 
     if screen.sheet is not None:
         _result_sheet(surface, drawn, boxes, screen, painter)
+        return drawn
+    if screen.board_call:
+        _board_call(surface, drawn, boxes, screen, painter, look.digits)
+        if screen.alerts:
+            _alerts(surface, drawn, boxes["alerts"], screen.alerts, painter, columns)
         return drawn
     if screen.qr:
         boxes["big"], boxes["notes"] = _sheet_code(surface, drawn, boxes["big"],
@@ -458,6 +487,59 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
 
     _strip(surface, drawn, boxes["strip"], screen.chips, painter, penalty_ink(size))
     return drawn
+
+
+def _board_call(surface: pygame.Surface, drawn: list[Drawn], boxes: dict[str, pygame.Rect],
+                screen: Screen, painter: Painter, digits: RGB) -> None:
+    """Before the round: the table's number and the time to the start, and its seven
+    players by power, in the space of the digits, the notes and the chips: a player walks
+    the hall reading numbers, then their name, from across the room."""
+    below = boxes["alerts"].top if "alerts" in boxes else boxes["strip"].bottom
+    area = pygame.Rect(boxes["big"].left, boxes["big"].top, boxes["big"].w,
+                       below - boxes["big"].top)
+    gap = max(4, area.h // 40)
+    if portrait(surface.get_size()):
+        top = pygame.Rect(area.left, area.top, area.w, area.h * 3 // 10)
+        seats = pygame.Rect(area.left, top.bottom + gap, area.w, area.bottom - top.bottom - gap)
+        number = pygame.Rect(top.left, top.top, top.w * 11 // 20, top.h)
+        time = pygame.Rect(number.right + gap, top.top, top.right - number.right - gap, top.h)
+    else:
+        side = pygame.Rect(area.left, area.top, area.w * 2 // 5, area.h)
+        seats = pygame.Rect(side.right + 2 * gap, area.top, area.right - side.right - 2 * gap,
+                            area.h)
+        number = pygame.Rect(side.left, side.top, side.w, side.h * 3 // 5)
+        time = pygame.Rect(side.left, number.bottom + gap, side.w,
+                           side.bottom - number.bottom - gap)
+    table = screen.table_name.removeprefix("Table ").strip()
+    for caption, text, box, colour, role in (("Table", table, number, TABLE_GOLD, "board_table"),
+                                             ("Starts in", screen.big, time, digits, "big")):
+        head = pygame.Rect(box.left, box.top, box.w, box.h // 5)
+        painter.text(surface, drawn, f"{role}_caption", caption, head, DIM)
+        painter.text(surface, drawn, role, text,
+                     pygame.Rect(box.left, head.bottom, box.w, box.bottom - head.bottom)
+                     .inflate(-gap, -gap), colour, tight=any(c.isalnum() for c in text))
+    rows = len(screen.board_call)
+    row_h = seats.h // rows
+    size = min(painter.fit_size(f"{power}  {player}", seats.w, row_h * 4 // 5)
+               for power, player in screen.board_call)
+    power_w = max(painter.font(size).size(power)[0] for power, _ in screen.board_call)
+    for i, (power, player) in enumerate(screen.board_call):
+        row = pygame.Rect(seats.left, seats.top + i * row_h, seats.w, row_h)
+        painter.text(surface, drawn, "board_power", power,
+                     pygame.Rect(row.left, row.top, power_w, row.h), DIM, "left", size)
+        name = pygame.Rect(row.left + power_w + gap * 2, row.top,
+                           row.w - power_w - gap * 2, row.h)
+        painter.text(surface, drawn, "board_player", player, name, WHITE, "left", size)
+
+
+def _message(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, band: pygame.Rect,
+             text: str) -> None:
+    """The TD's hall message on its band: one line, or up to ``MESSAGE_LINES`` broken
+    between words where that draws it larger (a long message on a small panel)."""
+    pygame.draw.rect(surface, MESSAGE_BAND, band, border_radius=max(2, band.h // 6))
+    inner = band.inflate(-band.h // 2, -band.h // 8)
+    lines, size = _wrapped(painter, text, inner, MESSAGE_LINES)
+    _draw_lines(surface, drawn, painter, "message", lines, size, inner, DARK_TEXT)
 
 
 #: Notes on a portrait screen: several on at most this many lines, one note to a line; a

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from dipclock.hallmessage import HallMessage
 from dipclock.snapshot import Snapshot, reason
 from kiosk.round import Round, from_snapshot
 
@@ -25,6 +26,9 @@ class Received:
     hub: str | None = None  # the hub's id: seq counts afresh on a hub with a new one
     claims: tuple[tuple[str, str], ...] = ()  # (kiosk id, address): 2+ kiosks on this table
     clock: int = 0  # the hub clock's epoch: +1 each time the TD sets the hub's time
+    #: the TD's hall message (round or none), hidden at its ``until`` by the kiosk's own
+    #: hub time, so a table cut off from the hub still takes it down on time
+    message: HallMessage | None = None
 
     @property
     def key(self) -> str | None:
@@ -38,7 +42,7 @@ def parse_snapshot(data: Any, table: int) -> Received:
     except ValidationError as exc:
         raise ValueError(f"bad snapshot: {reason(exc)}") from None
     return Received(snap.seq, from_snapshot(snap, table), snap.hub,
-                    tuple((c.id, c.address) for c in snap.claims), snap.clock)
+                    tuple((c.id, c.address) for c in snap.claims), snap.clock, snap.message)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from dipclock.hallmessage import HallMessage
 from kiosk.outbox import Outbox
 from kiosk.pairing import certificate_refused
 from kiosk.round import Round
@@ -115,6 +116,13 @@ class HubClient:
 
     def hub_lost(self) -> bool:
         return not self.connected
+
+    def message(self) -> HallMessage | None:
+        """The TD's hall message of the last snapshot taken (shown or not: the screen
+        decides that at its own moment, ``dipclock.hallmessage.shown``)."""
+        with self._lock:
+            received = self.session.received
+            return received.message if received is not None else None
 
     @property
     def connected(self) -> bool:

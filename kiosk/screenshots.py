@@ -21,6 +21,7 @@ import pygame  # noqa: E402
 
 from dipclock import sheetlines  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
+from dipclock.hallmessage import HallMessage  # noqa: E402
 from dipclock.late import powers_out  # noqa: E402
 from dipclock.schedule import Pause, PhaseRef, Schedule  # noqa: E402
 from dipclock.scoring import GameResult, score_game  # noqa: E402
@@ -58,8 +59,15 @@ class Scene:
     players: tuple[tuple[str, str], ...] = ()  # (power, player) as the TD seated the table
     #: lines confirmed on this clock: (power, "pending" | "taken" | "refused", HH:MM:SS)
     confirmed_here: tuple[tuple[str, sheetlines.SentState, str], ...] = ()
+    message: str = ""  # the TD's hall message, set a minute before ``at``, until cleared
 
     def frame(self) -> state.Frame:
+        if not self.message:
+            return self._frame()
+        told = HallMessage(text=self.message, since=_t("09:00:00"))
+        return state.with_message(self._frame(), told, self.at)
+
+    def _frame(self) -> state.Frame:
         if self.before_round is not None:
             return self.before_round()
         profile = BUILTIN[self.event]
@@ -107,6 +115,8 @@ SEATED = (("A", "Ann Smith"), ("E", "Bob Jones"), ("F", "Claire Dubois"),
 
 SCENES: tuple[Scene, ...] = (
     Scene("before-start", "wdc2006", _t("09:52:10"), title="Round 1"),
+    # the board call: the table seated, the round not started (dipclock.screen.board_call)
+    Scene("board-call", "wdc2019", _t("09:52:10"), title="Round 2", players=SEATED),
     Scene("negotiating", "wdc2003", _t("11:40:00"),
           presses=tuple((p, f"11:33:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))
           + (("A", "11:38:00"), ("F", "11:38:20"), ("R", "11:39:00"))),
@@ -138,6 +148,11 @@ SCENES: tuple[Scene, ...] = (
           result=sheet("A=5,E=4,F=6,G=0,I=7,R=6,T=6", eliminated={"G": 1905},
                        confirmed="AFR"),
           confirmed_here=(("E", "pending", "15:31:00"),)),
+    # the TD's hall message across the top; the countdown stays the largest thing
+    Scene("hall-message", "wdc2003", _t("11:40:00"),
+          presses=(("A", "11:38:00"), ("F", "11:38:20"), ("R", "11:39:00")),
+          message="Lunch in the bar after this phase; round 3 board call on the projector "
+                  "at 14:00"),
     Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
           presses=(("I", "10:05:00"),)),
     Scene("alerts", "wdc2019", _t("10:08:40"), hub_lost=True,

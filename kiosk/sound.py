@@ -1,4 +1,5 @@
-"""Optional sound cues (off by default): the warning, the start of writing, the deadline.
+"""Optional sound cues (off by default): the warning, the start of writing, the deadline,
+and the TD's hall message.
 
 Tones are generated as 16-bit PCM with the stdlib (no numpy on the Pi image, no .wav
 files to ship). A kiosk without a sound card still runs: if the mixer cannot start, the
@@ -14,15 +15,17 @@ from typing import Literal
 
 import pygame
 
-Cue = Literal["warning", "writing", "deadline"]
+Cue = Literal["warning", "writing", "deadline", "message"]
 
 RATE = 22050
 #: (frequency Hz, seconds) notes per cue: rising for the warning, a long low tone for
-#: silence, three short high beeps at the deadline.
+#: silence, three short high beeps at the deadline, a falling two-note chime (an
+#: announcement, not an alarm) for a new hall message.
 TUNES: dict[Cue, tuple[tuple[float, float], ...]] = {
     "warning": ((660, 0.18), (0, 0.06), (880, 0.25)),
     "writing": ((440, 0.6),),
     "deadline": ((988, 0.15), (0, 0.08), (988, 0.15), (0, 0.08), (988, 0.3)),
+    "message": ((784, 0.22), (0, 0.04), (523, 0.4)),
 }
 
 

@@ -460,7 +460,8 @@ class Table:
         kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
                       log=lambda line: print(line, flush=True),
                       sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
-                      table=shown_table, hub_text=hub_text, hub_url=hub_url)
+                      table=shown_table, hub_text=hub_text, hub_url=hub_url,
+                      message=hub.message if hub is not None else lambda: None)
         on_screen = _status_file(self.args, timebase.local,
                                  hub.sync_status if hub is not None else lambda: None)
         print(ready_line(shown_table, where, time.monotonic()), flush=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
+from dipclock import hallmessage
 from dipclock import screen as core
 from dipclock.events import EventProfile
 from dipclock.late import Pressed
@@ -26,7 +27,7 @@ from dipclock.sheetlines import SheetView
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub",
-    "pairing", "problem", "with_result", "with_sheet",
+    "pairing", "problem", "with_message", "with_result", "with_sheet",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -56,6 +57,11 @@ class Screen:
     #: at game over, the table's result sheet for its players to check and confirm with
     #: their buttons (``dipclock.sheetlines``): drawn instead of the big words and the chips
     sheet: SheetView | None = None
+    #: before the round, the table's players by power (``dipclock.screen.board_call``):
+    #: drawn large beside the time to the start
+    board_call: tuple[tuple[str, str], ...] = ()
+    #: the TD's hall message, in a band across the top ("" when none shows)
+    message: str = ""
 
     @property
     def heading(self) -> str:
@@ -174,6 +180,22 @@ def with_result(frame: Frame, sheet: SheetView | None) -> Frame:
     return replace(frame, screen=replace(frame.screen, sheet=sheet, banner=banner))
 
 
+def with_message(frame: Frame, message: hallmessage.HallMessage | None, now: datetime
+                 ) -> Frame:
+    """The TD's hall message across the top of any screen but a start-up problem, while
+    it shows at ``now`` (hub time: ``dipclock.hallmessage.shown``); the frame is then
+    redrawn no later than the moment it goes."""
+    if frame.screen.look == "problem":
+        return frame
+    up = hallmessage.shown(message, now)
+    left = hallmessage.seconds_left(up, now)
+    valid = frame.valid_for if left is None else max(0.001, min(frame.valid_for, left))
+    text = up.text if up is not None else ""
+    if text == frame.screen.message and valid == frame.valid_for:
+        return frame
+    return replace(frame, screen=replace(frame.screen, message=text), valid_for=valid)
+
+
 def build(
     profile: EventProfile,
     schedule: Schedule,
@@ -192,5 +214,6 @@ def build(
     s = core.build(profile, schedule, now, presses, out, table, warning_seconds, banner_seconds,
                    players=players)
     shown = Screen(s.look, s.title, s.table_name, s.phase, s.deadline, s.label, s.big,
-                   s.notes, s.banner, s.chips, hub_lost, tuple(alerts))
+                   s.notes, s.banner, s.chips, hub_lost, tuple(alerts),
+                   board_call=s.board_call)
     return Frame(shown, s.valid_for, s.view)

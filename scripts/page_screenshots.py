@@ -8,7 +8,8 @@ TD's and the kiosks' own API with a schedule placed around the hub's current tim
 the pictures show what a TD sees, not a mock of it. Writes ``dashboard-STAGE-phone.png`` (a
 phone's screen), ``dashboard-STAGE-desktop.png`` (the whole page) and ``hall-STAGE.png`` for
 each stage, plus the README's ``dashboard-phone.png`` (lunch), ``hall.png`` (negotiating) and
-``clocks.png`` (the phone's Clocks card: a clock waiting for the TD, eight paired).
+``clocks.png`` (the phone's Clocks card: a clock waiting for the TD, eight paired), and
+the Seating card and the board call (``seating-card.png``, ``boardcall.png``).
 """
 
 from __future__ import annotations
@@ -195,12 +196,55 @@ def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
                 hall.close()
             finally:
                 live.stop()
+        if not only or "seating" in only:
+            written += seating(out, browser, Path(work))
     for stage, shown, readme in (("negotiating", "hall-negotiating.png", "hall.png"),
                                  ("lunch", "dashboard-lunch-phone.png", "dashboard-phone.png")):
         if not only or stage in only:
             shutil.copyfile(out / shown, out / readme)
             written.append(out / readme)
     return written
+
+
+#: the README's seating pictures: a hall of 49 (seven tables), round 2 after round 1
+SEATED = [f"{first} {last}" for first, last in zip(
+    ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus") * 7,
+    [name for name in ("Smith", "Jones", "Dubois", "Weiss", "Rossi", "Petrov", "Yilmaz")
+     for _ in range(7)], strict=True)]
+
+
+def seating(out: Path, browser: Any, work: Path) -> list[Path]:
+    """The Seating card with round 2 drafted (``seating-card.png``) and the projector's
+    board call of round 1 (``boardcall.png``), from a real hub."""
+    live = LiveHub(work / "seating", https=True).start()
+    try:
+        td = live.td()
+        now = to_moment(httpx.get(live.url + "/api/time", verify=live.verify).json()["t1"])
+        _round(td, "wdc2019", now + timedelta(minutes=20))
+        td.put("/api/td/tables", json={"count": 7}).raise_for_status()
+        first = td.post("/api/td/seating/draft", json={"round": 1, "players": SEATED,
+                                                       "seed": 11}).json()
+        td.put("/api/td/seating/round", json={"round": 1, "tables": first["tables"]}
+               ).raise_for_status()
+        page = _dashboard(browser, live.url, {"width": 1280, "height": 900})
+        page.click("#seat-desk > summary")
+        page.wait_for_function("document.getElementById('seat-round').value === '2'")
+        page.fill("#seat-seed", "11")
+        page.click("#btn-seat-draft")
+        page.wait_for_selector("#seat-draft .seat-table")
+        page.add_style_tag(content="header.top { position: static; }")  # not over the card
+        card = out / "seating-card.png"
+        page.locator("#seat-card").screenshot(path=str(card))
+        page.context.close()
+        hall = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        hall.goto(live.url + "/boardcall")
+        hall.wait_for_selector(".call-table")
+        call = out / "boardcall.png"
+        hall.screenshot(path=str(call))
+        hall.close()
+        return [card, call]
+    finally:
+        live.stop()
 
 
 def main(argv: list[str]) -> int:

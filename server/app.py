@@ -31,6 +31,7 @@ from server.refusal import Refused
 from server.regulars import Regulars
 from server.resultsdesk import sheet_secret
 from server.rounds import current, hall_venue
+from server.routers import boardcall as boardcall_routes
 from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
 from server.settings import Settings
@@ -171,6 +172,7 @@ def create_app(
     app.include_router(clock_routes.router)
     app.include_router(pages.router)
     app.include_router(results.router)
+    app.include_router(boardcall_routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)  # outermost: a body's size before its parsing or its sender

@@ -17,6 +17,7 @@ from server import kepttime, pairing, roundsetup
 from server.actions import played
 from server.context import Hub
 from server.grid import grid
+from server.hallmessage import as_json, showing
 from server.hubtime import status as clock_status
 from server.responses import (
     AdjustmentInfo,
@@ -86,6 +87,7 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
         round_change=None if last is None else RoundChange(
             round=last[0], summary=last[1], at=iso(last[2], tz)),
         adjustments=[],
+        message=as_json(showing(hub.store, now), tz),
     )
     if cur is not None:
         r = cur.round

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from server.hallmessage import MessageJson
 from server.schemas import KioskInfo
 from server.views import ClockJson
 
@@ -467,3 +468,5 @@ class DashboardState(Out):
     next_round: NextRound | None = None
     round_change: RoundChange | None = None
     adjustments: list[AdjustmentInfo] = []
+    #: the TD's hall message shown now on every table and the hall page (None: none)
+    message: MessageJson | None = None

@@ -28,10 +28,9 @@ from dipclock.standings import (
     StandingsRules,
     best_countries,
     mixed_text,
-    played_every,
-    qualifiers,
     standings,
     team_standings,
+    top_board_seeds,
 )
 from dipclock.timeline import table_clock
 from server.csvcells import cell
@@ -409,15 +408,12 @@ def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
     if rules.top_board_round is None or round_no < rules.top_board_round - 1:
         return None
     at = rules.top_board_round
-    before = set(range(1, at))
     seeds: list[str] = []
     problem = ""
-    if any(s.round in before for s in scores):
-        skip = played_every(scores, before) if rules.top_board_skips_full_players else ()
-        try:
-            seeds = qualifiers(scores, rules, before, exclude=skip)
-        except SeatTie as exc:
-            problem = str(exc)
+    try:
+        seeds = top_board_seeds(scores, rules)
+    except SeatTie as exc:
+        problem = str(exc)
     table, players = None, []
     if seeds:
         best = max(players_of(store, at).items(), default=None,

@@ -8,6 +8,7 @@ from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
+from server.hallmessage import showing
 from server.resultsdesk import (
     Board,
     board_problem,
@@ -33,6 +34,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     now = hub.clock.now()
     secret = sheet_secret(hub.store) if cur is not None else ""
     results = table_results(hub, cur, tables) if cur is not None else {}
+    message = showing(hub.store, hub.clock.moment())  # every table's, round or none
     return {
         n: Snapshot(
             seq=seq,
@@ -49,6 +51,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             players=players.get(n, {}),
             sheet=sheet_link(secret, cur.round.number, n) if cur else None,
             result=results.get(n),
+            message=message,
         )
         for n, rows in by_table.items()
     }

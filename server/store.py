@@ -23,6 +23,7 @@ from dipclock.errors import DipclockError
 from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Adjustment, Pause
+from dipclock.seating import Seat  # one player at one table in one round: the core's
 from machine.private import private_file
 from server.refusal import Refused
 from server.sheets import Sheet, SheetIn
@@ -209,6 +210,9 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
 
 #: the meta key of the hub's own note of its time (``Store.note_time``)
 TIME_SEEN = "hub_time_seen"
+#: the meta key of the TD's hall message (``Store.set_hall_message``): one row of JSON,
+#: so no schema step (a hub of an older version ignores the key)
+HALL_MESSAGE = "hall_message"
 
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
          "ON CONFLICT(round, table_no) DO UPDATE SET rev = rev + 1")
@@ -333,16 +337,6 @@ class Decision:
     final: str
     note: str
     at: datetime
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One player at one table in one round, playing ``power`` (a letter)."""
-
-    round: int
-    table: int
-    power: str
-    player: str
 
 
 @dataclass(frozen=True)
@@ -897,6 +891,16 @@ class Store:
                         "DELETE FROM seating WHERE round = ? AND table_no = ? AND power = ?",
                         (s.round, s.table, s.power))
 
+    def replace_round_seating(self, number: int, seats: list[Seat], now: datetime,
+                              summary: str, *, base: int | None = None) -> None:
+        """Round ``number``'s whole seating, in one write: the seats it had go (a table
+        the new seating has no more is empty, not left over)."""
+        with self.change(now, "seating", summary, base=base) as db:
+            db.execute("DELETE FROM seating WHERE round = ?", (number,))
+            db.executemany(
+                "INSERT INTO seating(round, table_no, power, player) VALUES(?, ?, ?, ?)",
+                [(s.round, s.table, s.power, s.player) for s in seats])
+
     # --- units (graduated penalties) ----------------------------------------------------
 
     def units(self, round_no: int | None = None) -> list[Units]:
@@ -996,6 +1000,23 @@ class Store:
             db.execute("DELETE FROM teams")
             db.executemany("INSERT INTO teams(player, team) VALUES(?, ?)",
                            [(player, team) for team, player in members])
+
+    # --- the hall message (``server.hallmessage``) --------------------------------------
+
+    def hall_message(self) -> str | None:
+        """The TD's last hall message as stored (JSON), shown or run out; None: cleared."""
+        return self.meta(HALL_MESSAGE)
+
+    def set_hall_message(self, text: str | None, now: datetime, summary: str,
+                         *, base: int | None = None) -> None:
+        """Store the TD's message (JSON; None clears it), logged: one meta row, kept across
+        a restart, replaced by the next; every table's snapshot carries it (``seq``)."""
+        with self.change(now, "message", summary, base=base) as db:
+            if text is None:
+                db.execute("DELETE FROM meta WHERE key = ?", (HALL_MESSAGE,))
+            else:
+                db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+                           (HALL_MESSAGE, text))
 
     # --- audit log ----------------------------------------------------------------------
 

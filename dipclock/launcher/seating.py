@@ -22,8 +22,10 @@ from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds
+from dipclock.launcher.results import read_scores, usable_rules
 from dipclock.powers import POWERS, power_letter
 from dipclock.seating import (
+    Past,
     Seat,
     Seating,
     SeatingError,
@@ -31,7 +33,10 @@ from dipclock.seating import (
     pair,
     read_past,
     seat_round,
+    two_boards_allowed,
 )
+from dipclock.seating.topboard import seat_top_board
+from dipclock.standings import StandingsError, top_board_seeds
 
 
 def add_seat_parser(sub: Any) -> None:
@@ -52,6 +57,10 @@ def add_seat_parser(sub: Any) -> None:
     seat.add_argument("--two-boards", metavar='"NAME,NAME"',
                       help="players willing to play two boards, where the event allows it: "
                            "they fill the last table instead of the surplus sitting out")
+    seat.add_argument("--scores", metavar="SCORES.csv",
+                      help="the scores so far (as `dipclock standings` reads them): in the "
+                           "event's top-board round, the top board is seated at table 1 by "
+                           "the standings")
     seat.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -71,7 +80,7 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
     apart = (read_apart(_text(args.apart, "--apart"), args.apart, set(players), notes)
              if args.apart else set())
     two_boards = _names(args.two_boards, "--two-boards", players)
-    if two_boards and not allows_two_boards(profile):
+    if two_boards and not two_boards_allowed(profile.standings):
         raise UsageError(f"--two-boards: {profile.id}'s rules do not let a player play two "
                          "boards")
     earlier = [s for s in history if s.round < args.round]
@@ -79,9 +88,12 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     if args.seed is None:
         notes.append(f"seed {seed}: --seed {seed} seats the same again")
+    rng = random.Random(seed)
+    past = read_past(earlier)
     try:
-        seating = seat_round(players, read_past(earlier), args.round, random.Random(seed),
-                             apart=apart, fixed=kept, two_boards=two_boards)
+        kept += top_board_table(profile, args, players, past, rng, kept, notes)
+        seating = seat_round(players, past, args.round, rng, apart=apart, fixed=kept,
+                             two_boards=two_boards)
     except SeatingError as exc:
         raise UsageError(str(exc)) from None
     if seating.apart_together:
@@ -92,9 +104,37 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
     return seating_text(profile, seating), notes
 
 
-def allows_two_boards(profile: EventProfile) -> bool:
-    """Whether the event's text lets a player play two boards (it says how that scores)."""
-    return profile.standings is not None and profile.standings.two_boards != "refuse"
+def top_board_table(profile: EventProfile, args: argparse.Namespace, players: list[str],
+                    past: Past, rng: random.Random, kept: list[Table],
+                    notes: list[str]) -> list[Table]:
+    """In the event's top-board round, with ``--scores``: the top board, at the first table
+    not kept, seated by the standings; how its powers are given, as a note."""
+    rules = profile.standings
+    at = rules.top_board_round if rules is not None else None
+    if rules is None or at is None or args.round != at:
+        if args.scores:
+            where = f"round {at} is its top-board round" if at else "it has no top board"
+            raise UsageError(f"--scores: {profile.id} seats no top board in round "
+                             f"{args.round} ({where})")
+        return []
+    if not args.scores:
+        notes.append(f"round {at} is {profile.id}'s top-board round: --scores seats the top "
+                     "board by the standings")
+        return []
+    scores, columns = read_scores(_text(args.scores, "--scores"), args.scores)
+    rules, left_out = usable_rules(rules, columns)
+    notes += left_out
+    try:
+        seeds = top_board_seeds(scores, rules,
+                                absent={s.player for s in scores} - set(players))
+    except StandingsError as exc:  # a tie on the last seat: the TD decides
+        raise UsageError(f"--scores: {exc}") from None
+    if not seeds:
+        raise UsageError(f"--scores: no score before round {at} to seat the top board by")
+    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng,
+                                 {t.number for t in kept})
+    notes += said
+    return [table]
 
 
 def seating_json(profile: EventProfile, s: Seating) -> dict[str, object]:

@@ -8,7 +8,17 @@ what the seating repeats.
 """
 
 from dipclock.seating.past import Past, Seat, SeatingError, pair, read_past
-from dipclock.seating.seat import Seating, Table, seat_round
+from dipclock.seating.seat import (
+    Seating,
+    Table,
+    apart_together,
+    pairs_met_before,
+    powers_repeated,
+    problems,
+    seat_round,
+    two_boards_allowed,
+)
 
-__all__ = ["Past", "Seat", "Seating", "SeatingError", "Table", "pair", "read_past",
-           "seat_round"]
+__all__ = ["Past", "Seat", "Seating", "SeatingError", "Table", "apart_together", "pair",
+           "pairs_met_before", "powers_repeated", "problems", "read_past", "seat_round",
+           "two_boards_allowed"]

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from dipclock.powers import LETTERS
+from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import plane
 from dipclock.seating.past import Chance, Past, SeatingError, pair
 from dipclock.seating.powers import give_powers, repeats
 from dipclock.seating.search import seat_tables
+from dipclock.standings.rules import StandingsRules
 
 SEATS = len(LETTERS)
 
@@ -172,3 +173,33 @@ def apart_together(tables: Sequence[Table], apart: Collection[tuple[str, str]]) 
     """The kept-apart pairs seated at one table."""
     return sum(pair(a, b) in apart for t in tables
                for a in t.seats.values() for b in t.seats.values() if a < b)
+
+
+def two_boards_allowed(rules: StandingsRules | None) -> bool:
+    """Whether the event's text lets a player play two boards of a round (it then says how
+    that scores: wdc2018, wdc2019)."""
+    return rules is not None and rules.two_boards != "refuse"
+
+
+def problems(tables: Sequence[Table], apart: Collection[tuple[str, str]] = frozenset(),
+             two_boards: bool = False) -> list[str]:
+    """What makes a seating one a TD cannot call, one line each: an empty seat, a player
+    twice at a table or at two tables (unless ``two_boards``), a kept-apart pair together.
+    Empty: the seating can be called."""
+    out: list[str] = []
+    where: dict[str, list[int]] = {}
+    for t in tables:
+        empty = [POWERS[p] for p in LETTERS if not t.seats.get(p, "").strip()]
+        if empty:
+            out.append(f"table {t.number}: no player for {', '.join(empty)}")
+        names = [n for n in t.seats.values() if n.strip()]
+        for n in sorted({n for n in names if names.count(n) > 1}):
+            out.append(f"table {t.number}: {n} is seated twice")
+        for n in set(names):
+            where.setdefault(n, []).append(t.number)
+        out += [f"table {t.number}: {a} and {b} are kept apart"
+                for a, b in sorted(apart) if a in names and b in names]
+    for n, at in sorted(where.items()):
+        if len(at) > (2 if two_boards else 1):
+            out.append(f"{n} is seated at tables {', '.join(map(str, sorted(at)))}")
+    return out

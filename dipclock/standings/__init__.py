@@ -11,7 +11,7 @@ from dipclock.standings.best_country import best_countries
 from dipclock.standings.boards import check_boards
 from dipclock.standings.mixed import mixed_systems, mixed_text
 from dipclock.standings.model import GameScore, Standing, StandingsError, TeamStanding
-from dipclock.standings.ranking import SeatTie, qualifiers, standings
+from dipclock.standings.ranking import SeatTie, qualifiers, standings, top_board_seeds
 from dipclock.standings.rules import (
     BestCountryBy,
     StandingsRules,
@@ -47,6 +47,7 @@ __all__ = [
     "rules_from",
     "standings",
     "team_standings",
+    "top_board_seeds",
     "totals",
     "weighted",
 ]

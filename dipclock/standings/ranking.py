@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from dipclock.standings.aggregate import by_player, totals_of
+from dipclock.standings.aggregate import by_player, played_every, totals_of
 from dipclock.standings.boards import SEATS
 from dipclock.standings.model import GameScore, Standing, StandingsError, settle
 from dipclock.standings.order import group_by, ranks
@@ -108,3 +108,20 @@ def qualifiers(scores: Sequence[GameScore], rules: StandingsRules, rounds: Colle
         raise SeatTie(f"seat {seats} of the top board is tied between {', '.join(level)}: "
                       f"no tie-break separates them", level)
     return [s.player for s in table[:seats]]
+
+
+def top_board_seeds(scores: Sequence[GameScore], rules: StandingsRules,
+                    absent: Collection[str] = frozenset()) -> list[str]:
+    """The top board's seven, best first, by the event's rule: the standings of the rounds
+    before the top board's own, with the qualification weights, less those the event bars
+    (wdc2006 19.8: who played all of them "cannot play another game") and those
+    ``absent`` (a withdrawal: "the next player will take the place"). Empty: the event has
+    no top board, or no round before it has a score. A tie on the last seat is a
+    ``SeatTie``."""
+    if rules.top_board_round is None:
+        return []
+    before = set(range(1, rules.top_board_round))
+    if not any(s.round in before for s in scores):
+        return []
+    skip = played_every(scores, before) if rules.top_board_skips_full_players else frozenset()
+    return qualifiers(scores, rules, before, exclude=lambda p: p in skip or p in absent)

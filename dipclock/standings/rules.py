@@ -42,6 +42,12 @@ BestCountryBy = Literal["score", "centres_then_score", "score_then_centres"]
 #: ``higher``, only the higher score counts, the other game for nothing (wdc2018);
 #: ``as_one_game``, one result, the better of 80 % + 40 % and 100 % + 0 % (wdc2019 2b4).
 TwoBoards = Literal["refuse", "higher", "as_one_game"]
+#: How the top board's powers are given: ``assigned`` as at any table (the powers each
+#: played least; wdc2018 says nothing else); ``chosen`` by its players in an order the
+#: event's country-assignment rules set (wdc2006 19.8); ``placed_then_chosen``: the order of
+#: choice first, the lowest ranked placing their name first and each next before or after,
+#: then each chooses in that order (wdc2019 III.2).
+TopBoardPowers = Literal["assigned", "chosen", "placed_then_chosen"]
 
 
 class StandingsRules(BaseModel):
@@ -67,6 +73,7 @@ class StandingsRules(BaseModel):
     #: How many first places the top board's own result decides (wdc2006: 2).
     top_board_places: Annotated[int, Field(ge=0, le=7)] = 0
     top_board_by: TopBoardBy = "score"
+    top_board_powers: TopBoardPowers = "assigned"
     #: The round the top board plays; the rounds before it seed it (None: no top board).
     top_board_round: Annotated[int, Field(ge=2)] | None = None
     #: The most rounds before ``top_board_round`` a player may play (wdc2018: "no more than

@@ -13,6 +13,7 @@ from dipclock.phaseview import view
 from dipclock.venuetime import zone
 from server.context import HubDep
 from server.grid import apart
+from server.hallmessage import MessageJson, as_json, showing
 from server.rounds import current
 from server.views import ClockJson, clock_model, view_json
 
@@ -62,6 +63,7 @@ class HallJson(BaseModel):
     clock: ClockJson | None = None  # None: no round set up yet
     view: dict[str, Any] | None = None  # the core's raw view, for scripts that read it
     apart: list[ApartJson] = []  # the tables not on the hall's clock, by table number
+    message: MessageJson | None = None  # the TD's hall message shown now (server.hallmessage)
 
 
 @router.get("/api/hall", response_model=HallJson)
@@ -80,4 +82,5 @@ def hall_view(hub: HubDep) -> HallJson:
         out.clock = clock_model(cur.profile, cur.schedule, now)
         out.view = view_json(view(cur.profile, cur.schedule, now), zone(cur.profile.timezone))
         out.apart = [ApartJson(**a) for a in apart(cur, now, hub.store.tables())]
+    out.message = as_json(showing(hub.store, hub.clock.moment()), zone(out.timezone))
     return out

@@ -1,12 +1,12 @@
 """The seating: who plays which power at which table in each round, and the units a power
 had in a phase.
 
-The TD enters the seating on the dashboard or imports a CSV file
-(``round,table,power,player``); the review and the penalties CSV name the player beside the
-power (``server.review``) and each table's kiosk names a late power's player. Under a
-graduated penalty the TD enters a late power's units ("A Vie, A Bud, F Tri") and the
-review names the orders its penalty deletes. Included by ``server.routers.td`` under its
-``/api`` prefix.
+The TD seats a round on the dashboard (``server.seatingdesk``: drafted by the core, moved
+by hand, called) or imports a CSV file (``round,table,power,player``); the review and the
+penalties CSV name the player beside the power (``server.review``) and each table's kiosk
+names a late power's player. Under a graduated penalty the TD enters a late power's units
+("A Vie, A Bud, F Tri") and the review names the orders its penalty deletes. Included by
+``server.routers.td`` under its ``/api`` prefix.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from dipclock.powers import POWERS
-from server import actions
+from server import actions, seatingdesk
 from server.auth import TD, Base, TDWrite
 from server.context import HubDep
 from server.responses import SeatingSet, SeatOut, TeamsSet, UnitsOut, UnitsSet
@@ -48,6 +48,31 @@ def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep, base: Base) -> Seating
     hub.store.set_seating(done.what, hub.clock.moment(), summary, base=base)
     publish(hub)  # the tables' screens name their players: a new seating reaches them now
     return SeatingSet(seats=len(done.what), summary=summary, seq=hub.store.seq())
+
+
+@router.post("/td/seating/draft", response_model=seatingdesk.Draft)
+def seating_draft(body: seatingdesk.DraftIn, _: TD, hub: HubDep) -> seatingdesk.Draft:
+    """Round ``round`` seated from the players present and the rounds the hub holds, with
+    its figures; nothing is stored (the TD moves players, then calls it)."""
+    return seatingdesk.draft(hub, body)
+
+
+@router.post("/td/seating/check", response_model=seatingdesk.Judged)
+def seating_check(body: seatingdesk.CheckIn, _: TD, hub: HubDep) -> seatingdesk.Judged:
+    """A seating's figures and problems as the TD has it now (after moving players)."""
+    return seatingdesk.check(hub, body)
+
+
+@router.put("/td/seating/round", response_model=SeatingSet)
+def call_seating(body: seatingdesk.CheckIn, _: TDWrite, hub: HubDep,
+                 base: Base) -> SeatingSet:
+    """Call the seating: it replaces the round's whole seating in one write, and the
+    tables' screens show their players. Refused for a round that has been played."""
+    seats, summary = seatingdesk.call(hub, body)
+    hub.store.replace_round_seating(body.round, seats, hub.clock.moment(), summary,
+                                    base=base)
+    publish(hub)
+    return SeatingSet(seats=len(seats), summary=summary, seq=hub.store.seq())
 
 
 @router.get("/td/teams", response_model=dict[str, list[str]])

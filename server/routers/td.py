@@ -37,6 +37,7 @@ from server.responses import (
 from server.review import as_csv, late_submissions
 from server.rounds import current
 from server.roundsetup import RoundPreview
+from server.routers import messages as message_routes
 from server.routers import seating as seating_routes
 from server.schemas import (
     AdjustRequest,
@@ -51,6 +52,7 @@ from server.snapshot import publish
 
 router = APIRouter(prefix="/api", tags=["td"])
 router.include_router(seating_routes.router)
+router.include_router(message_routes.router)
 
 #: ``?round=3``: one round's late orders (without it: every round's)
 RoundQuery = Annotated[int | None, Query(ge=1, le=99)]

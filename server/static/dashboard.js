@@ -38,6 +38,7 @@ function render(d) {
   placeSetup(d);
   renderClock(d.hall);
   renderClocks(d.clocks);
+  renderMessage(d.message);  // message.js
   fillSelect($("event-builtin"), d.events.map((e) => [e.id, `${e.id}: ${e.name}`]));
   if (d.event && !render.eventChosen) { $("event-builtin").value = d.event.id; render.eventChosen = true; }
   fillSelect($("break-deadline"), d.deadlines.map((x) => [x.phase, `${x.phase} at ${hhmm(x.deadline)}`]));
@@ -470,6 +471,7 @@ function wireDashboard() {
   };
   wireClocks();
   wireResults();
+  wireMessage();
   setInterval(() => {
     const t = hubNow();
     if (t !== null) $("hub-now").textContent = clockText(t);

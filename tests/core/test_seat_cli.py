@@ -202,3 +202,48 @@ def test_the_command_runs_as_a_program(tmp_path):
                          check=False)
     assert out.returncode == 0, out.stderr
     assert len(json.loads(out.stdout)["tables"]) == 3
+
+
+def scores_file(tmp_path: Path, rounds: int, players: list[str]) -> Path:
+    """Scores where the first listed player is best, then the next, in every round."""
+    path = tmp_path / "scores.csv"
+    rows = [f"{r},{p},{100 - i}" for r in range(1, rounds + 1) for i, p in enumerate(players)]
+    path.write_text("round,player,score\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_the_top_board_is_seated_by_the_standings_with_the_events_order_of_choice(
+        capsys, tmp_path):
+    # wdc2019: the top board is round 4, seeded by rounds 1 to 3; Player 3 withdrew, so
+    # the eighth takes the seat (III.1: "the next player will take the place")
+    ranked = NAMES[:28]
+    scores = scores_file(tmp_path, 3, ranked)
+    present = [p for p in ranked if p != "Player 3"]
+    got, err = seat(capsys, tmp_path, "--seed", 1, "--scores", scores, players=present,
+                    rnd=4)
+    seeds = ["Player 1", "Player 2", "Player 4", "Player 5", "Player 6", "Player 7",
+             "Player 8"]
+    assert sorted(got["tables"][0]["seats"].values()) == sorted(seeds)
+    assert f"table 1 is the top board: {', '.join(seeds)}" in err
+    assert "First the order of choice: Player 8, then Player 7, then Player 6" in err
+    others = [p for t in got["tables"][1:] for p in t["seats"].values()]
+    assert sorted(others + got["sitting_out"]) == sorted(set(present) - set(seeds))
+
+
+def test_a_top_board_whose_powers_are_given_says_nothing_of_choosing(capsys, tmp_path):
+    ranked = NAMES[:14]
+    code, out, err = run(capsys, "seat", "wdc2018", "--players",
+                         players_file(tmp_path, ranked), "--round", 5, "--seed", 2,
+                         "--scores", scores_file(tmp_path, 3, ranked), "--json")
+    assert code == 0, err
+    top = json.loads(out)["tables"][0]["seats"].values()
+    assert sorted(top) == sorted(ranked[:7]) and "choose" not in err
+
+
+def test_scores_for_a_round_with_no_top_board_are_refused(capsys, tmp_path):
+    code, out, err = run(capsys, "seat", "wdc2019", "--players",
+                         players_file(tmp_path, NAMES[:14]), "--round", 2, "--scores",
+                         scores_file(tmp_path, 1, NAMES[:14]))
+    assert code == 2 and out == ""
+    assert err == ("dipclock: error: --scores: wdc2019 seats no top board in round 2 "
+                   "(round 4 is its top-board round)\n")

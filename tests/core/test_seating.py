@@ -232,3 +232,17 @@ def test_the_same_seed_seats_the_same():
 
 def test_a_table_is_a_value():
     assert Table(1, {"A": "x"}) == Table(1, {"A": "x"})
+
+
+def test_the_top_board_sits_together_and_is_told_the_events_order_of_choice():
+    from dipclock.seating.topboard import choosing, top_board
+
+    seeds = names(7)
+    table = top_board(seeds, Past(), random.Random(1), number=4)
+    assert table.number == 4 and sorted(table.seats.values()) == seeds
+    assert sorted(table.seats) == sorted(LETTERS)
+    placing = choosing("placed_then_chosen", seeds)
+    assert "P06, then P05, then P04, then P03, then P02, then P01, then P00 place" in placing
+    assert "chooses" in choosing("chosen", seeds) and choosing("assigned", seeds) == ""
+    with pytest.raises(SeatingError, match="seven different players, not 6"):
+        top_board(seeds[:6], Past(), random.Random(1))

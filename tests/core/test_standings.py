@@ -697,3 +697,17 @@ def test_adding_a_result_never_lowers_a_total_when_weights_are_all_one(
     assert after[player] >= before[player]
     assert {p: t for p, t in after.items() if p != player} == \
         {p: t for p, t in before.items() if p != player}
+
+
+def test_the_top_boards_seeds_skip_the_absent_and_those_the_event_bars():
+    from dipclock.standings import GameScore, StandingsRules, top_board_seeds
+
+    rules = StandingsRules(top_board_round=3, top_board_skips_full_players=True)
+    # P0 to P9, best first; P0 played both rounds before the top board: barred
+    scores = [GameScore(round=1, player=f"P{i}", score=100 - i) for i in range(10)]
+    scores.append(GameScore(round=2, player="P0", score=1))
+    assert top_board_seeds(scores, rules) == [f"P{i}" for i in range(1, 8)]
+    assert top_board_seeds(scores, rules, absent={"P2"}) == [
+        "P1", "P3", "P4", "P5", "P6", "P7", "P8"]
+    assert top_board_seeds(scores, StandingsRules()) == []
+    assert top_board_seeds([], rules) == []

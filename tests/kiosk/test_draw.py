@@ -51,6 +51,13 @@ def test_every_text_is_on_screen_and_apart(scene: Scene, size: tuple[int, int]) 
         return
     big = next(d for d in drawn if d.role == "big")
     assert big.text == screen.big
+    if screen.board_call:  # before the round: the table's number and its seven players
+        table = next(d for d in drawn if d.role == "board_table")
+        assert table.text == "3" and table.rect.h >= min(size) * 0.2, "the table is not large"
+        assert [d.text for d in drawn if d.role == "board_power"] == POWER_NAMES
+        assert [d.text for d in drawn if d.role == "board_player"] == [
+            p for _, p in screen.board_call]
+        return
     if any(c.isdigit() for c in screen.big):  # a quarter of the screen's short side
         assert big.rect.h >= min(size) * 0.25, "the remaining time is not large"
     chips = [d for d in drawn if d.role.endswith("-name")]

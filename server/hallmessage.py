@@ -1,0 +1,94 @@
+"""The TD's hall message on the hub: the request that sets it, the one stored row, and the
+message as the dashboard and the hall page read it.
+
+The rules (what a message is, when it shows) are ``dipclock.hallmessage``; this module only
+stores a message, reads it back at the hub's time and words it on the venue's clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, tzinfo
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Strict, ValidationError
+
+from dipclock.hallmessage import HallMessage, check_minutes, clean_text, shown
+from dipclock.screen import clock_text
+from dipclock.sync import to_seconds
+from server.store import Store
+from server.views import iso
+
+log = logging.getLogger("uvicorn.error")
+
+
+class MessageIn(BaseModel):
+    """``PUT /api/td/message``: the text (one line, 1 to 120 printable characters, stripped)
+    and, if it is to go by itself, after how many whole minutes (1 to 720). Strict: a
+    number for the text, or text, a fraction or true for the minutes, is a 422."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    text: Annotated[str, Strict(), AfterValidator(clean_text)]
+    minutes: Annotated[int, Strict(), AfterValidator(check_minutes)] | None = None
+
+
+class MessageJson(BaseModel):
+    """The message shown now, as the dashboard and the hall page read it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    since: str  # when the TD set it: the venue's naive local time (and the page's chime key)
+    until: str | None  # when it goes by itself, venue time; None: until the TD clears it
+    #: ``until`` as hub time (POSIX seconds, like ``hub_time``): a page that ticks the
+    #: hub's time between polls hides the banner then
+    ends: float | None
+
+
+class MessageSet(BaseModel):
+    """The answer to setting or clearing: the message shown now (None: none) and ``seq``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: MessageJson | None
+    seq: int
+
+
+def stored(store: Store) -> HallMessage | None:
+    """The last message the TD set, shown or run out (None: cleared, or never set). A row
+    the model refuses (written by hand) is logged and taken as no message: it must not
+    stop every snapshot."""
+    text = store.hall_message()
+    if text is None:
+        return None
+    try:
+        return HallMessage.model_validate_json(text)
+    except ValidationError as exc:
+        log.warning("the stored hall message is not one (%s): none is shown",
+                    exc.errors()[0].get("msg", "invalid"))
+        return None
+
+
+def showing(store: Store, now: datetime) -> HallMessage | None:
+    """The message shown at ``now`` (hub time): ``dipclock.hallmessage.shown``."""
+    return shown(stored(store), now)
+
+
+def as_json(message: HallMessage | None, tz: tzinfo) -> MessageJson | None:
+    if message is None:
+        return None
+    return MessageJson(text=message.text, since=iso(message.since, tz) or "",
+                       until=iso(message.until, tz),
+                       ends=to_seconds(message.until) if message.until else None)
+
+
+def set_line(message: HallMessage, before: HallMessage | None, tz: tzinfo) -> str:
+    """The log's line: ``hall message "Lunch in the bar" until 13:59:41``."""
+    until = f"until {clock_text(message.until, tz)}" if message.until else "until cleared"
+    replaces = f" (replaces \"{before.text}\")" if before is not None else ""
+    return f"hall message \"{message.text}\" {until}{replaces}"
+
+
+def clear_line(before: HallMessage) -> str:
+    return f"hall message cleared: \"{before.text}\""

@@ -1,0 +1,231 @@
+"""The dashboard's Seating card: a round seated by the core from the players present and
+the rounds the hub holds, previewed with its quality, checked again after the TD moves two
+players, and called (stored) in one write.
+
+Who sits where is the core's (``dipclock.seating``); this module only gathers what it
+needs from the store and says what it found in the dashboard's words. A draft is not
+stored: the TD's phone holds it until it is called, so a second phone or a reload never
+calls a seating the TD did not see.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from dipclock.powers import LETTERS, PowerLetter
+from dipclock.seating import (
+    Past,
+    Seat,
+    SeatingError,
+    Table,
+    apart_together,
+    pair,
+    pairs_met_before,
+    powers_repeated,
+    problems,
+    read_past,
+    seat_round,
+    two_boards_allowed,
+)
+from dipclock.seating.topboard import seat_top_board
+from dipclock.snapshot import PlayerName
+from dipclock.standings import SeatTie, top_board_seeds
+from server.context import Hub
+from server.refusal import Refused
+from server.resultsdesk import game_scores, players_of
+from server.schemas import Body, TableNo
+
+#: a hall's most players, and most pairs kept apart
+MOST_PLAYERS = 7 * 999
+MOST_APART = 2000
+
+
+class TableIn(Body):
+    table: TableNo
+    seats: dict[PowerLetter, PlayerName]
+
+
+class DraftIn(Body):
+    """Seat round ``round`` for ``players`` (those present). ``keep``: tables of the round
+    already called, kept as the hub holds them; ``two_boards``: players willing to play a
+    second board, where the event allows it; ``seed``: the same seed seats the same."""
+
+    round: Annotated[int, Field(ge=1, le=99)]
+    players: Annotated[list[PlayerName], Field(max_length=MOST_PLAYERS)]
+    apart: Annotated[list[tuple[PlayerName, PlayerName]], Field(max_length=MOST_APART)] = []
+    keep: Annotated[list[TableNo], Field(max_length=999)] = []
+    two_boards: Annotated[list[PlayerName], Field(max_length=6)] = []
+    seed: Annotated[int, Field(ge=0, le=2**31)] | None = None
+
+
+class CheckIn(Body):
+    """A seating as the TD has it now (after moving players by hand), to be judged."""
+
+    round: Annotated[int, Field(ge=1, le=99)]
+    tables: Annotated[list[TableIn], Field(min_length=1, max_length=999)]
+    apart: Annotated[list[tuple[PlayerName, PlayerName]], Field(max_length=MOST_APART)] = []
+
+
+class Quality(BaseModel):
+    pairs_met_before: int
+    powers_repeated: int
+    apart_together: int
+
+
+class TableOut(BaseModel):
+    table: int
+    seats: dict[str, str]  # power letter -> player
+
+
+class Judged(BaseModel):
+    """A seating's figures and what stops it being called (``problems``: empty to call)."""
+
+    round: int
+    tables: list[TableOut]
+    quality: Quality
+    problems: list[str]
+    #: tables of this round the hub holds, with a result or presses: called already
+    played: str
+
+
+class Draft(Judged):
+    seed: int
+    sitting_out: list[str]
+    two_boards: list[str]
+    #: in the event's top-board round, its seven by the standings, best first
+    top_board: list[str] = []
+    #: what the TD should know: how the top board's powers are chosen, a tie for its seat
+    notes: list[str] = []
+
+
+def earlier(hub: Hub, before: int) -> Past:
+    """The rounds before ``before`` as the hub holds them, counted; a seating no round can
+    have had (a player twice at a table, imported so) is a 422 naming it."""
+    try:
+        return read_past(s for s in hub.store.seating() if s.round < before)
+    except SeatingError as exc:
+        raise Refused(422, f"seating: the hub's {exc}") from None
+
+
+def draft(hub: Hub, body: DraftIn) -> Draft:
+    """Round ``body.round`` seated by the core; a seating that cannot be is a 422."""
+    event = hub.store.event()
+    rules = event.standings if event else None
+    if body.two_boards and not two_boards_allowed(rules):
+        raise Refused(422, f"two boards: {event.name if event else 'the event'}'s rules do "
+                           "not let a player play two boards")
+    held = players_of(hub.store, body.round)
+    missing = [n for n in body.keep if n not in held]
+    if missing:
+        raise Refused(422, f"keep: round {body.round} has no table {missing[0]} seated")
+    kept = [Table(n, held[n]) for n in sorted(set(body.keep))]
+    seed = body.seed if body.seed is not None else random.randrange(10**6)
+    players = [p.strip() for p in body.players if p.strip()]
+    apart = {pair(a.strip(), b.strip()) for a, b in body.apart}
+    rng = random.Random(seed)
+    notes: list[str] = []
+    past = earlier(hub, body.round)
+    try:
+        top, seeds = top_board_of(hub, body.round, players, past, rng, kept, notes)
+        seated = seat_round(players, past, body.round, rng, apart=apart, fixed=kept + top,
+                            two_boards=[p.strip() for p in body.two_boards])
+    except SeatingError as exc:
+        raise Refused(422, f"seating: {exc}") from None
+    judged = judge(hub, body.round, list(seated.tables), apart)
+    return Draft(**judged.model_dump(), seed=seed, sitting_out=list(seated.sitting_out),
+                 two_boards=list(seated.two_boards), top_board=seeds, notes=notes)
+
+
+def top_board_of(hub: Hub, number: int, players: list[str], past: Past, rng: random.Random,
+                 kept: list[Table], notes: list[str]) -> tuple[list[Table], list[str]]:
+    """In the event's top-board round, its table and its seven (best first) by the
+    standings of the confirmed sheets (those absent passed over), at the first table not
+    kept; how its powers are given goes to ``notes``. None before any sheet is confirmed,
+    or when its last seat is tied (the TD decides: said in ``notes``)."""
+    event = hub.store.event()
+    rules = event.standings if event else None
+    if rules is None or rules.top_board_round != number:
+        return [], []
+    scores = game_scores(hub.store, number - 1)
+    try:
+        seeds = top_board_seeds(scores, rules, absent={s.player for s in scores} - set(players))
+    except SeatTie as exc:
+        notes.append(f"{exc}: the top board is not seated")
+        return [], []
+    if not seeds:
+        notes.append(f"round {number} is the top board's: no confirmed sheet yet to seat it by")
+        return [], []
+    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng,
+                                 {t.number for t in kept})
+    notes += said
+    return [table], seeds
+
+
+def judge(hub: Hub, number: int, tables: list[Table],
+          apart: set[tuple[str, str]]) -> Judged:
+    """A seating's figures against the rounds before it, and its problems."""
+    past = earlier(hub, number)
+    event = hub.store.event()
+    rules = event.standings if event else None
+    return Judged(
+        round=number,
+        tables=[TableOut(table=t.number, seats={p: t.seats[p] for p in LETTERS
+                                                if p in t.seats}) for t in tables],
+        quality=Quality(pairs_met_before=pairs_met_before(tables, past),
+                        powers_repeated=powers_repeated(tables, past),
+                        apart_together=apart_together(tables, apart)),
+        problems=problems(tables, apart, two_boards_allowed(rules)),
+        played=played(hub, number))
+
+
+def check(hub: Hub, body: CheckIn) -> Judged:
+    _one_each(body.tables)
+    apart = {pair(a.strip(), b.strip()) for a, b in body.apart}
+    return judge(hub, body.round, _tables(body.tables), apart)
+
+
+def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], str]:
+    """The seats that replace round ``body.round``'s, and the log's line; refused (409)
+    when the round has been played or the seating has a problem."""
+    _one_each(body.tables)
+    record = played(hub, body.round)
+    if record:
+        raise Refused(409, f"round {body.round} has been played ({record}): its seating "
+                           "stays as it is; change single seats with the seating import")
+    tables = _tables(body.tables)
+    judged = check(hub, body)
+    if judged.problems:
+        raise Refused(422, f"seating: {judged.problems[0]}")
+    seats = [Seat(body.round, t.number, p, t.seats[p]) for t in tables for p in LETTERS]
+    q = judged.quality
+    summary = (f"seating: round {body.round} called, {len(tables)} tables; "
+               f"{q.pairs_met_before} pairs met before, {q.powers_repeated} powers repeated")
+    return seats, summary
+
+
+def played(hub: Hub, number: int) -> str:
+    """What round ``number`` holds that was played ("" if nothing: its seating may
+    change)."""
+    rnd = hub.store.round(number)
+    if rnd is None:
+        return ""
+    record = hub.store.record(rnd)
+    return record.text() if record else ""
+
+
+def _tables(tables: list[TableIn]) -> list[Table]:
+    return [Table(t.table, {p: n.strip() for p, n in t.seats.items()})
+            for t in sorted(tables, key=lambda t: t.table)]
+
+
+def _one_each(tables: list[TableIn]) -> None:
+    numbers = [t.table for t in tables]
+    twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
+    if twice is not None:
+        raise Refused(422, f"seating: table {twice} is given twice")
+
+
+__all__ = ["CheckIn", "Draft", "DraftIn", "Judged", "call", "check", "draft"]

@@ -1,0 +1,132 @@
+// dipclock: the TD's hall message (dipclock/hallmessage.py). On the dashboard, its card:
+// type it, send it (for some minutes, or until cleared), clear it. On the hall clock, the
+// banner at the top, hidden at its end by the hub's time the page ticks, and a short chime
+// for each new message once the page's sound is on (a browser plays nothing before a tap).
+// Loaded after common.js; the page's scripts share one scope (no build step).
+"use strict";
+
+// --- the dashboard's card ----------------------------------------------------------------
+
+// 13:45, or 13:45:20 when the end is not on a whole minute (a message set for N minutes).
+function messageClock(iso) {
+  return iso.slice(17, 19) === "00" ? hhmm(iso) : hhmmss(iso);
+}
+
+// The message shown now (the state's ``message``), with when it goes, on the venue's clock.
+function renderMessage(m) {
+  $("message-summary").textContent = m ? "· shown" : "· none";
+  $("message-now").hidden = !m;
+  $("btn-message-clear").disabled = !m;
+  if (!m) return;
+  $("message-now").replaceChildren(
+    el("span", { class: "message-text" }, m.text), " ",
+    el("span", { class: "message-when small" }, `since ${messageClock(m.since)} · ` +
+      (m.until ? `until ${messageClock(m.until)}` : "until you clear it")));
+}
+
+// The form is not checked by the browser (novalidate): a wrong number of minutes is said
+// by the hub, in the same one line as any other mistake.
+function wireMessage() {
+  $("message-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const text = $("message-text").value.trim(), box = $("message-minutes");
+    if (!text) return toast("Type the message first", true);
+    if (box.validity.badInput) return toast("Minutes: a whole number from 1 to 720, or none", true);
+    const minutes = box.value.trim() === "" ? null : Number(box.value);
+    const shown = last && last.data.message;
+    const how = minutes === null ? "until you clear it" : `for ${minutes} min`;
+    const done = await act(`Show "${text}" on every table and the hall clock, ${how}?` +
+      (shown ? ` It replaces "${shown.text}".` : ""), "PUT", "/api/td/message", { text, minutes });
+    if (done) { $("message-text").value = ""; box.value = ""; }
+  });
+  $("btn-message-clear").onclick = () => {
+    const shown = last && last.data.message;
+    if (!shown) return toast("No hall message is shown", true);
+    act(`Clear "${shown.text}" from every table and the hall clock?`, "DELETE", "/api/td/message");
+  };
+}
+
+// --- the hall clock's banner and chime ---------------------------------------------------
+
+// Whether the message shows at hub time ``now`` (POSIX seconds): until its end, as the
+// tables' clocks decide it (dipclock.hallmessage.shown).
+function messageShown(m, now) {
+  return Boolean(m) && (m.ends === null || now === null || now < m.ends);
+}
+
+const hallSound = { on: false, audio: null, heard: undefined, chimes: 0 };
+
+// A falling two-note chime, as the tables' clocks play it (kiosk/sound.py "message").
+function chime() {
+  const a = hallSound.audio;
+  if (!a) return;
+  let t = a.currentTime + 0.02;
+  for (const [freq, seconds] of [[784, 0.22], [0, 0.04], [523, 0.4]]) {
+    if (freq) {
+      const tone = a.createOscillator(), gain = a.createGain();
+      tone.frequency.value = freq;
+      gain.gain.setValueAtTime(0, t);
+      gain.gain.linearRampToValueAtTime(0.3, t + 0.01);
+      gain.gain.setValueAtTime(0.3, t + seconds - 0.02);
+      gain.gain.linearRampToValueAtTime(0, t + seconds);
+      tone.connect(gain).connect(a.destination);
+      tone.start(t);
+      tone.stop(t + seconds);
+    }
+    t += seconds;
+  }
+}
+
+// The tap that turns the sound on is what lets the browser play it: the audio starts there.
+function toggleHallSound() {
+  hallSound.on = !hallSound.on;
+  if (hallSound.on) {
+    try {
+      hallSound.audio = hallSound.audio || new AudioContext();
+      hallSound.audio.resume();
+      chime();  // heard now: the sound works, and how a message will sound
+    } catch (e) {
+      hallSound.on = false;
+    }
+  }
+  const button = $("hall-sound");
+  button.textContent = hallSound.on ? "Sound on" : "Sound off";
+  button.setAttribute("aria-pressed", String(hallSound.on));
+}
+
+// The banner for the hall's last answer (``data.message``, polled by hall.js), above the
+// clock, which moves down by its height; a chime for a message the page had not shown yet
+// (not one already up when it opened), where the sound is on.
+function renderHallMessage(data) {
+  if (!data) return;  // the hub not heard yet
+  const m = messageShown(data.message, hubNow()) ? data.message : null;
+  const banner = $("hall-message");
+  if ((m ? m.text : "") !== banner.textContent || banner.hidden !== !m) {
+    banner.textContent = m ? m.text : "";
+    banner.hidden = !m;
+    placeHallMessage(data.clock);
+  }
+  const key = m ? `${m.since} ${m.text}` : null;  // the same words set again are news too
+  const news = m && hallSound.heard !== undefined && key !== hallSound.heard;
+  if (m || hallSound.heard === undefined) hallSound.heard = key;
+  if (news && hallSound.on) {
+    hallSound.chimes += 1;
+    document.body.dataset.chimes = String(hallSound.chimes);  // what a test can read
+    chime();
+  }
+}
+
+// The page below the banner starts under it; the clock and its list refit (hall.js).
+function placeHallMessage(clock) {
+  const banner = $("hall-message");
+  document.body.style.paddingTop = banner.hidden ? "" : `${banner.offsetHeight}px`;
+  if (typeof fitApart === "function") fitApart(clock);
+}
+
+function wireHallMessage() {
+  $("hall-sound").addEventListener("click", toggleHallSound);
+  setInterval(() => renderHallMessage(last && last.data), 250);  // its end, by hub time
+  window.addEventListener("resize", () => placeHallMessage(last && last.data.clock));
+}
+
+if (page === "hall") wireHallMessage();

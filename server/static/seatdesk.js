@@ -1,0 +1,162 @@
+// dipclock dashboard, the Seating card: seat round N from the players present and the
+// rounds played (the hub's core does it: POST /api/td/seating/draft), preview the tables
+// with the figures, swap two players by tapping them (the hub judges the result again:
+// POST /api/td/seating/check), and call it (PUT /api/td/seating/round). The draft lives in
+// this page only: nothing reaches the tables until the TD calls it.
+// Loaded after common.js and seating.js (SEAT_POWERS, seatsHeld); one scope, no build step.
+"use strict";
+
+let seatDraft = null;   // the hub's last answer for the draft on screen
+let seatPicked = null;  // [table, power] of the first player tapped for a swap
+
+const lines = (text) => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+const names = (text) => text.split(",").map((n) => n.trim()).filter(Boolean);
+
+function seatApart() {
+  return lines($("seat-apart").value).map((l) => names(l)).filter((p) => p.length === 2);
+}
+
+// "1, 4-6" -> [1, 4, 5, 6]; a wrong part is said, not guessed.
+function seatKeep() {
+  const out = [];
+  for (const part of names($("seat-keep").value)) {
+    const m = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
+    if (!m) throw new Error(`tables already called: "${part}" is not a table or a range (1, 4-6)`);
+    for (let n = Number(m[1]); n <= Number(m[2] || m[1]); n += 1) out.push(n);
+  }
+  return out;
+}
+
+// The round to seat and its players, guessed from what the hub holds until the TD types:
+// the round after the latest seated one, its players those of the latest seated round.
+function guessSeatForm() {
+  const rounds = seatsHeld.map((s) => s.round);
+  const latest = rounds.length ? Math.max(...rounds) : null;
+  if (!$("seat-round").value) $("seat-round").value = String(latest ? latest + 1 : 1);
+  if (!$("seat-players").value.trim() && latest) {
+    const seen = [...new Set(seatsHeld.filter((s) => s.round === latest).map((s) => s.player))];
+    $("seat-players").value = seen.sort((a, b) => a.localeCompare(b)).join("\n");
+  }
+  countPlayers();
+}
+
+function countPlayers() {
+  const n = new Set(lines($("seat-players").value)).size;
+  const sitting = n % 7;
+  $("seat-players-count").textContent = n ? `${n} players: ${Math.floor(n / 7)} tables` +
+    (sitting ? `, ${sitting} sitting out (or ${7 - sitting} on two boards)` : "") : "";
+}
+
+async function seatTheRound() {
+  let keep;
+  try { keep = seatKeep(); } catch (e) { return toast(e.message, true); }
+  const seed = $("seat-seed").value.trim();
+  const body = {
+    round: Number($("seat-round").value), players: lines($("seat-players").value),
+    apart: seatApart(), keep, two_boards: names($("seat-two").value),
+    ...(seed ? { seed: Number(seed) } : {}),
+  };
+  $("btn-seat-draft").disabled = true;
+  seatDraft = null;
+  try {
+    showSeatDraft(await api("POST", "/api/td/seating/draft", body));
+    $("seat-seed").placeholder = `any (this one: ${seatDraft.seed})`;
+  } catch (e) {
+    toast(e.message, true);
+  } finally {
+    $("btn-seat-draft").disabled = false;
+  }
+}
+
+function showSeatDraft(judged) {
+  seatDraft = { ...(seatDraft || {}), ...judged };
+  seatPicked = null;
+  const q = judged.quality, out = seatDraft.sitting_out || [], two = seatDraft.two_boards || [];
+  const parts = [`Round ${judged.round}: ${judged.tables.length} tables`,
+    `${q.pairs_met_before} pair${q.pairs_met_before === 1 ? "" : "s"} met before`,
+    `${q.powers_repeated} power${q.powers_repeated === 1 ? "" : "s"} repeated`];
+  if (q.apart_together) parts.push(`${q.apart_together} kept-apart together`);
+  if (out.length) parts.push(`sitting out: ${out.join(", ")}`);
+  if (two.length) parts.push(`on two boards: ${two.join(", ")}`);
+  $("seat-quality").textContent = parts.join(" · ");
+  $("seat-quality").hidden = false;
+  $("seat-quality").classList.toggle("clean", !q.pairs_met_before && !q.powers_repeated);
+  // what the hub says the TD should know (the top board, how its powers are chosen)
+  const notes = seatDraft.notes || [];
+  $("seat-notes").replaceChildren(...notes.map((n) => el("li", {}, n)));
+  $("seat-notes").hidden = !notes.length;
+  const problems = [...judged.problems];
+  if (judged.played) problems.unshift(`round ${judged.round} has been played (${judged.played}): it cannot be seated again`);
+  $("seat-problems").replaceChildren(...problems.map((p) => el("li", { class: "flag" }, p)));
+  $("seat-problems").hidden = !problems.length;
+  $("btn-seat-call").disabled = problems.length > 0;
+  renderSeatDraft();
+}
+
+function renderSeatDraft() {
+  const view = $("seat-draft");
+  if (!seatDraft) return view.replaceChildren();
+  view.replaceChildren(...seatDraft.tables.map((t) => el("div",
+    { class: "seat-table", "data-table": t.table }, el("strong", {}, `Table ${t.table}`),
+    el("ol", { class: "seats" }, ...SEAT_POWERS.map(([letter, name]) => {
+      const picked = seatPicked && seatPicked[0] === t.table && seatPicked[1] === letter;
+      return el("li", { class: picked ? "picked" : "" },
+        el("span", { class: "power" }, name),
+        el("button", { class: "player plain", type: "button", "data-power": letter,
+          "aria-pressed": picked ? "true" : "false",
+          onclick: () => pickSeat(t.table, letter) }, t.seats[letter] || "empty"));
+    })))));
+}
+
+// The first tap picks a player, the second swaps the two; the hub judges the new seating.
+async function pickSeat(table, power) {
+  if (!seatPicked) { seatPicked = [table, power]; return renderSeatDraft(); }
+  const [t1, p1] = seatPicked;
+  seatPicked = null;
+  if (t1 === table && p1 === power) return renderSeatDraft();
+  const tables = seatDraft.tables.map((t) => ({ table: t.table, seats: { ...t.seats } }));
+  const a = tables.find((t) => t.table === t1), b = tables.find((t) => t.table === table);
+  [a.seats[p1], b.seats[power]] = [b.seats[power], a.seats[p1]];
+  try {
+    showSeatDraft(await api("POST", "/api/td/seating/check",
+      { round: seatDraft.round, tables, apart: seatApart() }));
+    toast(`Swapped ${b.seats[power]} and ${a.seats[p1]}`);
+  } catch (e) {
+    toast(e.message, true);
+    renderSeatDraft();
+  }
+}
+
+async function callSeating() {
+  if (!seatDraft) return;
+  const d = seatDraft;
+  const done = await act(`Call round ${d.round}'s seating, ${d.tables.length} tables? It replaces ` +
+    `round ${d.round}'s seating and each table's clock shows its players.`, "PUT",
+    "/api/td/seating/round", { round: d.round, tables: d.tables, apart: seatApart() });
+  if (done) {
+    seatDraft = null;
+    seatPicked = null;
+    $("seat-quality").hidden = true;
+    $("seat-notes").hidden = true;
+    $("seat-problems").hidden = true;
+    $("btn-seat-call").disabled = true;
+    renderSeatDraft();
+    seatingRound = d.round;  // seating.js: show the called round table by table
+    await refreshSeating();
+    $("seat-round").value = "";
+    guessSeatForm();
+  }
+}
+
+function wireSeatDesk() {
+  $("btn-seat-draft").onclick = seatTheRound;
+  $("btn-seat-call").onclick = callSeating;
+  $("seat-players").addEventListener("input", countPlayers);
+  $("seat-desk").addEventListener("toggle", async () => {
+    if (!$("seat-desk").open) return;
+    await refreshSeating();  // seating.js: what the hub holds, for the guesses
+    guessSeatForm();
+  });
+}
+
+if (page === "dashboard") wireSeatDesk();

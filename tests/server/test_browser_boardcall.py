@@ -1,0 +1,153 @@
+"""The board call (issue 25) on a real uvicorn hub whose time the test holds, the TD's phone
+in Debian's headless Chromium: round 1 and round 2 seated on the Seating card, two players
+swapped by hand with the figures judged again, each called; ``/boardcall`` paging by itself
+through the tables (the page's clock run by the test, not waited for); and a table's kiosk
+drawing its board call from the hub's own snapshot."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.chromium import SHOTS
+from tests.server.conftest import START
+from tests.server.live import ThreadHub, at, clocks_of, held_hub
+from tests.server.test_browser_rounds import WAIT, Dashboard
+from tests.server.test_live import set_up
+
+pytestmark = [pytest.mark.browser]
+
+PLAYERS = [f"Player {n:02d}" for n in range(1, 22)]
+ROUND_2 = START + timedelta(hours=5)
+QUALITY = "#seat-quality"
+DRAFT_TABLES = """() => [...document.querySelectorAll("#seat-draft .seat-table")].map((t) => ({
+    table: Number(t.dataset.table),
+    seats: Object.fromEntries([...t.querySelectorAll("button.player")]
+        .map((b) => [b.dataset.power, b.textContent])) }))"""
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[ThreadHub]:
+    with held_hub(tmp_path / "hub", START - timedelta(minutes=30)) as h:
+        yield h
+
+
+def stored(td: httpx.Client, number: int) -> list[dict]:
+    seats = td.get("/api/td/seating", params={"round": number}).json()
+    tables: dict[int, dict[str, str]] = {}
+    for s in seats:
+        tables.setdefault(s["table"], {})[s["power"]] = s["player"]
+    return [{"table": n, "seats": t} for n, t in sorted(tables.items())]
+
+
+def test_two_rounds_seated_on_the_card_called_and_shown_to_the_hall(browser, hub):
+    from playwright.sync_api import expect
+
+    td = hub.td()
+    set_up(td, START, tables=3)
+    dash = Dashboard(browser, hub)
+    page = dash.page
+    page.wait_for_function("() => last !== null", timeout=WAIT)
+    page.click("#seat-desk > summary")
+    page.fill("#seat-round", "1")
+    page.fill("#seat-players", "\n".join(PLAYERS))
+    expect(page.locator("#seat-players-count")).to_have_text("21 players: 3 tables")
+    page.fill("#seat-seed", "3")
+    page.click("#btn-seat-draft")
+    expect(page.locator(QUALITY)).to_have_text(
+        "Round 1: 3 tables · 0 pairs met before · 0 powers repeated", timeout=WAIT)
+    first = page.evaluate(DRAFT_TABLES)
+    assert dash.click("#btn-seat-call") == (
+        "Call round 1's seating, 3 tables? It replaces round 1's seating and each table's "
+        "clock shows its players.")
+    assert stored(td, 1) == first
+    expect(page.locator("#seating-count")).to_have_text("3 tables, 21 players", timeout=WAIT)
+
+    # round 2: the card guesses the next round and round 1's players
+    expect(page.locator("#seat-round")).to_have_value("2", timeout=WAIT)
+    assert sorted(page.input_value("#seat-players").splitlines()) == PLAYERS
+    page.fill("#seat-seed", "3")
+    page.click("#btn-seat-draft")
+    # three tables of seven from three: each new table holds at least 5 pairs who met
+    expect(page.locator(QUALITY)).to_contain_text("Round 2: 3 tables · 15 pairs met before",
+                                                  timeout=WAIT)
+    if SHOTS:
+        page.locator("#seat-card").screenshot(path=os.path.join(SHOTS, "seating-card.png"))
+    drafted = page.evaluate(DRAFT_TABLES)
+    a, b = drafted[0]["seats"]["A"], drafted[1]["seats"]["E"]
+    page.click("#seat-draft .seat-table[data-table='1'] button[data-power='A']")
+    page.click("#seat-draft .seat-table[data-table='2'] button[data-power='E']")
+    expect(page.locator("#toast")).to_have_text(f"Swapped {a} and {b}", timeout=WAIT)
+    swapped = page.evaluate(DRAFT_TABLES)
+    assert swapped[0]["seats"]["A"] == b and swapped[1]["seats"]["E"] == a
+    judged = td.post("/api/td/seating/check", json={"round": 2, "tables": swapped}).json()
+    q = judged["quality"]
+    expect(page.locator(QUALITY)).to_contain_text(
+        f"{q['pairs_met_before']} pairs met before · {q['powers_repeated']} power", timeout=WAIT)
+    assert dash.click("#btn-seat-call").startswith("Call round 2's seating, 3 tables?")
+    assert stored(td, 2) == swapped
+    page.context.close()
+
+    # the projector: a page of tables at a time, turning by itself
+    td.put("/api/td/round", json={"number": 2, "start": ROUND_2.isoformat()}).raise_for_status()
+    hall = browser.new_page(bypass_csp=True, viewport={"width": 640, "height": 720})
+    hall.clock.install(time=datetime.now().timestamp())
+    hall.goto(hub.url + "/boardcall")
+    expect(hall.locator("#call-page")).to_have_text("Page 1 of 2", timeout=WAIT)
+    expect(hall.locator("#call-title")).to_have_text("Second Individual Round · board call")
+
+    def shown() -> dict[int, dict[str, str]]:
+        return {int(t.get_attribute("data-table")): dict(
+            zip(t.locator(".power").all_text_contents(), t.locator(".player").all_text_contents(),
+                strict=True)) for t in hall.locator(".call-table").all()}
+
+    names = {"A": "Austria", "E": "England", "F": "France", "G": "Germany", "I": "Italy",
+             "R": "Russia", "T": "Turkey"}
+    want = {t["table"]: {names[p]: n for p, n in t["seats"].items()} for t in swapped}
+    page_one = shown()
+    assert page_one == {n: want[n] for n in (1, 2)}
+    hall.clock.run_for(12_000)  # one page turn
+    expect(hall.locator("#call-page")).to_have_text("Page 2 of 2", timeout=WAIT)
+    assert shown() == {3: want[3]}
+    hall.set_viewport_size({"width": 1280, "height": 720})
+    hall.clock.run_for(12_000)
+    expect(hall.locator(".call-table")).to_have_count(3, timeout=WAIT)
+    if SHOTS:
+        hall.screenshot(path=os.path.join(SHOTS, "boardcall.png"))
+    hall.close()
+
+    # a table's kiosk before round 2 starts: its board call, from the hub's snapshot
+    at(hub, ROUND_2 - timedelta(minutes=6))
+    kiosk_board_call(hub, td, want[1])
+
+
+def kiosk_board_call(hub: ThreadHub, td: httpx.Client, seats: dict[str, str]) -> None:
+    """Table 1's kiosk, fed the hub's snapshot as a kiosk is, draws the board call: the
+    table's number and its seven players by power, in the powers' order."""
+    import pygame
+
+    from dipclock.sync import to_moment
+    from kiosk import state
+    from kiosk.draw import Painter, render
+    from kiosk.feed import parse_snapshot
+
+    snap = httpx.get(f"{hub.url}/api/tables/1/snapshot", headers=clocks_of(td)[1]).json()
+    rnd = parse_snapshot(snap, 1).round
+    assert rnd is not None and rnd.schedule.start == ROUND_2
+    now = to_moment(httpx.get(f"{hub.url}/api/time").json()["t1"])
+    frame = state.build(rnd.profile, rnd.schedule, now, table=1, players=dict(rnd.players))
+    assert frame.screen.look == "before_start"
+    assert dict(frame.screen.board_call) == seats
+    assert [p for p, _ in frame.screen.board_call] == list(seats)
+    pygame.font.init()
+    surface = pygame.Surface((1280, 720))
+    drawn = {d.role: d.text for d in render(surface, frame.screen, Painter())
+             if d.role in ("board_table", "big")}
+    assert drawn == {"board_table": "1", "big": "6:00"}
+    if SHOTS:
+        pygame.image.save(surface, os.path.join(SHOTS, "kiosk-board-call-live.png"))
