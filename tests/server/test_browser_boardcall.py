@@ -1,8 +1,9 @@
 """The board call (issue 25) on a real uvicorn hub whose time the test holds, the TD's phone
 in Debian's headless Chromium: round 1 and round 2 seated on the Seating card, two players
 swapped by hand with the figures judged again, each called; ``/boardcall`` paging by itself
-through the tables (the page's clock run by the test, not waited for); and a table's kiosk
-drawing its board call from the hub's own snapshot."""
+through the tables (the page's clock run by the test, not waited for); the TD's hall message
+sent and cleared, on ``/hall`` and on the tables; and a table's kiosk drawing its board call
+from the hub's own snapshot."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ pytestmark = [pytest.mark.browser]
 
 PLAYERS = [f"Player {n:02d}" for n in range(1, 22)]
 ROUND_2 = START + timedelta(hours=5)
+CALL = "Round 2 board call on the projector"
 QUALITY = "#seat-quality"
 DRAFT_TABLES = """() => [...document.querySelectorAll("#seat-draft .seat-table")].map((t) => ({
     table: Number(t.dataset.table),
@@ -91,7 +93,11 @@ def test_two_rounds_seated_on_the_card_called_and_shown_to_the_hall(browser, hub
         f"{q['pairs_met_before']} pairs met before · {q['powers_repeated']} power", timeout=WAIT)
     assert dash.click("#btn-seat-call").startswith("Call round 2's seating, 3 tables?")
     assert stored(td, 2) == swapped
-    page.context.close()
+
+    # the TD tells the hall where to look
+    page.fill("#message-text", CALL)
+    assert dash.click("#btn-message-send") == (
+        f'Show "{CALL}" on every table and the hall clock, until you clear it?')
 
     # the projector: a page of tables at a time, turning by itself
     td.put("/api/td/round", json={"number": 2, "start": ROUND_2.isoformat()}).raise_for_status()
@@ -121,14 +127,29 @@ def test_two_rounds_seated_on_the_card_called_and_shown_to_the_hall(browser, hub
         hall.screenshot(path=os.path.join(SHOTS, "boardcall.png"))
     hall.close()
 
-    # a table's kiosk before round 2 starts: its board call, from the hub's snapshot
+    hall = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
+    hall.goto(hub.url + "/hall")
+    expect(hall.locator("#hall-message")).to_have_text(CALL, timeout=WAIT)
+
+    # a table's kiosk before round 2 starts: its board call, from the hub's snapshot,
+    # under the TD's message
     at(hub, ROUND_2 - timedelta(minutes=6))
-    kiosk_board_call(hub, td, want[1])
+    kiosk_board_call(hub, td, want[1], CALL)
+
+    # the TD clears the message: gone from the hall and from the tables' snapshot
+    assert dash.click("#btn-message-clear") == (
+        f'Clear "{CALL}" from every table and the hall clock?')
+    expect(hall.locator("#hall-message")).to_be_hidden(timeout=WAIT)
+    kiosk_board_call(hub, td, want[1], "")
+    hall.close()
+    page.context.close()
 
 
-def kiosk_board_call(hub: ThreadHub, td: httpx.Client, seats: dict[str, str]) -> None:
+def kiosk_board_call(hub: ThreadHub, td: httpx.Client, seats: dict[str, str],
+                     message: str) -> None:
     """Table 1's kiosk, fed the hub's snapshot as a kiosk is, draws the board call: the
-    table's number and its seven players by power, in the powers' order."""
+    table's number and its seven players by power, in the powers' order, and the TD's
+    ``message`` across the top ("": none)."""
     import pygame
 
     from dipclock.sync import to_moment
@@ -137,17 +158,22 @@ def kiosk_board_call(hub: ThreadHub, td: httpx.Client, seats: dict[str, str]) ->
     from kiosk.feed import parse_snapshot
 
     snap = httpx.get(f"{hub.url}/api/tables/1/snapshot", headers=clocks_of(td)[1]).json()
-    rnd = parse_snapshot(snap, 1).round
+    received = parse_snapshot(snap, 1)
+    rnd = received.round
     assert rnd is not None and rnd.schedule.start == ROUND_2
     now = to_moment(httpx.get(f"{hub.url}/api/time").json()["t1"])
-    frame = state.build(rnd.profile, rnd.schedule, now, table=1, players=dict(rnd.players))
+    frame = state.with_message(
+        state.build(rnd.profile, rnd.schedule, now, table=1, players=dict(rnd.players)),
+        received.message, now)
+    assert frame.screen.message == message
     assert frame.screen.look == "before_start"
     assert dict(frame.screen.board_call) == seats
     assert [p for p, _ in frame.screen.board_call] == list(seats)
     pygame.font.init()
     surface = pygame.Surface((1280, 720))
     drawn = {d.role: d.text for d in render(surface, frame.screen, Painter())
-             if d.role in ("board_table", "big")}
-    assert drawn == {"board_table": "1", "big": "6:00"}
+             if d.role in ("board_table", "big", "message")}
+    assert drawn == {"board_table": "1", "big": "6:00"} | (
+        {"message": message} if message else {})
     if SHOTS:
         pygame.image.save(surface, os.path.join(SHOTS, "kiosk-board-call-live.png"))
