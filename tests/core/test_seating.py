@@ -52,9 +52,9 @@ def check_round(s, players, apart=frozenset(), doubles=()) -> None:
     assert [t.number for t in s.tables] == sorted({t.number for t in s.tables})
 
 
-@settings(max_examples=12, deadline=None)
-@given(n=st.integers(21, 27), rounds=st.integers(1, 2), seed=st.integers(0, 2**16),
-       apart=st.lists(st.tuples(st.integers(0, 26), st.integers(0, 26)), max_size=3))
+@settings(max_examples=8, deadline=None)
+@given(n=st.integers(21, 25), rounds=st.integers(1, 2), seed=st.integers(0, 2**16),
+       apart=st.lists(st.tuples(st.integers(0, 24), st.integers(0, 24)), max_size=3))
 def test_never_a_player_twice_a_power_twice_or_a_kept_apart_pair_together(n, rounds, seed,
                                                                         apart):
     # three tables or more: three pairs kept apart can always be
