@@ -59,8 +59,8 @@ def add_seat_parser(sub: Any) -> None:
                            "they fill the last table instead of the surplus sitting out")
     seat.add_argument("--scores", metavar="SCORES.csv",
                       help="the scores so far (as `dipclock standings` reads them): in the "
-                           "event's top-board round, the top board is seated at table 1 by "
-                           "the standings")
+                           "event's top-board round, the top board is seated by the "
+                           "standings at table 1 (the first table not kept)")
     seat.add_argument("--json", action="store_true", help="print JSON")
 
 
