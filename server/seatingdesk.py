@@ -32,7 +32,7 @@ from dipclock.seating import (
 )
 from dipclock.seating.topboard import seat_top_board
 from dipclock.snapshot import PlayerName
-from dipclock.standings import SeatTie, top_board_seeds
+from dipclock.standings import SeatTie, StandingsRules, top_board_seeds
 from server.context import Hub
 from server.refusal import Refused
 from server.resultsdesk import game_scores, players_of
@@ -124,29 +124,28 @@ def draft(hub: Hub, body: DraftIn) -> Draft:
     kept = [Table(n, held[n]) for n in sorted(set(body.keep))]
     seed = body.seed if body.seed is not None else random.randrange(10**6)
     players = [p.strip() for p in body.players if p.strip()]
-    apart = {pair(a.strip(), b.strip()) for a, b in body.apart}
+    apart = _apart(body.apart)
     rng = random.Random(seed)
     notes: list[str] = []
     past = earlier(hub, body.round)
     try:
-        top, seeds = top_board_of(hub, body.round, players, past, rng, kept, notes)
+        top, seeds = top_board_of(hub, rules, body.round, players, past, rng, kept, notes)
         seated = seat_round(players, past, body.round, rng, apart=apart, fixed=kept + top,
                             two_boards=[p.strip() for p in body.two_boards])
     except SeatingError as exc:
         raise Refused(422, f"seating: {exc}") from None
-    judged = judge(hub, body.round, list(seated.tables), apart)
+    judged = judge(hub, body.round, list(seated.tables), apart, past, rules)
     return Draft(**judged.model_dump(), seed=seed, sitting_out=list(seated.sitting_out),
                  two_boards=list(seated.two_boards), top_board=seeds, notes=notes)
 
 
-def top_board_of(hub: Hub, number: int, players: list[str], past: Past, rng: random.Random,
-                 kept: list[Table], notes: list[str]) -> tuple[list[Table], list[str]]:
+def top_board_of(hub: Hub, rules: StandingsRules | None, number: int, players: list[str],
+                 past: Past, rng: random.Random, kept: list[Table],
+                 notes: list[str]) -> tuple[list[Table], list[str]]:
     """In the event's top-board round, its table and its seven (best first) by the
     standings of the confirmed sheets (those absent passed over), at the first table not
     kept; how its powers are given goes to ``notes``. None before any sheet is confirmed,
     or when its last seat is tied (the TD decides: said in ``notes``)."""
-    event = hub.store.event()
-    rules = event.standings if event else None
     if rules is None or rules.top_board_round != number:
         return [], []
     scores = game_scores(hub.store, number - 1)
@@ -164,12 +163,9 @@ def top_board_of(hub: Hub, number: int, players: list[str], past: Past, rng: ran
     return [table], seeds
 
 
-def judge(hub: Hub, number: int, tables: list[Table],
-          apart: set[tuple[str, str]]) -> Judged:
-    """A seating's figures against the rounds before it, and its problems."""
-    past = earlier(hub, number)
-    event = hub.store.event()
-    rules = event.standings if event else None
+def judge(hub: Hub, number: int, tables: list[Table], apart: set[tuple[str, str]],
+          past: Past, rules: StandingsRules | None) -> Judged:
+    """A seating's figures against the rounds before it (``past``), and its problems."""
     return Judged(
         round=number,
         tables=[TableOut(table=t.number, seats={p: t.seats[p] for p in LETTERS
@@ -182,26 +178,27 @@ def judge(hub: Hub, number: int, tables: list[Table],
 
 
 def check(hub: Hub, body: CheckIn) -> Judged:
-    _one_each(body.tables)
-    apart = {pair(a.strip(), b.strip()) for a, b in body.apart}
-    return judge(hub, body.round, _tables(body.tables), apart)
+    numbers = [t.table for t in body.tables]
+    twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
+    if twice is not None:
+        raise Refused(422, f"seating: table {twice} is given twice")
+    return judge(hub, body.round, _tables(body.tables), _apart(body.apart),
+                 earlier(hub, body.round), _rules(hub))
 
 
 def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], str]:
     """The seats that replace round ``body.round``'s, and the log's line; refused (409)
     when the round has been played or the seating has a problem."""
-    _one_each(body.tables)
-    record = played(hub, body.round)
-    if record:
-        raise Refused(409, f"round {body.round} has been played ({record}): its seating "
-                           "stays as it is; change single seats with the seating import")
-    tables = _tables(body.tables)
     judged = check(hub, body)
+    if judged.played:
+        raise Refused(409, f"round {body.round} has been played ({judged.played}): its "
+                           "seating stays as it is; change single seats with the seating "
+                           "import")
     if judged.problems:
         raise Refused(422, f"seating: {judged.problems[0]}")
-    seats = [Seat(body.round, t.number, p, t.seats[p]) for t in tables for p in LETTERS]
+    seats = [Seat(body.round, t.table, p, n) for t in judged.tables for p, n in t.seats.items()]
     q = judged.quality
-    summary = (f"seating: round {body.round} called, {len(tables)} tables; "
+    summary = (f"seating: round {body.round} called, {len(judged.tables)} tables; "
                f"{q.pairs_met_before} pairs met before, {q.powers_repeated} powers repeated")
     return seats, summary
 
@@ -221,11 +218,14 @@ def _tables(tables: list[TableIn]) -> list[Table]:
             for t in sorted(tables, key=lambda t: t.table)]
 
 
-def _one_each(tables: list[TableIn]) -> None:
-    numbers = [t.table for t in tables]
-    twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
-    if twice is not None:
-        raise Refused(422, f"seating: table {twice} is given twice")
+def _apart(pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    return {pair(a.strip(), b.strip()) for a, b in pairs}
+
+
+def _rules(hub: Hub) -> StandingsRules | None:
+    """The event's standings rules: its top board, whether it allows two boards."""
+    event = hub.store.event()
+    return event.standings if event else None
 
 
 __all__ = ["CheckIn", "Draft", "DraftIn", "Judged", "call", "check", "draft"]

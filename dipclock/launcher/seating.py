@@ -284,13 +284,20 @@ def kept_tables(history: list[Seat], number: int, keep: str | None) -> list[Tabl
     return [Table(n, seats) for n, seats in sorted(tables.items())]
 
 
+#: The highest table number, as the hub's (a range past it is a typo, not 10⁹ tables)
+MOST_TABLES = 999
+
+
 def _table_numbers(text: str) -> set[int]:
     out: set[int] = set()
     for part in (p.strip() for p in text.split(",")):
         low, _, high = part.partition("-")
         if not low.isdigit() or (high and not high.isdigit()):
             raise UsageError(f"--keep: {part!r} is not a table or a range (1,4-6)")
-        out.update(range(int(low), int(high or low) + 1))
+        first, last = int(low), int(high or low)
+        if not 1 <= first <= last <= MOST_TABLES:
+            raise UsageError(f"--keep: {part}: table numbers run from 1 to {MOST_TABLES}")
+        out.update(range(first, last + 1))
     return out
 
 

@@ -13,7 +13,8 @@ from pydantic import BaseModel
 
 from dipclock.powers import LETTERS, POWERS
 from server.context import HubDep
-from server.routers.pages import _NO_STORE, STATIC
+from server.resultsdesk import players_of
+from server.routers.pages import NO_STORE, STATIC
 
 router = APIRouter(tags=["pages"])
 
@@ -41,7 +42,7 @@ class BoardCall(BaseModel):
 
 @router.get("/boardcall", include_in_schema=False)
 def boardcall_page() -> FileResponse:
-    return FileResponse(STATIC / "boardcall.html", headers=_NO_STORE)
+    return FileResponse(STATIC / "boardcall.html", headers=NO_STORE)
 
 
 @router.get("/api/boardcall", response_model=BoardCall)
@@ -49,18 +50,15 @@ def boardcall(hub: HubDep,
               round: Annotated[int | None, Query(ge=1, le=99)] = None) -> BoardCall:
     """The board call of round ``round`` (default: the latest seated round). A plain
     ``def`` (a worker thread): it reads the store."""
-    seats = hub.store.seating()
-    number = round if round is not None else max((s.round for s in seats), default=None)
+    number = round if round is not None else max(
+        (s.round for s in hub.store.seating()), default=None)
     event = hub.store.event()
     out = BoardCall(seq=hub.store.seq(), event=event.name if event else None, round=number)
     if number is None:
         return out
     stored = hub.store.round(number)
     out.title = (stored.title if stored and stored.title else "") or f"Round {number}"
-    tables: dict[int, dict[str, str]] = {}
-    for s in seats:
-        if s.round == number:
-            tables.setdefault(s.table, {})[s.power] = s.player
+    tables = players_of(hub.store, number)
     out.tables = [CalledTable(table=n, seats=[CalledSeat(power=POWERS[p], player=t[p])
                                              for p in LETTERS if p in t])
                   for n, t in sorted(tables.items())]

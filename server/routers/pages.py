@@ -19,7 +19,8 @@ from server.views import ClockJson, clock_model, view_json
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
-_NO_STORE = {"Cache-Control": "no-store"}
+#: a page is read again on each load: a hub upgraded mid-event serves its new scripts
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 @router.get("/", include_in_schema=False)
@@ -29,12 +30,12 @@ def root() -> RedirectResponse:
 
 @router.get("/dashboard", include_in_schema=False)
 def dashboard() -> FileResponse:
-    return FileResponse(STATIC / "dashboard.html", headers=_NO_STORE)
+    return FileResponse(STATIC / "dashboard.html", headers=NO_STORE)
 
 
 @router.get("/hall", include_in_schema=False)
 def hall() -> FileResponse:
-    return FileResponse(STATIC / "hall.html", headers=_NO_STORE)
+    return FileResponse(STATIC / "hall.html", headers=NO_STORE)
 
 
 class ApartJson(BaseModel):

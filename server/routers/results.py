@@ -55,7 +55,7 @@ from server.resultsdesk import (
     top_board_csv,
 )
 from server.rounds import current
-from server.routers.pages import STATIC
+from server.routers.pages import NO_STORE, STATIC
 from server.sheets import (
     KEY_HEADER,
     Sheet,
@@ -71,7 +71,6 @@ router = APIRouter(tags=["results"])
 RoundPath = Annotated[int, Path(ge=1, le=99)]
 TablePath = Annotated[int, Path(ge=1, le=999)]
 RoundQuery = Annotated[int | None, Query(ge=1, le=99)]
-_NO_STORE = {"Cache-Control": "no-store"}
 #: the key from the table's QR code; absent: the TD's session must answer for the request
 SheetKey = Annotated[str | None, Header(alias=KEY_HEADER)]
 #: the phone's own random id (its sheet page keeps it), so the log names which phone did
@@ -150,12 +149,12 @@ def _board(hub: Hub, round_no: int) -> Board:
 
 @router.get("/sheet/{round_no}/{table}", include_in_schema=False)
 def sheet_page(round_no: RoundPath, table: TablePath) -> FileResponse:
-    return FileResponse(STATIC / "sheet.html", headers=_NO_STORE)
+    return FileResponse(STATIC / "sheet.html", headers=NO_STORE)
 
 
 @router.get("/standings", include_in_schema=False)
 def standings_page() -> FileResponse:
-    return FileResponse(STATIC / "standings.html", headers=_NO_STORE)
+    return FileResponse(STATIC / "standings.html", headers=NO_STORE)
 
 
 def _view(hub: Hub, round_no: int, table: int) -> SheetView:

@@ -320,16 +320,23 @@ function parseTables(spec) {
     if (count < 1 || count > 999) throw none;
     return { count };
   }
-  const out = [];
-  for (const part of s.split(/[,\s]+/).filter(Boolean)) {
-    const m = part.match(/^(\d+)(?:-(\d+))?$/);
-    if (!m) throw new Error(`tables: ${part} is not a number or a range like 1-12`);
-    const a = Number(m[1]), b = Number(m[2] || m[1]);
-    if (a < 1 || b > 999 || b < a) throw new Error(`tables: ${part}: table numbers run from 1 to 999`);
-    for (let n = a; n <= b && out.length < 1000; n++) out.push(n);
-  }
+  const out = tableNumbers(s, "tables");
   if (!out.length) throw none;
   return { tables: out };
+}
+
+// "1-12, 15" -> [1, ..., 12, 15]: table numbers and ranges (the Seating card's tables
+// already called too); a wrong part is said, ``what`` first, not guessed.
+function tableNumbers(spec, what) {
+  const out = [];
+  for (const part of spec.split(/[,\s]+/).filter(Boolean)) {
+    const m = part.match(/^(\d+)(?:-(\d+))?$/);
+    if (!m) throw new Error(`${what}: ${part} is not a number or a range like 1-12`);
+    const a = Number(m[1]), b = Number(m[2] || m[1]);
+    if (a < 1 || b > 999 || b < a) throw new Error(`${what}: ${part}: table numbers run from 1 to 999`);
+    for (let n = a; n <= b && out.length < 1000; n++) out.push(n);
+  }
+  return out;
 }
 
 function wireDashboard() {

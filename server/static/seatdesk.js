@@ -3,7 +3,8 @@
 // with the figures, swap two players by tapping them (the hub judges the result again:
 // POST /api/td/seating/check), and call it (PUT /api/td/seating/round). The draft lives in
 // this page only: nothing reaches the tables until the TD calls it.
-// Loaded after common.js and seating.js (SEAT_POWERS, seatsHeld); one scope, no build step.
+// Loaded after common.js and seating.js (SEAT_POWERS, seatsHeld); uses dashboard.js's
+// tableNumbers; one scope, no build step.
 "use strict";
 
 let seatDraft = null;   // the hub's last answer for the draft on screen
@@ -14,17 +15,6 @@ const names = (text) => text.split(",").map((n) => n.trim()).filter(Boolean);
 
 function seatApart() {
   return lines($("seat-apart").value).map((l) => names(l)).filter((p) => p.length === 2);
-}
-
-// "1, 4-6" -> [1, 4, 5, 6]; a wrong part is said, not guessed.
-function seatKeep() {
-  const out = [];
-  for (const part of names($("seat-keep").value)) {
-    const m = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
-    if (!m) throw new Error(`tables already called: "${part}" is not a table or a range (1, 4-6)`);
-    for (let n = Number(m[1]); n <= Number(m[2] || m[1]); n += 1) out.push(n);
-  }
-  return out;
 }
 
 // The round to seat and its players, guessed from what the hub holds until the TD types:
@@ -49,7 +39,9 @@ function countPlayers() {
 
 async function seatTheRound() {
   let keep;
-  try { keep = seatKeep(); } catch (e) { return toast(e.message, true); }
+  try { keep = tableNumbers($("seat-keep").value, "tables already called"); } catch (e) {
+    return toast(e.message, true);
+  }
   const seed = $("seat-seed").value.trim();
   const body = {
     round: Number($("seat-round").value), players: lines($("seat-players").value),

@@ -180,6 +180,8 @@ def bad(tmp_path: Path, name: str, text: str) -> Path:
     (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--keep", "2",
                 "--history", bad(t, "h.csv", "1,1,A,Player 1\n")],
      "--history has no table 2 in round 2"),
+    (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--keep", "2-999999999"],
+     "--keep: 2-999999999: table numbers run from 1 to 999"),
     (lambda t: ["wdc2006", "--players", players_file(t, NAMES), "--two-boards", "Player 1"],
      "wdc2006's rules do not let a player play two boards"),
     (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--two-boards", "Nobody"],
