@@ -30,6 +30,11 @@ function renderPenalties(rows, d) {
   const list = $("penalties");
   const typing = document.activeElement;
   if (typing && typing.tagName === "INPUT" && list.contains(typing)) return;  // not under the TD's thumb
+  // drawn again only when something changed: a poll redrawing the same rows under a tap
+  // (between the finger going down and coming up) would lose the tap
+  const shown = JSON.stringify([rows, d ? d.review_round : null]);
+  if (shown === renderPenalties.shown && list.childElementCount) return;
+  renderPenalties.shown = shown;
   if (!rows.length) {
     $("penalties").replaceChildren(el("li", { class: "muted" },
       d && d.review_round !== null ? `No late or missing orders in round ${d.review_round}.`
