@@ -34,15 +34,14 @@ def describe(errors: Sequence[Mapping[str, Any]], whole: str = "(top level)",
     only the deepest are counted. ``whole``: the name of a problem with the whole document
     (two keys that must come together); ``words``: how each type of problem is said (a
     request's body has fields, not keys); ``within``: the keys the document sits under."""
-    deepest = [
-        e for e in errors
-        if not any(len(o["loc"]) > len(e["loc"]) and tuple(o["loc"][: len(e["loc"])])
-                   == tuple(e["loc"]) for o in errors)
-    ]
+    # Linear in the number of problems (a request of 8,000 unknown fields once took 16 s
+    # here, pairwise): a problem is deepest when no other one sits inside it, so the
+    # strict prefixes of every location are gathered once and looked up.
+    inside = {tuple(e["loc"][:n]) for e in errors for n in range(len(e["loc"]))}
+    deepest = [e for e in errors if tuple(e["loc"]) not in inside]
     if not deepest:
         return f"{whole}: invalid"
-    deepest.sort(key=lambda e: e["type"] != "extra_forbidden")
-    err = deepest[0]
+    err = next((e for e in deepest if e["type"] == "extra_forbidden"), deepest[0])
     key = ".".join(str(p) for p in (*within, *err["loc"]) if p != "") or whole
     msg = words.get(err["type"], str(err.get("msg", "invalid")))
     more = f" (and {len(deepest) - 1} more)" if len(deepest) > 1 else ""

@@ -18,15 +18,17 @@ POWERS: dict[str, str] = {
 LETTERS = tuple(POWERS)
 
 
+#: a power's letter by its letter or its name, folded (``power_letter``: one look-up, as a
+#: seating of 7,000 seats reads 7,000 of them)
+_BY_WORD = {w.casefold(): letter for letter, name in POWERS.items() for w in (letter, name)}
+
+
 def power_letter(text: str) -> str:
     """'I', 'i' or 'Italy' -> 'I'; anything else is a ValueError naming the choices."""
-    t = text.strip()
-    if len(t) == 1 and t.upper() in POWERS:
-        return t.upper()
-    for letter, name in POWERS.items():
-        if t.casefold() == name.casefold():
-            return letter
-    raise ValueError(f"{text!r} is not a power (one of {' '.join(LETTERS)})")
+    letter = _BY_WORD.get(text.strip().casefold())
+    if letter is None:
+        raise ValueError(f"{text!r} is not a power (one of {' '.join(LETTERS)})")
+    return letter
 
 
 def _letter(letter: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -57,7 +57,7 @@ class BodyLimit:
         limit = limit_for(scope["path"])
         length = dict(scope.get("headers") or ()).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
-            await _refuse(send, 413, f"request body over {limit // KB} KB")
+            await refuse(send, 413, f"request body over {limit // KB} KB")
             return
         chunks: list[bytes] = []
         size = 0
@@ -69,7 +69,7 @@ class BodyLimit:
                         break
                     size += len(message.get("body", b""))
                     if size > limit:
-                        await _refuse(send, 413, f"request body over {limit // KB} KB")
+                        await refuse(send, 413, f"request body over {limit // KB} KB")
                         return
                     chunks.append(message.get("body", b""))
                     if not message.get("more_body", False):
@@ -77,13 +77,13 @@ class BodyLimit:
                                    "more_body": False}
                         break
         except TimeoutError:
-            await _refuse(send, 408, f"request body not sent within {self.body_seconds:g} s")
+            await refuse(send, 408, f"request body not sent within {self.body_seconds:g} s")
             return
         except asyncio.CancelledError:
             # the hub is stopping and its grace for requests under way is over
             # (``server.serve.STOP_GRACE``): the client hears why, and the request ends here,
             # as the cancel asks, without a traceback in the log
-            await _refuse(send, 503, "the hub is restarting: send it again in a moment")
+            await refuse(send, 503, "the hub is restarting: send it again in a moment")
             return
         await self.app(scope, _replay([message], receive), send)
 
@@ -98,13 +98,18 @@ def _replay(messages: list[Message], then: Receive) -> Receive:
     return receive
 
 
-async def _refuse(send: Send, status: int, detail: str) -> None:
+async def refuse(send: Send, status: int, detail: str,
+                 headers: Mapping[str, str] | None = None) -> None:
+    """Answer ``{"detail": detail}`` and close the connection: the request's body, unread,
+    must not be taken for the next request."""
     body = json.dumps({"detail": detail}).encode()
+    more = [(k.lower().encode("latin-1"), v.encode("latin-1"))
+            for k, v in (headers or {}).items()]
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+                            (b"connection", b"close"), *more]})
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["DEFAULT", "LIMITS", "BodyLimit", "limit_for"]
+__all__ = ["DEFAULT", "LIMITS", "BodyLimit", "limit_for", "refuse"]

@@ -27,7 +27,8 @@ log = logging.getLogger("uvicorn.error")
 _WHERE = {"body", "query", "path", "header", "cookie"}
 #: A request's body has fields; its problems said as a TD (or a kiosk's log) can act on them.
 FIELD_WORDS = {"extra_forbidden": "unknown field", "missing": "required",
-               "model_attributes_type": "expected a JSON object"}
+               "model_attributes_type": "expected a JSON object",
+               "model_type": "expected a JSON object"}  # the same, read from JSON
 
 
 def describe(errors: Sequence[Mapping[str, Any]]) -> str:

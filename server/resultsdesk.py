@@ -33,6 +33,7 @@ from dipclock.standings import (
     top_board_seeds,
 )
 from dipclock.timeline import table_clock
+from server.auth import same_secret
 from server.csvcells import cell
 from server.responses import Out
 from server.rounds import round_profile, schedule_for
@@ -188,6 +189,11 @@ class StandingsView(Out):
 def sheet_secret(store: Store) -> str:
     """The data dir's sheet secret, made once (read without a write after that)."""
     return store.meta(SECRET_KEY) or store.set_meta_once(SECRET_KEY, secrets.token_hex(32))
+
+
+def sheet_key_fits(store: Store, round_no: int, table: int, key: str) -> bool:
+    """Whether ``key`` is table ``table``'s sheet key for round ``round_no`` (constant time)."""
+    return same_secret(key, sheet_key(sheet_secret(store), round_no, table))
 
 
 def sheet_link(secret: str, round_no: int, table: int) -> str:

@@ -162,7 +162,8 @@ class SeatingIn(Body):
     """Seats as a list, or the text of a CSV file ``round,table,power,player`` (read by the
     page; a header line is optional)."""
 
-    seats: Annotated[list[SeatIn], Field(max_length=7 * 999)] | None = None
+    # fail_fast: 6,993 bad seats are one problem found, not 6,993 described
+    seats: Annotated[list[SeatIn], Field(max_length=7 * 999, fail_fast=True)] | None = None
     csv: Annotated[str, Field(max_length=500_000)] | None = None
 
     @model_validator(mode="after")

@@ -20,6 +20,7 @@ from fastapi import APIRouter, Path, Query, Response
 
 from server import actions, roundsetup
 from server.auth import TD, Base, TDWrite
+from server.bodies import Parsed
 from server.context import HubDep, heavy_read
 from server.dashboard import state as dashboard_state
 from server.responses import (
@@ -92,7 +93,7 @@ async def penalties_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Respons
 
 
 @router.put("/td/event", response_model=EventSet)
-def set_event(body: EventChoice, _: TDWrite, hub: HubDep, base: Base) -> EventSet:
+def set_event(body: Parsed[EventChoice], _: TDWrite, hub: HubDep, base: Base) -> EventSet:
     """Choose the event for the next round, or for the current one if it has not started:
     a round under way or called keeps the rules it is played under (review, CSV)."""
     chosen, now = actions.choose_event(body), hub.clock.moment()
