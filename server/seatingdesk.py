@@ -6,13 +6,20 @@ Who sits where is the core's (``dipclock.seating``); this module only gathers wh
 needs from the store and says what it found in the dashboard's words. A draft is not
 stored: the TD's phone holds it until it is called, so a second phone or a reload never
 calls a seating the TD did not see.
+
+A draft's search takes seconds (a 140-player round 5: 2 to 12), so it runs in the hub's
+back room (``server.seatingjob`` in a process of ``server.backroom``'s), never in the
+interpreter that answers the clocks. A check or a call only counts what a seating repeats
+(under a millisecond for 20 tables) and stays in a worker thread.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Annotated
 
+import anyio.to_thread
 from pydantic import BaseModel, Field
 
 from dipclock.powers import LETTERS, PowerLetter
@@ -27,12 +34,12 @@ from dipclock.seating import (
     powers_repeated,
     problems,
     read_past,
-    seat_round,
     two_boards_allowed,
 )
-from dipclock.seating.topboard import seat_top_board
 from dipclock.snapshot import PlayerName
-from dipclock.standings import SeatTie, StandingsRules, top_board_seeds
+from dipclock.standings import StandingsRules
+from server import seatingjob
+from server.backroom import Gone, Task
 from server.context import Hub
 from server.refusal import Refused
 from server.resultsdesk import game_scores, players_of
@@ -110,57 +117,63 @@ def earlier(hub: Hub, before: int) -> Past:
         raise Refused(422, f"seating: the hub's {exc}") from None
 
 
-def draft(hub: Hub, body: DraftIn) -> Draft:
-    """Round ``body.round`` seated by the core; a seating that cannot be is a 422."""
-    event = hub.store.event()
-    rules = event.standings if event else None
+#: a draft in the TD's words, for the back room's lines ("the draft took longer ...")
+DRAFT = Task("the draft", "seat fewer players at once")
+
+
+async def draft(hub: Hub, body: DraftIn, gone: Gone) -> bytes:
+    """Round ``body.round`` seated by the core in the hub's back room (a process of its
+    own: ``server.backroom``), the reply's JSON made in a worker thread: the event loop
+    only waits. A seating that cannot be is a 422; ``gone``: has the TD's page left?"""
+    job = await anyio.to_thread.run_sync(lambda: draft_job(hub, body))
+    if hub.backroom is None:
+        raise Refused(503, "the hub is starting: try again in a moment")
+    try:
+        drafted = await hub.backroom.run(seatingjob.draft, job, DRAFT, gone)
+    except SeatingError as exc:
+        raise Refused(422, f"seating: {exc}") from None
+    return await anyio.to_thread.run_sync(
+        lambda: reply(job, drafted, played(hub, job.round)).model_dump_json().encode())
+
+
+def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
+    """What a draft needs from the store (quick reads, in a worker thread); refused (422)
+    for tables to keep that are not seated, or two boards where the event does not allow
+    them."""
+    rules = _rules(hub)
     if body.two_boards and not two_boards_allowed(rules):
+        event = hub.store.event()
         raise Refused(422, f"two boards: {event.name if event else 'the event'}'s rules do "
                            "not let a player play two boards")
     held = players_of(hub.store, body.round)
     missing = [n for n in body.keep if n not in held]
     if missing:
         raise Refused(422, f"keep: round {body.round} has no table {missing[0]} seated")
-    kept = [Table(n, held[n]) for n in sorted(set(body.keep))]
-    seed = body.seed if body.seed is not None else random.randrange(10**6)
-    players = [p.strip() for p in body.players if p.strip()]
-    apart = _apart(body.apart)
-    rng = random.Random(seed)
-    notes: list[str] = []
-    past = earlier(hub, body.round)
-    try:
-        top, seeds = top_board_of(hub, rules, body.round, players, past, rng, kept, notes)
-        seated = seat_round(players, past, body.round, rng, apart=apart, fixed=kept + top,
-                            two_boards=[p.strip() for p in body.two_boards])
-    except SeatingError as exc:
-        raise Refused(422, f"seating: {exc}") from None
-    judged = judge(hub, body.round, list(seated.tables), apart, past, rules)
-    return Draft(**judged.model_dump(), seed=seed, sitting_out=list(seated.sitting_out),
-                 two_boards=list(seated.two_boards), top_board=seeds, notes=notes)
+    top_board = rules is not None and rules.top_board_round == body.round
+    return seatingjob.DraftJob(
+        round=body.round,
+        players=tuple(p.strip() for p in body.players if p.strip()),
+        earlier=tuple(s for s in hub.store.seating() if s.round < body.round),
+        seed=body.seed if body.seed is not None else random.randrange(10**6),
+        apart=frozenset(_apart(body.apart)),
+        kept=tuple(Table(n, held[n]) for n in sorted(set(body.keep))),
+        two_boards=tuple(p.strip() for p in body.two_boards),
+        rules=rules,
+        scores=tuple(game_scores(hub.store, body.round - 1)) if top_board else ())
 
 
-def top_board_of(hub: Hub, rules: StandingsRules | None, number: int, players: list[str],
-                 past: Past, rng: random.Random, kept: list[Table],
-                 notes: list[str]) -> tuple[list[Table], list[str]]:
-    """In the event's top-board round, its table and its seven (best first) by the
-    standings of the confirmed sheets (those absent passed over), at the first table not
-    kept; how its powers are given goes to ``notes``. None before any sheet is confirmed,
-    or when its last seat is tied (the TD decides: said in ``notes``)."""
-    if rules is None or rules.top_board_round != number:
-        return [], []
-    scores = game_scores(hub.store, number - 1)
-    try:
-        seeds = top_board_seeds(scores, rules, absent={s.player for s in scores} - set(players))
-    except SeatTie as exc:
-        notes.append(f"{exc}: the top board is not seated")
-        return [], []
-    if not seeds:
-        notes.append(f"round {number} is the top board's: no confirmed sheet yet to seat it by")
-        return [], []
-    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng,
-                                 {t.number for t in kept})
-    notes += said
-    return [table], seeds
+def reply(job: seatingjob.DraftJob, drafted: seatingjob.Drafted, played: str) -> Draft:
+    """The dashboard's draft: the back room's seating with its figures and problems, and
+    what its round holds that was played (read as it is answered)."""
+    seated = drafted.seating
+    return Draft(
+        round=job.round, tables=_out(seated.tables),
+        quality=Quality(pairs_met_before=seated.pairs_met_before,
+                        powers_repeated=seated.powers_repeated,
+                        apart_together=seated.apart_together),
+        problems=list(drafted.problems), played=played, seed=job.seed,
+        sitting_out=list(seated.sitting_out), two_boards=list(seated.two_boards),
+        top_board=list(drafted.top_board), notes=list(drafted.notes))
 
 
 def judge(hub: Hub, number: int, tables: list[Table], apart: set[tuple[str, str]],
@@ -168,8 +181,7 @@ def judge(hub: Hub, number: int, tables: list[Table], apart: set[tuple[str, str]
     """A seating's figures against the rounds before it (``past``), and its problems."""
     return Judged(
         round=number,
-        tables=[TableOut(table=t.number, seats={p: t.seats[p] for p in LETTERS
-                                                if p in t.seats}) for t in tables],
+        tables=_out(tables),
         quality=Quality(pairs_met_before=pairs_met_before(tables, past),
                         powers_repeated=powers_repeated(tables, past),
                         apart_together=apart_together(tables, apart)),
@@ -211,6 +223,11 @@ def played(hub: Hub, number: int) -> str:
         return ""
     record = hub.store.record(rnd)
     return record.text() if record else ""
+
+
+def _out(tables: Sequence[Table]) -> list[TableOut]:
+    return [TableOut(table=t.number, seats={p: t.seats[p] for p in LETTERS if p in t.seats})
+            for t in tables]
 
 
 def _tables(tables: list[TableIn]) -> list[Table]:

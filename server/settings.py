@@ -36,6 +36,11 @@ class Settings(BaseModel):
     #: is plain HTTP unless it gives them.
     certificate: Path | None = None
     private_key: Path | None = None
+    #: the back room's bounds on a heavy job, a seating draft (``server.backroom``): its
+    #: seconds, the memory it may take (MB), and how many may wait while one runs
+    job_seconds: float = Field(default=60.0, gt=0)
+    job_memory_mb: int = Field(default=512, ge=1)
+    jobs_waiting: int = Field(default=3, ge=0)
 
     @property
     def https(self) -> bool:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
 
 from dipclock.powers import POWERS
 from server import actions, seatingdesk
 from server.auth import TD, Base, TDWrite
+from server.bodies import Parsed
 from server.context import HubDep
 from server.responses import SeatingSet, SeatOut, TeamsSet, UnitsOut, UnitsSet
 from server.schemas import SeatingIn, TeamsIn, UnitsIn
@@ -37,7 +38,7 @@ def seating(
 
 
 @router.put("/td/seating", response_model=SeatingSet)
-def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep, base: Base) -> SeatingSet:
+def set_seating(body: Parsed[SeatingIn], _: TDWrite, hub: HubDep, base: Base) -> SeatingSet:
     """Seat players (from a list or a CSV file's text); a seat given with no player is
     cleared. Seats not named stay as they are."""
     done = actions.seat(body)
@@ -51,20 +52,24 @@ def set_seating(body: SeatingIn, _: TDWrite, hub: HubDep, base: Base) -> Seating
 
 
 @router.post("/td/seating/draft", response_model=seatingdesk.Draft)
-def seating_draft(body: seatingdesk.DraftIn, _: TD, hub: HubDep) -> seatingdesk.Draft:
+async def seating_draft(body: Parsed[seatingdesk.DraftIn], _: TD, hub: HubDep,
+                        request: Request) -> Response:
     """Round ``round`` seated from the players present and the rounds the hub holds, with
-    its figures; nothing is stored (the TD moves players, then calls it)."""
-    return seatingdesk.draft(hub, body)
+    its figures; nothing is stored (the TD moves players, then calls it). Seated in the
+    hub's back room, a process of its own, stopped if the TD's page leaves first; ``async``
+    so that it can tell: the loop only waits (``server.seatingdesk.draft``)."""
+    drafted = await seatingdesk.draft(hub, body, request.is_disconnected)
+    return Response(drafted, media_type="application/json")
 
 
 @router.post("/td/seating/check", response_model=seatingdesk.Judged)
-def seating_check(body: seatingdesk.CheckIn, _: TD, hub: HubDep) -> seatingdesk.Judged:
+def seating_check(body: Parsed[seatingdesk.CheckIn], _: TD, hub: HubDep) -> seatingdesk.Judged:
     """A seating's figures and problems as the TD has it now (after moving players)."""
     return seatingdesk.check(hub, body)
 
 
 @router.put("/td/seating/round", response_model=SeatingSet)
-def call_seating(body: seatingdesk.CheckIn, _: TDWrite, hub: HubDep,
+def call_seating(body: Parsed[seatingdesk.CheckIn], _: TDWrite, hub: HubDep,
                  base: Base) -> SeatingSet:
     """Call the seating: it replaces the round's whole seating in one write, and the
     tables' screens show their players. Refused for a round that has been played."""
@@ -82,7 +87,7 @@ def teams(_: TD, hub: HubDep) -> dict[str, list[str]]:
 
 
 @router.put("/td/teams", response_model=TeamsSet)
-def set_teams(body: TeamsIn, _: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
+def set_teams(body: Parsed[TeamsIn], _: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
     """Replace the teams (``team,player`` lines): the standings' team table follows."""
     done = actions.teams_from_csv(body.csv)
     hub.store.set_teams(done.what, hub.clock.moment(), done.summary, base=base)
