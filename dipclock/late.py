@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
+from dipclock.debounce import debounced
 from dipclock.events import EventProfile, PenaltyRules
 from dipclock.gameclock import NEVER, Stop, merged
 from dipclock.penalties import Penalty, penalty, started_seconds
@@ -160,16 +161,17 @@ def submissions(
 ) -> list[Submission]:
     """Turn presses (in any order) into submissions; lateness in running seconds (``stops``).
 
-    Dropped: a repeat press in a phase the power is already in for, and a double tap (a
-    press within ``REPEAT`` of the power's previous one), which would otherwise count a
-    nervous second press just after a deadline as the next phase's orders.
+    Dropped: a bounce (``dipclock.debounce``: the hub merges it, a kiosk may still hold
+    it), a repeat press in a phase the power is already in for, and a double tap (a press
+    within ``REPEAT`` of the power's previous one), which would otherwise count a nervous
+    second press just after a deadline as the next phase's orders.
     """
     stops = merged(stops)
     done: set[tuple[str, PhaseRef]] = set()
     offences: dict[str, int] = {}
     last: dict[str, datetime] = {}
     out = []
-    for press in sorted(presses, key=lambda p: p.at):
+    for press in debounced(presses):
         previous = last.get(press.power)
         last[press.power] = press.at
         if previous is not None and press.at - previous < REPEAT:
@@ -241,8 +243,8 @@ def board(
 
 def chords(presses: Iterable[Pressed]) -> list[tuple[Pressed, Pressed]]:
     """Pairs of holds by two different powers within ``CHORD`` of each other, in time
-    order; a hold belongs to one chord at most."""
-    holds = sorted((p for p in presses if p.kind == "hold"), key=lambda p: p.at)
+    order; a hold belongs to one chord at most, a bounce (``dipclock.debounce``) to none."""
+    holds = debounced(p for p in presses if p.kind == "hold")
     out: list[tuple[Pressed, Pressed]] = []
     i = 0
     while i + 1 < len(holds):
@@ -272,11 +274,14 @@ def out_of_game(
     of the reader's clock by a kiosk's clock error: a hold is a fact once recorded.
     With ``board`` (an event on board clocks) the holds of a chord are the board's ready
     signal and take no one out; ``seen`` are holds already counted in ``base`` (the hub's),
-    read only to find a chord whose other half is among ``presses``.
+    read only to find a chord whose other half is among ``presses``, or a hold among
+    ``presses`` that is a bounce of one of them (``dipclock.debounce``: it toggles nothing).
     """
     presses, seen = list(presses), list(seen)
     out = set(base)
-    skip: set[int] = set()
+    holds = [p for p in [*seen, *presses] if p.kind == "hold"]
+    kept = {id(h) for h in debounced(holds)}
+    skip: set[int] = {id(h) for h in holds if id(h) not in kept}
     if board:
         counted = {id(h) for h in seen}
         for pair in chords([*seen, *presses]):
@@ -379,6 +384,14 @@ def judged_until(
     stops = merged(stops)
     closes = (_closes(p.deadline, window, stops) for p in phases)
     return min((c for c in closes if c >= now), default=None)
+
+
+def last_close(
+    phases: Sequence[Phase], window: timedelta = LATE_WINDOW, stops: Iterable[Stop] = ()
+) -> datetime | None:
+    """When the late window after the last of ``phases`` closes, held open by every stop in
+    it (NEVER: an open-ended one; None: no phases): after it no press counts for any."""
+    return _closes(phases[-1].deadline, window, merged(stops)) if phases else None
 
 
 def missed(

@@ -154,6 +154,7 @@ def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
             late = [(s.power, s.heading_for.label if s.heading_for else "")
                     for s in powers.values() if s.late_seconds is not None and not s.out]
             row.late_note = screen.late_summary(late) if late else None
-            row.press_note = presslimit.grid_note(len(presses))
+            row.press_note = presslimit.grid_note(
+                presses, status.refusals if status else None, zone(cur.profile.timezone), now)
         out.append(row)
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from server.presslimit import Refusals
 from server.schemas import KioskInfo
 
 #: A kiosk whose last report is older than this is gone, whatever else its address sends
@@ -46,6 +47,8 @@ class TableStatus:
     heard: dict[str, float] = field(default_factory=dict)  # address -> mono s
     #: the claims as last sent to the table's kiosks, to publish only on a change
     claims: tuple[tuple[str, str], ...] = ()
+    #: the presses the hub refused from the table's clock (for the TD's grid)
+    refusals: Refusals = field(default_factory=Refusals)
 
     def hear(self, address: str | None, mono: float) -> None:
         self.seen = mono

@@ -373,7 +373,8 @@ class TableRow(Out):
     adjustments: list[OwnAdjustment] | None = None
     #: who is late now, one line per penalty: "A F G → Red card: all units hold"
     late_note: str | None = None
-    #: the table's clock sent the most presses a table may (``server.presslimit``)
+    #: a power at the most presses it may send, and the presses refused from the table's
+    #: clock (``server.presslimit.grid_note``)
     press_note: str | None = None
 
 

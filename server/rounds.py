@@ -15,6 +15,7 @@ from dipclock.boardclock import with_board_starts
 from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
 from dipclock.schedule import Pause, Schedule
+from dipclock.stamps import round_over
 from dipclock.timeline import TableClock, table_clock
 from dipclock.venuetime import zone
 from server.store import PressRow, RoundRow, Store
@@ -80,7 +81,8 @@ def round_for(rounds: Iterable[RoundRow], at: datetime, fallback: RoundRow) -> R
 
     A kiosk offline across a round change uploads the old round's presses late; they
     belong to the round they were made in, not to the one set up since. With no round
-    started by ``at`` (a button test before the first round), ``fallback`` (the current).
+    started by ``at`` (a button test before the first round), ``fallback`` (the current),
+    whose start the press is then before (``dipclock.stamps``: refused).
     """
     best: RoundRow | None = None
     for r in rounds:
@@ -91,6 +93,25 @@ def round_for(rounds: Iterable[RoundRow], at: datetime, fallback: RoundRow) -> R
         ):
             best = r
     return best or fallback
+
+
+def over_on(store: Store, rnd: RoundRow, table: int, cur: Current) -> datetime | None:
+    """When round ``rnd`` is over on ``table`` (``dipclock.stamps.round_over``): a press
+    stamped after it is no press of that round. The current round as ``cur`` read it."""
+    if rnd.number == cur.round.number:
+        profile, schedule = cur.profile, cur.schedule
+    else:
+        found = round_profile(store, rnd)
+        if found is None:
+            return None
+        profile, schedule = found, schedule_for(store, rnd)
+    return round_over(table_clock(profile, schedule, table=table))
+
+
+def following(rounds: Iterable[RoundRow], rnd: RoundRow) -> RoundRow | None:
+    """The round that starts next after ``rnd`` (None: none is set up)."""
+    later = [r for r in rounds if r.start > rnd.start]
+    return min(later, key=lambda r: (r.start, r.number), default=None)
 
 
 def schedule_for(

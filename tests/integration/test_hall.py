@@ -125,8 +125,8 @@ def test_a_press_sent_three_times_is_stored_once(hall: Hall, tmp_path: Path) -> 
     finally:
         client.close()
         outbox.close()
-    assert replies == [{"stored": 1, "duplicates": 0, "rejected": []}] + [
-        {"stored": 0, "duplicates": 1, "rejected": []}] * 2
+    assert replies == [{"stored": 1, "duplicates": 0, "merged": 0, "rejected": []}] + [
+        {"stored": 0, "duplicates": 1, "merged": 0, "rejected": []}] * 2
     ids = [p["id"] for p in hall.snapshot(2)["presses"]]
     assert ids.count(press.id) == 1
 

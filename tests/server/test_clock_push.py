@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import datetime
 
 from server.clock import HubClock, wall_seconds
 from server.push import Client, Fanout
@@ -108,6 +109,7 @@ def test_a_stored_press_is_pushed_to_its_table_and_to_no_other(hub, td):
         assert received(three, "table 3's first snapshot")["presses"] == []
         press = {"id": "6c1f9a44-0000-4000-8000-000000000001", "power": "I", "kind": "press",
                  "at": "2024-05-04T09:05:00"}
+        hub.at(datetime(2024, 5, 4, 9, 5))  # made on the hub's time
         r = hub.client.post("/api/tables/2/presses", json={"presses": [press]},
                             headers=hub.kiosk_headers(2))
         assert r.status_code == 200 and r.json()["stored"] == 1

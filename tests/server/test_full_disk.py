@@ -13,7 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -125,8 +125,9 @@ def test_a_full_disk_is_said_stored_nothing_loses_nothing_and_passes(tmp_path):
                             headers=key, timeout=PATIENCE)
             assert ok.status_code == 200 and ok.json()["stored"] == 1
             disk.fill()
-            batch = [{"id": f"q{k}", "power": "E", "kind": "press",
-                      "at": "2024-05-04T09:32:00"} for k in range(400)]
+            batch = [{"id": f"q{k}", "power": "AEFGIRT"[k % 7], "kind": "press",  # no bounce
+                      "at": (datetime(2024, 5, 4, 9, 32) + timedelta(seconds=k)).isoformat()}
+                     for k in range(400)]
             full = httpx.post(url + "/api/tables/1/presses", json={"presses": batch},
                               headers=key, timeout=PATIENCE)
             assert full.status_code == 507 and full.json() == {"detail": DISK_FULL}

@@ -107,10 +107,11 @@ def test_a_closing_late_window_judges_the_round_again_but_not_the_past(hub, even
 
 def test_the_judgment_follows_extra_time(hub, event):
     """A change to the round's schedule moves its deadlines: its tables are judged again.
-    (A press stamped ahead of the hub's clock is judged by its stamp, as ever.)"""
+    (Here the TD corrects the round's start: it began a minute later than set up.)"""
     post(hub, 1, press("r2-1-A", "A", ROUND2 + timedelta(minutes=17, seconds=30)))
     assert [r["seconds_late"] for r in state(hub)["penalties"]] == [30.0]
-    r = hub.client.post("/api/td/adjustments", json={"seconds": 60}, headers=event)
+    r = hub.client.put("/api/td/round", headers=event, json={
+        "number": 2, "start": (ROUND2 + timedelta(minutes=1)).isoformat(), "reopen": True})
     assert r.status_code == 200, r.text
     assert [r["seconds_late"] for r in state(hub)["penalties"]] == []  # on time now
 
@@ -134,6 +135,7 @@ def test_a_hub_data_dir_from_before_revisions_counts_its_presses(tmp_path):
         db.execute("DROP TABLE sheets")
         db.execute("DROP TABLE teams")
         db.execute("DROP TABLE round_undo")
+        db.execute("DROP TABLE sheet_changes")
         db.execute("ALTER TABLE audit DROP COLUMN subject")
         db.execute("PRAGMA user_version = 5")
     store.close()

@@ -14,6 +14,7 @@ from tests.waits import received
 def test_the_polled_and_the_pushed_snapshot_are_one_model_the_kiosk_takes(
         hub: Hub, td: dict[str, str]) -> None:
     at = (START + timedelta(minutes=3)).isoformat()
+    hub.at(START + timedelta(minutes=3))  # made on the hub's time
     r = hub.client.post("/api/tables/2/presses", headers=hub.kiosk_headers(2), json={
         "presses": [{"id": "p1", "power": "I", "kind": "hold", "at": at},
                     {"id": "p2", "power": "Q", "kind": "press", "at": at}]})

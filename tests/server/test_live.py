@@ -51,7 +51,7 @@ def test_kiosks_follow_a_pause_and_a_killed_hub_comes_back_intact(live: LiveHub)
             "at": (start + timedelta(minutes=17, seconds=9)).isoformat()}
     r = httpx.post(f"{live.url}/api/tables/3/presses", json={"presses": [late]}, headers=auth,
                    **https)
-    assert r.json() == {"stored": 1, "duplicates": 0, "rejected": []}
+    assert r.json() == {"stored": 1, "duplicates": 0, "merged": 0, "rejected": []}
 
     ws_url = live.url.replace("http", "ws")
     with ExitStack() as stack:

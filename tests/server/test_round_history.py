@@ -43,10 +43,13 @@ def test_a_backlog_uploaded_after_the_next_round_is_set_up_counts_for_its_round(
     assert [(g["round"], g["table"], g["power"], g["seconds_late"]) for g in got
             if g["kind"] == "late"] == [("1", "3", "A", "20.0")]
     assert snap(hub, 3)["presses"] == []  # not one of round 2's presses
-    # a press made in round 2 (or a button test before any round) files as before
-    post(hub, 3, press("r2", "E", ROUND2 + timedelta(minutes=17, seconds=5)),
-         press("test", "F", START - timedelta(days=1)))
-    assert [p["id"] for p in snap(hub, 3)["presses"]] == ["test", "r2"]
+    # a press made in round 2 files as before; a button test before any round is refused
+    # (filed, it would count against a round before it began: ``dipclock.stamps``)
+    reply = post(hub, 3, press("r2", "E", ROUND2 + timedelta(minutes=17, seconds=5)),
+                 press("test", "F", START - timedelta(days=1)))
+    assert [x["id"] for x in reply["rejected"]] == ["test"]
+    assert "before round 1 starts" in reply["rejected"][0]["reason"]
+    assert [p["id"] for p in snap(hub, 3)["presses"]] == ["r2"]
     assert late_rows(hub) == [(1, 3, "A", "S1901", "Yellow card"),
                               (2, 3, "E", "S1901", "Yellow card")]
 
