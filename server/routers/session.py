@@ -3,7 +3,9 @@
 The sign-in is ``async``: its password check runs on a thread of its own
 (``server.signins``), and its session's durable SQLite write in a worker thread, so neither
 the loop that answers time sync nor the workers the tables and the TD use wait for a
-flood of sign-ins. The others are plain ``def`` routes, in worker threads.
+flood of sign-ins. A browser that signed in before (its device cookie) or the hub's own
+screen is checked in a lane of its own, so a flood of strangers' guesses never refuses the
+TD. The others are plain ``def`` routes, in worker threads.
 """
 
 from __future__ import annotations
@@ -12,10 +14,18 @@ import anyio.to_thread
 from fastapi import APIRouter, HTTPException, Request, Response
 
 from server.auth import TDWrite, current_session, end_session, start_session
-from server.context import HubDep
+from server.context import Hub, HubDep
 from server.responses import SessionInfo, SignedIn
 from server.schemas import Login
-from server.signins import QUEUE
+from server.signins import (
+    DEVICE_COOKIE,
+    DEVICE_DAYS,
+    LOCAL,
+    Lane,
+    device_cookie,
+    device_of,
+    new_device,
+)
 
 router = APIRouter(prefix="/api", tags=["td"])
 
@@ -25,34 +35,50 @@ def busy() -> HTTPException:
                          headers={"Retry-After": "5"})
 
 
+def lane_of(request: Request, hub: Hub) -> tuple[Lane, str, str | None]:
+    """The lane a sign-in is checked in, the key its failures count under, and its device
+    (None: none known): a device the hub signed counts per device, the hub's own screen
+    and a stranger per address (``server.signins``)."""
+    ip = request.client.host if request.client else "?"
+    device = device_of(hub.password_hash, request.cookies.get(DEVICE_COOKIE))
+    if device is not None:
+        return hub.signins.known, f"device {device}", device
+    return (hub.signins.known if ip in LOCAL else hub.signins.strangers), ip, None
+
+
 @router.post("/login", response_model=SignedIn)
 async def login(body: Login, request: Request, response: Response, hub: HubDep) -> SignedIn:
-    """Rate-limited per client IP: too many failures in the window answer 429. The attempt
-    counts before the password is hashed (``ratelimit``); with ``signins.QUEUE`` sign-ins
-    already being checked, 503 at once, and nothing counted."""
-    ip = request.client.host if request.client else "?"
-    wait = hub.logins.refused(ip, hub.clock.mono())
-    if wait is None and hub.signins.waiting >= QUEUE:
+    """Rate-limited per client IP (per device for a browser that signed in before): too
+    many failures in the window answer 429. The attempt counts before the password is
+    hashed (``ratelimit``); with its lane's queue of sign-ins already being checked, 503 at
+    once, and nothing counted. A success (re)sets the browser's device cookie."""
+    lane, key, device = lane_of(request, hub)
+    wait = hub.logins.refused(key, hub.clock.mono())
+    if wait is None and lane.full:
         raise busy()
     if wait is None:
-        wait = hub.logins.attempt(ip, hub.clock.mono())
+        wait = hub.logins.attempt(key, hub.clock.mono())
     if wait is not None:
         raise HTTPException(
             429, f"too many failed sign-ins: try again in {wait:.0f} s",
             headers={"Retry-After": str(int(wait + 0.999))},
         )
-    ok = await hub.signins.check(body.password, hub.password_hash)
+    ok = await lane.check(body.password, hub.password_hash)
     if ok is None:  # not seen: nothing ran on the loop since the queue was looked at
         raise busy()
     if not ok:
         raise HTTPException(401, "wrong password")  # counted already, by ``attempt``
-    hub.logins.clear(ip)
+    hub.logins.clear(key)
 
     def signed_in() -> str:
         hub.store.drop_expired_sessions(hub.clock.now())
         return start_session(hub, response)
 
-    return SignedIn(csrf=await anyio.to_thread.run_sync(signed_in))
+    csrf = await anyio.to_thread.run_sync(signed_in)
+    response.set_cookie(DEVICE_COOKIE, device_cookie(hub.password_hash, device or new_device()),
+                        max_age=DEVICE_DAYS * 86400, httponly=True, samesite="strict",
+                        path="/api/login", secure=hub.settings.https)
+    return SignedIn(csrf=csrf)
 
 
 @router.post("/logout", response_model=SessionInfo, response_model_exclude_unset=True)

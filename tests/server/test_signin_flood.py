@@ -61,3 +61,61 @@ def test_sign_ins_waiting_on_their_checks_hold_no_worker_a_table_or_the_td_needs
             assert [f.result(PATIENCE) for f in flood].count(401) == signins.QUEUE
         assert td.post("/api/login", json={"password": PASSWORD}).status_code == 200
         td.close()
+
+
+def test_the_td_signs_in_from_a_phone_it_used_before_and_from_the_hub_under_a_flood(
+        tmp_path, monkeypatch):
+    """Strangers' wrong passwords from 100 addresses fill their queue and wait there (the
+    test holds their checks); the TD's right password from a phone that signed in before (its
+    device cookie) and from the hub's own screen (127.0.0.1) go through, in their own lane.
+    A browser with no device cookie, or a forged one, is a stranger: refused at once."""
+    held = threading.Event()
+    strangers = []
+    real = signins.verify_password
+
+    def held_check(password: str, stored: str) -> bool:
+        if password != PASSWORD:  # a stranger's: as long as the test says
+            strangers.append(password)
+            held.wait(PATIENCE)
+        return real(password, stored)
+
+    with ThreadHub(tmp_path / "hub") as hub:
+        phone = hub.td(source="127.0.3.7")  # the TD's phone signed in before: its cookie
+        [device] = [c for c in phone.cookies.jar if c.name == signins.DEVICE_COOKIE]
+        assert device.path == "/api/login" and device.has_nonstandard_attr("HttpOnly")
+        monkeypatch.setattr(signins, "verify_password", held_check)
+
+        def wrong(n: int) -> int:
+            transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % 100 + 1}")
+            with httpx.Client(transport=transport, timeout=PATIENCE) as c:
+                return c.post(hub.url + "/api/login", json={"password": f"guess{n}"}
+                              ).status_code
+
+        def stranger(cookie: str | None) -> int:
+            transport = httpx.HTTPTransport(local_address="127.0.3.8")
+            cookies = {signins.DEVICE_COOKIE: cookie} if cookie else None
+            with httpx.Client(transport=transport, timeout=PATIENCE, cookies=cookies) as c:
+                return c.post(hub.url + "/api/login", json={"password": PASSWORD}).status_code
+
+        try:
+            with ThreadPoolExecutor(64) as pool:
+                flood = [pool.submit(wrong, n) for n in range(200)]
+                wait_for("every sign-in but the strangers' queue answered",
+                         lambda: sum(f.done() for f in flood) == 200 - signins.QUEUE,
+                         timeout=PATIENCE)
+                assert [f.result() for f in flood if f.done()] == [503] * (200 - signins.QUEUE)
+                assert stranger(None) == 503  # the right password, but a stranger's browser
+                forged = f"{'0' * 32}.{'0' * 64}"
+                assert stranger(forged) == 503
+                r = phone.post("/api/login", json={"password": PASSWORD})
+                assert r.status_code == 200, r.text  # the TD's phone, in its own lane
+                assert phone.get("/api/session").json()["csrf"] == r.json()["csrf"]
+                local = httpx.post(hub.url + "/api/login", json={"password": PASSWORD},
+                                   timeout=PATIENCE)  # the hub's own screen: 127.0.0.1
+                assert local.status_code == 200, local.text
+                assert len(strangers) == 1  # the flood's checks still held: one at a time
+                held.set()
+                assert [f.result(PATIENCE) for f in flood].count(401) == signins.QUEUE
+        finally:
+            held.set()
+            phone.close()
