@@ -19,6 +19,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,19 +89,24 @@ Confirmation = Literal["button", "td", "phone"]
 @dataclass(frozen=True)
 class Sheet:
     """One board's sheet as stored: what it says, who confirmed which line, whether the TD
-    confirmed it, and its version (raised by every change: a change names the version it
-    was made against, ``Store.edit_sheet``)."""
+    confirmed it, and its version (raised by every change, a line's confirmation, the TD's
+    final and reopening too: a change names the version it was made against,
+    ``Store.edit_sheet``, which sets both numbers)."""
 
     round: int
     table: int
     body: SheetIn
-    confirmations: Mapping[str, Confirmation]  # power letter -> how, for this version
+    confirmations: Mapping[str, Confirmation]  # power letter -> how, for these entries
     td: bool  # confirmed by the TD: its scores count
     by_td: bool  # entered or last changed by the TD
     at: str
     version: int = 1
     #: the seated powers whose players had not confirmed when the TD confirmed the sheet
     td_without: tuple[str, ...] = ()
+    #: the version at the last change of what a player confirms (the entries, or whether
+    #: the TD has confirmed the sheet): lines confirmed since leave it. A button pressed
+    #: against any version from this one on confirms what the sheet says now.
+    settled: int = 1
 
     @property
     def confirmed(self) -> frozenset[str]:
@@ -109,6 +115,59 @@ class Sheet:
 
 
 Status = Literal["empty", "entered", "confirmed", "final"]
+#: What a change of a sheet changed: its entries (centres, year, ending), whether the TD
+#: has confirmed it (final, reopened), or one line's confirmation.
+ChangeKind = Literal["entries", "final", "line"]
+
+
+@dataclass(frozen=True)
+class SheetChange:
+    """One change of a sheet as whoever made a change against an older version is told
+    it: "the TD marked this sheet final" (the time is added where it is said)."""
+
+    kind: ChangeKind
+    words: str
+
+
+def change_of(before: Sheet | None, after: Sheet) -> SheetChange:
+    """What ``after`` changed of ``before`` (None: no sheet yet), in words a player reads."""
+    who = "the TD" if after.by_td else "a player's phone"
+    if before is None:
+        return SheetChange("entries", f"{who} entered this sheet")
+    if before.body != after.body:
+        return SheetChange("entries", f"{who} corrected this sheet")
+    if before.td != after.td:
+        return SheetChange("final", "the TD marked this sheet final" if after.td
+                           else "the TD reopened this sheet")
+    lines = [p for p in LETTERS if p in after.confirmations and p not in before.confirmations]
+    if not lines:
+        return SheetChange("line", "this sheet changed")
+    power = POWERS[lines[0]]
+    if after.confirmations[lines[0]] == "td":
+        return SheetChange("line", f"the TD confirmed {power}'s line")
+    return SheetChange("line", f"{power}'s player confirmed their line")
+
+
+#: Changes named one by one in a refusal (the latest); the rest are counted.
+NAMED_CHANGES = 3
+
+
+def changed_since(changes: Sequence[tuple[datetime, str]], tz: tzinfo, unknown: int = 0
+                  ) -> str:
+    """The one line refusing a change made against an older version: what happened since,
+    oldest first, each at its time on the venue's clock (``changes``: naive UTC instants
+    with ``SheetChange.words``); ``unknown`` more changes whose words were not kept."""
+    shown = [f"{words} at {at.replace(tzinfo=UTC).astimezone(tz):%H:%M}"
+             for at, words in changes[-NAMED_CHANGES:]]
+    more = len(changes) - len(shown) + unknown
+    if not shown:
+        listed = "this sheet changed"
+    else:
+        listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        if more > 0:
+            listed += f" (and {more} earlier change{'s' if more > 1 else ''})"
+    return (f"{listed} since you loaded it: reload to see it, and make your change again "
+            "if it is still needed")
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,10 @@ from server.auth import (
     current_session,
     require_td_csrf,
     require_td_write,
-    same_secret,
 )
+from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
+from server.gate import WRONG_SHEET_KEY
 from server.responses import render
 from server.resultsdesk import (
     Board,
@@ -47,14 +48,14 @@ from server.resultsdesk import (
     players_of,
     results_csv,
     round_sheets,
-    sheet_secret,
+    sheet_key_fits,
     sheet_view,
     standings_csv,
     standings_view,
     teams_csv,
     top_board_csv,
 )
-from server.rounds import current
+from server.rounds import venue
 from server.routers.pages import NO_STORE, STATIC
 from server.sheets import (
     KEY_HEADER,
@@ -62,7 +63,6 @@ from server.sheets import (
     SheetIn,
     describe,
     missing_lines,
-    sheet_key,
 )
 from server.snapshot import publish
 from server.store import SheetChanged
@@ -115,19 +115,18 @@ def _session(request: Request, hub: Hub) -> Session:
 
 
 def _check_key(hub: Hub, round_no: int, table: int, key: str | None) -> None:
-    if key is not None and not same_secret(key, sheet_key(sheet_secret(hub.store), round_no,
-                                                          table)):
-        raise HTTPException(403, "this link is not this table's sheet: scan the table's QR code")
+    if key is not None and not sheet_key_fits(hub.store, round_no, table, key):
+        raise HTTPException(403, WRONG_SHEET_KEY)
 
 
 def _key_still_good(hub: Hub, round_no: int, key: str | None) -> None:
     """A table's link changes its sheet only during its round: once a later round has
-    started, a photo of the QR code (or a phone left on the page) changes nothing; the TD
-    still can."""
+    started, a photo of the QR code (or a phone left on the page) changes nothing, for good
+    (``Store.sheet_links_closed``: undoing that round, or moving its start on, does not
+    open the link again); the TD still can."""
     if key is None:
         return
-    cur = current(hub.store)
-    if cur is not None and cur.round.number > round_no and cur.round.start <= _now(hub):
+    if round_no <= hub.store.sheet_links_closed(_now(hub)):
         raise HTTPException(403, f"round {round_no} is over: this link no longer changes its "
                                  "sheet; ask the TD")
 
@@ -190,32 +189,36 @@ def _changed(hub: Hub, table: int) -> None:
 
 
 @router.put("/api/sheets/{round_no}/{table}", response_model=SheetView)
-def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Request,
+def put_sheet(round_no: RoundPath, table: TablePath, body: Parsed[SheetIn], request: Request,
               hub: HubDep, base: Base, key: SheetKey = None,
               if_match: IfMatch = None, device: Device = None) -> SheetView:
-    """Enter or correct the sheet, against the version the phone saw (``If-Match``). A
-    change clears every confirmation (they confirmed what it said before); the same sheet
-    sent again, even from a screen a step behind (a double tap), changes nothing. The log
-    names the phone that made a players' change (``X-Dipclock-Device``)."""
+    """Enter or correct the sheet, against the version the phone saw (``If-Match``): one
+    seen before any change since (another phone's, a line confirmed, the TD's final) is
+    refused with what changed. A change clears every confirmation (they confirmed what it
+    said before); the same sheet sent again, even from a screen a step behind (a double
+    tap), changes nothing. A sheet the TD has confirmed is changed only once reopened, so
+    no save undoes a final unsaid. The log names the phone that made a players' change
+    (``X-Dipclock-Device``)."""
     _check_key(hub, round_no, table, key)
     _key_still_good(hub, round_no, key)
     td = _by_td(request, hub, key, write=True)
     version = _seen(if_match)
-    _board(hub, round_no)
+    board = _board(hub, round_no)
     now = _now(hub)
 
     def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
-        if stored is not None and stored.td and not td:
-            raise Refused(409, "the TD has confirmed this sheet: ask the TD to change it")
         if stored is not None and stored.body == body:
             return None
+        if stored is not None and stored.td:
+            raise Refused(409, "the TD has confirmed this sheet: reopen it on the Results "
+                               "card first" if td else
+                               "the TD has confirmed this sheet: ask the TD to change it")
         who = "the TD" if td else f"players ({_phone(request, device)})"
-        return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat(),
-                      version=version + 1),
+        return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat()),
                 f"round {round_no} table {table} sheet by {who}: {describe(body)}")
 
     try:
-        hub.store.edit_sheet(round_no, table, version, edit, now, base=base if td else None)
+        _edit(hub, board, table, version, edit, now, base if td else None)
     except SheetChanged as exc:
         if exc.sheet is None or exc.sheet.body != body:
             raise
@@ -224,7 +227,7 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: SheetIn, request: Req
 
 
 @router.post("/api/sheets/{round_no}/{table}/confirm", response_model=SheetView)
-def confirm(round_no: RoundPath, table: TablePath, body: ConfirmIn, request: Request,
+def confirm(round_no: RoundPath, table: TablePath, body: Parsed[ConfirmIn], request: Request,
             hub: HubDep, base: Base, key: SheetKey = None,
             if_match: IfMatch = None) -> SheetView:
     """The TD confirms one line for its player (recorded as the TD's). A player confirms
@@ -250,7 +253,7 @@ def confirm(round_no: RoundPath, table: TablePath, body: ConfirmIn, request: Req
                 f"round {round_no} table {table} sheet: {POWERS[body.power]}'s line "
                 "confirmed by the TD")
 
-    hub.store.edit_sheet(round_no, table, version, edit, now, base=base)
+    _edit(hub, board, table, version, edit, now, base)
     _changed(hub, table)
     return _view(hub, round_no, table)
 
@@ -286,9 +289,22 @@ def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
         return (replace(stored, td=True, td_without=tuple(missing)),
                 f"round {round_no} table {table} sheet {what}")
 
-    hub.store.edit_sheet(round_no, table, version, edit, now, base=base)
+    _edit(hub, board, table, version, edit, now, base)
     _changed(hub, table)
     return _view(hub, round_no, table)
+
+
+def _edit(hub: Hub, board: Board, table: int, version: int,
+          edit: Callable[[Sheet | None], tuple[Sheet, str] | None], now: datetime,
+          base: int | None) -> None:
+    """``Store.edit_sheet`` against ``version``; a refusal for a change since then says
+    what it was on the venue's clock (the round's event's zone). A ``SheetChanged`` still
+    (its line in the venue's time), for ``put_sheet``'s double tap."""
+    try:
+        hub.store.edit_sheet(board.rnd.number, table, version, edit, now, base=base)
+    except SheetChanged as exc:
+        exc.message = exc.text(venue(board.profile))
+        raise
 
 
 def _names(missing: list[str], players: dict[str, str]) -> str:

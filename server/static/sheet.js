@@ -25,7 +25,8 @@ function deviceId() {
 }
 
 // A change names the version of the sheet this page showed (If-Match): the hub refuses it
-// if another phone changed the sheet meanwhile, and this page then shows the sheet as it is.
+// if the sheet changed in any way meanwhile (another phone's correction, a line confirmed,
+// the TD's final or reopening), and this page then shows the sheet as it is.
 async function sheetApi(method, path, body) {
   const extra = method === "GET" || !view ? {} : { "If-Match": String(view.version) };
   if (sheetKey) {
@@ -42,12 +43,17 @@ async function sheetApi(method, path, body) {
   return api(method, path, body, extra); // the TD, by the session cookie (and its CSRF token)
 }
 
-// A change refused because the sheet changed meanwhile: show the sheet as it is now.
-async function afterRefusal(err) {
+// A change the hub refused: its one line said (what changed since this page loaded the
+// sheet, and when, on the venue's clock), as the dashboard says a stale screen's refusal,
+// and the sheet shown as it is now if it changed since ``seen`` (the version the change
+// was made against). A refusal of the change itself (a sheet that cannot score) keeps what
+// was typed.
+async function afterRefusal(err, seen) {
   toast(err.message, true);
-  if (/changed meanwhile/.test(err.message)) {
-    try { renderSheet(await sheetApi("GET", sheetPath)); } catch (e) { /* said already */ }
-  }
+  try {
+    const now = await sheetApi("GET", sheetPath);
+    if (now.version !== seen) renderSheet(now);
+  } catch (e) { /* said already */ }
 }
 
 // The sheet's lines as the hub sends them (``powers``): a power's letter by its name, and
@@ -174,12 +180,20 @@ let saving = false;
 async function save(e) {
   e.preventDefault();
   if (saving) return;  // a double tap is one save
-  saving = true;
+  let body;
   try {
-    renderSheet(await sheetApi("PUT", sheetPath, readForm()));
+    body = readForm();
+  } catch (err) {
+    toast(err.message, true);  // this page's own check: nothing was sent
+    return;
+  }
+  saving = true;
+  const seen = view.version;
+  try {
+    renderSheet(await sheetApi("PUT", sheetPath, body));
     toast(view.flags.length ? "Saved: see what to check" : "Saved");
   } catch (err) {
-    await afterRefusal(err);
+    await afterRefusal(err, seen);
   } finally {
     saving = false;
   }
@@ -188,11 +202,12 @@ async function save(e) {
 async function confirmFor(name) {
   const player = view.players[name] ? ` (${view.players[name]})` : "";
   if (!window.confirm(`Confirm ${name}'s line${player} as the TD? It is recorded as yours.`)) return;
+  const seen = view.version;
   try {
     renderSheet(await sheetApi("POST", `${sheetPath}/confirm`, { power: letterOf(name) }));
     toast(`Confirmed ${name}'s line as the TD`);
   } catch (err) {
-    await afterRefusal(err);
+    await afterRefusal(err, seen);
   }
 }
 

@@ -154,7 +154,11 @@ def test_seven_presses_confirm_seven_lines(tmp_path: Path) -> None:
         wait_for("the seven marked taken", lambda: [
             c.state for c in t.outbox.confirmations()] == ["taken"] * 7)
         view = t.sheet()
-        assert view["status"] == "confirmed" and view["version"] == 1
+        # each line confirmed raised the sheet's version; the clock's stays the one of
+        # what its players confirm, so a press on its way as another's push came is taken
+        assert view["status"] == "confirmed" and view["version"] == 8
+        shown_now = t.client.http.get(f"/api/tables/{TABLE}/snapshot").json()["result"]
+        assert shown_now["version"] == 1
         assert set(view["confirmations"].values()) == {"button"}  # type: ignore[union-attr]
         assert len(view["confirmations"]) == 7  # type: ignore[arg-type]
 
@@ -212,7 +216,8 @@ def test_a_correction_between_the_screen_and_the_press_refuses_the_confirmation(
         assert t.screen().sheet.lines[0].state == "pending"  # type: ignore[union-attr]
         assert t.client.upload_once()  # answered: refused
         [kept] = t.outbox.confirmations()
-        assert kept.state == "refused" and kept.reason.startswith("the sheet changed meanwhile")
+        assert kept.state == "refused" and kept.reason.startswith(
+            "a player's phone corrected this sheet at 09:40 since you loaded it")
         screen = t.screen()
         assert screen.sheet is not None and screen.sheet.lines[0].state == "open"
         assert screen.banner == ("Austria: not confirmed, the sheet changed: check it and "
@@ -228,6 +233,6 @@ def test_a_correction_between_the_screen_and_the_press_refuses_the_confirmation(
         assert t.outbox.unsent_confirmations(t.client.session.hub_id) == []
         assert [c.state for c in t.outbox.confirmations()] == ["refused", "taken"]
         view = t.sheet()
-        assert view["version"] == 2 and list(view["confirmations"]) == ["Austria"]  # type: ignore[arg-type]
+        assert view["version"] == 3 and list(view["confirmations"]) == ["Austria"]  # type: ignore[arg-type]
         audit = [a["summary"] for a in t.td.get("/api/td/state").json()["audit"]]
         assert sum("Austria's line confirmed with its button" in a for a in audit) == 1

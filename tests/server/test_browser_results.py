@@ -20,7 +20,7 @@ from dipclock.powers import LETTERS, POWERS
 from dipclock.scoring import GameResult, score_game
 from dipclock.standings import GameScore, standings, team_standings
 from tests.chromium import SHOTS, phone
-from tests.server.conftest import START
+from tests.server.conftest import PASSWORD, START
 from tests.server.live import ThreadHub, at, clocks_of, held_hub
 from tests.server.test_browser_rounds import WAIT, Dashboard
 
@@ -200,3 +200,55 @@ def test_three_rounds_from_seating_to_the_final_standings(browser, hub):
     expect(projector.locator("#proj-countries li")).to_have_count(7)
     expect(projector.locator("#proj-teams li")).to_have_count(2)
     assert dash.errors == [] and player_errors == [] and projector_errors == []
+
+
+
+def test_a_save_from_a_sheet_loaded_before_the_td_s_final_is_refused_and_says_so(
+        browser, hub):
+    """TD A opens table 1's sheet as entered (version 1) on a phone and starts a
+    correction; meanwhile TD B confirms the sheet. A's save names the version its page
+    showed: the hub refuses it, the page says what changed and when (the venue's clock) and
+    shows the sheet as it is now. The final stands; the game stays in the standings."""
+    from playwright.sync_api import expect
+
+    td = hub.td()
+    for path, body in (("/api/td/event", {"builtin": "wdc2006"}),
+                       ("/api/td/round", {"number": 1, "start": START.isoformat(),
+                                          "last_year": 1901}),
+                       ("/api/td/tables", {"tables": [1]}),
+                       ("/api/td/seating", {"csv": "".join(f"1,1,{p},Player {p}\n"
+                                                           for p in LETTERS)})):
+        td.put(path, json=body).raise_for_status()
+    at(hub, START + timedelta(hours=1))  # Fall 1901's deadline, the game's end, is past
+    draw = {"centres": {"A": 5, "E": 5, "F": 5, "G": 4, "I": 5, "R": 5, "T": 5}, "year": 1901}
+    assert td.put("/api/sheets/1/1", json=draw, headers={"If-Match": "0"}).json()["version"] == 1
+    page = phone(browser).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(hub.url + "/dashboard")  # TD A signs in on a phone and opens the sheet
+    page.fill("#password", PASSWORD)
+    page.click("#signin button[type=submit]")
+    page.wait_for_selector("#app:not([hidden])")
+    page.goto(hub.url + "/sheet/1/1")
+    expect(page.locator("#sheet-status")).to_contain_text("waiting for the players",
+                                                          timeout=WAIT)
+    # the correction typed: the page keeps the sheet it showed while a field has the focus
+    page.locator("#centres tr[data-power=A] .centres-in").fill("6")
+    page.locator("#centres tr[data-power=G] .centres-in").fill("3")
+
+    at(hub, START + timedelta(hours=1, minutes=2))
+    r = td.post("/api/td/sheets/1/1/final", json={"incomplete": True}, headers={"If-Match": "1"})
+    assert r.status_code == 200 and r.json()["status"] == "final", r.text  # TD B's Confirm
+    when = td.get("/api/td/state").json()["now"][11:16]  # the venue's clock
+    at(hub, START + timedelta(hours=1, minutes=5))
+    page.click("#btn-save")
+    expect(page.locator("#toast")).to_have_text(
+        f"the TD marked this sheet final at {when} since you loaded it: reload to see it, "
+        "and make your change again if it is still needed", timeout=WAIT)
+    expect(page.locator("#sheet-status")).to_contain_text("confirmed by the TD", timeout=WAIT)
+    expect(page.locator("#centres tr[data-power=A] .centres-in")).to_have_value("5")
+    view = td.get("/api/sheets/1/1").json()
+    assert view["status"] == "final" and view["sheet"]["centres"]["A"] == 5
+    assert view["version"] == 2 and errors == []
+    standing = td.get("/api/td/standings").json()["standings"]
+    assert sorted(s["player"] for s in standing) == sorted(f"Player {p}" for p in LETTERS)

@@ -231,6 +231,19 @@ def test_a_change_from_a_stale_screen_or_a_second_tap_is_refused_with_what_chang
     assert r.status_code == 422 and r.json()["detail"].startswith("X-Dipclock-Base:")
 
 
+class _Status:
+    """A button's answer as a status: the clock's upload is answered 200 either way."""
+
+    def __init__(self, code: int) -> None:
+        self.status_code = code
+
+
+def taken(r: httpx.Response) -> _Status:
+    """200 if the hub took the one confirmation sent, 409 if it refused it."""
+    r.raise_for_status()
+    return _Status(200 if r.json()["taken"] else 409)
+
+
 def race(requests: dict[str, Any]) -> dict[str, int]:
     """Send the requests at once (each from its own thread, released together); each one's
     status. Bounded: a request that hangs fails the test after a minute."""
@@ -252,8 +265,9 @@ def race(requests: dict[str, Any]) -> dict[str, int]:
 
 def test_phones_racing_on_one_sheet_never_lose_a_correction(hub):
     """A correction and a confirmation (a player's button, the TD's Confirm) sent at once
-    from screens showing the first version: whatever order the hub takes them in, the
-    correction stands, and no confirmation stands on a version its maker did not see."""
+    from screens showing the first version: every one changes the sheet, so whichever the
+    hub takes first stands and the other two are refused (each named the version before
+    it): nothing stands on a version its maker did not see."""
     td = hub.td()
     played_round_one(hub, td)
     key = snapshot(hub, td, 2)["sheet"].partition("#")[2]
@@ -264,25 +278,29 @@ def test_phones_racing_on_one_sheet_never_lose_a_correction(hub):
         first = {**BOARD, "centres": {**BOARD["centres"], "A": 4 + attempt % 2}}
         version = ok(player.get("/api/sheets/2/2"))["version"]
         if ok(player.get("/api/sheets/2/2"))["status"] == "final":
-            ok(td.post("/api/td/sheets/2/2/final", json={"final": False},
-                       headers={"If-Match": str(version)}))
+            version = ok(td.post("/api/td/sheets/2/2/final", json={"final": False},
+                                 headers={"If-Match": str(version)}))["version"]
         shown = ok(player.put("/api/sheets/2/2", json=first,
                               headers={"If-Match": str(version)}))["version"]
         answers = race({
             "correction": lambda v=shown: player.put(
                 "/api/sheets/2/2", json=corrected, headers={"If-Match": str(v)}),
-            "button": lambda v=shown, n=attempt: httpx.post(
+            "button": lambda v=shown, n=attempt: taken(httpx.post(
                 f"{hub.url}/api/tables/2/confirmations", verify=hub.verify,
                 headers=clocks_of(td)[2], json={"confirmations": [
-                    {"id": f"c{n}", "round": 2, "power": "A", "version": v}]}),
+                    {"id": f"c{n}", "round": 2, "power": "A", "version": v}]})),
             "td": lambda v=shown: td.post("/api/td/sheets/2/2/final", json={
                 "incomplete": True}, headers={"If-Match": str(v)}),
         })
         view = ok(td.get("/api/sheets/2/2"))
-        if view["status"] == "final" and view["sheet"]["year"] == BOARD["year"]:
-            # the TD's Confirm came first: the player's correction was refused, and said so
-            assert answers["correction"] == 409
-        else:
+        assert sorted(answers.values()) == [200, 409, 409], answers
+        assert view["version"] == shown + 1  # one change, the first taken
+        first_taken = next(name for name, code in answers.items() if code == 200)
+        if first_taken == "correction":
             assert view["sheet"]["year"] == corrected["year"]
             assert view["sheet"]["centres"] == corrected["centres"]
             assert view["confirmed"] == [] and view["status"] == "entered"
+        else:
+            assert view["sheet"] == {**view["sheet"], **first}
+            assert view["status"] == ("final" if first_taken == "td" else "entered")
+            assert view["confirmed"] == (["Austria"] if first_taken == "button" else [])

@@ -126,7 +126,8 @@ def test_players_enter_and_confirm_then_the_td_confirms_and_the_sheet_is_the_td_
     view = hub.client.get("/api/sheets/1/1").json()
     assert view["status"] == "confirmed" and len(view["confirmed"]) == 7
     assert set(view["confirmations"].values()) == {"button"} and view["missing"] == []
-    assert view["version"] == 1  # confirming changes nothing the sheet says
+    assert view["version"] == 8  # each line confirmed raised it, as every change does
+    assert snap(hub, 1)["result"]["version"] == 1  # not what the players confirm
     r = final(hub, td, 1, final=True)
     assert r.status_code == 200 and r.json()["status"] == "final"
     assert snap(hub, 1)["result"]["final"] is True
@@ -172,7 +173,7 @@ def test_the_td_s_card_names_the_missing_lines_and_an_incomplete_sheet_is_asked_
     # the TD may also confirm one line for its player: recorded as the TD's
     r = final(hub, td, 1, final=False)
     r = hub.client.post("/api/sheets/1/1/confirm", json={"power": "I"},
-                        headers={**td, "If-Match": "1"})
+                        headers={**td, "If-Match": str(r.json()["version"])})
     assert r.status_code == 200 and r.json()["confirmations"]["Italy"] == "td"
 
 
@@ -182,13 +183,13 @@ def test_a_change_clears_the_confirmations(hub, td):
     put(p, 2, BOARD_2, key, version=0)
     press_confirm(hub, 2, "A")
     same = put(p, 2, BOARD_2, key).json()
-    assert same["confirmed"] == ["Austria"] and same["version"] == 1  # sent again: no change
+    assert same["confirmed"] == ["Austria"] and same["version"] == 2  # sent again: no change
     changed = put(p, 2, {**BOARD_2, "year": 1908}, key).json()
     assert changed["confirmed"] == [] and changed["sheet"]["year"] == 1908
-    assert changed["version"] == 2
+    assert changed["version"] == 3
     # a press made while the clock still showed version 1 confirms nothing
     assert press_confirm(hub, 2, "E", version=1)["refused"][0]["reason"].startswith(
-        "the sheet changed meanwhile")
+        "a player's phone corrected this sheet at 08:50 since you loaded it")
     assert hub.client.get("/api/sheets/1/2").json()["confirmed"] == []
 
 
@@ -201,11 +202,11 @@ def test_two_phones_racing_on_a_sheet_never_lose_a_correction(hub, td):
     put(a, 1, BOARD_1, key, version=0)
     assert put(b, 1, {**BOARD_1, "year": 1908}, key, version=1).status_code == 200
     stale = put(a, 1, {**BOARD_1, "centres": {**BOARD_1["centres"], "A": 4}}, key, version=1)
-    assert stale.status_code == 409 and "changed meanwhile" in stale.json()["detail"]
+    assert stale.status_code == 409 and "corrected this sheet" in stale.json()["detail"]
     late = press_confirm(hub, 1, "A", version=1)
     assert late["taken"] == [] and late["refused"][0]["id"] == "c-1-A-1"
     r = final(hub, td, 1, version=1, final=True, incomplete=True)
-    assert r.status_code == 409 and "changed meanwhile" in r.json()["detail"]
+    assert r.status_code == 409 and "corrected this sheet" in r.json()["detail"]
     view = hub.client.get("/api/sheets/1/1").json()
     assert view["sheet"]["year"] == 1908 and view["sheet"]["centres"]["A"] == 5
     assert view["confirmed"] == [] and view["status"] == "entered" and view["version"] == 2
