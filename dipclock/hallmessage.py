@@ -9,6 +9,7 @@ it, stores and sends the message, and the hub, every kiosk and the hall page hid
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import datetime, timedelta
 from typing import Annotated
@@ -29,10 +30,51 @@ class MessageError(DipclockError, ValueError):
     the checks below says it as that field's one line."""
 
 
+#: Characters that draw nothing: Unicode's Default_Ignorable_Code_Point (zero-width spaces
+#: and joiners, bidi marks, variation selectors, fillers, tags; DerivedCoreProperties.txt)
+#: and the blank braille pattern. A message of these and spaces is a blank banner.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+#: Zero-width joiner and non-joiner: part of the grapheme they join (a family emoji, a
+#: profession with a skin tone, a Persian or Indic word), between two visible characters.
+_JOINERS = "\u200c\u200d"
+#: A subdivision flag (England, Scotland, Wales): a black flag, tag letters, a cancel tag.
+_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _visible(c: str) -> bool:
+    """A character that puts ink on the screen by itself: a letter, digit, punctuation or
+    symbol (an emoji, a skin tone, half a flag), not one of the ``_INVISIBLE``."""
+    return unicodedata.category(c)[0] in "LNPS" and not _INVISIBLE.match(c)
+
+
+def _base(text: str, i: int) -> str | None:
+    """The character a joiner at ``i`` follows, past the marks and variation selectors
+    drawn on it ("❤️‍🔥" is a heart, VS16, a joiner, a fire)."""
+    while i > 0 and unicodedata.category(text[i - 1]) in ("Mn", "Mc", "Me"):
+        i -= 1
+    return text[i - 1] if i > 0 else None
+
+
+def _in_a_grapheme(text: str) -> set[int]:
+    """Where ``text`` has a format character that is part of what is drawn: a joiner
+    between two visible characters, the tags of a subdivision flag."""
+    kept = {i for m in _TAG_SEQUENCE.finditer(text) for i in range(m.start() + 1, m.end())}
+    for i, c in enumerate(text):
+        if c in _JOINERS:
+            before, after = _base(text, i), text[i + 1:i + 2]
+            if before is not None and _visible(before) and after and _visible(after):
+                kept.add(i)
+    return kept
+
+
 def clean_text(raw: str) -> str:
     """The message as shown: stripped, one line of 1 to ``MAX_LENGTH`` printable
-    characters (a control character would draw as a box, a line break would split the
-    banner)."""
+    characters with something to see (a control character would draw as a box, a line
+    break would split the banner, a message of invisible characters is a blank banner with
+    a chime). A joiner inside an emoji or a word is part of it and kept."""
     text = raw.strip()
     if not text:
         raise MessageError(f"a hall message needs some text (1 to {MAX_LENGTH} characters)")
@@ -41,11 +83,22 @@ def clean_text(raw: str) -> str:
     if len(text) > MAX_LENGTH:
         raise MessageError(
             f"a hall message is at most {MAX_LENGTH} characters; this one has {len(text)}")
-    odd = next((c for c in text if not c.isprintable()), None)
+    control = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise MessageError(_cannot_show(control))
+    if not any(_visible(c) for c in text):
+        raise MessageError("the message has nothing to show: it is only spaces and "
+                           "invisible characters")
+    kept = _in_a_grapheme(text)
+    odd = next((c for i, c in enumerate(text) if not c.isprintable() and i not in kept), None)
     if odd is not None:
-        name = unicodedata.name(odd, "a control character")
-        raise MessageError(f"a hall message cannot show U+{ord(odd):04X} ({name.lower()})")
+        raise MessageError(_cannot_show(odd))
     return text
+
+
+def _cannot_show(c: str) -> str:
+    name = unicodedata.name(c, "a control character")
+    return f"a hall message cannot show U+{ord(c):04X} ({name.lower()})"
 
 
 def check_minutes(minutes: int) -> int:

@@ -47,8 +47,10 @@ log = logging.getLogger(__name__)
 #: The screen's alert while presses can only be stamped with a guess.
 CLOCK_ALERT = "Clock not verified: no hub and no network time"
 #: The outbox's card is full (``kiosk.outbox.Outbox.full``): the clock counts on, presses
-#: are kept in memory and sent, and the alert goes once they are written.
-CARD_FULL_ALERT = "This clock's card is full: presses kept in memory. Free space on it"
+#: are kept in memory and sent, and the alert goes once they are written. Meanwhile a press
+#: the hub has not taken either is no "IN" but "NOT SAVED" (``state.with_unsaved``), and is
+#: acknowledged ``UNSAVED`` (not ``PRESS``) until the card takes it.
+CARD_FULL_ALERT = "This clock cannot save presses: its card is full: tell the TD"
 #: Seconds between two attempts to write what a full card could not take.
 FLUSH_EVERY = 10.0
 #: Seconds between two attempts to settle the guesses when the outbox refused it.
@@ -182,6 +184,9 @@ class Kiosk:
     _settle_after: float = float("-inf")
     _flush_after: float = float("-inf")
     _heard: tuple[str, datetime] | None = None  # the last hall message shown: (text, since)
+    #: presses acknowledged ``UNSAVED`` (a full card), by id: their line, for the ``PRESS``
+    #: that acknowledges each once the card has taken it
+    _unsaved: dict[str, str] = field(default_factory=dict)
     _started: bool = False  # a frame was made: a message up when the clock starts is no news
 
     def now(self, mono: float) -> datetime:
@@ -215,7 +220,9 @@ class Kiosk:
         return sheetlines.TableNow(rnd.profile, rnd.schedule, now, presses, out, rnd.table)
 
     def handle(self, event: ButtonEvent) -> StoredPress | StoredConfirmation:
-        """Record a button event durably, then acknowledge it (stdout line, upload).
+        """Record a button event durably, then acknowledge it (stdout line, upload). A
+        press a full card could not take counts all the same (in memory, sent to the hub)
+        but is acknowledged ``UNSAVED``, and ``PRESS`` only once the card has taken it.
 
         At game over, with the sheet on the screen, a press may confirm its power's line
         instead (``dipclock.sheetlines.confirms``): stored as a confirmation, not a press."""
@@ -239,7 +246,13 @@ class Kiosk:
                                     mono=event.at, boot=self.boot, trusted=trusted)
         known.append(stored)
         guess = "" if trusted else " unverified"
-        self.log(f"PRESS {stored.id} {stored.power} {stored.kind} {at.isoformat()}{guess}")
+        said = f"{stored.id} {stored.power} {stored.kind} {at.isoformat()}{guess}"
+        if self.outbox.full and stored.id in {p.id for p in self.outbox.held()}:
+            self._unsaved[stored.id] = said
+            self.log(f"UNSAVED {said} (this clock's card is full: kept in memory only)")
+        else:
+            self.log(f"PRESS {said}")
+        self._saved()  # the card may have taken the ones held before it, too
         if not trusted:
             self._unsettled = True
         self.source.sent()
@@ -296,6 +309,23 @@ class Kiosk:
             if self.outbox.flush():
                 self._presses.clear()  # read back from the outbox
                 self._cache = None
+                self._saved()
+
+    def _saved(self) -> None:
+        """``PRESS``: the acknowledgement of each press acknowledged ``UNSAVED`` that the
+        card has taken since (power cut or not, it is kept now)."""
+        if not self._unsaved:
+            return
+        held = {p.id for p in self.outbox.held()}
+        for press_id in [i for i in self._unsaved if i not in held]:
+            self.log(f"PRESS {self._unsaved.pop(press_id)}")
+
+    def at_risk(self, key: str) -> frozenset[str]:
+        """The powers with a press of round ``key`` that a power cut would lose: held in
+        memory by a full card, and not taken by the hub yet."""
+        if not self.outbox.full:
+            return frozenset()
+        return frozenset(p.power for p in self.outbox.held() if p.round == key and not p.sent)
 
     def frame(self, mono: float) -> state.Frame:
         """What the screen shows at ``mono``; plays a cue when a stage begins. Before a round
@@ -328,9 +358,10 @@ class Kiosk:
             return state.connecting("", lost, alerts=alerts)
         now = self.now(mono)
         local = self.presses(rnd.key)
+        risky = self.at_risk(rnd.key)
         # The keyboard wakes the loop 20 times a second: reuse the frame while it is right.
         key = (id(rnd), len(local), lost, self.warning_seconds, alerts,
-               self.outbox.confirmations_revision)
+               self.outbox.confirmations_revision, risky)
         if self._cache is not None:
             cached_key, since, until, cached = self._cache
             if cached_key == key and since <= now <= until:
@@ -343,8 +374,11 @@ class Kiosk:
         )
         if rnd.sheet and self.hub_url:
             fr = state.with_sheet(fr, self.hub_url.rstrip("/") + rnd.sheet)
+        if rnd.sheet_before and self.hub_url:
+            fr = state.with_sheet_before(fr, self.hub_url.rstrip("/") + rnd.sheet_before)
         fr = state.with_result(fr, sheetlines.sheet_view(table, rnd.result,
                                                          self.confirmations(rnd), players))
+        fr = state.with_unsaved(fr, risky)
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)
         return fr

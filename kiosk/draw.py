@@ -11,6 +11,7 @@ tests can prove nothing is cut off or overlapping.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import pygame
@@ -18,7 +19,7 @@ import segno
 
 from dipclock.screen import heading_text
 from dipclock.sheetlines import LineState, SheetView, Tone
-from kiosk.state import Chip, Screen
+from kiosk.state import UNSAVED, Chip, Screen
 
 RGB = tuple[int, int, int]
 
@@ -72,6 +73,8 @@ CHIP_STATES: dict[str, tuple[RGB, RGB]] = {  # body, text
     "out": ((44, 44, 46), (110, 110, 114)),
 }
 OUT_TILE: tuple[RGB, RGB] = ((70, 70, 74), (140, 140, 146))
+#: a press held in memory only (``kiosk.state.UNSAVED``): amber, never the green of "IN"
+UNSAVED_CHIP: tuple[RGB, RGB] = ((255, 176, 0), DARK_TEXT)
 HUB_LOST: RGB = (255, 90, 90)
 #: The result sheet's lines: every other one on a lighter band, a line's mark, its late
 #: count, and the instruction under them by what it asks (``dipclock.sheetlines.Tone``)
@@ -264,17 +267,54 @@ class Painter:
         drawn.append(Drawn(role, text, rect))
 
 
-def wrap_lines(font: pygame.font.Font, text: str, width: int) -> list[str] | None:
-    """Greedy word wrap; None when one word alone is wider than ``width``."""
+def wrap_lines(font: pygame.font.Font, text: str, width: int, breaking: bool = False
+               ) -> list[str] | None:
+    """Greedy word wrap; None when one word alone is wider than ``width``, unless
+    ``breaking``: then that word is broken between its characters (``word_pieces``)."""
     lines: list[str] = []
     for word in text.split():
         if font.size(word)[0] > width:
-            return None
+            if not breaking:
+                return None
+            lines.extend(word_pieces(font, word, width))
+            continue
         if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
     return lines
+
+
+def _glued(before: str, c: str) -> bool:
+    """Whether ``c`` belongs to the character drawn before it: a mark or variation
+    selector on it, a skin tone, a flag's tags, whatever follows a zero-width joiner, or
+    the second half of a country flag."""
+    code = ord(c)
+    if unicodedata.category(c)[0] == "M" or c in "\u200c\u200d" or before[-1] == "\u200d":
+        return True
+    if 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F:
+        return True
+    flag = [0x1F1E6 <= ord(x) <= 0x1F1FF for x in before]
+    return 0x1F1E6 <= code <= 0x1F1FF and len(flag) == 1 and flag[0]
+
+
+def word_pieces(font: pygame.font.Font, word: str, width: int) -> list[str]:
+    """A word too wide for a line (an address, a script written without spaces, a row of
+    capitals) in pieces that each fit, broken between the characters drawn: never inside an
+    emoji or between a letter and its accent. A piece of one such character is kept whole."""
+    drawn: list[str] = []
+    for c in word:
+        if drawn and _glued(drawn[-1], c):
+            drawn[-1] += c
+        else:
+            drawn.append(c)
+    pieces = [""]
+    for one in drawn:
+        if pieces[-1] and font.size(pieces[-1] + one)[0] > width:
+            pieces.append(one)
+        else:
+            pieces[-1] += one
+    return pieces
 
 
 def paragraph(
@@ -473,7 +513,8 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
         return drawn
     if screen.qr:
         boxes["big"], boxes["notes"] = _sheet_code(surface, drawn, boxes["big"],
-                                                   boxes["notes"], screen.qr, painter)
+                                                   boxes["notes"], screen.qr, painter,
+                                                   screen.qr_caption)
     big = boxes["big"].inflate(-boxes["big"].w // 20, -boxes["big"].h // 10)
     # "--:--" (no clock yet) cropped to its ink would be scaled into blocks: set it as text
     t(surface, drawn, "big", screen.big, big, look.digits,
@@ -493,7 +534,8 @@ def _board_call(surface: pygame.Surface, drawn: list[Drawn], boxes: dict[str, py
                 screen: Screen, painter: Painter, digits: RGB) -> None:
     """Before the round: the table's number and the time to the start, and its seven
     players by power, in the space of the digits, the notes and the chips: a player walks
-    the hall reading numbers, then their name, from across the room."""
+    the hall reading numbers, then their name, from across the room. A round set up in
+    advance: the code of the last round's sheet beside the time (``state.with_sheet_before``)."""
     below = boxes["alerts"].top if "alerts" in boxes else boxes["strip"].bottom
     area = pygame.Rect(boxes["big"].left, boxes["big"].top, boxes["big"].w,
                        below - boxes["big"].top)
@@ -510,6 +552,17 @@ def _board_call(surface: pygame.Surface, drawn: list[Drawn], boxes: dict[str, py
         number = pygame.Rect(side.left, side.top, side.w, side.h * 3 // 5)
         time = pygame.Rect(side.left, number.bottom + gap, side.w,
                            side.bottom - number.bottom - gap)
+    if screen.qr and time.w >= time.h:  # the last round's sheet: right of the time
+        edge = min(time.h, time.w // 2)
+        code = _qr_code(surface, drawn, pygame.Rect(time.right - edge, time.top, edge, time.h),
+                        screen.qr, painter, edge, screen.qr_caption)
+        time = pygame.Rect(time.left, time.top, code.left - gap - time.left, time.h)
+    elif screen.qr:  # a narrow box (a portrait screen): under the time
+        edge = min(time.w, time.h // 2)
+        code = _qr_code(surface, drawn, pygame.Rect(time.right - edge, time.bottom - edge,
+                                                    edge, edge), screen.qr, painter, edge,
+                        screen.qr_caption)
+        time = pygame.Rect(time.left, time.top, time.w, code.top - gap - time.top)
     table = screen.table_name.removeprefix("Table ").strip()
     for caption, text, box, colour, role in (("Table", table, number, TABLE_GOLD, "board_table"),
                                              ("Starts in", screen.big, time, digits, "big")):
@@ -538,7 +591,7 @@ def _message(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, band
     between words where that draws it larger (a long message on a small panel)."""
     pygame.draw.rect(surface, MESSAGE_BAND, band, border_radius=max(2, band.h // 6))
     inner = band.inflate(-band.h // 2, -band.h // 8)
-    lines, size = _wrapped(painter, text, inner, MESSAGE_LINES)
+    lines, size = _wrapped(painter, text, inner, MESSAGE_LINES, breaking=True)
     _draw_lines(surface, drawn, painter, "message", lines, size, inner, DARK_TEXT)
 
 
@@ -573,15 +626,15 @@ def _notes(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, box: p
     _draw_lines(surface, drawn, painter, "notes", lines, size, box, colour)
 
 
-def _wrapped(painter: Painter, text: str, box: pygame.Rect, most: int = 2
-             ) -> tuple[list[str], int]:
+def _wrapped(painter: Painter, text: str, box: pygame.Rect, most: int = 2,
+             breaking: bool = False) -> tuple[list[str], int]:
     """``text`` on as few of ``most`` lines of ``box`` as draw it largest (broken between
-    words), and that size."""
+    words; ``breaking``: inside a word too wide for a line as well), and that size."""
     best = [text], painter.fit_size(text, box.w, box.h)
     for n in range(2, most + 1):
         size = painter.fit_size("Ag", 10 ** 4, box.h // n)
         while size > best[1]:
-            lines = wrap_lines(painter.font(size), text, box.w)
+            lines = wrap_lines(painter.font(size), text, box.w, breaking)
             if lines is not None and len(lines) <= n:
                 best = lines, size
                 break
@@ -660,21 +713,21 @@ def _hub_lost(surface: pygame.Surface, drawn: list[Drawn], painter: Painter,
 
 
 def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
-                notes: pygame.Rect, url: str, painter: Painter
+                notes: pygame.Rect, url: str, painter: Painter, caption: str = ""
                 ) -> tuple[pygame.Rect, pygame.Rect]:
     """The result sheet's QR code at the right of the big words and the notes, as tall as
     both (up to half the width of a portrait screen, where the height is short), a caption
     under it; returns the two boxes narrowed to its left."""
     area = big.union(notes)
     widest = area.w // 2 if portrait(surface.get_size()) else area.w * 2 // 5
-    code = _qr_code(surface, drawn, area, url, painter, widest)
+    code = _qr_code(surface, drawn, area, url, painter, widest, caption)
     right = code.left - area.w // 40
     return (pygame.Rect(big.left, big.top, right - big.left, big.h),
             pygame.Rect(notes.left, notes.top, right - notes.left, notes.h))
 
 
 def _qr_code(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect, url: str,
-             painter: Painter, widest: int) -> pygame.Rect:
+             painter: Painter, widest: int, words: str = "") -> pygame.Rect:
     """``url`` as a QR code at the top right of ``area``, at most ``widest`` pixels wide,
     its caption under it; returns the rectangle both cover. Dark modules on white inside
     the standard's quiet zone, each module whole pixels: any phone reads it."""
@@ -693,7 +746,7 @@ def _qr_code(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect, url
                                          module, module))
     drawn.append(Drawn("qr", url, square))
     caption = pygame.Rect(square.left, square.bottom, side, caption_h)
-    painter.text(surface, drawn, "qr_caption", "Result sheet: scan", caption, WHITE)
+    painter.text(surface, drawn, "qr_caption", words or "Result sheet: scan", caption, WHITE)
     return square.union(caption)
 
 
@@ -974,7 +1027,7 @@ def _strip(
         tile = pygame.Rect(box.left, box.top, box.w, tile_h)
         body = pygame.Rect(box.left, box.top + tile_h, box.w, box.h - tile_h)
         tile_bg, tile_fg = OUT_TILE if chip.state == "out" else POWER_COLOURS[chip.letter]
-        body_bg, body_fg = CHIP_STATES[chip.state]
+        body_bg, body_fg = UNSAVED_CHIP if chip.note == UNSAVED else CHIP_STATES[chip.state]
         pygame.draw.rect(surface, body_bg, box, border_radius=radius)
         pygame.draw.rect(surface, tile_bg, tile, border_top_left_radius=radius,
                          border_top_right_radius=radius)

@@ -316,6 +316,12 @@ class Outbox:
                 return False
         return True
 
+    def held(self) -> list[StoredPress]:
+        """The presses a full card could not take, in memory only, in order (``sent``: the
+        hub has them, so a power cut loses them here but not there)."""
+        with self._lock:
+            return self._held_rows(lambda p: True)
+
     def _held_rows(self, keep: Callable[[StoredPress], bool]) -> list[StoredPress]:
         return [replace(p, sent=self._held_sent.get(p.id, 0) != 0)
                 for p in self._held if keep(p)]

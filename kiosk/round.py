@@ -29,6 +29,8 @@ class Round:
     players: tuple[tuple[str, str], ...] = ()
     #: the path of the table's result sheet on the hub ("/sheet/2/14#key"), from the snapshot
     sheet: str | None = None
+    #: the same for the round played before this one: shown until this one starts
+    sheet_before: str | None = None
     #: the table's sheet as entered, for its players to confirm on the clock (None: none yet)
     result: TableResult | None = None
     #: the id of the hub the round came from: a confirmation is of that hub's sheet
@@ -47,4 +49,5 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
     presses = tuple(StoredPress(p.id, key, p.power, p.kind, p.at, "hub", True)
                     for p in snap.presses)
     return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
-                 tuple(sorted(snap.players.items())), snap.sheet, snap.result, snap.hub)
+                 tuple(sorted(snap.players.items())), snap.sheet, snap.sheet_before,
+                 snap.result, snap.hub)

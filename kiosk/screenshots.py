@@ -55,6 +55,9 @@ class Scene:
     extra: dict[str, object] = field(default_factory=dict)
     board: bool = False  # the event on board clocks (a club night), not a central clock
     sheet: str = ""  # the result sheet's address, as the hub gives it (game over: a QR code)
+    #: the last round's sheet's address: a round set up in advance shows its code until it
+    #: starts
+    sheet_before: str = ""
     result: TableResult | None = None  # the sheet as entered, in the hub's snapshot
     players: tuple[tuple[str, str], ...] = ()  # (power, player) as the TD seated the table
     #: lines confirmed on this clock: (power, "pending" | "taken" | "refused", HH:MM:SS)
@@ -85,6 +88,7 @@ class Scene:
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
                             hub_lost=self.hub_lost, alerts=self.alerts, players=players)
         frame = state.with_sheet(frame, self.sheet)
+        frame = state.with_sheet_before(frame, self.sheet_before)
         round_no = self.result.round if self.result else 1
         version = self.result.version if self.result else 1
         mine = [StoredConfirmation(f"c{i}", "hub", round_no, p, version, _t(w), state=s)
@@ -117,6 +121,9 @@ SCENES: tuple[Scene, ...] = (
     Scene("before-start", "wdc2006", _t("09:52:10"), title="Round 1"),
     # the board call: the table seated, the round not started (dipclock.screen.board_call)
     Scene("board-call", "wdc2019", _t("09:52:10"), title="Round 2", players=SEATED),
+    # round 2 set up in advance: round 1's result sheet code stays up until round 2 starts
+    Scene("board-call-last-sheet", "wdc2019", _t("09:52:10"), title="Round 2", players=SEATED,
+          sheet_before="https://10.0.0.1:8000/sheet/1/3#k3hv7qz2mxw4pa6d"),
     Scene("negotiating", "wdc2003", _t("11:40:00"),
           presses=tuple((p, f"11:33:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))
           + (("A", "11:38:00"), ("F", "11:38:20"), ("R", "11:39:00"))),

@@ -9,6 +9,7 @@ box unplugged, a clock not verified. The screens with no round (``connecting``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -27,7 +28,8 @@ from dipclock.sheetlines import SheetView
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub",
-    "pairing", "problem", "with_message", "with_result", "with_sheet",
+    "pairing", "problem", "with_message", "with_result", "with_sheet", "with_sheet_before",
+    "with_unsaved",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -52,8 +54,11 @@ class Screen:
     chips: tuple[Chip, ...]
     hub_lost: bool
     alerts: tuple[str, ...] = ()  # small marks: box unplugged, clock not verified, ...
-    #: at game over, the address of the table's result sheet, drawn as a QR code
+    #: at game over, the address of the table's result sheet, drawn as a QR code (before a
+    #: round set up in advance starts: the sheet of the round played before it)
     qr: str = ""
+    #: the words under the code ("" for the round's own sheet: "Result sheet: scan")
+    qr_caption: str = ""
     #: at game over, the table's result sheet for its players to check and confirm with
     #: their buttons (``dipclock.sheetlines``): drawn instead of the big words and the chips
     sheet: SheetView | None = None
@@ -171,6 +176,17 @@ def with_sheet(frame: Frame, url: str) -> Frame:
     return replace(frame, screen=replace(frame.screen, qr=url))
 
 
+def with_sheet_before(frame: Frame, url: str) -> Frame:
+    """Before the round starts, the QR code of the table's sheet in the round played before
+    it, named: a round set up in advance must not take the code from the players still
+    entering that one. From the start on, the round's own code (``with_sheet``)."""
+    found = re.search(r"/sheet/(\d+)/", url)
+    if frame.screen.look != "before_start" or found is None or frame.screen.qr == url:
+        return frame
+    caption = f"Round {found[1]} sheet: scan"
+    return replace(frame, screen=replace(frame.screen, qr=url, qr_caption=caption))
+
+
 def with_result(frame: Frame, sheet: SheetView | None) -> Frame:
     """At game over, the sheet the players entered, each line to confirm with its power's
     button; a confirmation made on this clock is the banner while it is the latest press."""
@@ -178,6 +194,22 @@ def with_result(frame: Frame, sheet: SheetView | None) -> Frame:
         return frame
     banner = sheet.banner or frame.screen.banner
     return replace(frame, screen=replace(frame.screen, sheet=sheet, banner=banner))
+
+
+#: A chip's note while its power's press is held in memory only (the clock's card is full)
+#: and the hub has not taken it yet: a power cut would lose it, so it is not "IN".
+UNSAVED = "NOT SAVED"
+
+
+def with_unsaved(frame: Frame, powers: Collection[str]) -> Frame:
+    """The chips of ``powers``, whose presses this clock could not save (a full card) and
+    the hub does not have yet, say "NOT SAVED" instead of "IN": the press counts, and is
+    sent as soon as it can be, but is not acknowledged as kept (the alert says why)."""
+    chips = tuple(replace(c, note=UNSAVED) if c.letter in powers else c
+                  for c in frame.screen.chips)
+    if chips == frame.screen.chips:
+        return frame
+    return replace(frame, screen=replace(frame.screen, chips=chips))
 
 
 def with_message(frame: Frame, message: hallmessage.HallMessage | None, now: datetime

@@ -23,9 +23,10 @@ log = logging.getLogger("uvicorn.error")
 
 
 class MessageIn(BaseModel):
-    """``PUT /api/td/message``: the text (one line, 1 to 120 printable characters, stripped)
-    and, if it is to go by itself, after how many whole minutes (1 to 720). Strict: a
-    number for the text, or text, a fraction or true for the minutes, is a 422."""
+    """``PUT /api/td/message``: the text (one line, 1 to 120 characters with something to
+    show, stripped: ``dipclock.hallmessage.clean_text``) and, if it is to go by itself,
+    after how many whole minutes (1 to 720). Strict: a number for the text, or text, a
+    fraction or true for the minutes, is a 422."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 

@@ -116,9 +116,25 @@ function renderHallMessage(data) {
   }
 }
 
+// The banner's share of the screen's height at most, and its text sizes (vw), largest
+// first: a long message (up to 120 characters of wide capitals, dipclock/hallmessage.py)
+// wraps, then is drawn smaller, and never pushes the clock off the screen.
+const MESSAGE_MOST = 0.25;
+const MESSAGE_SIZES = [3.4, 3, 2.6, 2.3, 2, 1.8, 1.6, 1.4];
+
+function fitHallMessage(banner) {
+  banner.style.fontSize = "";
+  if (banner.hidden) return;
+  for (const size of MESSAGE_SIZES) {
+    banner.style.fontSize = `${size}vw`;
+    if (banner.offsetHeight <= window.innerHeight * MESSAGE_MOST) return;
+  }
+}
+
 // The page below the banner starts under it; the clock and its list refit (hall.js).
 function placeHallMessage(clock) {
   const banner = $("hall-message");
+  fitHallMessage(banner);
   document.body.style.paddingTop = banner.hidden ? "" : `${banner.offsetHeight}px`;
   if (typeof fitApart === "function") fitApart(clock);
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -49,6 +50,65 @@ def test_a_bad_text_is_one_clear_error(raw: str, says: str) -> None:
         clean_text(raw)
     assert isinstance(caught.value, DipclockError) and says in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+#: Invisible characters a message could be made of: each a blank banner with a chime.
+INVISIBLE = [
+    "\u200b\u200b\u200b",  # zero width spaces
+    "\u2060 \u2060",  # word joiners and a space
+    "\u200e\u200f\u202a\u202c",  # bidi marks and embeddings
+    "\ufe0f\ufe0e\ufe0f",  # variation selectors
+    "\u3164\u3164",  # Hangul fillers (letters to Python, drawn as nothing)
+    "\u2800\u2800",  # the blank braille pattern
+    "\u00a0\u200b\u3000\ufeff",  # a no-break space, an ideographic one, a BOM
+    "\u00ad\u034f\u180e",  # a soft hyphen, a grapheme joiner, a Mongolian separator
+    "\U000e0067\U000e0062\U000e007f",  # tags without their flag
+    "\u200d\u200c",  # joiners joining nothing
+    "\u0301\u0308",  # accents on nothing
+]
+
+
+@pytest.mark.parametrize("raw", INVISIBLE)
+def test_a_message_of_invisible_characters_has_nothing_to_show(raw: str) -> None:
+    with pytest.raises(MessageError) as caught:
+        clean_text(raw)
+    assert str(caught.value) == ("the message has nothing to show: it is only spaces and "
+                                 "invisible characters")
+
+
+#: Emoji that join several characters into one picture, and scripts whose words need a
+#: joiner: each a part of what the TD typed.
+JOINED = [
+    "Family 👨\u200d👩\u200d👧 table at the bar",  # a family: man, woman, girl
+    "👩🏽\u200d🔬 lab coats on",  # a profession with a skin tone
+    "Well played ❤️\u200d🔥",  # heart on fire: a variation selector before the joiner
+    "🏳️\u200d🌈 🏳️\u200d⚧️",  # the rainbow and transgender flags
+    "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f England wins",
+    "🇫🇷 🇩🇪 👍🏽 1️⃣",  # country flags, a skin tone, a keycap (no joiner: allowed before)
+    "می\u200cخواهم",  # Persian with a zero width non-joiner
+    "क्\u200dष",  # Devanagari half form with a joiner
+]
+
+
+@pytest.mark.parametrize("raw", JOINED)
+def test_joined_emoji_and_words_are_kept_as_typed(raw: str) -> None:
+    assert clean_text(f"  {raw} ") == raw
+
+
+@pytest.mark.parametrize(("raw", "says"), [
+    ("a\u200d", "cannot show U+200D (zero width joiner)"),  # joins nothing after it
+    ("\u200d👩 x", "cannot show U+200D"),  # nothing before it
+    ("👨 \u200d 👩", "cannot show U+200D"),  # between spaces
+    ("👨\u200d\u200d👩", "cannot show U+200D"),  # a joiner joining a joiner
+    ("🏴\U000e0067\U000e0062 England", "cannot show U+E0067 (tag latin small letter g)"),
+    ("👨\u200d👩\x07", "cannot show U+0007 (a control character)"),  # a bell stays out
+    ("\u200b\x1b", "cannot show U+001B (a control character)"),
+    ("Lunch\u200b at one", "cannot show U+200B (zero width space)"),
+    ("Lunch \u202e at one", "cannot show U+202E (right-to-left override)"),
+])
+def test_format_characters_outside_a_grapheme_are_refused(raw: str, says: str) -> None:
+    with pytest.raises(MessageError, match=re.escape(says)):
+        clean_text(raw)
 
 
 def test_in_a_model_the_error_is_that_fields_one_line() -> None:

@@ -17,11 +17,11 @@ import pygame
 import pytest
 
 from dipclock.events import BUILTIN
-from dipclock.hallmessage import HallMessage, new
+from dipclock.hallmessage import MAX_LENGTH, HallMessage, new
 from dipclock.sync import to_seconds
 from kiosk import state
 from kiosk.app import Kiosk
-from kiosk.draw import MESSAGE_BAND, Painter, render
+from kiosk.draw import MESSAGE_BAND, Painter, render, word_pieces
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from kiosk.screenshots import SCENES, draw
@@ -118,6 +118,54 @@ def test_the_longest_message_is_drawn_whole_and_readable_at_every_size(
         assert " ".join(d.text for d in lines) == LONGEST, size  # every word, none cut
         # one size for every line: the tallest ink is its capitals' (a line may have none)
         assert max(ink_height(surface, d.rect) for d in lines) >= readable(size), size
+
+
+#: The longest messages the core allows, the widest there are: capitals in words, and one
+#: unbroken line (an address, a script written without spaces).
+WIDEST = {"capitals": " ".join(["W" * 11] * 10) + "W", "unbroken": "M" * MAX_LENGTH}
+#: The table's screen (1280x720, 1280x800: the card's panel) and the official 7-inch one.
+TABLE_SIZES = [(1280, 720), (1280, 800), (800, 480)]
+
+
+@pytest.mark.parametrize("size", TABLE_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_widest_longest_message_stays_in_its_band_and_the_countdown_whole(
+        size: tuple[int, int], painter: Painter, tmp_path: Path) -> None:
+    """Issue 33: the message wraps (inside a word too wide for a line, too) or shrinks
+    within its band at the top; the countdown stays whole on the screen, below it. A word
+    wider than a line was drawn on one line, in letters a quarter as tall."""
+    scene = next(s for s in SCENES if s.name == "late-orders")
+    inked = {}
+    for name, text in (("words", LONGEST), *WIDEST.items()):
+        assert len(text) == MAX_LENGTH, name
+        surface, drawn, _ = draw(dataclasses.replace(scene, message=text), size, painter)
+        pygame.image.save(surface, str(tmp_path / f"{name}-{size[0]}x{size[1]}.png"))
+        assert_on_screen_and_apart(surface, drawn)
+        lines = [d for d in drawn if d.role == "message"]
+        big = next(d for d in drawn if d.role == "big")
+        assert surface.get_rect().contains(big.rect), (name, "the countdown is cut off")
+        assert big.rect.h >= min(size) * 0.25, (name, "the countdown stays large")
+        band = lines[0].rect.unionall([d.rect for d in lines])
+        assert not band.colliderect(big.rect) and band.bottom <= big.rect.top, name
+        assert band.h <= size[1] * 0.12, (name, "the band keeps its share", band)
+        assert "".join(d.text for d in lines).replace(" ", "") == text.replace(" ", ""), name
+        assert not any(d.text.endswith("...") for d in lines), name
+        inked[name] = max(ink_height(surface, d.rect) for d in lines)
+    # a word too wide for a line is broken, not shrunk to fit one line
+    assert inked["unbroken"] >= 0.8 * inked["capitals"], inked
+
+
+def test_a_word_is_broken_between_the_characters_drawn_never_inside_one(
+        painter: Painter) -> None:
+    font = painter.font(40)
+    word = ("Ae\u0301👨\u200d👩\u200d👧🇫🇷👍🏽🏴\U000e0067\U000e0062\U000e0077\U000e006c"
+            "\U000e0073\U000e007f") * 6
+    pieces = word_pieces(font, word, font.size(word)[0] // 5)
+    assert "".join(pieces) == word and len(pieces) >= 5
+    for piece in pieces:
+        assert font.size(piece)[0] <= font.size(word)[0] // 5
+        assert not piece.startswith(("\u0301", "\u200d", "👩", "👧", "\U0001f3fd", "\U000e0067"))
+        assert not piece.endswith(("\u200d", "🏴", "👨"))
+        assert sum(0x1F1E6 <= ord(c) <= 0x1F1FF for c in piece) % 2 == 0  # whole flags
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tests.chromium import EXPECT_MS, TdPhone, acted
+from dipclock.hallmessage import MAX_LENGTH
+from tests.chromium import EXPECT_MS, SHOTS, TdPhone, acted
 from tests.server.conftest import PASSWORD
 from tests.server.live import at, held_hub
 from tests.server.test_live import set_up
@@ -133,4 +134,57 @@ def test_a_bad_message_is_said_on_the_dashboard_and_nothing_is_sent(browser, tmp
         expect(page.locator("#message-now")).to_be_hidden()
         assert hub.td().get("/api/hall").json()["message"] is None
         assert td.errors == []
+        page.context.close()
+
+
+#: The longest messages the core allows (``MAX_LENGTH``): words, words of the widest
+#: capitals, and one unbroken line (an address, a script without spaces).
+LONGEST = {
+    "words": ("Round 3 board call on the projector at 14:00 sharp. Lunch is in the bar until "
+              "then: hand in all your score sheets first."),
+    "capitals": " ".join(["W" * 11] * 10) + "W",
+    "unbroken": "M" * MAX_LENGTH,
+}
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1280, 800), (800, 480)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_longest_message_never_pushes_the_countdown_off_the_screen(browser, tmp_path, size):
+    """Issue 33: a 120-character message took the banner to 278 px of a 1280x720 projector
+    and pushed the countdown's bottom off it. The banner wraps, then shrinks to a quarter
+    of the screen at most; the clock below it stays whole, and the page never scrolls."""
+    from playwright.sync_api import expect
+
+    width, height = size
+    with held_hub(tmp_path / "hub", NOW) as hub:
+        api = hub.td()
+        set_up(api, START, tables=2)
+        page = browser.new_context(bypass_csp=True,  # its wait is eval'd text (chromium.phone)
+                                   viewport={"width": width, "height": height}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(hub.url + "/hall")
+        banner, clock = page.locator("#hall-message"), page.locator("#remaining")
+        expect(clock).to_have_text("12:00")  # Spring 1901's deadline 09:17, at 09:05
+        for name, text in LONGEST.items():
+            assert len(text) == MAX_LENGTH, name
+            api.put("/api/td/message", json={"text": text}).raise_for_status()
+            expect(banner).to_have_text(text)  # every word of it, none cut
+            # the page fits the banner as it shows it, in the same task: no wait for it
+            page.screenshot(path=f"{SHOTS}/dipclock-hall-message-{name}-{width}x{height}.png")
+            shown, big = banner.bounding_box(), clock.bounding_box()
+            assert shown is not None and big is not None
+            assert big["y"] + big["height"] <= height, (name, "pushed off the screen", big)
+            assert 0 <= big["x"] and big["x"] + big["width"] <= width, (name, big)
+            assert big["y"] >= shown["y"] + shown["height"], (name, "the banner hides it", big)
+            assert big["height"] >= height / 4, (name, "the countdown stays large", big)
+            assert shown["y"] == 0 and shown["height"] <= height / 4 + 1, (name, shown)
+            assert page.evaluate("document.documentElement.scrollHeight <= innerHeight"), name
+            # the banner's words are read from the back of the hall: 1.4vw at the least
+            px = float(banner.evaluate("b => parseFloat(getComputedStyle(b).fontSize)"))
+            assert px >= width * 0.014 - 0.5, (name, px)
+        api.delete("/api/td/message").raise_for_status()
+        expect(banner).to_be_hidden()
+        expect(clock).to_have_css("font-size", f"{width * 0.24:g}px")  # as it was
+        assert errors == []
         page.context.close()
