@@ -12,7 +12,15 @@ not a test. The last line is JSON; ``make bench`` adds its keys to the hall's li
 - ``press_upload_p99_ms_signin_flood``: a table's press upload while 40 addresses send
   wrong passwords as fast as the hub answers (target ≤ 500 ms);
 - ``pair_code_s_under_flood``: a real new clock's time to its code while 80 addresses ask
-  to be paired as fast as the hub answers (target ≤ 5 s).
+  to be paired as fast as the hub answers (target ≤ 5 s);
+- ``press_p99_ms_public_read_flood``: a table's press upload while 40 keep-alive
+  connections from 20 addresses read the board call (999 tables seated) and the hall clock
+  as fast as the hub answers (target ≤ 500 ms);
+- ``td_signin_ok_under_flood``: the fraction of the TD's sign-ins, from a phone that
+  signed in before, that succeed while 100 addresses send wrong passwords as fast as the
+  hub answers (target 1.0);
+- ``sync_p99_ms_validation_flood``: a paired clock's time sync while 10 addresses send a
+  sheet 62 KB of 8,000 unknown keys with no credentials, in a loop (target ≤ 100 ms).
 
 Each hub is a real ``dipclock hub`` over HTTPS on 127.0.0.1, the attackers on their own
 127.0.x.y addresses, the measured client on another.
@@ -149,12 +157,13 @@ def _loop(stop: threading.Event, work: Callable[[int], Any], workers: int) -> Th
 def press_uploads(url: str, data: Path, key: dict[str, str], seconds: float) -> list[float]:
     """A table's clock uploading one new press every 200 ms for ``seconds``: each upload's
     time, ms."""
-    spent = []
+    spent: list[float] = []
     transport = httpx.HTTPTransport(local_address="127.0.1.1", verify=pinned_to(data))
     with httpx.Client(transport=transport, timeout=30) as c:
         ends = time.monotonic() + seconds
         while time.monotonic() < ends:
-            press = {"id": secrets.token_hex(8), "power": "A", "kind": "press",
+            press = {"id": secrets.token_hex(8), "power": "AEFGIRT"[len(spent) % 7],
+                     "kind": "press",  # a power's presses 1.4 s apart: none a bounce
                      "at": datetime.now().replace(microsecond=0).isoformat()}
             t0 = time.perf_counter()
             c.post(f"{url}/api/tables/1/presses", headers=key,
@@ -164,6 +173,16 @@ def press_uploads(url: str, data: Path, key: dict[str, str], seconds: float) -> 
     return spent
 
 
+def wrong_passwords(url: str, data: Path, addresses: int) -> Callable[[int], None]:
+    """An attacker's worker ``n``: one wrong password from 127.0.2.(n % addresses + 1)."""
+    def wrong(n: int) -> None:
+        transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % addresses + 1}",
+                                        verify=pinned_to(data))
+        with httpx.Client(transport=transport, timeout=30) as c:
+            c.post(url + "/api/login", json={"password": f"guess {secrets.token_hex(4)}"})
+    return wrong
+
+
 def signin_flood(tmp: Path, seconds: float) -> dict[str, float]:
     data = tmp / "signins"
     with hub(data) as url:
@@ -171,13 +190,7 @@ def signin_flood(tmp: Path, seconds: float) -> dict[str, float]:
         quiet = press_uploads(url, data, keys[1], seconds)
         stop = threading.Event()
 
-        def wrong(n: int) -> None:
-            transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % 40 + 1}",
-                                            verify=pinned_to(data))
-            with httpx.Client(transport=transport, timeout=30) as c:
-                c.post(url + "/api/login", json={"password": f"guess {secrets.token_hex(4)}"})
-
-        pool = _loop(stop, wrong, 40)
+        pool = _loop(stop, wrong_passwords(url, data, 40), 40)
         try:
             flooded = press_uploads(url, data, keys[1], seconds)
         finally:
@@ -228,6 +241,132 @@ def pairing_flood(tmp: Path, asks: int = 10) -> dict[str, float]:
             "flood_median_s": round(statistics.median(flooded), 3)}
 
 
+def seat_all(td: httpx.Client, tables: int) -> None:
+    """Round 1 seated: seven players at each of ``tables`` tables (the board call's size)."""
+    seats = [{"round": 1, "table": t, "power": p, "player": f"Player {t:03d}{p}"}
+             for t in range(1, tables + 1) for p in "AEFGIRT"]
+    td.put("/api/td/seating", json={"seats": seats}).raise_for_status()
+
+
+def public_read_flood(tmp: Path, seconds: float, tables: int = 999) -> dict[str, Any]:
+    """A table's press uploads, quiet and while 20 addresses (two keep-alive connections
+    each) read ``/api/boardcall`` and ``/api/hall`` in turn as fast as they are answered."""
+    data = tmp / "public-reads"
+    with hub(data) as url:
+        td = td_client(url, data)
+        keys = round_with_clocks(td, 1)
+        seat_all(td, tables)
+        quiet = press_uploads(url, data, keys[1], seconds)
+        stop = threading.Event()
+        answers: dict[int, int] = {}
+        clients: dict[int, httpx.Client] = {}
+        counting = threading.Lock()
+
+        def read(n: int) -> None:
+            if n not in clients:
+                transport = httpx.HTTPTransport(local_address=f"127.0.5.{n % 20 + 1}",
+                                                verify=pinned_to(data))
+                # an attacker takes the replies unzipped: the most bytes for the hub to send
+                clients[n] = httpx.Client(transport=transport, timeout=30,
+                                          headers={"Accept-Encoding": "identity"})
+            for path in ("/api/boardcall", "/api/hall"):
+                status = clients[n].get(url + path).status_code
+                with counting:
+                    answers[status] = answers.get(status, 0) + 1
+
+        pool = _loop(stop, read, 40)
+        try:
+            time.sleep(2)  # the flood in full swing before the table
+            flooded = press_uploads(url, data, keys[1], seconds)
+        finally:
+            stop.set()
+            pool.shutdown(wait=True)
+            for c in clients.values():
+                c.close()
+        size = len(td.get("/api/boardcall").content)
+    return {"quiet_p99_ms": round(_pct(quiet, 0.99), 1),
+            "flood_p99_ms": round(_pct(flooded, 0.99), 1),
+            "flood_max_ms": round(max(flooded), 1), "uploads": len(flooded),
+            "tables": tables, "boardcall_bytes": size,
+            "reads_per_s": {str(k): round(v / (seconds + 2), 1)
+                            for k, v in sorted(answers.items())}}
+
+
+def td_signins_under_flood(tmp: Path, tries: int = 10) -> dict[str, Any]:
+    """The TD's phone (signed in once before, from its own address) signs in ``tries``
+    times, a second apart, while 100 addresses send wrong passwords as fast as the hub
+    answers; how many went through, and their times."""
+    data = tmp / "td-signins"
+    with hub(data) as url:
+        phone = td_client(url, data, source="127.0.1.3")  # its device cookie, from now on
+        stop = threading.Event()
+
+        pool = _loop(stop, wrong_passwords(url, data, 100), 100)
+        statuses, spent = [], []
+        try:
+            time.sleep(2)  # the flood in full swing (the strangers' queue full)
+            for _ in range(tries):
+                t0 = time.perf_counter()
+                statuses.append(phone.post("/api/login", json={"password": PASSWORD}
+                                           ).status_code)
+                spent.append((time.perf_counter() - t0) * 1000)
+                time.sleep(1)
+        finally:
+            stop.set()
+            pool.shutdown(wait=True)
+            phone.close()
+    return {"ok": statuses.count(200), "tries": tries, "statuses": statuses,
+            "max_ms": round(max(spent), 1)}
+
+
+def syncs(url: str, data: Path, seconds: float, source: str = "127.0.1.1") -> list[float]:
+    """A paired clock's time sync (``/api/time``) every 100 ms for ``seconds``: each
+    exchange's round trip, ms."""
+    spent = []
+    transport = httpx.HTTPTransport(local_address=source, verify=pinned_to(data))
+    with httpx.Client(transport=transport, timeout=30) as c:
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            t0 = time.perf_counter()
+            c.get(url + "/api/time").raise_for_status()
+            spent.append((time.perf_counter() - t0) * 1000)
+            time.sleep(0.1)
+    return spent
+
+
+#: issue 33's body: 62 KB of 8,000 unknown keys, sent to a sheet with no credentials
+UNKNOWN_KEYS = (json.dumps({f"k{i}": i for i in range(8000)})[:62_000].rpartition(",")[0]
+                + "}").encode()
+
+
+def validation_flood(tmp: Path, seconds: float) -> dict[str, float]:
+    """A clock's time sync while 10 addresses send ``UNKNOWN_KEYS`` to a sheet in a loop."""
+    data = tmp / "validation"
+    with hub(data) as url:
+        round_with_clocks(td_client(url, data), 1)
+        quiet = syncs(url, data, seconds)
+        stop = threading.Event()
+        answers: list[int] = []
+
+        def junk(n: int) -> None:
+            transport = httpx.HTTPTransport(local_address=f"127.0.5.{n % 10 + 1}",
+                                            verify=pinned_to(data))
+            with httpx.Client(transport=transport, timeout=30) as c:
+                answers.append(c.put(url + "/api/sheets/1/1", content=UNKNOWN_KEYS, headers={
+                    "Content-Type": "application/json"}).status_code)
+
+        pool = _loop(stop, junk, 10)
+        try:
+            flooded = syncs(url, data, seconds)
+        finally:
+            stop.set()
+            pool.shutdown(wait=True)
+    return {"quiet_p99_ms": round(_pct(quiet, 0.99), 1),
+            "flood_p99_ms": round(_pct(flooded, 0.99), 1),
+            "bodies_sent": len(answers),
+            "refused_401": sum(a == 401 for a in answers)}
+
+
 def run(seconds: float = 20.0) -> dict[str, Any]:
     from benchmarks.slowloris import past_the_head
 
@@ -235,6 +374,9 @@ def run(seconds: float = 20.0) -> dict[str, Any]:
         moved = hall_time(Path(tmp))
         signins = signin_flood(Path(tmp), seconds)
         pairing = pairing_flood(Path(tmp))
+        reads = public_read_flood(Path(tmp), seconds)
+        td_signins = td_signins_under_flood(Path(tmp))
+        junk = validation_flood(Path(tmp), seconds)
     late = past_the_head(seconds)
     return {
         "hall_moved_by_one_clock_s": max(moved["long_up_moved_s"], moved["restart_moved_s"]),
@@ -242,8 +384,12 @@ def run(seconds: float = 20.0) -> dict[str, Any]:
         "sync_p99_ms_slow_keepalive": late["slow_keepalive"]["sync_p99_ms"],
         "press_upload_p99_ms_signin_flood": signins["flood_p99_ms"],
         "pair_code_s_under_flood": pairing["flood_s"],
+        "press_p99_ms_public_read_flood": reads["flood_p99_ms"],
+        "td_signin_ok_under_flood": round(td_signins["ok"] / td_signins["tries"], 2),
+        "sync_p99_ms_validation_flood": junk["flood_p99_ms"],
         "attacks": {"hall_time": moved, "past_the_head": late, "signins": signins,
-                    "pairing": pairing},
+                    "pairing": pairing, "public_reads": reads, "td_signins": td_signins,
+                    "validation_flood": junk},
     }
 
 

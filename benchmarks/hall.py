@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from math import inf
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ import httpx
 
 from benchmarks.hub import PASSWORD, ROOT, _pct, handing_over, hub_socket, launcher, source
 from benchmarks.simkiosks import Kiosks, kiosk_groups
+from dipclock.debounce import DEBOUNCE
 from dipclock.powers import LETTERS
 from dipclock.sync import to_moment
 
@@ -322,9 +324,17 @@ def presses_and_faults(sims: Kiosks, reals: list[RealKiosk], seconds: float,
         *(lambda power, n=n: sims.press(n, power) for n in tables),
         *(r.press for r in reals)]
 
+    last: dict[tuple[int, str], float] = {}
+
     def pressing() -> None:
+        """Presses as fingers make them: one button's two pushes at least twice the debounce
+        window apart (closer, the hub merges them: ``dipclock.debounce``)."""
         while not stop.is_set():
-            rng.choice(pressers)(rng.choice(LETTERS))
+            which, power = rng.randrange(len(pressers)), rng.choice(LETTERS)
+            now = time.monotonic()
+            if now - last.get((which, power), -inf) >= 2 * DEBOUNCE.total_seconds():
+                last[which, power] = now
+                pressers[which](power)
             time.sleep(0.02)
 
     presser = threading.Thread(target=pressing, daemon=True)
@@ -609,6 +619,9 @@ def main() -> None:
         from benchmarks.attacks import run as under_attack
 
         out |= under_attack(20)  # one clock, one phone, one laptop (issue 24)
+        from benchmarks.drafts import run as during_drafts
+
+        out |= during_drafts(30)  # the TD's seating drafts beside 100 clocks (issue 33)
     out["machine"] = {"cores": os.cpu_count(), "python": sys.version.split()[0]}
     out["seconds"] = round(time.monotonic() - started)
     print(json.dumps(out))

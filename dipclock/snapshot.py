@@ -53,9 +53,11 @@ class TableResult(_Part):
     """The table's result sheet as its players entered it, for each of them to confirm
     their own line with their power's button on the clock (``dipclock.sheetlines``).
 
-    ``version`` is what the sheet says (raised by each change of centres, year or ending,
-    not by confirmations): a confirmation names the version its player saw, and the hub
-    refuses one made against a sheet that has changed since.
+    ``version`` is the version of what a player confirms: the sheet's version at its last
+    change of centres, year or ending, or of the TD's final (confirmed or reopened); lines
+    confirmed since leave it. A confirmation names the version its player saw, and the
+    hub refuses one made against a sheet whose entries or final have changed since, never
+    for another player's line confirmed meanwhile.
     """
 
     round: Annotated[int, Field(ge=1)]
@@ -97,6 +99,10 @@ class Snapshot(_Part):
     #: ("/sheet/2/14#k3..."): when the game is over the kiosk shows it as a QR code, on the
     #: address it reaches the hub by. None from a hub without a results desk.
     sheet: SheetLink | None = None
+    #: the same for the round played before this one: until this round starts (set up in
+    #: advance) the kiosk shows its QR code, so the players of that round still reach their
+    #: sheet. None: no round before, or an older hub.
+    sheet_before: SheetLink | None = None
     #: the table's sheet once entered, for its players to confirm on the clock (None: no
     #: sheet yet, or a hub without it)
     result: TableResult | None = None
@@ -158,8 +164,10 @@ class ConfirmationsReply(_Part):
 
 
 class PressesReply(_Part):
-    """``POST /api/tables/{n}/presses``: how many were new, how many known, which refused."""
+    """``POST /api/tables/{n}/presses``: how many were new, how many known, how many merged
+    into a press stored a moment before (a bounce: ``dipclock.debounce``), which refused."""
 
     stored: int = 0
     duplicates: int = 0
+    merged: int = 0
     rejected: tuple[Rejected, ...] = ()

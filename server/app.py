@@ -17,16 +17,19 @@ from fastapi.staticfiles import StaticFiles
 from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import errors, gcpauses
+from server.backroom import Backroom
 from server.bodylimit import BodyLimit
 from server.certificate import fingerprint_of
 from server.clock import Clock, HubClock, Listening, standing_of
 from server.context import Hub
+from server.gate import Gate
 from server.headers import SecurityHeaders
 from server.hubtime import NOTE_EVERY, note_time, restore
 from server.mdns import Announcement
 from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
+from server.readlimit import PublicReads
 from server.refusal import Refused
 from server.regulars import Regulars
 from server.resultsdesk import sheet_secret
@@ -125,10 +128,14 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_path)
         announcement = None
+        backroom: Backroom | None = None
         quiet_when_out_of_files(asyncio.get_running_loop())
         try:
             hub = open_hub(settings, clock or HubClock(), store, synced, boot(),
                            fingerprint_of(settings.certificate), regulars)
+            hub.backroom = backroom = Backroom(settings.job_seconds, settings.job_memory_mb,
+                                               settings.jobs_waiting)
+            await anyio.to_thread.run_sync(backroom.start)
             app.state.hub = hub
             if settings.mdns:
                 announcement = Announcement(hub.hub_id, settings.scheme, settings.host,
@@ -144,6 +151,8 @@ def create_app(
                 collecting.cancel()
             await _note_time(hub)
         finally:
+            if backroom is not None:
+                await backroom.close()
             if announcement is not None:
                 await announcement.stop()
             store.close()
@@ -174,6 +183,8 @@ def create_app(
     app.include_router(results.router)
     app.include_router(boardcall_routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.add_middleware(PublicReads)  # innermost: a read's address before its route
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit)  # outermost: a body's size before its parsing or its sender
+    app.add_middleware(BodyLimit)  # a body's size before its parsing
+    app.add_middleware(Gate)  # outermost: a write's sender before a byte of its body
     return app

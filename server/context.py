@@ -11,9 +11,11 @@ import anyio.to_thread
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from server.backroom import Backroom
 from server.clock import UNKNOWN, Clock, Listening
 from server.history import Judgments, PressBook
 from server.kiosks import TableStatus
+from server.pagecache import PageCache
 from server.pairing import Clocks
 from server.push import Fanout
 from server.ratelimit import FailureLimit
@@ -61,6 +63,10 @@ class Hub:
     #: the hall's clocks' and the TD's addresses, whose handshakes go first (made by
     #: ``create_app``, which hands the same one to the connections' guard)
     regulars: Regulars = field(default_factory=Regulars)
+    #: heavy jobs' processes, one at a time (``server.backroom``); made by the lifespan
+    backroom: Backroom | None = None
+    #: the public pages' data, built once per change (``server.pagecache``)
+    pages: PageCache = field(default_factory=PageCache)
 
     def seen(self, table: int, address: str | None = None) -> TableStatus:
         s = self.status.setdefault(table, TableStatus())

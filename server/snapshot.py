@@ -34,6 +34,8 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     now = hub.clock.now()
     secret = sheet_secret(hub.store) if cur is not None else ""
     results = table_results(hub, cur, tables) if cur is not None else {}
+    # the round played before: its QR code stays up until the current round starts
+    before = hub.store.round_before(cur.round) if cur is not None else None
     message = showing(hub.store, hub.clock.moment())  # every table's, round or none
     return {
         n: Snapshot(
@@ -50,6 +52,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             clock=hub.clock_epoch,
             players=players.get(n, {}),
             sheet=sheet_link(secret, cur.round.number, n) if cur else None,
+            sheet_before=sheet_link(secret, before, n) if before is not None else None,
             result=results.get(n),
             message=message,
         )
@@ -59,7 +62,8 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
 
 def table_results(hub: Hub, cur: Current, tables: set[int]) -> dict[int, TableResult]:
     """Each of ``tables``' sheet in the current round, as its clock shows it for its
-    players to confirm their lines with their buttons."""
+    players to confirm their lines with their buttons: its version is the one of what they
+    confirm (``Sheet.settled``), the same for all seven presses."""
     out = {}
     board = Board(cur.round, cur.profile, cur.schedule)
     for sheet in hub.store.sheets(cur.round.number):
@@ -67,7 +71,7 @@ def table_results(hub: Hub, cur: Current, tables: set[int]) -> dict[int, TableRe
             continue
         refused = board_problem(board, sheet.table, sheet.body)
         out[sheet.table] = TableResult(
-            round=sheet.round, version=sheet.version, year=sheet.body.year,
+            round=sheet.round, version=sheet.settled, year=sheet.body.year,
             centres=dict(sheet.body.centres), ending=ending_text(sheet.body),
             scores={} if refused else {p: round(v, 2) for p, v in board_result(
                 board, sheet.table, sheet.body).scores.items()},

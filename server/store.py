@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -26,7 +26,7 @@ from dipclock.schedule import Adjustment, Pause
 from dipclock.seating import Seat  # one player at one table in one round: the core's
 from machine.private import private_file
 from server.refusal import Refused
-from server.sheets import Sheet, SheetIn
+from server.sheets import Sheet, SheetIn, change_of, changed_since
 from server.stale import SUBJECTS, Stale, conflicting, row
 
 
@@ -206,6 +206,18 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     CREATE INDEX presses_by_table ON presses(round, table_no, at);
     CREATE INDEX presses_holds ON presses(round, table_no, at) WHERE kind = 'hold';
     """,
+    # version 12: every change of a sheet raises its version (a line's confirmation, the
+    # TD's final and reopening too) and is kept in words, so a change made against an
+    # older version is refused with what happened since; ``settled``: the version at the
+    # last change of what a player confirms (``Sheet.settled``)
+    """
+    ALTER TABLE sheets ADD COLUMN settled INTEGER NOT NULL DEFAULT 1;
+    UPDATE sheets SET settled = version;
+    CREATE TABLE sheet_changes(
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, version INTEGER NOT NULL,
+        at TEXT NOT NULL, kind TEXT NOT NULL, words TEXT NOT NULL,
+        PRIMARY KEY(round, table_no, version));
+    """,
 )
 
 #: the meta key of the hub's own note of its time (``Store.note_time``)
@@ -213,6 +225,10 @@ TIME_SEEN = "hub_time_seen"
 #: the meta key of the TD's hall message (``Store.set_hall_message``): one row of JSON,
 #: so no schema step (a hub of an older version ignores the key)
 HALL_MESSAGE = "hall_message"
+#: the meta key of the last round whose tables' sheet links are closed for good
+#: (``Store.sheet_links_closed``): raised before any change that could take a started
+#: round back, never lowered
+SHEET_LINKS_CLOSED = "sheet_links_closed_through"
 
 _BUMP = ("INSERT INTO table_revs(round, table_no, rev) VALUES(?, ?, 1) "
          "ON CONFLICT(round, table_no) DO UPDATE SET rev = rev + 1")
@@ -290,12 +306,13 @@ class RoundRecord:
         return ", ".join(p for p in parts if p) or "nothing played yet"
 
 
-_SHEET_COLUMNS = "round, table_no, body, confirmed, td, by_td, at, version, td_without"
+_SHEET_COLUMNS = ("round, table_no, body, confirmed, td, by_td, at, version, td_without, "
+                  "settled")
 
 
 def _sheet_row(r: tuple[Any, ...]) -> Sheet:
     return Sheet(r[0], r[1], SheetIn.model_validate_json(r[2]), json.loads(r[3]), bool(r[4]),
-                 bool(r[5]), r[6], r[7], tuple(json.loads(r[8])))
+                 bool(r[5]), r[6], r[7], tuple(json.loads(r[8])), settled=r[9])
 
 
 class _Unchanged(DipclockError):
@@ -306,12 +323,18 @@ class _Unchanged(DipclockError):
 
 
 class SheetChanged(Refused):
-    """A change made against a version of the sheet that is no longer the stored one."""
+    """A change made against a version of the sheet that is no longer the stored one:
+    ``changes`` ((when, ``SheetChange.words``), oldest first) came since, and ``unknown``
+    more whose words were not kept (made by a hub before version 12 of the store)."""
 
-    def __init__(self, now: Sheet | None) -> None:
-        self.sheet = now
-        super().__init__(409, "the sheet changed meanwhile on another phone or the TD's: "
-                              "here it is now; make your change again if it is still needed")
+    def __init__(self, now: Sheet | None, changes: Sequence[tuple[datetime, str]] = (),
+                 unknown: int = 0) -> None:
+        self.sheet, self.changes, self.unknown = now, tuple(changes), unknown
+        super().__init__(409, self.text(UTC))
+
+    def text(self, tz: tzinfo) -> str:
+        """The one line, times on the venue's clock (``tz``)."""
+        return changed_since(self.changes, tz, self.unknown)
 
 
 @dataclass(frozen=True)
@@ -325,6 +348,17 @@ class PressRow:
 
     def as_json(self) -> dict[str, str]:
         return {"id": self.id, "power": self.power, "kind": self.kind, "at": self.at.isoformat()}
+
+
+@dataclass
+class PressesAdded:
+    """What ``Store.add_presses`` did with a batch: how many it stored, knew already
+    (the same id) and merged into one stored (a bounce), and the ids over the bound."""
+
+    stored: int = 0
+    duplicates: int = 0
+    merged: int = 0
+    over: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -412,6 +446,10 @@ class Store:
         private_file(path)
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._lock = threading.RLock()
+        #: write transactions committed since this store opened, and those of them that are
+        #: the TD's (or a rule's) logged actions: raised after each commit, read without
+        #: SQLite by the public pages' cache (``server.pagecache``)
+        self.writes = self.actions = 0
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         # sorts and temporary tables in memory: a read needs no room on a full disk
@@ -448,7 +486,7 @@ class Store:
             self._db.execute("ROLLBACK")
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self, action: bool = False) -> Iterator[sqlite3.Connection]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -457,6 +495,8 @@ class Store:
             except BaseException:
                 self._rollback()
                 raise
+            self.writes += 1  # committed: under the lock, so no count is lost
+            self.actions += action
 
     @contextmanager
     def change(self, now: datetime, action: str | None, summary: str = "",
@@ -472,7 +512,7 @@ class Store:
         ``log`` False: the caller writes the log's line itself (its words known only
         inside the transaction)."""
         about = subject if subject is not None else SUBJECTS.get(action or "", action or "")
-        with self._tx() as db:
+        with self._tx(action is not None) as db:
             if base is not None and action is not None:
                 subjects = conflicting(about)
                 marks = ", ".join("?" * len(subjects))
@@ -601,6 +641,12 @@ class Store:
         row = self._one(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?", (number,))
         return _round_row(row) if row is not None else None
 
+    def round_before(self, rnd: RoundRow) -> int | None:
+        """The number of the round that starts last before ``rnd`` does (None: none)."""
+        row = self._one("SELECT number FROM rounds WHERE start < ? "
+                        "ORDER BY start DESC, number DESC LIMIT 1", (rnd.start.isoformat(),))
+        return int(row[0]) if row else None
+
     def current_round(self) -> RoundRow | None:
         number = self.meta("round")
         if number is None:
@@ -619,6 +665,7 @@ class Store:
         change replaces is kept for ``undo_round``.
         """
         with self.change(now, "round", summary, base=base) as db:
+            self._close_sheet_links(db, now)  # before the round may go back
             before = db.execute(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?",
                                 (r.number,)).fetchone()
             if before is not None and not reopen:
@@ -650,6 +697,7 @@ class Store:
         anew is removed, unless it has become a record since), and the round every table
         played then. Returns the round it was about."""
         with self.change(now, "round", summary, base=base) as db:
+            self._close_sheet_links(db, now)  # before the round may go back
             row = db.execute("SELECT id, round, before, current_before FROM round_undo "
                              "ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
@@ -674,6 +722,29 @@ class Store:
                            (str(current),))
             db.execute("DELETE FROM round_undo WHERE id = ?", (undo_id,))
             return int(number)
+
+    def sheet_links_closed(self, now: datetime) -> int:
+        """The last round whose tables' sheet links no longer change its sheets at ``now``
+        (0: none): every round before the latest-numbered one started by then, or before
+        one started earlier (kept: undoing that round, or moving its start on, does not
+        open them again)."""
+        with self._lock:
+            return self._links_closed(self._db, now)
+
+    @staticmethod
+    def _links_closed(db: sqlite3.Connection, now: datetime) -> int:
+        started = db.execute("SELECT max(number) FROM rounds WHERE start <= ?",
+                             (now.isoformat(),)).fetchone()[0]
+        kept = db.execute("SELECT value FROM meta WHERE key = ?",
+                          (SHEET_LINKS_CLOSED,)).fetchone()
+        return max(int(started or 1) - 1, int(kept[0]) if kept else 0)
+
+    @classmethod
+    def _close_sheet_links(cls, db: sqlite3.Connection, now: datetime) -> None:
+        """Keep ``_links_closed`` at ``now`` for good, in the transaction of a change that
+        could take a started round back."""
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+                   (SHEET_LINKS_CLOSED, str(cls._links_closed(db, now))))
 
     def record(self, rnd: RoundRow) -> RoundRecord:
         """What round ``rnd`` holds that was played (``RoundRecord``)."""
@@ -759,49 +830,52 @@ class Store:
 
     # --- presses ------------------------------------------------------------------------
 
-    def add_presses(self, presses: list[PressRow], now: datetime, most: int | None = None
-                    ) -> tuple[int, int, list[str]]:
+    def add_presses(self, presses: list[PressRow], now: datetime, most: int | None = None,
+                    debounce: timedelta | None = None) -> PressesAdded:
         """Store each press once (under its own round and table), keyed by its table and
-        its id.
-        ``most``: the presses a table may hold in a round (``server.presslimit``); past it
-        a new press is not stored, so one clock gone wrong cannot fill the hub's disk.
+        its id; presses sent in time order, as a clock's outbox sends them.
 
-        Returns (stored, duplicates, the ids of the presses refused as over ``most``).
+        ``debounce`` (``dipclock.debounce.DEBOUNCE``): a press this soon after a stored one
+        of its round, table, power and kind is a bounce of it: not stored, counted merged.
+        ``most``: the presses one power of a table may hold in a round
+        (``server.presslimit``); past it a new press is not stored, so one button gone
+        wrong cannot fill the hub's disk, nor silence the table's other buttons.
         """
-        stored = duplicates = 0
-        over: list[str] = []
-        held: dict[tuple[int, int], int] = {}
+        added = PressesAdded()
+        held: dict[tuple[int, int], dict[str, int]] = {}
         changed: set[tuple[int, int]] = set()
         with self.change(now, None) as db:
             for p in presses:
                 key = (p.round, p.table)
+                if db.execute("SELECT 1 FROM presses WHERE table_no = ? AND id = ?",
+                              (p.table, p.id)).fetchone():
+                    added.duplicates += 1  # sent again: it is stored, the clock may forget it
+                    continue
+                if debounce is not None and db.execute(
+                        "SELECT 1 FROM presses WHERE round = ? AND table_no = ? AND at > ? "
+                        "AND at <= ? AND power = ? AND kind = ? LIMIT 1",
+                        (*key, (p.at - debounce).isoformat(), p.at.isoformat(), p.power,
+                         p.kind)).fetchone():
+                    added.merged += 1
+                    continue
                 if most is not None:
                     if key not in held:
-                        held[key] = db.execute(
-                            "SELECT count(*) FROM presses WHERE round = ? AND table_no = ?",
-                            key).fetchone()[0]
-                    if held[key] >= most:
-                        known = db.execute(
-                            "SELECT 1 FROM presses WHERE table_no = ? AND id = ?",
-                            (p.table, p.id)).fetchone()
-                        if known:
-                            duplicates += 1  # sent again: it is stored, the clock may forget it
-                        else:
-                            over.append(p.id)
+                        held[key] = dict(db.execute(
+                            "SELECT power, count(*) FROM presses WHERE round = ? AND "
+                            "table_no = ? GROUP BY power", key).fetchall())
+                    if held[key].get(p.power, 0) >= most:
+                        added.over.append(p.id)
                         continue
-                cur = db.execute(
-                    "INSERT OR IGNORE INTO presses(id, round, table_no, power, kind, at, received)"
+                    held[key][p.power] = held[key].get(p.power, 0) + 1
+                db.execute(
+                    "INSERT INTO presses(id, round, table_no, power, kind, at, received)"
                     " VALUES(?, ?, ?, ?, ?, ?, ?)",
                     (p.id, p.round, p.table, p.power, p.kind, p.at.isoformat(), now.isoformat()),
                 )
-                stored += cur.rowcount
-                duplicates += 1 - cur.rowcount
-                if cur.rowcount:
-                    changed.add(key)
-                    if key in held:
-                        held[key] += 1
+                added.stored += 1
+                changed.add(key)
             db.executemany(_BUMP, sorted(changed))
-        return stored, duplicates, over
+        return added
 
     def presses(self, round_no: int, table: int | None = None) -> list[PressRow]:
         sql = "SELECT id, round, table_no, power, kind, at FROM presses WHERE round = ?"
@@ -944,45 +1018,79 @@ class Store:
 
     def edit_sheet(self, round_no: int, table: int, version: int,
                    edit: Callable[[Sheet | None], tuple[Sheet, str] | None],
-                   now: datetime, *, base: int | None = None) -> Sheet | None:
-        """Change a board's sheet in one transaction, made against ``version``: what the
-        sheet said (its centres, year and ending) when the phone, the TD or the table's
-        clock saw it; 0 for no sheet yet. ``edit`` gets the sheet as stored and returns
-        it changed (a new content with the version raised; a confirmation keeps it) with
-        the log's line, or None to change nothing. A sheet that says something else by
-        now refuses it (``SheetChanged``): two phones never write over each other's
-        correction, and no confirmation lands on a sheet its player did not see. With
-        ``base`` (the TD's screen), any news of the sheet since then refuses it too.
-        Returns the sheet as it now stands."""
+                   now: datetime, *, base: int | None = None,
+                   line: bool = False) -> Sheet | None:
+        """Change a board's sheet in one transaction, made against ``version``: the
+        sheet's version when the phone, the TD or the table's clock saw it; 0 for no sheet
+        yet. ``edit`` gets the sheet as stored and returns it changed with the log's line,
+        or None to change nothing; every change raises the version by one (and
+        ``settled`` unless it confirms a line: ``server.sheets.change_of``), set here.
+
+        A sheet whose version is another by now refuses it (``SheetChanged``, with what
+        changed since): two phones never write over each other's correction, and a stale
+        page never undoes the TD's final. ``line``: a player's button confirming a line,
+        made against any version from ``settled`` on: what that player confirms (the
+        entries, and whether the TD has confirmed the sheet) is the same in all of them,
+        so another player's confirmation in between does not refuse it. With ``base``
+        (the TD's screen), any news of the sheet since then refuses it too. Returns the
+        sheet as it now stands."""
         try:
-            return self._edit_sheet(round_no, table, version, edit, now, base)
+            return self._edit_sheet(round_no, table, version, edit, now, base, line)
         except _Unchanged as same:
             return same.sheet
 
     def _edit_sheet(self, round_no: int, table: int, version: int,
                     edit: Callable[[Sheet | None], tuple[Sheet, str] | None],
-                    now: datetime, base: int | None) -> Sheet:
+                    now: datetime, base: int | None, line: bool) -> Sheet:
         with self.change(now, "result", "", subject=f"sheet {round_no}/{table}", base=base,
                          log=False) as db:
             row = db.execute(
                 f"SELECT {_SHEET_COLUMNS} FROM sheets WHERE round = ? AND table_no = ?",
                 (round_no, table)).fetchone()
             stored = _sheet_row(row) if row else None
-            if (stored.version if stored else 0) != version:
-                raise SheetChanged(stored)
+            current = stored.version if stored else 0
+            same = (stored.settled <= version <= current if line and stored
+                    else version == current)
+            if not same:
+                raise self._sheet_changed(db, stored, version, line)
             done = edit(stored)
             if done is None:
                 raise _Unchanged(stored)
-            sheet, summary = done
+            edited, summary = done
+            said = change_of(stored, edited)
+            settled = (current + 1 if said.kind != "line" or stored is None
+                       else stored.settled)
+            sheet = replace(edited, version=current + 1, settled=settled)
             db.execute(
                 f"INSERT OR REPLACE INTO sheets({_SHEET_COLUMNS}) "
-                "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (round_no, table, sheet.body.model_dump_json(),
                  json.dumps(dict(sorted(sheet.confirmations.items()))), int(sheet.td),
-                 int(sheet.by_td), sheet.at, sheet.version, json.dumps(sheet.td_without)))
+                 int(sheet.by_td), sheet.at, sheet.version, json.dumps(sheet.td_without),
+                 sheet.settled))
+            db.execute("INSERT OR REPLACE INTO sheet_changes(round, table_no, version, at, "
+                       "kind, words) VALUES(?, ?, ?, ?, ?, ?)",
+                       (round_no, table, sheet.version, now.isoformat(), said.kind,
+                        said.words))
             db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
                        (now.isoformat(), "result", summary, f"sheet {round_no}/{table}"))
             return sheet
+
+    @staticmethod
+    def _sheet_changed(db: sqlite3.Connection, stored: Sheet | None, version: int,
+                       line: bool) -> SheetChanged:
+        """The refusal of a change made against ``version``, with what changed since (for
+        a line's confirmation, what refused it: not the other lines confirmed)."""
+        if stored is None or version > stored.version:  # a version it never had
+            return SheetChanged(stored)
+        rows = db.execute(
+            "SELECT at, kind, words FROM sheet_changes WHERE round = ? AND table_no = ? "
+            "AND version > ? ORDER BY version", (stored.round, stored.table, version)
+        ).fetchall()
+        unknown = stored.version - version - len(rows)
+        return SheetChanged(stored, [(datetime.fromisoformat(at), words)
+                                     for at, kind, words in rows if not line or kind != "line"],
+                            unknown)
 
     # --- teams --------------------------------------------------------------------------
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 
 import anyio
 from fastapi import APIRouter, HTTPException, Request, Response, WebSocket
 from pydantic import ValidationError
 
+from dipclock.debounce import DEBOUNCE
 from dipclock.powers import POWERS
 from dipclock.snapshot import (
     ConfirmationBatch,
@@ -26,17 +28,18 @@ from dipclock.snapshot import (
     Snapshot,
     TimeReply,
 )
+from dipclock.stamps import stamp_fault
 from server import kepttime, presslimit
 from server.actions import Refused
 from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
 from server.errors import describe
 from server.resultsdesk import Board, board_of, board_problem
-from server.rounds import current, round_for
+from server.rounds import current, following, over_on, round_for, venue
 from server.schemas import PRESS_ID, PressBatch, PressIn, StatusIn
 from server.sheets import Sheet
 from server.snapshot import check_claims, publish, snapshot, snapshots
-from server.store import PressRow
+from server.store import PressesAdded, PressRow, SheetChanged
 
 router = APIRouter(prefix="/api", tags=["kiosk"])
 
@@ -71,15 +74,23 @@ def post_presses(
     ``rejected`` with the reason, so one bad press never holds up the rest of the table's.
 
     A press is filed under the round it was made in (``rounds.round_for``), so a backlog
-    uploaded after the TD set up the next round still counts for the round before.
+    uploaded after the TD set up the next round still counts for the round before; one
+    stamped where no round can hold it (``dipclock.stamps``) is refused. A bounce of a press
+    stored (``dipclock.debounce``) is merged into it; past its power's bound
+    (``server.presslimit``) a press is refused. The TD's grid counts the refusals.
     """
-    hub.seen(n, client_address(request))
+    status = hub.seen(n, client_address(request))
     cur = current(hub.store)
     if cur is None:
         raise HTTPException(409, "no round is set up yet: keep the presses and send them later")
     if n not in hub.store.tables():
         raise HTTPException(404, f"table {n} is not in this round")
     rounds = hub.store.rounds()
+    now = hub.clock.moment()
+    # a restarted hub about to take the time its tables kept may be an hour off: the
+    # stamps, made on that kept time, are not judged against its own meanwhile
+    settled = hub.kept.gathering(hub.clock.mono()) is None
+    overs: dict[int, datetime | None] = {}
     rows: list[PressRow] = []
     rejected: list[Rejected] = []
     for item in body.presses:
@@ -92,16 +103,30 @@ def post_presses(
                 else None, reason=describe(exc.errors())))
             continue
         rnd = round_for(rounds, p.at, cur.round)
+        if rnd.number not in overs:
+            overs[rnd.number] = over_on(hub.store, rnd, n, cur)
+        fault = stamp_fault(p.at, rnd.start, overs[rnd.number], now if settled else None)
+        if fault is not None:
+            if fault == "before":  # before every round: name the first it is before
+                rnd = min((r for r in rounds if r.start > p.at), default=rnd,
+                          key=lambda r: (r.start, r.number))
+            nxt = following(rounds, rnd)
+            rejected.append(Rejected(id=p.id, reason=presslimit.stamp_refused(
+                fault, p.at, rnd.number, rnd.start, overs.get(rnd.number), now,
+                venue(cur.profile), (nxt.number, nxt.start) if nxt else None)))
+            continue
         rows.append(PressRow(p.id, rnd.number, n, p.power, p.kind, p.at))
-    stored = duplicates = 0
+    added = PressesAdded()
     if rows:
-        stored, duplicates, over = hub.store.add_presses(rows, hub.clock.moment(),
-                                                         presslimit.TABLE_ROUND_MOST)
-        rounds_of = {r.id: r.round for r in rows}
-        rejected += [Rejected(id=i, reason=presslimit.refused(n, rounds_of[i])) for i in over]
-    if stored:
+        added = hub.store.add_presses(rows, now, presslimit.POWER_ROUND_MOST, DEBOUNCE)
+        by_id = {r.id: r for r in rows}
+        rejected += [Rejected(id=i, reason=presslimit.refused(by_id[i].power, by_id[i].round))
+                     for i in added.over]
+    status.refusals.add([r.reason for r in rejected], now)
+    if added.stored:
         publish(hub, {n})
-    return PressesReply(stored=stored, duplicates=duplicates, rejected=tuple(rejected))
+    return PressesReply(stored=added.stored, duplicates=added.duplicates, merged=added.merged,
+                        rejected=tuple(rejected))
 
 
 @router.post("/tables/{n}/confirmations")
@@ -110,9 +135,18 @@ def post_confirmations(
 ) -> ConfirmationsReply:
     """Players confirming their lines of the table's sheet with their powers' buttons: the
     clock is this table's (its token) and each button its power's, so a line confirmed so
-    is its player's, as a signature on the paper sheet is. Each is made against the
-    version of the sheet the clock showed (``Store.edit_sheet``): one shown before a
-    correction is refused, and the clock asks for the new sheet's confirmation."""
+    is its player's, as a signature on the paper sheet is.
+
+    Each is made against the version of the sheet the clock showed, and every change
+    raises the sheet's version, a line's confirmation too. Seven players press one after
+    another against what their clock showed, each press on its way while the last one's
+    push is, so a confirmation is refused only when what its player confirms changed
+    since: the entries (a correction) or the TD's final (confirmed or reopened), never
+    another player's line. The sheet keeps the version of its last such change
+    (``Sheet.settled``, what the clock is sent as ``TableResult.version``), and a press
+    made against any version from that one on is taken (``Store.edit_sheet``'s
+    ``line``). One refused says what changed, and the clock asks for the new sheet's
+    confirmation."""
     hub.seen(n, client_address(request))
     taken: list[str] = []
     refused: list[Rejected] = []
@@ -122,10 +156,15 @@ def post_confirmations(
         if c.round not in boards:
             boards[c.round] = board_of(hub.store, c.round)
         board = boards[c.round]
+        if board is None:
+            refused.append(Rejected(id=c.id, reason=f"no round {c.round} is set up"))
+            continue
         try:
-            if board is None:
-                raise Refused(404, f"no round {c.round} is set up")
-            hub.store.edit_sheet(c.round, n, c.version, _confirm_line(board, c.power, n), now)
+            hub.store.edit_sheet(c.round, n, c.version, _confirm_line(board, c.power, n), now,
+                                 line=True)
+        except SheetChanged as exc:  # what changed, on the venue's clock
+            refused.append(Rejected(id=c.id, reason=exc.text(venue(board.profile))))
+            continue
         except Refused as exc:
             refused.append(Rejected(id=c.id, reason=exc.message))
             continue

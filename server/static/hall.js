@@ -4,11 +4,23 @@
 
 // --- hall clock --------------------------------------------------------------------------
 
+// The hall's data and how long ago, in hub time, the hub computed it: the hub builds one
+// reply for everyone every quarter second (and a browser may answer a poll from its cache
+// once the hub says nothing changed, a 304), so the reply's hub_time is when it was built;
+// the X-Hub-Time header is when it was sent. The page ticks from the earlier instant.
+async function hallNow() {
+  const res = await fetch("/api/hall", { headers: { "Accept": "application/json" } });
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
+  const sent = parseFloat(res.headers.get("X-Hub-Time"));
+  return { data, age: Number.isFinite(sent) ? Math.max(0, sent - data.hub_time) : 0 };
+}
+
 function wireHall() {
   const poll = async () => {
     try {
-      const data = await api("GET", "/api/hall");
-      last = { data, at: performance.now() };
+      const { data, age } = await hallNow();
+      last = { data, at: performance.now() - age * 1000 };
       $("hall-event").textContent = data.clock ? `${data.event} · ${data.round}` : "";
       renderApart(data.apart || [], data.clock);
       document.body.classList.remove("offline");
@@ -54,15 +66,27 @@ function renderApart(apart, clock) {
   fitApart(clock);
 }
 
+// The clock without a list: the CSS's size (vw), smaller only when the page would not fit
+// (a long hall message above it, message.js), so the countdown stays whole on the screen.
+const CLOCK_SIZES = [24, 21, 18, 16, 14, 12, 10, 8];
+const WORDS_SIZES = [14, 12, 10, 8, 6];
+
 function fitApart(clock) {
   const list = $("hall-apart"), big = $("remaining");
   big.style.fontSize = list.style.fontSize = "";
-  if (list.hidden) return;
+  const fits = () => document.documentElement.scrollHeight <= window.innerHeight;
   const words = clock && !/\d/.test(clock.big);  // "Break", "Game over": sized by the CSS
+  if (list.hidden) {
+    for (const size of words ? WORDS_SIZES : CLOCK_SIZES) {
+      if (fits()) return;
+      big.style.fontSize = `${size}vw`;
+    }
+    return;
+  }
   for (const [clockSize, listSize] of APART_SIZES) {
     if (!words) big.style.fontSize = `${clockSize}vw`;
     list.style.fontSize = `${listSize}vw`;
-    if (document.documentElement.scrollHeight <= window.innerHeight) return;
+    if (fits()) return;
   }
 }
 

@@ -17,6 +17,11 @@ def press(pid: str, power: str, at: datetime, kind: str = "press") -> dict:
 
 
 def post(hub, table: int, *presses: dict):
+    """A table's clock sending presses it made: the hub's time is past their stamps (a
+    stamp ahead of it is a clock with a wrong time: refused)."""
+    made = max(datetime.fromisoformat(p["at"]) for p in presses)
+    if hub.clock.moment() < made:
+        hub.at(made)
     r = hub.client.post(f"/api/tables/{table}/presses", json={"presses": list(presses)},
                         headers=hub.kiosk_headers(table))
     assert r.status_code == 200, r.text
@@ -29,9 +34,9 @@ def snap(hub, table: int) -> dict:
 
 def test_a_press_sent_three_times_is_stored_once(hub, td):
     p = press("5b1f0c2e-0000-4000-8000-000000000001", "F", S1901 + timedelta(seconds=12))
-    assert post(hub, 2, p) == {"stored": 1, "duplicates": 0, "rejected": []}
-    assert post(hub, 2, p) == {"stored": 0, "duplicates": 1, "rejected": []}
-    assert post(hub, 2, p, p) == {"stored": 0, "duplicates": 2, "rejected": []}
+    assert post(hub, 2, p) == {"stored": 1, "duplicates": 0, "merged": 0, "rejected": []}
+    assert post(hub, 2, p) == {"stored": 0, "duplicates": 1, "merged": 0, "rejected": []}
+    assert post(hub, 2, p, p) == {"stored": 0, "duplicates": 2, "merged": 0, "rejected": []}
     db = sqlite3.connect(hub.data_dir / "hub.sqlite3")
     assert db.execute("SELECT count(*) FROM presses").fetchone()[0] == 1
     db.close()
@@ -61,8 +66,8 @@ def test_a_hold_press_toggles_a_power_out_and_back(hub, td):
 def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
     first = snap(hub, 1)
     assert set(first) == {"seq", "hub", "table", "event", "schedule", "out", "presses",
-                          "hub_time", "claims", "clock", "players", "sheet", "result",
-                          "message"}
+                          "hub_time", "claims", "clock", "players", "sheet", "sheet_before",
+                          "result", "message"}
     assert (first["claims"], first["clock"], first["message"]) == ([], 0, None)
     assert first["event"]["id"] == "wdc2006"
     assert first["schedule"]["start"] == START.isoformat()
@@ -264,8 +269,10 @@ def test_a_kiosk_whose_clock_said_1970_still_gets_its_other_presses_in(hub, td, 
         key = kiosk.current().key
         bad = outbox.record("I", "press", datetime(1970, 1, 1, 0, 0, 40), key)
         good = outbox.record("A", "press", S1901 + timedelta(seconds=15), key)
+        hub.at(S1901 + timedelta(seconds=15))  # the presses are made on the hub's time
         assert kiosk.upload_once()
         later = outbox.record("E", "press", S1901 + timedelta(seconds=50), key)
+        hub.at(S1901 + timedelta(seconds=50))
         assert kiosk.upload_once()
         assert outbox.unsent() == [] and outbox.rejected() == [bad.id]
         assert [p["id"] for p in snap(hub, 1)["presses"]] == [good.id, later.id]
