@@ -452,6 +452,19 @@ def hello_queued(port: int, source: str) -> bool:
     return False
 
 
+def accepted_all(port: int) -> bool:
+    """Whether the hub has accepted every connection made to it: its listening socket's
+    accept queue (the receive queue of its LISTEN line in ``/proc/net/tcp``) is empty. A
+    hello can wait in the kernel before the hub has accepted its connection; on a busy
+    machine the turn was then given before the hub knew of it."""
+    local = f":{port:04X}"
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(local) and fields[3] == "0A":
+            return int(fields[4].split(":")[1], 16) == 0
+    return False
+
+
 def test_strangers_whose_hello_came_go_before_silent_ones_queued_earlier(tmp_path, monkeypatch):
     """One turn, held for as long as its connection; behind it, two silent strangers and
     then one that has sent its hello: when the turn is given back, the hello goes first
@@ -465,7 +478,8 @@ def test_strangers_whose_hello_came_go_before_silent_ones_queued_earlier(tmp_pat
         stranger = ThreadPoolExecutor(1)
         stack.callback(stranger.shutdown, wait=True)
         asked = stranger.submit(time_from, h.url, "127.0.0.5", h.verify)
-        wait_for("the stranger's hello, unread at the hub",
-                 lambda: hello_queued(h.port, "127.0.0.5"), timeout=PATIENCE)
+        wait_for("the stranger's hello, unread at the hub, its connection accepted",
+                 lambda: hello_queued(h.port, "127.0.0.5") and accepted_all(h.port),
+                 timeout=PATIENCE)
         holder.close()
         assert asked.result(timeout=PATIENCE) == 200
