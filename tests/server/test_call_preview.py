@@ -87,7 +87,10 @@ def test_the_call_names_table_2_s_loss_before_and_its_undo_restores_the_kiosk(
 
     page, asked = signed_in(browser, live.url, PASSWORD)
     open_call(page)
-    # the event's call rule, as the hub words it (wdc2006 has none of its own)
+    # the event's call rule, as the hub words it (wdc2006 has none of its own), once the
+    # dashboard's first state has come (read at once, it was empty on a busy machine)
+    page.wait_for_function("document.getElementById('call-rule').textContent !== ''",
+                           timeout=30_000)
     assert page.locator("#call-rule").inner_text() == (
         "A call ends games after the last deadline before it.")
     page.click("#btn-call")
