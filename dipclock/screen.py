@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Literal
 
@@ -22,6 +22,7 @@ from dipclock.boardclock import with_board_starts
 from dipclock.events import CallEnds, EventProfile
 from dipclock.late import (
     DropReason,
+    PowerStatus,
     Pressed,
     Submission,
     board,
@@ -97,6 +98,9 @@ class Screen:
     #: powers' order: the board call, so each player finds their table from across the
     #: room ("" when the table is not seated, or on the hall's clock)
     board_call: tuple[tuple[str, str], ...] = ()
+    #: each power's state at the moment (``dipclock.late.board``), as the chips were drawn
+    #: from it: the TD's grid shows the same without judging the table again
+    powers: Mapping[str, PowerStatus] = field(default_factory=dict)
 
     @property
     def heading(self) -> str:
@@ -249,6 +253,7 @@ def build(
         deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
         board_call(seated) if v.stage == "before_start" and table is not None else (),
+        status,
     )
 
 

@@ -9,16 +9,13 @@ lists the same tables under the hall's clock (``apart``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
 from dipclock import screen
-from dipclock.events import EventProfile
-from dipclock.late import Pressed, board, orders, powers_out
+from dipclock.late import orders, powers_out
 from dipclock.penalties import started_seconds
-from dipclock.phaseview import view
-from dipclock.schedule import Schedule
 from dipclock.timeline import break_state
 from dipclock.venuetime import zone
 from server import presslimit
@@ -33,9 +30,9 @@ from server.responses import (
     TableRow,
     TileView,
 )
-from server.rounds import Current, own_tables, table_clocks
+from server.rounds import Current, own_tables
 from server.store import PressRow
-from server.views import ClockJson, iso, screen_json
+from server.views import iso, screen_json
 
 
 def kiosk_json(status: TableStatus | None, mono: float) -> KioskReport | None:
@@ -50,20 +47,6 @@ def kiosk_json(status: TableStatus | None, mono: float) -> KioskReport | None:
         "uptime": round(k.info.uptime + (age if age <= REPORT_SECONDS else 0)),
         "reported_ago": round(age, 1),
     })
-
-
-def table_clock_json(
-    profile: EventProfile,
-    schedule: Schedule,
-    now: datetime,
-    table: int,
-    presses: Sequence[Pressed] = (),
-    out: Collection[str] = (),
-) -> ClockJson:
-    """Table ``table``'s own screen at ``now``, as the hall clock is served: the page
-    formats it and ticks it, deciding nothing."""
-    s = screen.build(profile, schedule, now, presses, out, table=table)
-    return screen_json(s, now, zone(profile.timezone))
 
 
 def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[dict[str, Any]]:
@@ -106,7 +89,6 @@ def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
     rows: dict[int, tuple[PressRow, ...]] = {}
     if cur is not None:
         rows = hub.book.rows(hub.store, cur.round.number, tables)
-        clocks = table_clocks(cur.profile, cur.schedule, tables)
     now = hub.clock.moment()
     out = []
     for n in tables:
@@ -126,17 +108,18 @@ def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
         if cur is not None:
             presses = rows.get(n, ())
             gone = powers_out(cur.profile, presses, cur.schedule.start)
-            v = view(cur.profile, cur.schedule, now, table=n)
-            powers = board(clocks[n].phases, now, orders(presses), cur.profile.penalty,
-                           gone, stops=clocks[n].stops)
+            # the table's own screen, built once: the tile, its clock and its powers are
+            # what the table shows (its board's own starts, for a board clock, included)
+            shown = screen.build(cur.profile, cur.schedule, now, orders(presses), gone,
+                                 table=n)
+            v, powers = shown.view, shown.powers
             row.view = TileView(  # the few fields a tile shows: the grid is polled every 2 s
                 stage=v.stage,
                 phase=v.phase.code if v.phase else None,
                 remaining=round(v.remaining, 1),
                 deadline=iso(v.deadline, zone(cur.profile.timezone)),
             )
-            row.clock = table_clock_json(cur.profile, cur.schedule, now, n, orders(presses),
-                                         gone)
+            row.clock = screen_json(shown, now, zone(cur.profile.timezone))
             row.adjustments, row.holds = own_changes(cur, now, n)
             row.powers = [
                 PowerTile.model_validate({

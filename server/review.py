@@ -67,12 +67,15 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[LateSubmissi
 
 
 def undecided(hub: Hub) -> dict[int, int]:
-    """Each round's count of late orders and missed phases the TD has not ruled on."""
+    """Each round's count of late orders and missed phases the TD has not ruled on (the
+    dashboard's every poll: the tables' judgments are counted as they are kept, with no
+    row made of each)."""
     decided = hub.store.decisions()
     counts: dict[int, int] = {}
-    for j in judged(hub):
-        if (j.round, j.table, j.item["power"], j.item["phase"]) not in decided:
-            counts[j.round] = counts.get(j.round, 0) + 1
+    for rnd, n, _, items in judged_tables(hub):
+        left = sum((rnd, n, item["power"], item["phase"]) not in decided for item in items)
+        if left:
+            counts[rnd] = counts.get(rnd, 0) + left
     return counts
 
 
@@ -91,8 +94,15 @@ def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
 
     Each round is judged by the event profile stored with it (``Store.set_round``).
     """
+    return [Item(rnd, n, tz, item) for rnd, n, tz, items in judged_tables(hub, round_no)
+            for item in items]
+
+
+def judged_tables(hub: Hub, round_no: int | None = None
+                  ) -> list[tuple[int, int, str | None, Sequence[dict[str, Any]]]]:
+    """``judged``'s items table by table: (round, table, the round's time zone, items)."""
     now = hub.clock.moment()
-    out: list[Item] = []
+    out: list[tuple[int, int, str | None, Sequence[dict[str, Any]]]] = []
     final: list[tuple[int, int, int, str, list[dict[str, Any]]]] = []
     for rnd in hub.store.rounds():
         if round_no is not None and rnd.number != round_no:
@@ -119,7 +129,7 @@ def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
                     if j.until is None:
                         final.append((rnd.number, n, rev, basis, list(j.items)))
                 hub.judgments.keep(rnd.number, n, j)
-            out.extend(Item(rnd.number, n, profile.timezone, item) for item in j.items)
+            out.append((rnd.number, n, profile.timezone, j.items))
     if final:
         try:
             hub.store.keep_judged(final)

@@ -450,6 +450,10 @@ class Store:
         #: the TD's (or a rule's) logged actions: raised after each commit, read without
         #: SQLite by the public pages' cache (``server.pagecache``)
         self.writes = self.actions = 0
+        #: a round's count of presses, by (round, start, the sum of its tables' revisions):
+        #: presses are only ever added, each addition raising a revision, so the sum names
+        #: the count (``record``: a count of a round's presses is a scan of them)
+        self._press_counts: dict[tuple[int, str, float], int] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         # sorts and temporary tables in memory: a read needs no room on a full disk
@@ -747,20 +751,32 @@ class Store:
                    (SHEET_LINKS_CLOSED, str(cls._links_closed(db, now))))
 
     def record(self, rnd: RoundRow) -> RoundRecord:
-        """What round ``rnd`` holds that was played (``RoundRecord``)."""
+        """What round ``rnd`` holds that was played (``RoundRecord``). The dashboard asks
+        for every round's at each poll: the count of a round's presses is taken again only
+        when its tables' revisions have moved (outside a transaction only, where what is
+        read is committed)."""
         with self._lock:
-            return self._record(self._db, rnd)
+            revs = self._db.execute("SELECT total(rev) FROM table_revs WHERE round = ?",
+                                    (rnd.number,)).fetchone()[0]
+            key = (rnd.number, rnd.start.isoformat(), float(revs))
+            found = self._record(self._db, rnd, self._press_counts.get(key))
+            if len(self._press_counts) > 1000:  # stale keys of every round: start again
+                self._press_counts.clear()
+            self._press_counts[key] = found.presses
+            return found
 
     @staticmethod
-    def _record(db: sqlite3.Connection, rnd: RoundRow) -> RoundRecord:
+    def _record(db: sqlite3.Connection, rnd: RoundRow, presses: int | None = None
+                ) -> RoundRecord:
         n = rnd.number
 
         def count(sql: str, *args: object) -> int:
             return int(db.execute(sql, (n, *args)).fetchone()[0])
 
         return RoundRecord(
-            presses=count("SELECT count(*) FROM presses WHERE round = ? AND at >= ?",
-                          rnd.start.isoformat()),
+            presses=presses if presses is not None else count(
+                "SELECT count(*) FROM presses WHERE round = ? AND at >= ?",
+                rnd.start.isoformat()),
             rulings=count("SELECT count(*) FROM decisions WHERE round = ?"),
             units=count("SELECT count(*) FROM units WHERE round = ?"),
             sheets=count("SELECT count(*) FROM sheets WHERE round = ?"),
