@@ -134,8 +134,7 @@ def create_app(
             hub = open_hub(settings, clock or HubClock(), store, synced, boot(),
                            fingerprint_of(settings.certificate), regulars)
             hub.backroom = backroom = Backroom(settings.job_seconds, settings.job_memory_mb,
-                                               settings.jobs_waiting)
-            await anyio.to_thread.run_sync(backroom.start)
+                                               settings.jobs_waiting)  # started at its first job
             app.state.hub = hub
             if settings.mdns:
                 announcement = Announcement(hub.hub_id, settings.scheme, settings.host,

@@ -106,7 +106,9 @@ class Backroom:
 
     def start(self) -> None:
         """Start the fork server (if this process has none yet) with the job modules
-        imported: blocking, so called in a worker thread as the hub starts."""
+        imported: blocking, so called in a worker thread, at the first job. Not as the hub
+        starts: its imports would take a core from the tables reconnecting to a restarted
+        hub, and a hub whose TD never drafts keeps no fork server in memory."""
         self._context.set_forkserver_preload(self.preload)
         multiprocessing.forkserver.ensure_running()
 
@@ -168,6 +170,7 @@ class Backroom:
             name=f"dipclock {task.name}", daemon=True)
         stopping = False
         try:
+            await anyio.to_thread.run_sync(self.start)  # at once once it runs
             await anyio.to_thread.run_sync(proc.start)  # hands the job to the fork server
             writer.close()  # the child's copy is the one left: its end is our EOF
             self.running = proc
