@@ -5,6 +5,7 @@ holds, wrong passwords from 40 addresses (127.0.2.x, each under its own failure 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
@@ -18,6 +19,15 @@ from tests.waits import wait_for
 
 #: a bound on a hang only: every request here is answered at once or never
 PATIENCE = 30.0
+
+
+def wrong_from(url: str, addresses: int) -> Callable[[int], int]:
+    """Stranger ``n``'s wrong password, from 127.0.2.(n % addresses + 1): its status."""
+    def wrong(n: int) -> int:
+        transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % addresses + 1}")
+        with httpx.Client(transport=transport, timeout=PATIENCE) as c:
+            return c.post(url + "/api/login", json={"password": f"guess{n}"}).status_code
+    return wrong
 
 
 def test_sign_ins_waiting_on_their_checks_hold_no_worker_a_table_or_the_td_needs(
@@ -37,11 +47,7 @@ def test_sign_ins_waiting_on_their_checks_hold_no_worker_a_table_or_the_td_needs
         press_key = hub.auth(td, 1)
         monkeypatch.setattr(signins, "verify_password", held_check)
 
-        def wrong(n: int) -> int:
-            transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % 40 + 1}")
-            with httpx.Client(transport=transport, timeout=PATIENCE) as c:
-                return c.post(hub.url + "/api/login", json={"password": f"guess{n}"}
-                              ).status_code
+        wrong = wrong_from(hub.url, 40)
 
         with ThreadPoolExecutor(64) as pool:
             flood = [pool.submit(wrong, n) for n in range(200)]
@@ -85,11 +91,7 @@ def test_the_td_signs_in_from_a_phone_it_used_before_and_from_the_hub_under_a_fl
         assert device.path == "/api/login" and device.has_nonstandard_attr("HttpOnly")
         monkeypatch.setattr(signins, "verify_password", held_check)
 
-        def wrong(n: int) -> int:
-            transport = httpx.HTTPTransport(local_address=f"127.0.2.{n % 100 + 1}")
-            with httpx.Client(transport=transport, timeout=PATIENCE) as c:
-                return c.post(hub.url + "/api/login", json={"password": f"guess{n}"}
-                              ).status_code
+        wrong = wrong_from(hub.url, 100)
 
         def stranger(cookie: str | None) -> int:
             transport = httpx.HTTPTransport(local_address="127.0.3.8")
