@@ -109,6 +109,10 @@ class Day(TdPhone):
         expect(toast).to_contain_text("Done: ", timeout=WAIT)
         assert len(self.asked) > n
         expect(toast).to_have_text("Done: " + self.asked[-1].split("?")[0])
+        # "Done" shows before the page's refresh after it, and a tap during that refresh is
+        # "Still sending" (the next click, in a fresh clone's run): the action ends when
+        # the dashboard takes taps again, as ``tests.chromium.acted`` waits
+        self.page.wait_for_function("() => !acting", timeout=WAIT)
         self.page.evaluate("$('toast').hidden = true")  # not over the page's screenshots
         return self.asked[n:]
 
