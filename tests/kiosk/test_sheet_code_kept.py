@@ -12,20 +12,13 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
-import httpx
 import pygame
 
 from dipclock.sync import to_seconds
-from kiosk.app import Kiosk
 from kiosk.draw import Painter, render
-from kiosk.hubclient import HubClient
-from kiosk.outbox import Outbox
 from kiosk.state import Screen
-from tests.doubles import FakeClock
-from tests.server.live import ThreadHub
+from tests.kiosk.test_sheet_on_the_clock import DAY, TABLE, table
 
-DAY = "2024-05-04"  # wdc2006, last year 1901: a round's game is over 32 minutes in
-TABLE = 2
 SEATS = "".join(f"2,{TABLE},{p},Player {p}\n" for p in "AEFGIRT")
 BOARD = {"centres": {"A": 5, "E": 5, "F": 5, "G": 4, "I": 5, "R": 5, "T": 5}, "year": 1901}
 
@@ -49,52 +42,35 @@ def read_code(screen: Screen, size: tuple[int, int], png: Path) -> str:
 
 def test_the_code_stays_the_round_played_until_the_next_round_starts(tmp_path: Path) -> None:
     pygame.font.init()
-    clock = FakeClock(moment("08:00:00"))
-    with ThreadHub(tmp_path / "hub", synced=lambda: True, clock=clock) as hub:
-        td = hub.td()
-        for path, body in (("/api/td/event", {"builtin": "wdc2006"}),
-                           ("/api/td/round", {"number": 1, "start": f"{DAY}T09:00:00",
-                                              "last_year": 1901}),
-                           ("/api/td/tables", {"count": 3})):
-            td.put(path, json=body).raise_for_status()
-        outbox = Outbox(tmp_path / "outbox.sqlite")
-        client = HubClient(hub.url, TABLE, hub.token(td, TABLE), outbox, mono=clock.mono)
-        kiosk = Kiosk(client, outbox, client, log=lambda line: None, hub_url=hub.url)
-        phone = httpx.Client(base_url=hub.url, timeout=60)
+    with table(tmp_path) as t:  # round 1 of wdc2006 at 09:00, three tables, a real kiosk
 
         def screen(hms: str) -> Screen:
-            clock.t = moment(hms)
-            assert client.sync_once() and client.fetch_snapshot()
-            return kiosk.frame(clock.t).screen
+            t.clock.t = moment(hms)
+            assert t.client.sync_once() and t.client.fetch_snapshot()
+            return t.kiosk.frame(t.clock.t).screen
 
-        try:
-            over = screen("09:40:00")  # round 1's game is over: its code
-            assert over.look == "game_over" and "/sheet/1/2#" in over.qr
-            first = over.qr
-            key = {"X-Sheet-Key": first.partition("#")[2]}
+        over = screen("09:40:00")  # round 1's game is over: its code
+        assert over.look == "game_over" and "/sheet/1/2#" in over.qr
+        first = over.qr
+        key = {"X-Sheet-Key": first.partition("#")[2]}
 
-            # the TD sets up round 2 (and seats it) in advance, for 11:00
-            td.put("/api/td/round", json={"number": 2, "start": f"{DAY}T11:00:00",
-                                          "last_year": 1901}).raise_for_status()
-            td.put("/api/td/seating", json={"csv": SEATS}).raise_for_status()
-            waiting = screen("09:45:00")
-            assert waiting.look == "before_start" and waiting.board_call  # round 2's call
-            assert waiting.qr == first  # round 1's code, not round 2's
-            assert waiting.qr_caption == "Round 1 sheet: scan"
-            for size in ((800, 480), (1280, 720)):
-                assert read_code(waiting, size, tmp_path / f"{size[0]}.png") == first
-            # a player scanning it now still enters round 1's sheet
-            r = phone.put(f"/api/sheets/1/{TABLE}", json=BOARD,
-                          headers=key | {"If-Match": '"0"'})
-            assert r.status_code == 200, r.text
+        # the TD sets up round 2 (and seats it) in advance, for 11:00
+        t.td.put("/api/td/round", json={"number": 2, "start": f"{DAY}T11:00:00",
+                                        "last_year": 1901}).raise_for_status()
+        t.td.put("/api/td/seating", json={"csv": SEATS}).raise_for_status()
+        waiting = screen("09:45:00")
+        assert waiting.look == "before_start" and waiting.board_call  # round 2's call
+        assert waiting.qr == first  # round 1's code, not round 2's
+        assert waiting.qr_caption == "Round 1 sheet: scan"
+        for size in ((800, 480), (1280, 720)):
+            assert read_code(waiting, size, tmp_path / f"{size[0]}.png") == first
+        # a player scanning it now still enters round 1's sheet
+        r = t.phone.put(f"/api/sheets/1/{TABLE}", json=BOARD,
+                        headers=key | {"If-Match": '"0"'})
+        assert r.status_code == 200, r.text
 
-            playing = screen("11:00:00")  # round 2 has started: no code while it plays
-            assert playing.look != "before_start" and playing.qr == ""
-            ended = screen("11:40:00")  # round 2's game over: round 2's own code
-            assert ended.look == "game_over" and "/sheet/2/2#" in ended.qr
-            assert read_code(ended, (800, 480), tmp_path / "ended.png") == ended.qr
-        finally:
-            client.close()
-            outbox.close()
-            phone.close()
-            td.close()
+        playing = screen("11:00:00")  # round 2 has started: no code while it plays
+        assert playing.look != "before_start" and playing.qr == ""
+        ended = screen("11:40:00")  # round 2's game over: round 2's own code
+        assert ended.look == "game_over" and "/sheet/2/2#" in ended.qr
+        assert read_code(ended, (800, 480), tmp_path / "ended.png") == ended.qr
