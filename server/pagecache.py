@@ -5,7 +5,7 @@ Anyone on the hall's Wi-Fi may read these, and once each read built its reply fr
 store: 40 connections reading the board call (55 a second) took a table's press p99 from
 204 ms to 1.7 s, and with 999 tables seated one read cost 814 ms. Now a reply is built
 once per *stamp*, what it depends on (a change counter of the store, ``Store.writes`` or
-``Store.logged``, the query, a step of hub time for a page that counts down), in a worker
+``Store.actions``, the query, a step of hub time for a page that counts down), in a worker
 thread, one build at a time for the whole hub; every other read is a dict lookup and the
 same bytes. Readers that arrive while a build runs wait for that one build, holding no
 thread. Each reply carries an ``ETag`` (a hash of its bytes) and ``Cache-Control:
