@@ -326,12 +326,14 @@ class HubClient:
         self._apply(effects)
 
     def _apply(self, effects: Effects) -> None:
+        """Do what the session said. A new snapshot wakes the screen before it is saved:
+        the save is an fsync of the card (tens of milliseconds on an SD card), and the
+        players see a pause the moment it arrives; a power cut between the two loses only
+        the copy, which the hub sends again."""
         if effects.sent or effects.rejected:
             self.outbox.mark_sent(list(effects.sent), [i for i, _ in effects.rejected])
         if effects.lines_taken or effects.lines_refused:
             self.outbox.mark_confirmations(effects.lines_taken, effects.lines_refused)
-        if effects.save_snapshot is not None:
-            self.outbox.put("hub_snapshot", dict(effects.save_snapshot))
         if effects.resend is not None:
             again = self.outbox.resend(effects.resend)
             if again:
@@ -344,6 +346,8 @@ class HubClient:
             self._kick.set()
         if effects.wake:
             self._wake()
+        if effects.save_snapshot is not None:
+            self.outbox.put("hub_snapshot", dict(effects.save_snapshot))
 
     def _about_block(self) -> dict[str, Any]:
         """``about()``, or nothing if it failed: the status report goes out regardless."""

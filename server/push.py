@@ -8,8 +8,10 @@ kiosk never holds up the other ninety-nine.
 The TD's routes run in worker threads (their SQLite and review work must not hold up the
 event loop), so ``publish`` may be called from any thread: the snapshots are built in the
 caller's thread and handed to the loop that owns the sockets with
-``call_soon_threadsafe``. Two publishes from two threads may reach the loop in either
-order, so a client keeps the snapshot with the higher ``seq``, never an older one.
+``call_soon_threadsafe``, each already encoded as the text it is sent as (a hundred
+encodings on the loop held the last table's push behind the others'). Two publishes from
+two threads may reach the loop in either order, so a client keeps the snapshot with the
+higher ``seq``, never an older one.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import contextlib
 import json
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -28,6 +31,19 @@ class Socket(Protocol):
     async def close(self, code: int = 1000) -> None: ...
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A snapshot as the WebSocket sends it, and its ``seq`` (None: it has none)."""
+
+    seq: int | None
+    text: str
+
+    @classmethod
+    def of(cls, snapshot: dict[str, Any]) -> Frame:
+        seq = snapshot.get("seq")
+        return cls(seq if isinstance(seq, int) else None, json.dumps(snapshot))
+
+
 class Client:
     """One connected kiosk: its table, its address and a queue that keeps only the latest
     snapshot."""
@@ -35,20 +51,19 @@ class Client:
     def __init__(self, table: int, address: str = "") -> None:
         self.table = table
         self.address = address
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
+        self.queue: asyncio.Queue[Frame] = asyncio.Queue(maxsize=1)
         #: the highest ``seq`` offered so far: a snapshot older than it is never queued
         self.newest: int | None = None
 
-    def offer(self, snapshot: dict[str, Any]) -> None:
-        """Queue ``snapshot`` in place of one not yet sent, unless it is older. Loop only."""
-        seq = snapshot.get("seq")
-        if isinstance(seq, int):
-            if self.newest is not None and seq < self.newest:
+    def offer(self, frame: Frame) -> None:
+        """Queue ``frame`` in place of one not yet sent, unless it is older. Loop only."""
+        if frame.seq is not None:
+            if self.newest is not None and frame.seq < self.newest:
                 return
-            self.newest = seq
+            self.newest = frame.seq
         if self.queue.full():
             self.queue.get_nowait()
-        self.queue.put_nowait(snapshot)
+        self.queue.put_nowait(frame)
 
 
 class Fanout:
@@ -73,20 +88,21 @@ class Fanout:
 
     def publish(
         self,
-        build: Callable[[set[int]], dict[int, dict[str, Any]]],
+        build: Callable[[set[int]], dict[int, Frame]],
         tables: Iterable[int] | None = None,
     ) -> None:
-        """Queue a fresh snapshot for every client (of ``tables``, if given). Never waits
+        """Queue a fresh snapshot for every client (of ``tables``, if given), ``build``
+        encoding each table's in the caller's thread. Never waits
         for a socket; callable from the event loop or from a worker thread."""
         wanted = None if tables is None else set(tables)
         targets = [c for c in self.connected() if wanted is None or c.table in wanted]
         if not targets:
             return
-        snaps = build({c.table for c in targets})
+        frames = build({c.table for c in targets})  # encoded here: off the loop
 
         def deliver() -> None:
             for c in targets:
-                c.offer(snaps[c.table])
+                c.offer(frames[c.table])
 
         loop = self._loop
         if loop is None or _running_loop() is loop:
@@ -101,7 +117,7 @@ class Fanout:
         """Send ``first`` then every published snapshot until the kiosk goes or lags."""
         self._loop = asyncio.get_running_loop()
         client = Client(table, address)
-        client.offer(first)
+        client.offer(Frame.of(first))
         with self._lock:
             self.clients.add(client)
         sender = asyncio.create_task(self._send(ws, client))
@@ -118,9 +134,9 @@ class Fanout:
 
     async def _send(self, ws: Socket, client: Client) -> None:
         while True:
-            snapshot = await client.queue.get()
+            frame = await client.queue.get()
             try:
-                await asyncio.wait_for(ws.send_text(json.dumps(snapshot)), self.send_timeout)
+                await asyncio.wait_for(ws.send_text(frame.text), self.send_timeout)
             except Exception:  # timed out or the socket is gone: drop this client
                 return
 

@@ -95,6 +95,10 @@ def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
     could pick the address the sign-in limit counts (uvicorn trusts 127.0.0.1 by default).
     The hall's own addresses (``app.state.regulars``, from ``server.app.create_app``) have
     their TLS handshakes go first.
+
+    WebSockets go uncompressed: a snapshot is 2.5 KB, nothing on a hall's Wi-Fi, but
+    deflating it for each of a hundred tables was 44 % of a pause's fan-out on the hub's
+    one event loop (each socket keeps its own compressor, so it cannot be shared).
     """
     proxies = settings.trusted_proxies
     guard = Guard(settings.head_seconds, settings.per_address, frozenset(proxies),
@@ -102,7 +106,7 @@ def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning",
         http=protocol(guard, tls_context(settings)), ws_ping_interval=10, ws_ping_timeout=10,
-        timeout_graceful_shutdown=STOP_GRACE,
+        ws_per_message_deflate=False, timeout_graceful_shutdown=STOP_GRACE,
         # asyncio's loop, not uvloop: uvloop starts reading a connection after its
         # connection_made even if the protocol paused it there, so a TLS handshake's first
         # bytes would reach the HTTP protocol before ``start_tls`` (one in four failed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from dipclock.late import powers_out
@@ -9,6 +10,7 @@ from dipclock.powers import LETTERS
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
 from server.hallmessage import showing
+from server.push import Frame
 from server.resultsdesk import (
     Board,
     board_problem,
@@ -95,13 +97,25 @@ def snapshots(hub: Hub, tables: set[int]) -> dict[int, dict[str, Any]]:
             for n, snap in built.items()}
 
 
+def frames(hub: Hub, tables: set[int]) -> dict[int, Frame]:
+    """The snapshots of ``models`` as the WebSocket sends them, the shared part encoded
+    once: a pause encodes the event once, not once for each of a hundred tables."""
+    built = models(hub, tables)
+    if not built:
+        return {}
+    shared = json.dumps(next(iter(built.values())).model_dump(mode="json", include=_SHARED))
+    return {n: Frame(snap.seq, json.dumps(snap.model_dump(mode="json", exclude=_SHARED))[:-1]
+                     + ", " + shared[1:])
+            for n, snap in built.items()}
+
+
 def snapshot(hub: Hub, table: int) -> Snapshot:
     return models(hub, {table})[table]
 
 
 def publish(hub: Hub, tables: set[int] | None = None) -> None:
     """Push the new state to every kiosk (or those of ``tables``) after a change."""
-    hub.fanout.publish(lambda wanted: snapshots(hub, wanted), tables)
+    hub.fanout.publish(lambda wanted: frames(hub, wanted), tables)
 
 
 def check_claims(hub: Hub, table: int) -> None:

@@ -144,6 +144,27 @@ def test_snapshots_only_move_forward_and_are_kept(hub: Any) -> None:
     assert client.accept(snapshot(1, start=datetime(2019, 9, 6, 14, 0)))  # hub restarted
 
 
+def test_a_snapshot_wakes_the_screen_before_the_card_keeps_it(tmp_path: Path) -> None:
+    """The save is an fsync of the card: the players see a pause before it, not after."""
+    outbox = Outbox(tmp_path / "o.sqlite")
+    order: list[str] = []
+    client = HubClient("http://hub:8000", 3, "KEY", outbox,
+                       wake=lambda: order.append("screen"),
+                       transport=httpx.MockTransport(FakeHub()))
+    put = outbox.put
+
+    def saved(key: str, value: Any) -> None:
+        order.append(key)
+        put(key, value)
+
+    outbox.put = saved  # type: ignore[method-assign]
+    assert client.accept(snapshot(5, out=["T"]))
+    assert order == ["screen", "hub_snapshot"]
+    assert outbox.get("hub_snapshot")["seq"] == 5  # kept all the same
+    client.close()
+    outbox.close()
+
+
 def test_presses_upload_once_and_hub_lost_when_down(hub: Any) -> None:
     fake, client, outbox = hub
     assert client.fetch_snapshot() and client.connected

@@ -7,7 +7,7 @@ import time
 from datetime import datetime
 
 from server.clock import HubClock, wall_seconds
-from server.push import Client, Fanout
+from server.push import Client, Fanout, Frame
 from tests.waits import received
 
 
@@ -34,8 +34,9 @@ def test_a_client_queue_keeps_only_the_latest_snapshot():
     async def go() -> None:
         c = Client(table=1)
         for seq in (1, 2, 3):
-            c.offer({"seq": seq})
-        assert c.queue.qsize() == 1 and c.queue.get_nowait() == {"seq": 3}
+            c.offer(Frame.of({"seq": seq}))
+        c.offer(Frame.of({"seq": 2}))  # an older one, handed over late, is never queued
+        assert c.queue.qsize() == 1 and c.queue.get_nowait() == Frame(3, '{"seq": 3}')
 
     asyncio.run(go())
 
@@ -67,7 +68,7 @@ def test_a_stuck_kiosk_is_dropped_and_never_holds_up_the_others():
         await asyncio.sleep(0)  # let every client register
         await asyncio.sleep(0)
         assert len(fan.clients) == 6
-        fan.publish(lambda tables: {n: {"seq": 2, "table": n} for n in tables})
+        fan.publish(lambda tables: {n: Frame.of({"seq": 2, "table": n}) for n in tables})
         for _ in range(20):  # good clients get both snapshots within a few loop turns
             await asyncio.sleep(0)
         assert all(len(ws.sent) == 2 for ws in good)
@@ -85,8 +86,10 @@ def test_publish_to_some_tables_only():
         a, b = Client(1), Client(2)
         fan.clients |= {a, b}
         built = []
-        fan.publish(lambda t: built.append(t) or {n: {"table": n} for n in t}, tables={2})
-        assert built == [{2}] and a.queue.empty() and b.queue.get_nowait() == {"table": 2}
+        fan.publish(lambda t: built.append(t) or {n: Frame.of({"table": n}) for n in t},
+                    tables={2})
+        assert built == [{2}] and a.queue.empty()
+        assert b.queue.get_nowait() == Frame(None, '{"table": 2}')
 
     asyncio.run(go())
 

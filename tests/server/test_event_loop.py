@@ -24,7 +24,7 @@ import pytest
 
 from dipclock.sync import to_moment
 from server.clock import HubClock
-from server.push import Fanout
+from server.push import Fanout, Frame
 from tests.server.live import ThreadHub
 
 #: generous bounds on waits for a request (not timing assertions): on a busy machine they
@@ -134,8 +134,8 @@ class Socket:
         pass
 
 
-def _build(seq: int) -> Callable[[set[int]], dict[int, dict[str, Any]]]:
-    return lambda tables: {n: {"seq": seq, "table": n} for n in tables}
+def _build(seq: int) -> Callable[[set[int]], dict[int, Frame]]:
+    return lambda tables: {n: Frame.of({"seq": seq, "table": n}) for n in tables}
 
 
 def test_snapshots_published_from_threads_arrive_and_never_go_backwards() -> None:

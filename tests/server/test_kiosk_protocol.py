@@ -23,7 +23,13 @@ def test_the_polled_and_the_pushed_snapshot_are_one_model_the_kiosk_takes(
     polled = hub.client.get("/api/tables/2/snapshot", headers=hub.kiosk_headers(2)).json()
     with hub.client.websocket_connect("/api/tables/2/ws", headers=hub.kiosk_headers(2)) as ws:
         pushed = received(ws, "table 2's first snapshot")
+        hub.client.post("/api/td/pauses", json={"reason": "Lunch"}, headers=td)
+        # published to every table at once, its shared part encoded once (snapshot.frames)
+        published = received(ws, "table 2's snapshot after the pause")
     assert pushed == polled
+    assert published == hub.client.get("/api/tables/2/snapshot",
+                                        headers=hub.kiosk_headers(2)).json()
+    assert published["seq"] > pushed["seq"] and published["schedule"]["pauses"]
     snap = Snapshot.model_validate(pushed)
     assert (snap.table, snap.out, [p.id for p in snap.presses]) == (2, ("I",), ["p1"])
     session = HubSession(2)
