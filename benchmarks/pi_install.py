@@ -24,8 +24,9 @@ under proot + qemu-aarch64-static, as this machine has no binfmt_misc) stands in
 proot 5.1.0 (Debian Bookworm's) predates the system calls statx (Linux 4.11) and faccessat2
 (5.8): it hands their paths to this machine untranslated, so inside the root ``ls`` finds no
 file, pip takes the venv for read-only and apt cannot read its keyrings. Every command in the
-root therefore runs with those two calls answered ENOSYS (libseccomp), as an older kernel would;
-glibc and qemu then use fstatat and faccessat, which proot translates.
+root therefore runs with those two calls answered ENOSYS (libseccomp, through ``card.proot``,
+which the card's build shares), as an older kernel would; glibc and qemu then use fstatat and
+faccessat, which proot translates.
 
 The last line printed is one JSON object with every figure, ``ok``, and on failure the step
 that failed; the full output of every command is in ``<scratch root>.log``.
@@ -35,7 +36,6 @@ Environment: ``ARM64_ROOT_TOOL`` (the tool), ``PI_ROOT`` (the cached root, defau
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
@@ -48,6 +48,14 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
+
+from card.proot import (
+    NEWER_THAN_PROOT,
+    SCMP_ACT_ALLOW,
+    SCMP_ACT_ERRNO,
+    SCMP_FLTATR_ACT_BADARCH,
+    seccomp,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = Path(os.environ.get("ARM64_ROOT_TOOL", ROOT.parent / "shared" / "tools" / "arm64-root"))
@@ -62,24 +70,6 @@ CHECKOUT_JUNK = (".git", ".venv", "wheelhouse", "__pycache__", "*.egg-info", "bu
                  ".pytest_cache", ".hypothesis", ".ruff_cache", "out")
 
 T = TypeVar("T")
-
-NEWER_THAN_PROOT = ("statx", "faccessat2")
-SCMP_ACT_ALLOW = 0x7FFF0000
-SCMP_ACT_ERRNO = 0x00050000
-SCMP_FLTATR_ACT_BADARCH = 2  # proot cancels calls with numbers libseccomp calls a bad arch
-
-
-def seccomp() -> ctypes.CDLL:
-    lib = ctypes.CDLL("libseccomp.so.2")
-    lib.seccomp_init.restype = ctypes.c_void_p
-    lib.seccomp_init.argtypes = [ctypes.c_uint32]
-    lib.seccomp_attr_set.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32]
-    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
-    lib.seccomp_rule_add.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
-                                     ctypes.c_uint]
-    lib.seccomp_load.argtypes = [ctypes.c_void_p]
-    return lib
-
 
 def as_older_kernel() -> None:
     """In the child before exec: the calls proot cannot translate answer ENOSYS (see above)."""

@@ -3,9 +3,10 @@
 No Pi and no internet beyond the package registries: Debian's arm64 packages (debootstrap,
 then apt) and PyPI's aarch64 wheels (``scripts/wheelhouse.sh``). This machine has no
 binfmt_misc, so every arm64 program of the build runs under proot + qemu-aarch64-static, as
-``benchmarks/pi_install.py`` does (with its older-kernel filter), and the image is put
-together without a mount: ``mkfs.vfat`` + ``mcopy``, ``mke2fs -d``, ``sfdisk`` on a file and
-``dd conv=notrunc``. Layers, each cached in ``CARD_CACHE`` under a key of what made it:
+``benchmarks/pi_install.py`` does (with the older-kernel filter both take from ``card.proot``),
+and the image is put together without a mount: ``mkfs.vfat`` + ``mcopy``, ``mke2fs -d``,
+``sfdisk`` on a file and ``dd conv=notrunc``. Layers, each cached in ``CARD_CACHE`` under a key
+of what made it:
 
 1. ``packages``: Debian Trixie arm64 with the kernel, the Pi's firmware, NetworkManager,
    OpenSSH, Python and Mesa; its initramfs carries the overlay root (``card/files/initramfs``).
@@ -38,15 +39,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.pi_install import (
+from card import base as raspios
+from card import layout
+from card.proot import (
     NEWER_THAN_PROOT,
     SCMP_ACT_ALLOW,
     SCMP_ACT_ERRNO,
     SCMP_FLTATR_ACT_BADARCH,
     seccomp,
 )
-from card import base as raspios
-from card import layout
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "files"
@@ -87,7 +88,7 @@ LOG = CACHE / "build.log"
 #: What no program of the arm64 root may do to this machine. proot runs them as this machine's
 #: root, so debootstrap's ``mount -t proc`` and its exit's ``umount /dev/pts`` would really
 #: happen (on this machine's /dev/pts, through ``-b /dev``), as would a postinst's modprobe.
-#: Path calls newer than proot 5.1 (beside benchmarks.pi_install's two): it passes their paths
+#: Path calls newer than proot 5.1 (beside card.proot's two): it passes their paths
 #: to this machine untranslated, so systemd 257's chase() (openat2) aborts inside the root;
 #: ENOSYS sends glibc and systemd to the older calls, which proot translates.
 NEWER_STILL = ("openat2", "fchmodat2", "name_to_handle_at")
@@ -98,7 +99,7 @@ REFUSED = ("mount", "umount2", "pivot_root", "swapon", "swapoff", "reboot", "kex
 
 def confined() -> None:
     """In the child before exec (proot): the calls proot cannot translate answer ENOSYS, as
-    ``benchmarks.pi_install`` has it, and those in REFUSED answer EPERM."""
+    ``card.proot`` has it, and those in REFUSED answer EPERM."""
     lib = seccomp()
     ctx = lib.seccomp_init(SCMP_ACT_ALLOW)
     ok = ctx and lib.seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW) == 0

@@ -41,6 +41,12 @@ class Endings:
     votes_from: int | None
     last_year: int | None
 
+    def votes_in(self, year: int) -> bool:
+        """Whether a vote (a draw or a concession) can end a game in ``year``: before
+        ``votes_from`` only a solo or the clock ends one (a game the clock ended then
+        counts its centres, as a draw of all survivors)."""
+        return self.votes_from is None or year >= self.votes_from
+
     @property
     def text(self) -> str:
         """The endings in words, as the result sheet's page says them under the form."""
@@ -109,7 +115,7 @@ def score_result(profile: EventProfile, result: GameResult, round_no: int | None
     ended, note = as_ended(result, threshold)
     voted = ended.conceded_to is not None or ended.year != clock_year
     if ended.solo is None and voted:  # a draw or a concession: a vote ended the game
-        if allowed.votes_from is not None and ended.year < allowed.votes_from:
+        if not allowed.votes_in(ended.year):
             how = "a concession" if ended.conceded_to else "a draw"
             raise ResultError(f"{profile.id}'s games end by vote from {allowed.votes_from}: "
                               f"{how} in {ended.year} is not one of them")

@@ -86,6 +86,10 @@ class Submission:
     at: datetime
     seconds_late: float  # <= 0: on time
     offence: int  # late submissions by this power so far this game, this one included (0: on time)
+    #: seconds the table's clock stood still (a break or hold) between the deadline and a
+    #: late press: ``seconds_late`` is the wall time between them less these (at least
+    #: ``FIRST_SECOND``), so a reader of the review can check it by hand; 0 when on time
+    paused_seconds: float = 0.0
 
     @property
     def late(self) -> bool:
@@ -120,6 +124,14 @@ def _ran(start: datetime, end: datetime, stops: Sequence[Stop]) -> float:
 #: were not in when they were due, so they are in the first started second (a millisecond:
 #: the review and the CSV show it as more than nothing).
 FIRST_SECOND = 0.001
+
+
+def _stood(deadline: datetime, at: datetime, stops: Sequence[Stop]) -> float:
+    """Seconds the clock stood still from ``deadline`` to a press ``at`` after it (0 for a
+    press before it): the wall time the lateness does not count."""
+    if at <= deadline:
+        return 0.0
+    return (at - deadline).total_seconds() - _ran(deadline, at, stops)
 
 
 def _late(deadline: datetime, at: datetime, stops: Sequence[Stop]) -> float:
@@ -181,10 +193,11 @@ def submissions(
             continue
         phase, late = target
         done.add((press.power, phase.ref))
-        n = 0
+        n, paused = 0, 0.0
         if started_seconds(late) > 0:
             n = offences[press.power] = offences.get(press.power, 0) + 1
-        out.append(Submission(press.power, phase.ref, press.at, late, n))
+            paused = _stood(phase.deadline, press.at, stops)
+        out.append(Submission(press.power, phase.ref, press.at, late, n, paused))
     return out
 
 

@@ -19,10 +19,14 @@ from typing import Literal
 
 from dipclock import callwords
 from dipclock.boardclock import with_board_starts
+from dipclock.debounce import debounced
 from dipclock.events import CallEnds, EventProfile
+from dipclock.gameclock import Stop
 from dipclock.late import (
+    REPEAT,
     DropReason,
     PowerStatus,
+    Press,
     Pressed,
     Submission,
     board,
@@ -190,6 +194,11 @@ def build(
     recent = [
         p for p in presses if timedelta(0) <= now - p.at < timedelta(seconds=banner_seconds)
     ]
+    if recent:
+        # a bounce (``dipclock.debounce``) says nothing of its own: the press it bounced
+        # off keeps the banner, as the hub merges the bounce into that press
+        kept = {id(p) for p in debounced(presses)}
+        recent = [p for p in recent if id(p) in kept]
     for p in recent:
         ticks.append(banner_seconds - (now - p.at).total_seconds())
     recent.sort(key=lambda p: p.at)
@@ -226,7 +235,8 @@ def build(
 
     banner = ""
     if recent:
-        banner = _banner(recent[-1], subs, profile, phases, out, seated)
+        banner = _banner(recent[-1], subs, profile, phases, out, seated,
+                         _Again(mine, stops, tz))
         board_ready = {id(h) for pair in chords(recent) for h in pair}
         if not profile.central_clock and id(recent[-1]) in board_ready:
             banner = f"Board ready: {v.phase.title} starts" if v.phase else "Board ready"
@@ -341,6 +351,45 @@ def late_summary(heading: Iterable[tuple[str, str]]) -> str:
                      for label, powers in _grouped(heading).items())
 
 
+@dataclass(frozen=True)
+class _Again:
+    """What ``_banner`` needs to tell a repeat press what a press would count for later:
+    the table's order presses, its clock's stops, and the venue's zone."""
+
+    mine: Sequence[Press]
+    stops: Sequence[Stop]
+    tz: tzinfo
+
+
+def _repeat_words(press: Pressed, phases: Sequence[Phase], again: _Again) -> str:
+    """For a press dropped as a repeat (within ``REPEAT`` of its power's last press) that
+    leaves the power's orders for a phase still to come: what it was taken as, and from
+    when a press counts for that phase, asked of ``dipclock.late`` itself. "" when it is
+    no such press (a second press while in for the running phase is plainly "already in").
+
+    A player who pressed just before a deadline and again just after is told the second
+    press was the first one's repeat, not the next phase's orders: so a press meant for the
+    next phase is not lost unseen (it once was, and its late count then took the player's
+    next press, meant to confirm the result sheet, as late orders)."""
+    before = [p for p in debounced(again.mine) if p.power == press.power and p.at <= press.at]
+    earlier = [p for p in before if p.at < press.at]
+    if not earlier or press.at - earlier[-1].at >= REPEAT:
+        return ""
+    taken = submissions(phases, before, stops=again.stops)
+    running = next((p for p in phases if p.deadline > press.at), None)
+    if taken and running is not None and taken[-1].phase == running.ref:
+        return ""  # in for the running phase: a nervous second press, plainly "already in"
+    when = press.at + REPEAT
+    then = next((s for s in submissions(phases, [*before, Press(press.power, when)],
+                                        stops=again.stops)
+                 if s.power == press.power and s.at == when), None)
+    if then is None:
+        return ""
+    first = (f"already in for {taken[-1].phase.title}" if taken
+             else f"not counted, a second press within {REPEAT.seconds} s")
+    return f"{first}; for {then.phase.title}, press again from {clock_text(when, again.tz)}"
+
+
 def _banner(
     press: Pressed,
     subs: dict[tuple[str, datetime], Submission],
@@ -348,6 +397,7 @@ def _banner(
     phases: Sequence[Phase],
     out: Collection[str],
     players: Mapping[str, str],
+    again: _Again,
 ) -> str:
     """What the last press did, in words: in, late and its cost, out, or why not counted."""
     name = who(press.power, players)
@@ -355,6 +405,9 @@ def _banner(
         return f"{name} is out of the game" if press.power in out else f"{name} is back in the game"
     sub = subs.get((press.power, press.at))
     if sub is None:  # the core gave the press no phase: say why
+        repeat = _repeat_words(press, phases, again)
+        if repeat:
+            return f"{name}: {repeat}"
         reason = drop_reason(phases, press.at)
         return f"{name}: {DROPPED[reason]}"
     if sub.late:

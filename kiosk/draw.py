@@ -120,6 +120,11 @@ REFERENCE_SCREEN = (800, 480)
 #: shrunk (to ``TITLE_MIN`` of that size), then shortened, and the table's name never is.
 REFERENCE_TITLE = "Round 8"
 TITLE_MIN = 0.6
+#: A width no screen reaches: a text's size by its box's height alone.
+UNBOUNDED = 10 ** 6
+#: The deadline's most of the row it shares with the phase, when it needs more than its
+#: own box (``_phase_and_deadline``): the phase keeps the rest.
+DEADLINE_MOST = 0.65
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,15 @@ class Painter:
         self._fits[key] = lo
         return lo
 
+    def whole_size(self, text: str, w: int, h: int) -> int:
+        """The largest size at which ``text`` itself fits a w x h box: measured as it is, not
+        by its digits' template (``fit_size``), whose widest digit at 100 px need not be the
+        widest at every size: a text that fits only by that measure gets cut."""
+        size = self.fit_size(text, UNBOUNDED, h)  # as tall as the box: then as wide
+        while size > self.MIN_SIZE and self.font(size).size(text)[0] > w:
+            size -= 1
+        return size
+
     def text(
         self,
         surface: pygame.Surface,
@@ -220,18 +234,22 @@ class Painter:
         align: str = "center",
         max_size: int | None = None,
         tight: bool = False,
+        whole: bool = False,
     ) -> None:
-        """Draw ``text`` as large as fits ``box`` (at most ``max_size``), shortened if need be."""
+        """Draw ``text`` as large as fits ``box`` (at most ``max_size``), shortened if need be;
+        ``whole``: never shortened, drawn smaller instead (a deadline cut to "Deadline
+        00:3..." is worse than a smaller one)."""
         if not text or box.w <= 0 or box.h <= 0:
             return
         if tight:
             self._tight(surface, drawn, role, text, box, colour)
             return
-        size = self.fit_size(text, box.w, box.h)
+        fit = self.whole_size if whole else self.fit_size
+        size = fit(text, box.w, box.h)
         if max_size:
             size = min(size, max_size)
         font = self.font(size)
-        while font.size(text)[0] > box.w and len(text) > 1:
+        while not whole and font.size(text)[0] > box.w and len(text) > 1:
             text = text[:-4].rstrip() + "..." if len(text) > 4 else text[:1]
         img = font.render(text, True, colour)
         rect = img.get_rect()
@@ -495,9 +513,10 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
         _message(surface, drawn, painter, boxes["message"], screen.message)
 
     _heading(surface, drawn, painter, screen, boxes["heading"])
-    t(surface, drawn, "phase", screen.phase, boxes["phase"], WHITE,
+    phase, deadline = _phase_and_deadline(painter, screen.deadline, boxes)
+    t(surface, drawn, "phase", screen.phase, phase, WHITE,
       "left" if portrait(size) else "center")
-    t(surface, drawn, "deadline", screen.deadline, boxes["deadline"], WHITE, "right")
+    t(surface, drawn, "deadline", screen.deadline, deadline, WHITE, "right", whole=True)
 
     band = boxes["label"]
     pygame.draw.rect(surface, look.band, band, border_radius=max(2, band.h // 6))
@@ -692,6 +711,25 @@ def _heading(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, scre
         rect.top = drawn[-1].rect.top + font.get_ascent() - small.get_ascent()
         surface.blit(img, rect)
         drawn.append(Drawn("heading", shown, rect))
+
+
+def _phase_and_deadline(painter: Painter, deadline: str, boxes: dict[str, pygame.Rect]
+                        ) -> tuple[pygame.Rect, pygame.Rect]:
+    """The phase's box and the deadline's: the deadline first gets the width it takes at
+    its row's height, from the phase beside it (to ``DEADLINE_MOST`` of the two), so a
+    deadline with seconds on a 1280x800 screen is drawn whole and as large as the phase,
+    never cut; the phase is shortened or drawn smaller before it is."""
+    phase, box = boxes["phase"], boxes["deadline"]
+    if not deadline:
+        return phase, box
+    need = painter.font(painter.whole_size(deadline, UNBOUNDED, box.h)).size(deadline)[0]
+    if need <= box.w:
+        return phase, box
+    gap = box.left - phase.right
+    width = min(need, int((phase.w + gap + box.w) * DEADLINE_MOST))
+    wider = pygame.Rect(box.right - width, box.top, width, box.h)
+    return pygame.Rect(phase.left, phase.top, max(0, wider.left - gap - phase.left),
+                       phase.h), wider
 
 
 def _upper(box: pygame.Rect) -> pygame.Rect:

@@ -1,11 +1,13 @@
 """``make mutations``: break the code on purpose, one known way at a time, and show the test
 that catches it.
 
-Each mutation below once survived the suite (issue 8's and issue 23's reviews); each is
-applied to a copy of the tree, its tests are run, and the line says CAUGHT (some test
-failed), SURVIVED, or STALE (the line to break is gone: the script needs updating). Exit 0
-only when every one is CAUGHT. Not part of ``make test``: a check of the tests themselves,
-run when they change.
+Each mutation below once survived the suite (issue 8's, 23's and 34's reviews), or stands
+for a part that had none here (issue 34: the records, seating, the hall guard, the card's
+first boot); each is applied to a copy of the tree, its tests are run, and the line says
+CAUGHT (some test failed), SURVIVED, or STALE (the line to break is gone: the script needs
+updating). Exit 0 only when every one is CAUGHT. Not part of ``make test``: a check of the
+tests themselves, run when they change. ``scripts/mutations.py WORD...`` runs only the
+mutations whose name holds one of the words.
 """
 
 from __future__ import annotations
@@ -91,6 +93,42 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      '{"proposed": r.proposed.text,',
      '{"proposed": r.proposed.label,',
      ["tests/server/test_seating.py"]),
+    # issue 34's review: the records, the seating desk, the stale-screen check, the hall
+    # guard and the card's first boot, each with the tests written to catch it
+    ("a round holding only result sheets no longer a record", "server/store.py",
+     "return bool(self.presses or self.rulings or self.units or self.sheets or self.called)",
+     "return bool(self.presses or self.rulings or self.units or self.called)",
+     ["tests/server/test_record_sheets_only.py"]),
+    ("seating check counts the round being seated as its own past", "server/seatingdesk.py",
+     "return read_past(s for s in hub.store.seating() if s.round < before)",
+     "return read_past(s for s in hub.store.seating() if s.round <= before)",
+     ["tests/server/test_seating_own_round.py"]),
+    ("seating draft counts the round being seated as its own past", "server/seatingdesk.py",
+     "earlier=tuple(s for s in hub.store.seating() if s.round < body.round),",
+     "earlier=tuple(s for s in hub.store.seating() if s.round <= body.round),",
+     ["tests/server/test_seating_own_round.py"]),
+    ("seating call writes over a round played since the desk looked", "server/store.py",
+     "            if held:\n                raise self.seating_stays(number, held.text())\n",
+     "",
+     ["tests/server/test_seating_desk.py"]),
+    ("a clock action from a screen drawn before a new round not stale", "server/stale.py",
+     '"clock": ("clock", "round"),',
+     '"clock": ("clock",),',
+     ["tests/server/test_stale_round_then_clock.py"]),
+    ("hall guard: the hub's time set by a stranger has its body read", "server/gate.py",
+     'TD_PATHS = ("/api/td/", "/api/clock", "/api/logout")',
+     'TD_PATHS = ("/api/td/", "/api/logout")',
+     ["tests/server/test_gate_every_write.py"]),
+    ("hall guard: the TD's phone and the hall's clocks limited as strangers",
+     "server/readlimit.py",
+     "if not hub.regulars.knows(address):",
+     "if True:",
+     ["tests/server/test_public_reads.py"]),
+    ("card's first boot: a grown card grown and restarted at every boot",
+     "card/files/root/usr/local/sbin/dipclock-card-grow",
+     '[ "$room" -ge 8192 ] || exit 0',
+     '[ "$room" -gt 0 ] || exit 0',
+     ["tests/deploy/test_card_grow.py"]),
 ]
 
 

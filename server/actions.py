@@ -16,14 +16,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Generic, TypeVar
 
-from pydantic import ValidationError
-
 from dipclock.arguments import moment_in_round
-from dipclock.errors import describe
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
 from dipclock.powers import POWERS
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
+from dipclock.seating import SeatingError
+from dipclock.seating.seatfile import read_seats
 from dipclock.timeline import break_state, timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server.refusal import Refused
@@ -37,7 +36,6 @@ from server.schemas import (
     PenaltyDecision,
     ResumeRequest,
     RoundSetup,
-    SeatIn,
     SeatingIn,
     TablesSetup,
 )
@@ -309,7 +307,8 @@ def undo_call(cur: Current) -> Action[RoundRow]:
 
 def seat(body: SeatingIn) -> Action[list[Seat]]:
     """The TD's seating, from a list or a CSV file; a bad line is a 422 naming it."""
-    seats = body.seats if body.seats is not None else seats_from_csv(body.csv or "")
+    seats = ([Seat(s.round, s.table, s.power, s.player) for s in body.seats]
+             if body.seats is not None else seats_from_csv(body.csv or ""))
     if not seats:
         raise Refused(422, "seating: no seats given (round,table,power,player, one a line)")
     given: set[tuple[int, int, str]] = set()
@@ -325,7 +324,7 @@ def seat(body: SeatingIn) -> Action[list[Seat]]:
     cleared = sum(1 for s in seats if not s.player)
     if cleared:
         summary += f", {cleared} seats cleared"
-    return Action([Seat(s.round, s.table, s.power, s.player) for s in seats], summary)
+    return Action(seats, summary)
 
 
 def csv_lines(text: str, what: str) -> Iterator[tuple[int, list[str]]]:
@@ -367,24 +366,13 @@ def teams_from_csv(text: str) -> Action[list[tuple[str, str]]]:
     return Action(members, summary)
 
 
-def seats_from_csv(text: str) -> list[SeatIn]:
-    """``round,table,power,player`` lines (a header line, blank lines and spaces are fine)."""
-    out: list[SeatIn] = []
-    for n, row in csv_lines(text, "seating"):
-        cells = [c.strip() for c in row]
-        if not any(cells):
-            continue
-        if n == 1 and cells[0].casefold() == "round":
-            continue
-        if len(cells) != 4:
-            raise Refused(422, f"seating line {n}: give round,table,power,player "
-                               f"(4 values, not {len(cells)})")
-        try:
-            out.append(SeatIn.model_validate(dict(zip(("round", "table", "power", "player"),
-                                                      cells, strict=True))))
-        except ValidationError as exc:
-            raise Refused(422, f"seating line {n}: {describe(exc.errors())}") from None
-    return out
+def seats_from_csv(text: str) -> list[Seat]:
+    """``round,table,power,player`` lines, read by the core's one reader of them (as
+    ``dipclock seat --history`` reads them); an empty player clears a seat."""
+    try:
+        return read_seats(text, clearing=True)
+    except SeatingError as exc:
+        raise Refused(422, f"seating {exc}") from None
 
 
 # --- penalties --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import tzinfo
 
 from dipclock import callwords
-from dipclock.events import BUILTIN
+from dipclock.events import BUILTIN, EventProfile
 from dipclock.timeline import break_state, timetable
 from server import kepttime, pairing, roundsetup
 from server.actions import played
@@ -37,8 +37,9 @@ from server.responses import (
     RoundInfo,
     WaitingClock,
 )
+from server.resultsdesk import event_teams_note, rules_of
 from server.review import late_submissions, undecided
-from server.rounds import current, hall_venue
+from server.rounds import Current, current, hall_venue
 from server.views import clock_model, iso, pause_json
 
 #: how many coming deadlines the dashboard lists
@@ -111,7 +112,20 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
             if ph.deadline > now
         ][:DEADLINES]
     review_rounds(hub, out, review if review is not None else cur.round.number if cur else None)
+    out.teams_note = coming_teams(hub, cur, profile)
     return out
+
+
+def coming_teams(hub: Hub, cur: Current | None, chosen: EventProfile | None) -> str:
+    """The teams set, said to go unscored while the event ``chosen`` for the coming rounds
+    (not yet the current round's) has no team prize: an event change keeps the teams, and
+    the TD hears it before the team round. Once the round plays it, the Results card's
+    team table says so instead."""
+    if chosen is None or rules_of(chosen).team_round is not None:
+        return ""
+    if cur is not None and (cur.round.profile or chosen) == chosen:
+        return ""
+    return event_teams_note(hub.store, chosen)
 
 
 def review_rounds(hub: Hub, out: DashboardState, review: int | None) -> None:

@@ -60,6 +60,19 @@ class EventSet(Out):
     event: str
     from_round: int  # the first round that plays it (earlier rounds keep their own)
     seq: int
+    #: what becomes of the teams set, in words ("" with none): they stay, and whether the
+    #: event scores them (``server.resultsdesk.teams_note``)
+    teams: str = ""
+
+
+class EventPreview(Out):
+    """``POST /api/td/event/preview``: what choosing the event would do, before the TD
+    says yes (nothing is stored)."""
+
+    event: str
+    name: str
+    from_round: int
+    teams: str = ""  # as ``EventSet.teams``: the question says it
 
 
 class RoundSet(Out):
@@ -184,6 +197,12 @@ class LateSubmission(Out):
     #: the proposal deletes some of the power's orders: the TD is asked for its units
     #: (``dipclock.penalties.Penalty.asks_units``)
     units_asked: bool = False
+    #: a late press: the seconds the table's clock stood still (a break or hold) between
+    #: the deadline and the press, which the lateness does not count
+    #: (``dipclock.late.Submission.paused_seconds``); None for a missed phase
+    paused_seconds: float | None = None
+    #: the deadline before a break or hold moved it (None: none did)
+    deadline_before_pauses: Moment | None = None
 
 
 # --- the dashboard's state ----------------------------------------------------------------
@@ -471,3 +490,6 @@ class DashboardState(Out):
     adjustments: list[AdjustmentInfo] = []
     #: the TD's hall message shown now on every table and the hall page (None: none)
     message: MessageJson | None = None
+    #: the teams set, which the event chosen for the coming rounds has no prize for: kept,
+    #: not scored under it ("" otherwise; ``server.dashboard.coming_teams``)
+    teams_note: str = ""

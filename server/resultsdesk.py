@@ -13,13 +13,14 @@ import io
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from dipclock.events import EventProfile
-from dipclock.eventscoring import Scored, endings
+from dipclock.eventscoring import Endings, Scored, endings
 from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
-from dipclock.scoring.result import TOTAL_CENTRES
+from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
 from dipclock.standings import (
     GameScore,
     SeatTie,
@@ -68,6 +69,14 @@ class SheetEndings(Out):
     text: str = ""  # the above in words, under the form (``Endings.text``)
 
 
+class EndingChoice(Out):
+    """One way the sheet's game can have ended, as its page offers it (the first is the
+    default): ``ending`` is what the sheet then holds (``SheetIn.ending``)."""
+
+    ending: Literal["draw", "solo", "concession"]
+    words: str  # "A draw of all survivors", "The game ended on the clock: ..."
+
+
 class PowerLine(Out):
     """A power's line of the sheet, in table order."""
 
@@ -92,6 +101,14 @@ class SheetView(Out):
     endings: SheetEndings | None  # None: the event names no scoring system
     powers: list[PowerLine]  # the sheet's seven lines, in table order
     total_centres: int  # every supply centre on the board: the lines add up to it
+    #: the endings this game can have had in its year, by the event's rules; the first is
+    #: the default (a game the clock ended before a vote could: its centres count)
+    offered: list[EndingChoice]
+    ask_draw: bool  # the page asks which powers are in the draw (draws scored by size)
+    #: a line with this many centres is a power eliminated: the page asks its year
+    eliminated_at: int
+    first_year: int  # the years a sheet may name, for the page's year fields
+    latest_year: int
     #: the lines to be confirmed: the powers seated, or all seven when nobody is
     lines: int
     players: dict[str, str]  # power name -> player, as seated
@@ -183,7 +200,12 @@ class StandingsView(Out):
     best_countries: list[CountryBest] = []
     #: the team table, once the event's team round has confirmed sheets and teams are set
     teams: list[TeamRow] = []
+    #: "" or why the team table is empty though teams are set (its round not played yet;
+    #: an event with no team prize: the teams are kept, not scored)
     team_problem: str = ""
+    #: ``mixed`` for the team table alone: its totals add the team round's games only
+    #: (one round, so one system: "" unless that round's games mixed systems)
+    teams_mixed: str = ""
 
 
 def sheet_secret(store: Store) -> str:
@@ -274,6 +296,8 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
             scores = named(done.scores)
             found += done.notes  # a victory the sheet called a draw: scored as the solo
     counts = f"Fall {year} centres count" if year else "the last Fall played counts"
+    allowed = endings(profile, board.rnd.number, board.rnd.last_year) if system else None
+    offered, ask_draw = offered_endings(allowed, year, bool(system and system.draws_by_size))
     return SheetView(
         round=board.rnd.number, round_title=board.rnd.title or f"Round {board.rnd.number}",
         table=table, event=profile.name, system=system.name if system else None,
@@ -282,6 +306,8 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
         endings=_endings(board),
         powers=[PowerLine(letter=p, name=POWERS[p]) for p in LETTERS],
         total_centres=TOTAL_CENTRES, lines=len(seated) or len(LETTERS),
+        offered=offered, ask_draw=ask_draw, eliminated_at=0, first_year=FIRST_YEAR,
+        latest_year=(allowed.last_year if allowed else None) or LAST_YEAR,
         players={POWERS[p]: n for p, n in sorted(seated.items(), key=lambda i:
                                                    LETTERS.index(i[0]))},
         sheet=sheet.body if sheet else None,
@@ -301,6 +327,24 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
 def _line(power: str, seated: dict[str, str]) -> str:
     """"Italy (Bob Smith)": a line of the sheet with its player, as the TD reads it."""
     return f"{POWERS[power]} ({seated[power]})" if power in seated else POWERS[power]
+
+
+def offered_endings(rules: Endings | None, year: int | None, by_size: bool
+                    ) -> tuple[list[EndingChoice], bool]:
+    """The endings a sheet offers, the default first, and whether it asks who is in the
+    draw. A game whose clock ended it (with Fall ``year``) before a vote could end one
+    (``Endings.votes_in``) ended on the clock or by a solo: its centres count, and no draw
+    or concession is offered (issue 34: a game called in 1901 offered "A draw of all
+    survivors" under "A vote can end a game from 1905")."""
+    solo = EndingChoice(ending="solo", words="A solo by")
+    if rules is not None and year is not None and not rules.votes_in(year):
+        return [EndingChoice(ending="draw", words=f"The game ended on the clock: the Fall "
+                                                  f"{year} centres count"), solo], False
+    draw = EndingChoice(ending="draw", words="A draw of the powers ticked" if by_size
+                        else "A draw of all survivors")
+    conceded = ([EndingChoice(ending="concession", words="Conceded to")]
+                if rules is not None and rules.concession else [])
+    return [draw, solo, *conceded], by_size
 
 
 def _endings(board: Board) -> SheetEndings | None:
@@ -375,7 +419,8 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
         countries = best_countries(scores, rules, solo_boards=solo_boards(store, round_no))
     except StandingsError as exc:
         problem, countries = str(exc), {}
-    team_rows, team_problem = team_table(store, rules, scores)
+    team_rows, team_problem = team_table(store, rules, scores, board.profile.name)
+    team_games = [s for s in scores if s.round == rules.team_round]
     return StandingsView(
         event=board.profile.name, round=round_no,
         sheets_final=len({(s.round, s.board) for s in scores if s.round == round_no}),
@@ -387,15 +432,19 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
             Result(player=w.player, round=w.round, table=w.board or "", centres=w.centres,
                    score=round(w.score, 2)) for w in won])
             for power, won in countries.items()],
-        teams=team_rows, team_problem=team_problem)
+        teams=team_rows, team_problem=team_problem,
+        teams_mixed=mixed_text(team_games) if team_rows else "")
 
 
-def team_table(store: Store, rules: StandingsRules, scores: list[GameScore]
-               ) -> tuple[list[TeamRow], str]:
-    """The teams ranked by their members' scores in the event's team round."""
+def team_table(store: Store, rules: StandingsRules, scores: list[GameScore],
+               event: str = "this event") -> tuple[list[TeamRow], str]:
+    """The teams ranked by their members' scores in the event's team round; teams set
+    under an ``event`` with no team prize are kept and said to be unscored, never hidden."""
     teams = store.teams()
-    if rules.team_round is None or not teams:
+    if not teams:
         return [], ""
+    if rules.team_round is None:
+        return [], teams_note(teams, event, None)
     if not any(s.round == rules.team_round for s in scores):
         return [], f"the team round (round {rules.team_round}) has no confirmed sheet yet"
     try:
@@ -404,6 +453,25 @@ def team_table(store: Store, rules: StandingsRules, scores: list[GameScore]
         return [], str(exc)
     return [TeamRow(rank=t.rank, team=t.team, total=round(t.total, 2), shared=t.shared)
             for t in ranked], ""
+
+
+def teams_note(teams: dict[str, list[str]], event: str, team_round: int | None) -> str:
+    """What becomes of the teams set under ``event`` (its standings' ``team_round``; None:
+    no team prize), in words for the TD; "" when no teams are set. An event change never
+    drops the teams: the TD is told when the new event will not score them."""
+    if not teams:
+        return ""
+    players = sum(len(m) for m in teams.values())
+    kept = (f"the {len(teams)} team{'s' if len(teams) != 1 else ''} set "
+            f"({players} player{'s' if players != 1 else ''})")
+    if team_round is None:
+        return f"{event} has no team prize: {kept} are kept, but not scored"
+    return f"{kept} stay: {event}'s team round is round {team_round}"
+
+
+def event_teams_note(store: Store, profile: EventProfile) -> str:
+    """``teams_note`` for the teams stored now, under ``profile``'s standings rules."""
+    return teams_note(store.teams(), profile.name, rules_of(profile).team_round)
 
 
 def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
@@ -452,13 +520,21 @@ def solo_boards(store: Store, up_to: int) -> frozenset[tuple[int, str]]:
     return frozenset(out)
 
 
-def table_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+def table_text(header: Sequence[str], rows: Iterable[Sequence[object]], note: str = ""
+               ) -> str:
     """A CSV file's text: the header line, then the rows; scores with two decimals, names
-    that a spreadsheet would run as a formula quoted (``server.csvcells``)."""
+    that a spreadsheet would run as a formula quoted (``server.csvcells``).
+
+    A ``note`` (totals that mix scoring systems) is a last column, ``note``, on every row:
+    the file stays one header and its rows (a comment line would be read as the header),
+    the columns before it keep their names and places, and a row copied or sorted away
+    from the rest still says it."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(header)
-    w.writerows([f"{c:.2f}" if isinstance(c, float) else cell(c) for c in row] for row in rows)
+    said = [note[:1].upper() + note[1:]] if note else []
+    w.writerow([*header, "note"] if note else header)
+    w.writerows([*(f"{c:.2f}" if isinstance(c, float) else cell(c) for c in row), *said]
+                for row in rows)
     return out.getvalue()
 
 
@@ -475,22 +551,22 @@ def best_countries_csv(view: StandingsView) -> str:
     """``power,player,round,table,centres,score``: each power's best result(s)."""
     return table_text(["power", "player", "round", "table", "centres", "score"],
                       ([c.power, r.player, r.round, r.table, r.centres, float(r.score)]
-                       for c in view.best_countries for r in c.winners))
+                       for c in view.best_countries for r in c.winners), view.mixed)
 
 
 def top_board_csv(view: StandingsView) -> str:
     """``seed,player``: the top board's qualifiers, best first (empty before its seeding)."""
     seeds = view.top_board.seeds if view.top_board else []
-    return table_text(["seed", "player"], enumerate(seeds, start=1))
+    return table_text(["seed", "player"], enumerate(seeds, start=1), view.mixed)
 
 
 def teams_csv(view: StandingsView) -> str:
     """``rank,team,total``, best first."""
     return table_text(["rank", "team", "total"],
-                      ([t.rank, t.team, float(t.total)] for t in view.teams))
+                      ([t.rank, t.team, float(t.total)] for t in view.teams), view.teams_mixed)
 
 
 def standings_csv(view: StandingsView) -> str:
     """``rank,player,total``, best first."""
     return table_text(["rank", "player", "total"],
-                      ([r.rank, r.player, float(r.total)] for r in view.standings))
+                      ([r.rank, r.player, float(r.total)] for r in view.standings), view.mixed)

@@ -26,7 +26,7 @@ from dipclock.late import judged_until, missed_to_judge, orders, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
-from dipclock.schedule import Schedule
+from dipclock.schedule import PhaseRef, Schedule
 from dipclock.venuetime import zone
 from machine.storage import is_disk_full
 from server.context import Hub
@@ -40,6 +40,11 @@ COLUMNS = (
     "round", "table", "power", "phase", "kind", "deadline", "pressed_at", "seconds_late",
     "started_second", "offence", "proposed", "decision", "final", "note", "decided_at",
     "player", "units",
+    # last, so a reader of the columns above by position still finds them: the seconds the
+    # table's clock stood still between the deadline and a late press (seconds_late is
+    # pressed_at - deadline - paused_seconds), and the deadline as it was before a break or
+    # hold moved it (empty where none did)
+    "paused_seconds", "deadline_before_pauses",
 )
 
 
@@ -177,7 +182,7 @@ def judge_table(
                 "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
                 "started_second": started_seconds(s.seconds_late), "offence": s.offence,
                 "proposed": _proposed(cost), "units": list(given or ()),
-                "units_asked": cost.asks_units,
+                "units_asked": cost.asks_units, "paused_seconds": round(s.paused_seconds, 3),
             })
     for m in missed_to_judge(phases, now, mine, profile.penalty, schedule.start,
                              board=not profile.central_clock, stops=stops):
@@ -187,10 +192,24 @@ def judge_table(
             "seconds_late": None, "started_second": None, "offence": m.offence,
             "proposed": _proposed(m.proposed.no_orders()), "units": [],
         })
+    before = _deadlines_before_pauses(profile, schedule, n, deadlines)
     return Judged(rev, profile, schedule, judged_until(phases, now, stops=stops), tuple(
         item | {"power_name": POWERS[item["power"]], "phase": item["phase"].code,
-                "deadline": iso(deadlines.get(item["phase"]), tz)}
+                "deadline": iso(deadlines.get(item["phase"]), tz),
+                "deadline_before_pauses": iso(before.get(item["phase"]), tz)}
         for item in items))
+
+
+def _deadlines_before_pauses(
+    profile: EventProfile, schedule: Schedule, n: int, deadlines: dict[PhaseRef, datetime],
+) -> dict[PhaseRef, datetime]:
+    """Each deadline of table ``n`` that a break or hold moved, as it was without them
+    (the same clock with no pauses): the penalties CSV shows both, so the move is seen."""
+    if not schedule.pauses:
+        return {}
+    plain = table_clocks(profile, schedule.model_copy(update={"pauses": ()}), [n])[n]
+    return {p.ref: p.deadline for p in plain.all_phases
+            if p.ref in deadlines and p.deadline != deadlines[p.ref]}
 
 
 def _cost(

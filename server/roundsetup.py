@@ -30,7 +30,7 @@ from server.review import judge_table
 from server.rounds import in_venue, round_profile, schedule_for, venue
 from server.schemas import RoundSetup
 from server.sheets import named
-from server.store import RoundRow
+from server.store import RoundRow, takes_the_tables
 from server.views import clock_model
 
 #: A start further back than this is asked about: the tables would jump into the game (or
@@ -50,8 +50,12 @@ class RoundPreview(Out):
     #: the round is a record: only a reopen changes it, and ``moves`` says what would move
     needs_reopen: bool
     #: what every table would show at once: "Saturday team round starts at 19:00 · Spring
-    #: 1901 · 8:53:00 · First deadline 19:20"
+    #: 1901 · 8:53:00 · First deadline 19:20" (the round of ``tables_round``)
     tables_show: str
+    #: the round every table plays once it is done: this one, or (a round set up already
+    #: that the tables do not play, as a reopened earlier round) the one they play now,
+    #: which they stay on (``server.store.takes_the_tables``)
+    tables_round: int
     #: what the TD must answer before it is done (a round under way, a start in the past)
     questions: list[str]
     #: a record reopened: what would move, one line each (deadlines, late rows, rulings,
@@ -138,11 +142,21 @@ def preview(hub: Hub, body: RoundSetup) -> RoundPreview:
     moves: list[str] = []
     if stored is not None and done.record and not unchanged:
         moves = what_moves(hub, stored, row, now, tz)
+    cur = hub.store.current_round()
+    stays = cur if cur is not None and not takes_the_tables(
+        row.number, stored is not None, cur.number) else None
+    stays_profile = round_profile(hub.store, stays) if stays is not None else None
+    if stays is not None and stays_profile is not None:  # the tables play on as they do
+        tables_round = stays.number
+        tables_show = shows(stays_profile, schedule_for(hub.store, stays), now)
+    else:
+        tables_round, tables_show = row.number, shows(profile, schedule, now)
     return RoundPreview(
         round=row.number, new=stored is None, unchanged=unchanged, record=done.record,
-        needs_reopen=bool(done.record) and not unchanged, tables_show=shows(profile, schedule,
-                                                                           now),
-        questions=[] if unchanged else questions(hub, row, profile, schedule, now, tz),
+        needs_reopen=bool(done.record) and not unchanged, tables_show=tables_show,
+        tables_round=tables_round,
+        questions=[] if unchanged or tables_round != row.number
+        else questions(hub, row, stored, profile, schedule, now, tz),
         moves=moves, event=profile.name)
 
 
@@ -170,9 +184,12 @@ def shows(profile: EventProfile, schedule: Schedule, now: datetime) -> str:
     return " · ".join(p for p in (c.label, phase, c.big, c.deadline) if p)
 
 
-def questions(hub: Hub, row: RoundRow, profile: EventProfile, schedule: Schedule,
-              now: datetime, tz: tzinfo) -> list[str]:
-    """What the TD is asked before the round is set up as ``row``."""
+def questions(hub: Hub, row: RoundRow, stored: RoundRow | None, profile: EventProfile,
+              schedule: Schedule, now: datetime, tz: tzinfo) -> list[str]:
+    """What the TD is asked before the round is set up as ``row`` (over ``stored``, if it
+    is set up already), when the tables will play it: what they stop showing, and what
+    they jump to when its start, new or moved, is long past. (A round the tables do not
+    play, as an earlier one reopened, moves nothing on them: ``preview`` asks nothing.)"""
     out: list[str] = []
     cur = hub.store.current_round()
     if cur is not None and cur.number != row.number and actions.played(cur, now):
@@ -183,7 +200,7 @@ def questions(hub: Hub, row: RoundRow, profile: EventProfile, schedule: Schedule
                 out.append(f"Round {cur.number} is under way ({hall.phase or hall.label}, "
                            f"{hall.big} on the clock): every table stops showing it and "
                            f"shows round {row.number} instead.")
-    if row.start < now - PAST_GRACE:
+    if row.start < now - PAST_GRACE and (stored is None or stored.start != row.start):
         out.append(f"The start, {venue_naive(row.start, tz):%Y-%m-%d %H:%M}, is "
                    f"{_ago(now - row.start)} in the past: every table jumps to "
                    f"{shows(profile, schedule, now)}.")

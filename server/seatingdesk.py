@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from dipclock.powers import LETTERS, PowerLetter
 from dipclock.seating import (
+    SEATS,
     Past,
     Seat,
     SeatingError,
@@ -36,6 +37,7 @@ from dipclock.seating import (
     read_past,
     two_boards_allowed,
 )
+from dipclock.seating.seatfile import MOST_TABLES
 from dipclock.snapshot import PlayerName
 from dipclock.standings import StandingsRules
 from server import seatingjob
@@ -46,7 +48,7 @@ from server.resultsdesk import game_scores, players_of
 from server.schemas import Body, TableNo
 
 #: a hall's most players, and most pairs kept apart
-MOST_PLAYERS = 7 * 999
+MOST_PLAYERS = SEATS * MOST_TABLES
 MOST_APART = 2000
 
 
@@ -200,12 +202,11 @@ def check(hub: Hub, body: CheckIn) -> Judged:
 
 def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], str]:
     """The seats that replace round ``body.round``'s, and the log's line; refused (409)
-    when the round has been played or the seating has a problem."""
+    when the round has been played (``Store.replace_round_seating`` checks it again in
+    its write) or the seating has a problem."""
     judged = check(hub, body)
-    if judged.played:
-        raise Refused(409, f"round {body.round} has been played ({judged.played}): its "
-                           "seating stays as it is; change single seats with the seating "
-                           "import")
+    if judged.played:  # looked at first, to say so before any problem; the write looks again
+        raise hub.store.seating_stays(body.round, judged.played)
     if judged.problems:
         raise Refused(422, f"seating: {judged.problems[0]}")
     seats = [Seat(body.round, t.table, p, n) for t in judged.tables for p, n in t.seats.items()]

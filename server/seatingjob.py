@@ -11,11 +11,9 @@ sooner a draft starts.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dipclock.seating import (
-    Past,
     Seat,
     Seating,
     SeatingError,
@@ -25,8 +23,8 @@ from dipclock.seating import (
     seat_round,
     two_boards_allowed,
 )
-from dipclock.seating.topboard import seat_top_board
-from dipclock.standings import GameScore, SeatTie, StandingsRules, top_board_seeds
+from dipclock.seating.topboard import top_board_round
+from dipclock.standings import GameScore, StandingsRules
 
 
 @dataclass(frozen=True)
@@ -65,38 +63,14 @@ def draft(job: DraftJob) -> Drafted:
     except SeatingError as exc:
         raise SeatingError(f"the hub's {exc}") from None
     rng = random.Random(job.seed)
-    notes: list[str] = []
-    top, seeds = top_board_of(job, past, rng, notes)
+    # the core's one top-board step, as ``dipclock seat`` takes it: a tie is a note
+    top = top_board_round(job.round, job.players, job.scores, job.rules, past, rng,
+                          {t.number for t in job.kept})
     seated = seat_round(list(job.players), past, job.round, rng, apart=job.apart,
-                        fixed=[*job.kept, *top], two_boards=list(job.two_boards))
+                        fixed=[*job.kept, *top.tables], two_boards=list(job.two_boards))
     return Drafted(seated, tuple(problems(seated.tables, job.apart,
                                           two_boards_allowed(job.rules))),
-                   tuple(seeds), tuple(notes))
-
-
-def top_board_of(job: DraftJob, past: Past, rng: random.Random,
-                 notes: list[str]) -> tuple[list[Table], Sequence[str]]:
-    """In the event's top-board round, its table and its seven (best first) by the
-    standings of the confirmed sheets (those absent passed over), at the first table not
-    kept; how its powers are given goes to ``notes``. None before any sheet is confirmed,
-    or when its last seat is tied (the TD decides: said in ``notes``)."""
-    rules = job.rules
-    if rules is None or rules.top_board_round != job.round:
-        return [], []
-    absent = {s.player for s in job.scores} - set(job.players)
-    try:
-        seeds = top_board_seeds(job.scores, rules, absent=absent)
-    except SeatTie as exc:
-        notes.append(f"{exc}: the top board is not seated")
-        return [], []
-    if not seeds:
-        notes.append(f"round {job.round} is the top board's: no confirmed sheet yet to seat "
-                     "it by")
-        return [], []
-    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng,
-                                 {t.number for t in job.kept})
-    notes += said
-    return [table], seeds
+                   top.seeds, top.notes)
 
 
 __all__ = ["DraftJob", "Drafted", "draft"]

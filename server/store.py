@@ -254,6 +254,14 @@ def _round_row(r: tuple[Any, ...]) -> RoundRow:
     return RoundRow(r[0], datetime.fromisoformat(r[1]), r[2], _dt(r[3]), r[4], profile)
 
 
+def takes_the_tables(number: int, set_up: bool, current: int | None) -> bool:
+    """Whether setting up round ``number`` puts it on every table: a round set up anew (or
+    the first) or the round the tables play does; correcting a round already set up that
+    is not the one they play (reopening yesterday's, say) leaves them on theirs. The store
+    writes by it and the round's preview says it (``server.roundsetup``)."""
+    return not set_up or current is None or current == number
+
+
 def _differs(old: RoundRow, new: RoundRow) -> bool:
     """Whether setting up ``new`` over ``old`` changes anything of it."""
     return (old.start, old.last_year, old.call, old.title, old.profile) != (
@@ -685,9 +693,8 @@ class Store:
                 (r.number, _round_json(before) if before is not None else None,
                  int(current[0]) if current else None, summary, now.isoformat()))
             _write_round(db, r)
-            if before is None or current is None or int(current[0]) == r.number:
-                # a round set up anew is the one every table plays; correcting an earlier
-                # round leaves the tables on the round they play
+            if takes_the_tables(r.number, before is not None,
+                                int(current[0]) if current else None):
                 db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)",
                            (str(r.number),))
 
@@ -984,12 +991,26 @@ class Store:
     def replace_round_seating(self, number: int, seats: list[Seat], now: datetime,
                               summary: str, *, base: int | None = None) -> None:
         """Round ``number``'s whole seating, in one write: the seats it had go (a table
-        the new seating has no more is empty, not left over)."""
+        the new seating has no more is empty, not left over). Refused (409) once the round
+        has been played, checked in the transaction that writes, as ``set_round`` does: a
+        sheet or a press stored after the seating desk looked still keeps its seats."""
         with self.change(now, "seating", summary, base=base) as db:
+            row = db.execute(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?",
+                             (number,)).fetchone()
+            held = self._record(db, _round_row(row)) if row is not None else None
+            if held:
+                raise self.seating_stays(number, held.text())
             db.execute("DELETE FROM seating WHERE round = ?", (number,))
             db.executemany(
                 "INSERT INTO seating(round, table_no, power, player) VALUES(?, ?, ?, ?)",
                 [(s.round, s.table, s.power, s.player) for s in seats])
+
+    @staticmethod
+    def seating_stays(number: int, played: str) -> Refused:
+        """Why round ``number``'s seating is not replaced (``played``: what it holds, in
+        ``RoundRecord.text``'s words), the same from the desk's look and the write's."""
+        return Refused(409, f"round {number} has been played ({played}): its seating stays "
+                            "as it is; change single seats with the seating import")
 
     # --- units (graduated penalties) ----------------------------------------------------
 

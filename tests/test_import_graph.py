@@ -1,19 +1,24 @@
 """The walls between the packages, read from the source: who imports whom.
 
-Every .py of dipclock, kiosk, server, hardware and machine is parsed with ``ast``; every
-import counts, at the top of a module or inside a function (a lazy import still ties the two
-modules together), except those under ``if TYPE_CHECKING:``, which never run. Relative
-imports are resolved. From that graph:
+Every .py of every top-level package of the repo (each folder at its top holding an
+``__init__.py``, found by listing the repo, so a new package is covered the day it is added) is
+parsed with ``ast``; every import counts, at the top of a module or inside a function (a lazy
+import still ties the two modules together), except those under ``if TYPE_CHECKING:``, which
+never run. Relative imports are resolved. From that graph:
 
 * no import cycles: a cycle makes the import order matter and hides a wall in the wrong place;
 * no cycles between the packages either (the launcher, the core, kiosk, server, hardware,
-  machine): ``machine.x`` importing ``kiosk.y`` while ``kiosk.z`` imports ``machine.w`` is no
-  cycle of modules, yet the two packages then stand on each other, and neither is the floor;
-* nothing but the launcher imports the launcher (``dipclock.launcher``, ``dipclock.__main__``);
-* the core (``dipclock`` but the launcher) imports nothing from kiosk, server, hardware, machine;
+  machine, card, benchmarks, tests): ``machine.x`` importing ``kiosk.y`` while ``kiosk.z``
+  imports ``machine.w`` is no cycle of modules, yet the two packages then stand on each other,
+  and neither is the floor;
+* nothing imports the tests but the tests, nor the benchmarks but the tests and the
+  benchmarks: they measure and check the house from above, the house never stands on them;
+* nothing but the launcher (and the tests and benchmarks above it) imports the launcher
+  (``dipclock.launcher``, ``dipclock.__main__``);
+* the core (``dipclock`` but the launcher) imports nothing of ours but the core;
 * ``kiosk.hubclient`` pulls in no module that imports pygame, so the hub client runs (and is
   tested) without a screen library;
-* ``hardware`` imports neither the kiosk nor the hub, nor a screen or web library: the
+* ``hardware`` imports nothing of ours but the core, nor a screen or web library: the
   buttons run headless, under the doctor as under the kiosk.
 """
 
@@ -27,15 +32,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("dipclock", "kiosk", "server", "hardware", "machine")
 LAUNCHER = ("dipclock.launcher", "dipclock.__main__")
-SHELLS = ("kiosk", "server", "hardware", "machine")
+#: above the house: they import any of it, and nothing of it imports them
+TESTS, BENCHMARKS = "tests", "benchmarks"
 
 Graph = dict[str, set[str]]
 
 
 def within(name: str, prefixes: Iterable[str]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def top_level_packages(root: Path) -> list[str]:
+    """Every package at the top of the repo: a folder with an ``__init__.py`` (a hidden
+    one, such as ``.venv``, is no part of the repo's code)."""
+    return sorted(p.parent.name for p in root.glob("*/__init__.py")
+                  if not p.parent.name.startswith("."))
 
 
 def find_modules(root: Path, packages: Iterable[str]) -> dict[str, Path]:
@@ -214,11 +226,20 @@ class House(tuple[Graph, dict[str, set[str]]]):
 
 @pytest.fixture(scope="module")
 def house() -> House:
-    return House(read_imports(find_modules(ROOT, PACKAGES)))
+    return House(read_imports(find_modules(ROOT, top_level_packages(ROOT))))
+
+
+def test_every_top_level_package_is_read(house):
+    graph, _ = house
+    read = {package(v) for v in graph}
+    assert read == {*top_level_packages(ROOT), "dipclock.launcher"}
+    assert {"dipclock", "kiosk", "server", "hardware", "machine", "card", "benchmarks",
+            TESTS} <= read
 
 
 def test_the_graph_sees_every_kind_of_import(house):
     graph, outside = house
+    assert "card.layout" in graph["benchmarks.card_test"]  # the packages no shell imports
     assert "dipclock.launcher.cli" in graph["dipclock.__main__"]  # top level, absolute
     assert "hardware.events" in graph["hardware.gpio"]  # relative: from .events import
     assert "kiosk.cli" in graph["dipclock.launcher.cli"]  # inside a function
@@ -237,17 +258,26 @@ def test_no_cycles_between_packages(house):
     assert not found, "packages that import each other: " + "; ".join(found)
 
 
-def test_nothing_but_the_launcher_imports_the_launcher(house):
+def test_nothing_imports_the_tests_or_the_benchmarks_from_below(house):
     graph, _ = house
     wrong = sorted(f"{v} imports {w}" for v, ws in graph.items() for w in ws
-                   if within(w, LAUNCHER) and not within(v, LAUNCHER))
+                   if (within(w, [TESTS]) and not within(v, [TESTS]))
+                   or (within(w, [BENCHMARKS]) and not within(v, [TESTS, BENCHMARKS])))
     assert not wrong, "; ".join(wrong)
 
 
-def test_the_core_imports_no_shell(house):
+def test_nothing_but_the_launcher_imports_the_launcher(house):
     graph, _ = house
     wrong = sorted(f"{v} imports {w}" for v, ws in graph.items() for w in ws
-                   if within(v, ["dipclock"]) and not within(v, LAUNCHER) and within(w, SHELLS))
+                   if within(w, LAUNCHER) and not within(v, [*LAUNCHER, TESTS, BENCHMARKS]))
+    assert not wrong, "; ".join(wrong)
+
+
+def test_the_core_imports_nothing_of_ours_but_the_core(house):
+    graph, _ = house
+    wrong = sorted(f"{v} imports {w}" for v, ws in graph.items() for w in ws
+                   if within(v, ["dipclock"]) and not within(v, LAUNCHER)
+                   and (not within(w, ["dipclock"]) or within(w, LAUNCHER)))
     assert not wrong, "; ".join(wrong)
 
 
@@ -259,19 +289,28 @@ def test_the_hub_client_pulls_in_no_screen_library(house):
         [*chain, "pygame"])
 
 
-def test_the_buttons_import_neither_kiosk_hub_screen_nor_web(house):
+def test_the_buttons_import_only_the_core_and_no_screen_nor_web(house):
     graph, outside = house
-    shells = ["kiosk", "server", "machine", *LAUNCHER]
     libraries = {"pygame", "fastapi", "starlette", "uvicorn"}
     wrong = sorted(
         [f"{v} imports {w}" for v, ws in graph.items() for w in ws
-         if within(v, ["hardware"]) and within(w, shells)]
+         if within(v, ["hardware"]) and package(w) not in ("hardware", "dipclock")]
         + [f"{v} imports {name}" for v, names in outside.items() for name in names
            if within(v, ["hardware"]) and name in libraries])
     assert not wrong, "; ".join(wrong)
 
 
 # --- the checker itself, on a small tree written for the purpose ----------------------------
+
+def test_a_new_package_is_read_without_naming_it(tmp_path):
+    for name in ("core/__init__.py", "newshell/__init__.py", "newshell/x.py", "loose/run.py",
+                 ".venv/__init__.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("import core\n" if name == "newshell/x.py" else "")
+    assert top_level_packages(tmp_path) == ["core", "newshell"]  # scripts' folders are none
+    graph, _ = read_imports(find_modules(tmp_path, top_level_packages(tmp_path)))
+    assert graph["newshell.x"] == {"core"}
+
 
 def test_a_cycle_is_found_and_named(tmp_path):
     (tmp_path / "pkg" / "sub").mkdir(parents=True)

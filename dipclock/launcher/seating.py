@@ -23,8 +23,9 @@ from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds
 from dipclock.launcher.results import read_scores, usable_rules
-from dipclock.powers import POWERS, power_letter
+from dipclock.powers import POWERS
 from dipclock.seating import (
+    SEATS,
     Past,
     Seat,
     Seating,
@@ -35,8 +36,9 @@ from dipclock.seating import (
     seat_round,
     two_boards_allowed,
 )
-from dipclock.seating.topboard import seat_top_board
-from dipclock.standings import StandingsError, top_board_seeds
+from dipclock.seating.seatfile import MOST_TABLES, NAME_MAX, is_name, read_seats
+from dipclock.seating.topboard import top_board_round
+from dipclock.standings import StandingsError
 
 
 def add_seat_parser(sub: Any) -> None:
@@ -108,7 +110,9 @@ def top_board_table(profile: EventProfile, args: argparse.Namespace, players: li
                     past: Past, rng: random.Random, kept: list[Table],
                     notes: list[str]) -> list[Table]:
     """In the event's top-board round, with ``--scores``: the top board, at the first table
-    not kept, seated by the standings; how its powers are given, as a note."""
+    not kept, seated by the standings; how its powers are given, as a note. The seating
+    desk's step (``top_board_round``): a tie for the last seat seats no top board and says
+    so, as the hub does."""
     rules = profile.standings
     at = rules.top_board_round if rules is not None else None
     if rules is None or at is None or args.round != at:
@@ -125,16 +129,12 @@ def top_board_table(profile: EventProfile, args: argparse.Namespace, players: li
     rules, left_out = usable_rules(rules, columns)
     notes += left_out
     try:
-        seeds = top_board_seeds(scores, rules,
-                                absent={s.player for s in scores} - set(players))
-    except StandingsError as exc:  # a tie on the last seat: the TD decides
+        top = top_board_round(args.round, players, scores, rules, past, rng,
+                              {t.number for t in kept})
+    except StandingsError as exc:  # scores the standings cannot rank
         raise UsageError(f"--scores: {exc}") from None
-    if not seeds:
-        raise UsageError(f"--scores: no score before round {at} to seat the top board by")
-    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng,
-                                 {t.number for t in kept})
-    notes += said
-    return [table]
+    notes += top.notes
+    return list(top.tables)
 
 
 def seating_json(profile: EventProfile, s: Seating) -> dict[str, object]:
@@ -186,14 +186,10 @@ def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
         raise UsageError(f"{origin}: not a CSV file: {exc}") from None
 
 
-#: A name is one line of at most this many characters (the hub's limit).
-NAME_MAX = 80
-
-
 def _name(text: str, origin: str, n: int) -> str:
     if not text:
         raise UsageError(f"{origin}: line {n}: a player's name is empty")
-    if len(text) > NAME_MAX or not text.isprintable():
+    if not is_name(text):
         raise UsageError(f"{origin}: line {n}: a name is one line of at most {NAME_MAX} "
                          "characters")
     return text
@@ -214,30 +210,17 @@ def read_players(text: str, origin: str) -> list[str]:
             raise UsageError(f"{origin}: line {n}: {name} is listed twice (line "
                              f"{players[name]})")
         players[name] = n
-    if len(players) < 7:
-        raise UsageError(f"{origin}: {len(players)} players: a table needs 7")
+    if len(players) < SEATS:
+        raise UsageError(f"{origin}: {len(players)} players: a table needs {SEATS}")
     return list(players)
 
 
 def read_history(text: str, origin: str) -> list[Seat]:
-    """``round,table,power,player`` lines (a header line is fine; powers as letters or
-    names); a table naming a power or a player twice is an error."""
-    seats = []
-    for n, cells in _rows(text, origin):
-        if n == 1 and cells[0].casefold() == "round":
-            continue
-        if len(cells) != 4:
-            raise UsageError(f"{origin}: line {n}: give round,table,power,player "
-                             f"(4 values, not {len(cells)})")
-        rnd, table, power, player = cells
-        if not (rnd.isdigit() and table.isdigit() and int(rnd) > 0 and int(table) > 0):
-            raise UsageError(f"{origin}: line {n}: round and table are whole numbers from 1")
-        try:
-            letter = power_letter(power)
-        except ValueError as exc:
-            raise UsageError(f"{origin}: line {n}: {exc}") from None
-        seats.append(Seat(int(rnd), int(table), letter, _name(player, origin, n)))
+    """``round,table,power,player`` lines, read as the hub's seating import reads them
+    (``dipclock.seating.seatfile``); a table naming a power or a player twice is an
+    error."""
     try:
+        seats = read_seats(text)
         read_past(seats)
     except SeatingError as exc:
         raise UsageError(f"{origin}: {exc}") from None
@@ -277,15 +260,11 @@ def kept_tables(history: list[Seat], number: int, keep: str | None) -> list[Tabl
     missing = sorted(wanted - set(tables))
     if missing:
         raise UsageError(f"--keep: --history has no table {missing[0]} in round {number}")
-    short = next((n for n, seats in sorted(tables.items()) if len(seats) != len(POWERS)), None)
+    short = next((n for n, seats in sorted(tables.items()) if len(seats) != SEATS), None)
     if short is not None:
         raise UsageError(f"--keep: table {short} of round {number} has "
-                         f"{len(tables[short])} seats in --history, not {len(POWERS)}")
+                         f"{len(tables[short])} seats in --history, not {SEATS}")
     return [Table(n, seats) for n, seats in sorted(tables.items())]
-
-
-#: The highest table number, as the hub's (a range past it is a typo, not 10⁹ tables)
-MOST_TABLES = 999
 
 
 def _table_numbers(text: str) -> set[int]:

@@ -170,17 +170,13 @@ def check_solo(result: GameResult, threshold: int) -> None:
 
 def parse_centres(text: str) -> dict[str, int]:
     """``"A=5,E=4,..."`` or ``"Austria=5, ..."`` -> {letter: centres}; every power once."""
-    out: dict[str, int] = {}
-    for letter, value in _pairs(text, "centres"):
-        if letter in out:
-            raise ResultError(f"{POWERS[letter]} is given twice")
-        out[letter] = value
-    return out
+    return _once(_pairs(text, "centres"), "centres")
 
 
 def parse_eliminated(text: str) -> dict[str, int]:
-    """``"G=1905,T=1907"`` -> {letter: year}."""
-    return dict(_pairs(text, "eliminated"))
+    """``"G=1905,T=1907"`` -> {letter: year}; every power once: of two years for one
+    power the software cannot tell which the sheet meant, so neither is kept silently."""
+    return _once(_pairs(text, "eliminated"), "eliminated")
 
 
 def parse_powers(text: str) -> frozenset[str]:
@@ -196,6 +192,17 @@ def parse_power(text: str) -> str:
         return power_letter(text)
     except ValueError as exc:
         raise ResultError(str(exc)) from None
+
+
+def _once(pairs: list[tuple[str, int]], what: str) -> dict[str, int]:
+    """The pairs by power; a power given twice is refused, naming both values."""
+    out: dict[str, int] = {}
+    for letter, value in pairs:
+        if letter in out:
+            raise ResultError(f"{what}: {POWERS[letter]} is given twice ({out[letter]} and "
+                              f"{value}): give it once")
+        out[letter] = value
+    return out
 
 
 def _pairs(text: str, what: str) -> list[tuple[str, int]]:

@@ -7,8 +7,9 @@ played every round, ``search`` for any other number), each table's powers (``pow
 what the seating repeats.
 """
 
-from dipclock.seating.past import Past, Seat, SeatingError, pair, read_past
+from dipclock.seating.past import SEATS, Past, Seat, SeatingError, pair, read_past
 from dipclock.seating.seat import (
+    Problem,
     Seating,
     Table,
     apart_together,
@@ -16,9 +17,11 @@ from dipclock.seating.seat import (
     powers_repeated,
     problems,
     seat_round,
+    seating_problems,
+    table_plan,
     two_boards_allowed,
 )
 
-__all__ = ["Past", "Seat", "Seating", "SeatingError", "Table", "apart_together", "pair",
-           "pairs_met_before", "powers_repeated", "problems", "read_past", "seat_round",
-           "two_boards_allowed"]
+__all__ = ["SEATS", "Past", "Problem", "Seat", "Seating", "SeatingError", "Table", "apart_together",
+           "pair", "pairs_met_before", "powers_repeated", "problems", "read_past",
+           "seat_round", "seating_problems", "table_plan", "two_boards_allowed"]

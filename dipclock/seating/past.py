@@ -13,6 +13,9 @@ from dipclock.powers import LETTERS, POWERS
 
 T = TypeVar("T")
 
+#: a table's seats: one for each power (every "seven" of the seating is this one)
+SEATS = len(LETTERS)
+
 
 class Chance(Protocol):
     """The random draws a seating makes (``random.Random`` is one): passed in, so the core

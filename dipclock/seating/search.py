@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
-from dipclock.seating.past import Chance, Past, pair
+from dipclock.seating.past import SEATS, Chance, Past, pair
 from dipclock.seating.powers import repeats
 
 #: the cost of seating a kept-apart pair together: more than every meeting a hall can hold
@@ -45,12 +45,12 @@ def board_cost(members: Sequence[int], m: Sequence[Sequence[int]]) -> int:
 
 def anneal(m: Sequence[Sequence[int]], tables: int, rng: Chance,
            tries: int) -> list[list[int]]:
-    """Players 0..7·tables-1 seated at ``tables`` tables, the pairs' cost (``m``) as low
+    """Players 0..SEATS·tables-1 seated at ``tables`` tables, the pairs' cost (``m``) as low
     as ``tries`` swaps find it."""
-    n = 7 * tables
+    n = SEATS * tables
     order = list(range(n))
     rng.shuffle(order)
-    members = [order[7 * t:7 * t + 7] for t in range(tables)]
+    members = [order[SEATS * t:SEATS * (t + 1)] for t in range(tables)]
     at = [0] * n
     for t, ms in enumerate(members):
         for p in ms:
@@ -126,10 +126,10 @@ def seat_tables(players: Sequence[str], past: Past, apart: Collection[tuple[str,
     """``players`` (a multiple of seven) at tables of seven: the fewest meetings again
     (weighted by how often), no kept-apart pair together if it can be, then the fewest
     power repeats; the best of ``starts`` starts."""
-    if len(players) % 7:
-        raise ValueError(f"{len(players)} players do not fill tables of seven")
+    if len(players) % SEATS:
+        raise ValueError(f"{len(players)} players do not fill tables of {SEATS}")
     m = costs(players, past, apart)
-    tables = len(players) // 7
+    tables = len(players) // SEATS
     best: tuple[int, int] | None = None
     seated: list[list[int]] = []
     for _ in range(starts):

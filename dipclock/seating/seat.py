@@ -15,12 +15,10 @@ from dataclasses import dataclass
 
 from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import plane
-from dipclock.seating.past import Chance, Past, SeatingError, pair
+from dipclock.seating.past import SEATS, Chance, Past, SeatingError, pair
 from dipclock.seating.powers import give_powers, repeats
 from dipclock.seating.search import seat_tables
 from dipclock.standings.rules import StandingsRules
-
-SEATS = len(LETTERS)
 
 
 @dataclass(frozen=True)
@@ -181,25 +179,71 @@ def two_boards_allowed(rules: StandingsRules | None) -> bool:
     return rules is not None and rules.two_boards != "refuse"
 
 
+def table_plan(players: Sequence[str], two_boards: bool = False) -> str:
+    """What the players present make, in the dashboard's words: "23 players: 3 tables, 2
+    sitting out" (and, where the event lets a player play two boards, "or 5 on two
+    boards"), or why ``seat_round`` would refuse them. Empty for no players."""
+    if not players:
+        return ""
+    try:
+        _check_names(players, "players")
+    except SeatingError as exc:
+        return str(exc)
+    tables, surplus = divmod(len(players), SEATS)
+    text = f"{len(players)} players: {tables} table{'' if tables == 1 else 's'}"
+    if surplus:
+        text += f", {surplus} sitting out"
+        if two_boards:
+            text += f" (or {SEATS - surplus} on two boards)"
+    return text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing that stops a seating being called: the ``tables`` it is at, what it is in
+    ``words`` (without "table N: ", for a page that lists it under its table), and the
+    ``players`` it names as seated too often (a page marks their seats)."""
+
+    tables: tuple[int, ...]
+    words: str
+    players: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> str:
+        """The problem on its own line: "table 3: no player for Turkey"."""
+        return f"table {self.tables[0]}: {self.words}" if len(self.tables) == 1 else self.words
+
+
+def seating_problems(tables: Sequence[Table], apart: Collection[tuple[str, str]] = frozenset(),
+                     two_boards: bool = False) -> list[Problem]:
+    """What makes a seating one a TD cannot call (``problems``), each with its tables: the
+    dashboard's seating view and the desk's draft say the same (issue 34)."""
+    out: list[Problem] = []
+    where: dict[str, list[int]] = {}
+    for t in tables:
+        empty = [POWERS[p] for p in LETTERS if not t.seats.get(p, "").strip()]
+        if len(empty) == len(LETTERS):
+            out.append(Problem((t.number,), "no players seated"))
+        elif empty:
+            out.append(Problem((t.number,), f"no player for {', '.join(empty)}"))
+        names = [n for n in t.seats.values() if n.strip()]
+        for n in sorted({n for n in names if names.count(n) > 1}):
+            out.append(Problem((t.number,), f"{n} is seated twice", (n,)))
+        for n in set(names):
+            where.setdefault(n, []).append(t.number)
+        out += [Problem((t.number,), f"{a} and {b} are kept apart")
+                for a, b in sorted(apart) if a in names and b in names]
+    for n, at in sorted(where.items()):
+        if len(at) > (2 if two_boards else 1):
+            at = sorted(at)
+            out.append(Problem(tuple(at), f"{n} is seated at tables {', '.join(map(str, at))}",
+                               (n,)))
+    return out
+
+
 def problems(tables: Sequence[Table], apart: Collection[tuple[str, str]] = frozenset(),
              two_boards: bool = False) -> list[str]:
     """What makes a seating one a TD cannot call, one line each: an empty seat, a player
     twice at a table or at two tables (unless ``two_boards``), a kept-apart pair together.
     Empty: the seating can be called."""
-    out: list[str] = []
-    where: dict[str, list[int]] = {}
-    for t in tables:
-        empty = [POWERS[p] for p in LETTERS if not t.seats.get(p, "").strip()]
-        if empty:
-            out.append(f"table {t.number}: no player for {', '.join(empty)}")
-        names = [n for n in t.seats.values() if n.strip()]
-        for n in sorted({n for n in names if names.count(n) > 1}):
-            out.append(f"table {t.number}: {n} is seated twice")
-        for n in set(names):
-            where.setdefault(n, []).append(t.number)
-        out += [f"table {t.number}: {a} and {b} are kept apart"
-                for a, b in sorted(apart) if a in names and b in names]
-    for n, at in sorted(where.items()):
-        if len(at) > (2 if two_boards else 1):
-            out.append(f"{n} is seated at tables {', '.join(map(str, sorted(at)))}")
-    return out
+    return [p.line for p in seating_problems(tables, apart, two_boards)]

@@ -5,25 +5,35 @@ them and says how the powers are given. Where the event has its players choose
 (wdc2006, wdc2019), the software cannot choose for them: the table is seated with the
 powers each played least, as a start, and the TD is told the event's order of choice, to
 move the players to the powers they chose before calling the seating.
+
+``top_board_round`` is the one step both the hub's seating desk and ``dipclock seat`` take,
+so they seat the same top board from the same scores and say the same of a tie.
+
+A tie for the last seat: wdc2006 19.8 seats "the top 7 of the ranking after round 4", and
+its ranking's tie-breaks (19.7) end in "position is shared"; wdc2019 is as silent. When the
+tie-breaks leave the seventh seat shared, no rule says who takes it, so the software picks
+nobody: the round is seated without a top board and the TD is told who is level, to decide
+and seat the top board by hand. Refusing the whole round instead would leave the TD no
+seating to work from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
-from dipclock.seating.past import Chance, Past, SeatingError
+from dipclock.seating.past import SEATS, Chance, Past, SeatingError
 from dipclock.seating.powers import give_powers
 from dipclock.seating.seat import Table
+from dipclock.standings import GameScore, SeatTie, StandingsRules, top_board_seeds
 from dipclock.standings.rules import TopBoardPowers
-
-SEATS = 7
 
 
 def top_board(seeds: Sequence[str], past: Past, rng: Chance, number: int = 1) -> Table:
     """The top board at table ``number``: the seven ``seeds``, the powers each played least
     (what the event's choice, if it has one, starts from)."""
     if len(seeds) != SEATS or len(set(seeds)) != SEATS:
-        raise SeatingError(f"the top board needs seven different players, not {len(seeds)}")
+        raise SeatingError(f"the top board needs {SEATS} different players, not {len(seeds)}")
     return Table(number, give_powers(list(seeds), past, rng))
 
 
@@ -50,3 +60,40 @@ def seat_top_board(seeds: Sequence[str], rule: TopBoardPowers, past: Past, rng: 
     notes = [f"table {number} is the top board: {', '.join(seeds)}"]
     words = choosing(rule, seeds)
     return top_board(seeds, past, rng, number), notes + ([words] if words else [])
+
+
+@dataclass(frozen=True)
+class TopBoard:
+    """A round's top board: its table (none: not this round's, or not seated, and
+    ``notes`` say why), its seven best first, and what the TD is told."""
+
+    tables: tuple[Table, ...] = ()
+    seeds: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def top_board_round(number: int, players: Collection[str], scores: Sequence[GameScore],
+                    rules: StandingsRules | None, past: Past, rng: Chance,
+                    taken: Collection[int] = ()) -> TopBoard:
+    """Round ``number``'s top board, where it is the event's top-board round: its seven by
+    the standings of ``scores`` before it, those not among ``players`` (present) passed
+    over ("the following player in the ranking may replace him"), at the first table not
+    ``taken``. Not seated, with a note, before any score or on a tie for the last seat
+    (see above). Another ``StandingsError`` (scores that cannot be) is the caller's."""
+    if rules is None or rules.top_board_round != number:
+        return TopBoard()
+    present = set(players)
+    try:
+        seeds = top_board_seeds(scores, rules,
+                                absent={s.player for s in scores} - present)
+    except SeatTie as exc:
+        return TopBoard(notes=(f"{exc}: the top board is not seated; the TD decides who "
+                               "takes the seat, and seats the top board by hand",))
+    if not seeds:
+        return TopBoard(notes=(f"round {number} is the top board's: no game before it has a "
+                               "score yet, so the top board is not seated",))
+    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng, taken)
+    return TopBoard((table,), tuple(seeds), tuple(said))
+
+
+__all__ = ["TopBoard", "choosing", "seat_top_board", "top_board", "top_board_round"]

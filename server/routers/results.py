@@ -355,14 +355,23 @@ MixedQuery = Annotated[bool, Query()]
 
 
 async def _view_csv(hub: Hub, round: int | None, table: Callable[[StandingsView], str],
-                    name: str, mixed: bool = True) -> Response:
-    """One of the standings' tables as a CSV file, made as a heavy read. Standings whose
-    totals add rounds scored under different systems are refused (409, one line saying
-    so) unless the TD asks for them anyway (``mixed``): a file carries no banner."""
+                    name: str, mixed: bool = False,
+                    mixed_of: Callable[[StandingsView], str] = lambda v: v.mixed,
+                    empty_because: Callable[[StandingsView], str] = lambda v: "",
+                    ) -> Response:
+    """One of the standings' tables as a CSV file, made as a heavy read. A table whose
+    totals add rounds scored under different systems (``mixed_of``) is refused (409, one
+    line saying so) unless the TD asks for it anyway (``mixed``); then every row says so
+    in a last ``note`` column (``resultsdesk.table_text``). A table that is empty for a
+    reason (``empty_because``) is refused with it, never sent as a bare header."""
     def work() -> Response:
         view = standings_view(hub.store, round or _current_number(hub))
-        if view.mixed and not mixed:
-            raise Refused(409, f"{name}: {view.mixed}; ask for it anyway with ?mixed=1")
+        why = mixed_of(view)
+        if why and not mixed:
+            raise Refused(409, f"{name}: {why}; ask for it anyway with ?mixed=1")
+        empty = empty_because(view)
+        if empty:
+            raise Refused(409, f"{name}: {empty}")
         return _csv(table(view), name)
     return await heavy_read(hub, work)
 
@@ -389,9 +398,15 @@ async def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None,
 
 
 @router.get("/api/teams.csv", response_class=Response)
-async def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
-    """The team table after a round (the current one by default)."""
-    return await _view_csv(hub, round, teams_csv, "teams.csv")
+async def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+                        mixed: MixedQuery = False) -> Response:
+    """The team table after a round (the current one by default). Its totals add the team
+    round's games alone, so standings that mix systems over the rounds do not make it
+    mixed; it is judged as the others are, on the games it adds (``teams_mixed``). Teams
+    set but not scored (no team prize, the team round not played) are a 409 saying why."""
+    return await _view_csv(hub, round, teams_csv, "teams.csv", mixed,
+                           mixed_of=lambda v: v.teams_mixed,
+                           empty_because=lambda v: "" if v.teams else v.team_problem)
 
 
 def _current_number(hub: Hub) -> int:

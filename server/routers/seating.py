@@ -16,7 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from dipclock.powers import POWERS
-from server import actions, seatingdesk
+from server import actions, seatingdesk, seatingview
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import HubDep
@@ -35,6 +35,22 @@ def seating(
     """Every seat of round ``round`` (or of every round)."""
     return [SeatOut(round=s.round, table=s.table, power=s.power, player=s.player)
             for s in hub.store.seating(round)]
+
+
+@router.get("/td/seating/view", response_model=seatingview.SeatingView)
+def seating_view(
+    _: TD, hub: HubDep, round: Annotated[int | None, Query(ge=1, le=99)] = None
+) -> seatingview.SeatingView:
+    """Round ``round`` (default: the current one) table by table with what to fix, as the
+    core finds it, and each team's players seated nowhere: the dashboard shows only this."""
+    return seatingview.view(hub, round)
+
+
+@router.post("/td/seating/plan", response_model=seatingview.Plan)
+def seating_plan(body: Parsed[seatingview.PlanIn], _: TD, hub: HubDep) -> seatingview.Plan:
+    """What the players present make ("23 players: 3 tables, 2 sitting out"), by the
+    event's rules (two boards only where it allows them)."""
+    return seatingview.plan(hub, body)
 
 
 @router.put("/td/seating", response_model=SeatingSet)

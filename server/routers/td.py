@@ -14,19 +14,22 @@ checked and encoded (``server.responses.render``).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
 from server import actions, roundsetup
+from server.actions import Action, EventScope
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
-from server.context import HubDep, heavy_read
+from server.context import Hub, HubDep, heavy_read
 from server.dashboard import state as dashboard_state
 from server.responses import (
     Changed,
     DashboardState,
     Decided,
+    EventPreview,
     EventSet,
     LateSubmission,
     PauseAdded,
@@ -35,6 +38,7 @@ from server.responses import (
     TablesSet,
     render,
 )
+from server.resultsdesk import event_teams_note
 from server.review import as_csv, late_submissions
 from server.rounds import current
 from server.roundsetup import RoundPreview
@@ -92,17 +96,36 @@ async def penalties_csv(_: TD, hub: HubDep, round: RoundQuery = None) -> Respons
 # --- setup ------------------------------------------------------------------------------
 
 
+def _event_scope(hub: Hub, body: EventChoice, now: datetime) -> Action[EventScope]:
+    """The event chosen and the rounds it is for at ``now`` (``actions.event_scope``)."""
+    chosen = actions.choose_event(body)
+    cur = hub.store.current_round()
+    return actions.event_scope(chosen.what, chosen.summary, cur, now,
+                               record=bool(cur and hub.store.record(cur)))
+
+
+@router.post("/td/event/preview", response_model=EventPreview)
+def preview_event(body: Parsed[EventChoice], _: TD, hub: HubDep) -> EventPreview:
+    """What choosing the event would do, for the question the dashboard asks first: the
+    round it starts with and what becomes of the teams set (a bad file: its 422)."""
+    done = _event_scope(hub, body, hub.clock.moment())
+    profile = done.what.profile
+    return EventPreview(event=profile.id, name=profile.name,
+                        from_round=done.what.first_round,
+                        teams=event_teams_note(hub.store, profile))
+
+
 @router.put("/td/event", response_model=EventSet)
 def set_event(body: Parsed[EventChoice], _: TDWrite, hub: HubDep, base: Base) -> EventSet:
     """Choose the event for the next round, or for the current one if it has not started:
-    a round under way or called keeps the rules it is played under (review, CSV)."""
-    chosen, now = actions.choose_event(body), hub.clock.moment()
-    cur = hub.store.current_round()
-    done = actions.event_scope(chosen.what, chosen.summary, cur, now,
-                               record=bool(cur and hub.store.record(cur)))
+    a round under way or called keeps the rules it is played under (review, CSV). The
+    teams set stay whatever the event; the reply says whether it scores them."""
+    now = hub.clock.moment()
+    done = _event_scope(hub, body, now)
     hub.store.set_event(done.what.profile, now, done.summary, done.what.current, base=base)
     publish(hub)
-    return EventSet(event=chosen.what.id, from_round=done.what.first_round, seq=hub.store.seq())
+    return EventSet(event=done.what.profile.id, from_round=done.what.first_round,
+                    seq=hub.store.seq(), teams=event_teams_note(hub.store, done.what.profile))
 
 
 @router.post("/td/round/preview", response_model=RoundPreview)

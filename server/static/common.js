@@ -109,6 +109,18 @@ function renderClock(clock) {
 // --- talking to the hub ------------------------------------------------------------------
 
 // ``extra``: more headers (the state a change was made from, a sheet's version).
+// A public page's reply (/api/hall, /api/boardcall) and how long ago, in hub time, the hub
+// built it: the reply is built once for everyone (and a browser may answer a poll from its
+// cache once the hub says nothing changed, a 304), so its hub_time is when it was built;
+// the X-Hub-Time header is when it was sent. The page ticks from the earlier instant.
+async function publicNow(path) {
+  const res = await fetch(path, { headers: { "Accept": "application/json" } });
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
+  const sent = parseFloat(res.headers.get("X-Hub-Time"));
+  return { data, age: Number.isFinite(sent) ? Math.max(0, sent - data.hub_time) : 0 };
+}
+
 async function api(method, path, body, extra) {
   const headers = { "Accept": "application/json", ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";

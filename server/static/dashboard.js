@@ -33,6 +33,7 @@ async function refresh() {
 function render(d) {
   $("round-title").textContent = d.round ? `· ${d.round.title}` : "";
   renderEventName(d);
+  renderComingTeams(d);
   $("undecided").hidden = !d.undecided;
   $("undecided").textContent = `${d.undecided} late order${d.undecided === 1 ? "" : "s"} to decide`;
   placeSetup(d);
@@ -47,7 +48,6 @@ function render(d) {
   fillSelect($("hold-table"), tables);
   renderPauses(d.pauses);
   renderRounds(d);
-  $("time-standing").textContent = standingText(d.clock);
   $("btn-time-system").hidden = !d.clock.offer_system;
   $("btn-time-machine").hidden = !d.clock.offer_machine;
   renderTime();
@@ -65,6 +65,32 @@ function renderEventName(d) {
   let text = now ? now.name : "No event chosen";
   if (d.round && d.event && d.event.id !== d.round.event.id) text += ` · next round: ${d.event.name}`;
   $("event-name").textContent = text;
+}
+
+// Teams the event chosen for the coming rounds will not score: kept, and said (the hub
+// words it; the Results card's team table says it once a round plays that event).
+function renderComingTeams(d) {
+  $("teams-coming").hidden = !d.teams_note;
+  $("teams-coming").textContent = sentence(d.teams_note || "");
+}
+
+function sentence(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) + "." : "";
+}
+
+// Choose an event: the hub first says what it would do to the teams set (a bad file is
+// refused there, before any question), the question says it, and so does the answer.
+async function chooseEvent(body, name) {
+  let preview;
+  try {
+    preview = await api("POST", "/api/td/event/preview", body);
+  } catch (e) {
+    return toast(e.message, true);
+  }
+  const teams = sentence(preview.teams);
+  const done = await act(eventQuestion(last && last.data, name) + (teams ? "\n" + teams : ""),
+    "PUT", "/api/td/event", body);
+  if (done && done.teams) toast(`Done: ${name} chosen. ${sentence(done.teams)}`);
 }
 
 // What choosing an event does, said before the TD says yes (a round is a record).
@@ -94,6 +120,9 @@ const ROUND_FIELDS = ["round-number", "round-start", "round-last", "round-call",
 // ``reopen``: the round being corrected (a record: it is reopened on purpose).
 const roundForm = { dirty: false, reopen: null, eventId: null };
 
+// The start and call fields keep their seconds (``step="1"``, filled with hh:mm:ss), so a
+// round reopened sends its call back as it was: a call at 23:41:41 cut to 23:41 would end a
+// game whose deadline falls in those seconds a phase early. A browser leaves ":00" out.
 function withSeconds(value) {
   return value && value.length === 16 ? value + ":00" : value;
 }
@@ -108,7 +137,7 @@ function fillRoundForm(d) {
   $("round-start").value = n.start ? n.start.slice(0, 19) : "";
   const cur = d.round && d.round.number === n.number ? d.round : null;
   $("round-last").value = cur && cur.last_year ? cur.last_year : "";
-  $("round-call").value = cur && cur.call ? cur.call.slice(0, 16) : "";
+  $("round-call").value = cur && cur.call ? cur.call.slice(0, 19) : "";
   $("btn-round").textContent = n.correcting ? `Correct round ${n.number}` : `Set up round ${n.number}`;
 }
 
@@ -148,7 +177,7 @@ function correctRound(r, d) {
   $("round-number").readOnly = true;
   $("round-start").value = r.start ? r.start.slice(0, 19) : "";
   $("round-last").value = r.last_year || "";
-  $("round-call").value = r.call ? r.call.slice(0, 16) : "";
+  $("round-call").value = r.call ? r.call.slice(0, 19) : "";
   if (r.record) {
     const events = [[r.event_id, r.event], ...d.events.filter((e) => e.id !== r.event_id)
       .map((e) => [e.id, e.name])];
@@ -192,8 +221,11 @@ async function setUpRound() {
     : `Set up round ${p.round} starting ${start.replace("T", " ")}?`;
   const more = [...p.questions];
   if (body.reopen) {
+    // the hub says which round the tables play once it is done: a reopened earlier round
+    // leaves them on the one they play now
     more.push(...(p.moves.length ? ["What would move:", ...p.moves] : ["Nothing played would move."]),
-      `Every table would show: ${p.tables_show}`);
+      p.tables_round === p.round ? `Every table would show: ${p.tables_show}`
+        : `The tables stay on round ${p.tables_round}, as they are: ${p.tables_show}`);
   }
   showRoundPreview(more);
   const done = await act([head, ...more].join("\n"), "PUT", "/api/td/round", body);
@@ -284,18 +316,23 @@ function renderTime() {
   $("time-hub").textContent = clockText(hub);
   $("time-phone").textContent = clockText(phone);
   $("time-diff").textContent = Math.abs(diff) < 0.05 ? "0.0 s" : `${diff > 0 ? "+" : "−"}${span(diff)}`;
-  const warn = [];
-  if (Math.abs(diff) > 2) {
+  const warn = [], agrees = Math.abs(diff) <= 2;
+  if (!agrees) {
     warn.push(`The hub's clock is ${span(diff)} ${diff > 0 ? "ahead of" : "behind"} this phone's.`);
     const quarters = Math.abs(diff) / 900;
     if (quarters >= 1 && Math.abs(quarters - Math.round(quarters)) * 900 < 5) {
       warn.push("That looks like a time zone: are the hub and this phone set to the same one?");
     }
   }
-  const standing = last.data.clock.standing;
+  const clock = last.data.clock, standing = clock.standing;
   const untrusted = standing === "not synchronised" || standing === "unknown";
-  if (untrusted) warn.push(STANDING[standing]);
-  $("time-standing").hidden = untrusted;  // said in the warning already
+  // A hall with no time server: a hub that agrees with this phone needs nothing done, and
+  // a red box all day would teach the TD to pass over the one that matters. It is a quiet
+  // note then; the red box is for a hub that disagrees with the phone.
+  if (untrusted && !agrees) warn.push(STANDING[standing]);
+  $("time-standing").textContent = standingText(clock) +
+    (untrusted && agrees ? " It agrees with this phone's clock: nothing to do." : "");
+  $("time-standing").hidden = untrusted && !agrees;  // said in the warning already
   if (warn.length) warn.push("If this phone's time is right, set the hub's time to it.");
   const box = $("time-warning");
   box.hidden = !warn.length;
@@ -438,14 +475,13 @@ function wireDashboard() {
   };
   $("btn-event").onclick = () => {
     const id = $("event-builtin").value;
-    act(eventQuestion(last && last.data, id), "PUT", "/api/td/event", { builtin: id });
+    chooseEvent({ builtin: id }, id);
   };
   $("btn-event-file").onclick = async () => {
     const file = $("event-file").files[0];
     if (!file) return toast("Choose a .toml file first", true);
     const text = await file.text();
-    act(eventQuestion(last && last.data, file.name), "PUT", "/api/td/event",
-      { toml: text, filename: file.name });
+    chooseEvent({ toml: text, filename: file.name }, file.name);
   };
   $("btn-round").onclick = setUpRound;
   $("btn-round-cancel").onclick = () => { resetRoundForm(); if (last) fillRoundForm(last.data); };

@@ -4,24 +4,12 @@
 
 // --- hall clock --------------------------------------------------------------------------
 
-// The hall's data and how long ago, in hub time, the hub computed it: the hub builds one
-// reply for everyone every quarter second (and a browser may answer a poll from its cache
-// once the hub says nothing changed, a 304), so the reply's hub_time is when it was built;
-// the X-Hub-Time header is when it was sent. The page ticks from the earlier instant.
-async function hallNow() {
-  const res = await fetch("/api/hall", { headers: { "Accept": "application/json" } });
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
-  const sent = parseFloat(res.headers.get("X-Hub-Time"));
-  return { data, age: Number.isFinite(sent) ? Math.max(0, sent - data.hub_time) : 0 };
-}
-
 function wireHall() {
   const poll = async () => {
     try {
-      const { data, age } = await hallNow();
+      const { data, age } = await publicNow("/api/hall");
       last = { data, at: performance.now() - age * 1000 };
-      $("hall-event").textContent = data.clock ? `${data.event} · ${data.round}` : "";
+      $("hall-event").textContent = data.clock ? eventLine(data) : "";
       renderApart(data.apart || [], data.clock);
       document.body.classList.remove("offline");
     } catch (e) {
@@ -31,7 +19,22 @@ function wireHall() {
   poll();
   setInterval(poll, 1000);
   window.addEventListener("resize", () => fitApart(last && last.data.clock));
-  setInterval(() => { if (last) renderClock(last.data.clock); }, 200);
+  setInterval(() => {
+    if (!last) return;
+    renderClock(last.data.clock);
+    // new words in the lines above or below the clock, or a countdown of more digits
+    // (9:59 to 10:00): the page is fitted again, so the countdown stays whole on it
+    const shape = ["stage", "clock-detail"].map((id) => $(id).textContent)
+      .concat($("remaining").textContent.length).join("\n");
+    if (shape !== fitted) fitApart(last.data.clock);
+  }, 200);
+}
+
+// The round's name once: the line over the clock names the event, and the round too
+// unless the clock's own line does already ("Round 3 ... starts at 14:00").
+function eventLine(data) {
+  const named = data.round && data.clock.label.includes(data.round);
+  return named ? data.event : `${data.event} · ${data.round}`;
 }
 
 // 2 min, 1 min 30 s, 45 s, 1 h 5 min: how much time a table was given or lost.
@@ -71,10 +74,34 @@ function renderApart(apart, clock) {
 const CLOCK_SIZES = [24, 21, 18, 16, 14, 12, 10, 8];
 const WORDS_SIZES = [14, 12, 10, 8, 6];
 
+// The lines of words over and under the clock (the round's name may be 80 characters):
+// their sizes (vw), largest first, and the share of the screen's height each may take at
+// most, so the clock keeps the rest.
+const LINE_SIZES = { "hall-event": [2.2, 1.9, 1.6, 1.4],
+  "stage": [5, 4.4, 3.8, 3.3, 2.9, 2.5, 2.2], "clock-detail": [3, 2.6, 2.2, 1.9, 1.6] };
+const LINE_MOST = { "hall-event": 0.1, "stage": 0.2, "clock-detail": 0.15 };
+
+function fitLines() {
+  for (const [id, sizes] of Object.entries(LINE_SIZES)) {
+    const line = $(id);
+    line.style.fontSize = "";
+    for (const size of sizes) {
+      line.style.fontSize = `${size}vw`;
+      if (line.offsetHeight <= window.innerHeight * LINE_MOST[id]) break;
+    }
+  }
+}
+
+let fitted = null;  // the words and the countdown's length the page was last fitted to
+
 function fitApart(clock) {
   const list = $("hall-apart"), big = $("remaining");
+  fitted = ["stage", "clock-detail"].map((id) => $(id).textContent)
+    .concat(big.textContent.length).join("\n");
+  fitLines();
   big.style.fontSize = list.style.fontSize = "";
-  const fits = () => document.documentElement.scrollHeight <= window.innerHeight;
+  const root = document.documentElement;
+  const fits = () => root.scrollHeight <= window.innerHeight && root.scrollWidth <= window.innerWidth;
   const words = clock && !/\d/.test(clock.big);  // "Break", "Game over": sized by the CSS
   if (list.hidden) {
     for (const size of words ? WORDS_SIZES : CLOCK_SIZES) {

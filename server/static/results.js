@@ -105,6 +105,9 @@ async function refreshResults(d) {
     $("standings-mixed").textContent = view.mixed ? view.mixed.charAt(0).toUpperCase() + view.mixed.slice(1) : "";
     renderAwards(view);
     const mixed = view.mixed ? "&mixed=1" : "";
+    // a file of mixed totals is asked for on purpose, and says so next to its link (and in
+    // its own "note" column)
+    for (const tag of document.querySelectorAll("#results-card .csv-mixed")) tag.hidden = !view.mixed;
     $("standings-csv").href = `/api/standings.csv?round=${view.round}${mixed}`;
     $("countries-csv").href = `/api/best-countries.csv?round=${view.round}${mixed}`;
     $("top-board-csv").href = `/api/top-board.csv?round=${view.round}${mixed}`;
@@ -132,7 +135,9 @@ function renderAwards(view) {
   $("teams").replaceChildren(...view.teams.map((t) => el("li", {},
     el("span", { class: "rank" }, `${t.rank}${t.shared ? "=" : ""}`), ` ${t.team} `,
     el("b", {}, t.total.toFixed(2)))));
-  $("teams-csv").href = `/api/teams.csv?round=${view.round}`;
+  // no table to download while the teams are not scored (the note says why)
+  $("teams-csv").hidden = !view.teams.length;
+  $("teams-csv").href = `/api/teams.csv?round=${view.round}` + (view.teams_mixed ? "&mixed=1" : "");
 }
 
 function wireResults() {

@@ -3,8 +3,9 @@
 // with the figures, swap two players by tapping them (the hub judges the result again:
 // POST /api/td/seating/check), and call it (PUT /api/td/seating/round). The draft lives in
 // this page only: nothing reaches the tables until the TD calls it.
-// Loaded after common.js and seating.js (SEAT_POWERS, seatsHeld); uses dashboard.js's
-// tableNumbers; one scope, no build step.
+// Loaded after common.js and seating.js (seatingView's powers, seatsHeld); uses
+// dashboard.js's tableNumbers; one scope, no build step. The powers and what the players
+// make are the hub's: this page names no power and counts no tables itself.
 "use strict";
 
 let seatDraft = null;   // the hub's last answer for the draft on screen
@@ -30,11 +31,26 @@ function guessSeatForm() {
   countPlayers();
 }
 
+// What the players typed make, in the hub's words by the event's rules ("23 players: 3
+// tables, 2 sitting out"; two boards only where the event allows them), asked a moment
+// after the TD stops typing; the two-boards field is shown only where the event has them.
+let planTimer = null, planAsked = 0;
+
 function countPlayers() {
-  const n = new Set(lines($("seat-players").value)).size;
-  const sitting = n % 7;
-  $("seat-players-count").textContent = n ? `${n} players: ${Math.floor(n / 7)} tables` +
-    (sitting ? `, ${sitting} sitting out (or ${7 - sitting} on two boards)` : "") : "";
+  clearTimeout(planTimer);
+  planTimer = setTimeout(askPlan, 300);
+}
+
+async function askPlan() {
+  const asked = ++planAsked, players = lines($("seat-players").value);
+  try {
+    const plan = await api("POST", "/api/td/seating/plan", { players });
+    if (asked !== planAsked) return;  // the TD typed again meanwhile: a newer answer comes
+    $("seat-players-count").textContent = plan.text;
+    $("seat-two").closest("label").hidden = !plan.two_boards;
+  } catch (e) {
+    if (asked === planAsked) $("seat-players-count").textContent = e.message;
+  }
 }
 
 async function seatTheRound() {
@@ -51,6 +67,7 @@ async function seatTheRound() {
   $("btn-seat-draft").disabled = true;
   seatDraft = null;
   try {
+    if (!seatingView) await refreshSeating();  // seating.js: the powers, to lay a draft out
     showSeatDraft(await api("POST", "/api/td/seating/draft", body));
     $("seat-seed").placeholder = `any (this one: ${seatDraft.seed})`;
   } catch (e) {
@@ -90,10 +107,10 @@ function renderSeatDraft() {
   if (!seatDraft) return view.replaceChildren();
   view.replaceChildren(...seatDraft.tables.map((t) => el("div",
     { class: "seat-table", "data-table": t.table }, el("strong", {}, `Table ${t.table}`),
-    el("ol", { class: "seats" }, ...SEAT_POWERS.map(([letter, name]) => {
+    el("ol", { class: "seats" }, ...seatingView.powers.map(({ letter, name }) => {
       const picked = seatPicked && seatPicked[0] === t.table && seatPicked[1] === letter;
       return el("li", { class: picked ? "picked" : "" },
-        el("span", { class: "power" }, name),
+        el("span", { class: "power" }, name), " ",
         el("button", { class: "player plain", type: "button", "data-power": letter,
           "aria-pressed": picked ? "true" : "false",
           onclick: () => pickSeat(t.table, letter) }, t.seats[letter] || "empty"));

@@ -61,6 +61,35 @@ async function afterRefusal(err, seen) {
 const letterOf = (name) => view.powers.find((p) => p.name === name).letter;
 const nameOf = (l) => view.powers.find((p) => p.letter === l).name;
 
+// A line's power and its player apart, on the screen (the player below) and for a screen
+// reader ("Austria, Alice Smith"), never "AustriaAlice Smith".
+const powerAndPlayer = (name, player) => [el("span", { class: "power" }, name),
+  ...(player ? [el("span", { class: "sr-only" }, ", "), el("span", { class: "player" }, player)]
+    : [])];
+
+// The endings this game can have had, as the hub sends them by the event's rules (the first
+// is the default); a choice already made on this page stays while it is offered.
+function renderEndings(v, stored) {
+  const was = document.querySelector("input[name=ending]:checked");
+  const offered = v.offered.map((o) => o.ending);
+  const pick = stored && offered.includes(stored) ? stored
+    : was && offered.includes(was.value) ? was.value : offered[0];
+  const options = v.powers.map((p) => [p.letter, p.name]);
+  const chosen = (id) => $(id) && $(id).value;  // a power picked already stays picked
+  const kept = { solo: chosen("solo"), "conceded-to": chosen("conceded-to") };
+  $("ending-choices").replaceChildren(...v.offered.map((o) => {
+    const id = { solo: "solo", concession: "conceded-to" }[o.ending];
+    const select = id ? el("select", { id }) : null;
+    if (select) {
+      fillSelect(select, options);
+      if (kept[id]) select.value = kept[id];
+    }
+    return el("label", {}, el("input", { type: "radio", name: "ending", value: o.ending,
+      checked: o.ending === pick ? "checked" : null }), " ", el("span", {}, o.words),
+      ...(select ? [" ", select] : []));
+  }));
+}
+
 function renderSheet(v) {
   view = v;
   $("sheet-title").textContent = `Table ${v.table} · ${v.round_title}`;
@@ -72,32 +101,29 @@ function renderSheet(v) {
     const out = s && s.eliminated[l] ? s.eliminated[l] : "";
     const inDraw = !s || !s.draw || s.draw.includes(l);
     return el("tr", { "data-power": l },
-      el("th", {}, name, el("span", { class: "player" }, v.players[name] || "")),
-      el("td", {}, el("input", { type: "number", min: "0", max: "34", inputmode: "numeric",
-        class: "centres-in", "aria-label": `${name} centres`, value: String(centres),
-        oninput: totals })),
-      el("td", {}, el("input", { type: "number", min: "1901", max: "2100", inputmode: "numeric",
-        class: "out-in", "aria-label": `${name} eliminated in`, value: String(out),
-        placeholder: "year" }),
-        v.draws_by_size ? el("label", { class: "in-draw" }, el("input", { type: "checkbox",
+      el("th", {}, ...powerAndPlayer(name, v.players[name])),
+      el("td", {}, el("input", { type: "number", min: "0", max: String(v.total_centres),
+        inputmode: "numeric", class: "centres-in", "aria-label": `${name} centres`,
+        value: String(centres), oninput: totals })),
+      el("td", {}, el("input", { type: "number", min: String(v.first_year),
+        max: String(v.latest_year), inputmode: "numeric", class: "out-in",
+        "aria-label": `${name} eliminated in`, value: String(out), placeholder: "year" }),
+        v.ask_draw ? el("label", { class: "in-draw" }, el("input", { type: "checkbox",
           class: "draw-in", "aria-label": `${name} in the draw`, checked: inDraw ? "checked" : null }),
           " in draw") : null));
   });
   $("centres").replaceChildren(...rows);
-  $("draw-label").textContent = v.draws_by_size ? "A draw of the powers ticked"
-    : "A draw of all survivors";
-  fillSelect($("solo"), v.powers.map((p) => [p.letter, p.name]));
-  fillSelect($("conceded-to"), v.powers.map((p) => [p.letter, p.name]));
-  // only the endings the event's text has (the hub says which)
+  // only the endings the event's text has in this game's year (the hub says which)
+  renderEndings(v, s && s.ending);
   const e = v.endings;
-  $("concession-label").hidden = !(e && e.concession);
   $("grew-label").hidden = !(e && e.leader_growth);
   $("endings-note").textContent = e ? e.text : "";
+  $("year").min = String(v.first_year);
+  $("year").max = String(v.latest_year);
   $("year").value = (s && s.year) || v.year || "";
   if (s) {
-    document.querySelector(`input[name=ending][value=${s.ending}]`).checked = true;
     if (s.solo) $("solo").value = s.solo;
-    if (s.conceded_to) $("conceded-to").value = s.conceded_to;
+    if (s.conceded_to && $("conceded-to")) $("conceded-to").value = s.conceded_to;
     $("leader-grew").checked = s.leader_grew !== false;
   }
   const locked = v.status === "final" && sheetKey;
@@ -113,8 +139,9 @@ function totals() {
   document.querySelectorAll("#centres tr").forEach((tr) => {
     const c = tr.querySelector(".centres-in").value;
     sum += Number(c) || 0;
-    // a power with no centres was eliminated: its year is asked for, and it is in no draw
-    tr.querySelector(".out-in").hidden = c === "" || Number(c) > 0;
+    // a power eliminated (the hub says at how many centres): its year is asked for, and it
+    // is in no draw
+    tr.querySelector(".out-in").hidden = c === "" || Number(c) !== view.eliminated_at;
   });
   $("total").textContent = `${sum} of ${view.total_centres}`;
   $("total").className = sum === view.total_centres ? "" : "bad";
@@ -145,7 +172,7 @@ function renderChecks(v) {
   $("confirm").replaceChildren(...(seated.length ? seated : names).map((n) => {
     const done = v.confirmed.includes(n);
     const line = el("li", { class: done ? "done" : "", "data-power": letterOf(n) },
-      el("span", {}, n, v.players[n] ? el("span", { class: "player" }, v.players[n]) : null),
+      el("span", {}, ...powerAndPlayer(n, v.players[n])),
       el("span", { class: "how" }, done ? `✓ ${how[v.confirmations[n]] || "confirmed"}` : "not yet"));
     if (!sheetKey && !done && v.status !== "final") {
       line.append(el("button", { class: "small", disabled: v.blocked ? "disabled" : null,
@@ -162,16 +189,17 @@ function readForm() {
     if (c === "") throw new Error(`Give ${nameOf(l)}'s centres`);
     centres[l] = Number(c);
     const out = tr.querySelector(".out-in").value;
-    if (Number(c) === 0 && out !== "") eliminated[l] = Number(out);
+    const gone = Number(c) === view.eliminated_at;
+    if (gone && out !== "") eliminated[l] = Number(out);
     const box = tr.querySelector(".draw-in");
-    if (box && box.checked && Number(c) > 0) draw.push(l);
+    if (box && box.checked && !gone) draw.push(l);
   }
   const ending = document.querySelector("input[name=ending]:checked").value;
   const body = { centres, eliminated, year: Number($("year").value), ending };
   if (ending === "solo") body.solo = $("solo").value;
   if (ending === "concession") body.conceded_to = $("conceded-to").value;
   if (view.endings && view.endings.leader_growth) body.leader_grew = $("leader-grew").checked;
-  if (ending === "draw" && view.draws_by_size) body.draw = draw;
+  if (ending === "draw" && view.ask_draw) body.draw = draw;
   return body;
 }
 

@@ -64,6 +64,11 @@ def test_a_solo_scores_under_the_event(capsys):
      "Germany has no centres: give the year it was eliminated"),
     (["--centres", "A=5,E=4,F=6,G=0,I=7,R=6,T=6", "--year", "19077", "--eliminated", "G=1905"],
      "year 19077"),
+    # a power given twice: neither value kept silently, the same for centres and years
+    (["--centres", "A=5,E=4,F=6,G=0,I=7,R=6,T=6,Austria=4", "--year", "1907",
+      "--eliminated", "G=1905"], "centres: Austria is given twice (5 and 4): give it once"),
+    (["--centres", "A=5,E=4,F=6,G=0,I=7,R=6,T=6", "--year", "1907", "--eliminated",
+      "G=1905,Germany=1906"], "eliminated: Germany is given twice (1905 and 1906): give it once"),
 ])
 def test_a_bad_sheet_exits_2_with_one_line(capsys, argv, message):
     code, out, err = run(capsys, "score", "wdc2006", *argv, "--json")

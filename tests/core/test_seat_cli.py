@@ -174,7 +174,8 @@ def bad(tmp_path: Path, name: str, text: str) -> Path:
     (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--history",
                 bad(t, "h.csv", "1,1,Prussia,Player 1\n")], "'Prussia' is not a power"),
     (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--history",
-                bad(t, "h.csv", "1,one,A,Player 1\n")], "line 1: round and table"),
+                bad(t, "h.csv", "1,one,A,Player 1\n")],
+     "h.csv: line 1: table: 'one' is not a table number (a whole number from 1 to 999)"),
     (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--apart",
                 bad(t, "a.csv", "Player 1\n")], "line 1: give player,player"),
     (lambda t: ["wdc2019", "--players", players_file(t, NAMES), "--keep", "2",
@@ -240,6 +241,25 @@ def test_a_top_board_whose_powers_are_given_says_nothing_of_choosing(capsys, tmp
     assert code == 0, err
     top = json.loads(out)["tables"][0]["seats"].values()
     assert sorted(top) == sorted(ranked[:7]) and "choose" not in err
+
+
+def test_a_tie_for_the_last_top_board_seat_seats_the_round_without_it_as_the_hub_does(
+        capsys, tmp_path):
+    # wdc2019's top board (round 4): Player 7 and Player 8 scored alike in every round, so
+    # nothing separates them for seat 7: the round is seated, without a top board, and the
+    # TD told who is level (the hub's seating desk says the same: one step in the core)
+    ranked = NAMES[:28]
+    scores = tmp_path / "scores.csv"
+    rows = [f"{r},{p},{100 - min(i, 6)}" for r in range(1, 4) for i, p in enumerate(ranked)
+            if i < 8] + [f"{r},{p},{50 - i}" for r in range(1, 4)
+                         for i, p in enumerate(ranked) if i >= 8]
+    scores.write_text("round,player,score\n" + "\n".join(rows) + "\n")
+    got, err = seat(capsys, tmp_path, "--seed", 1, "--scores", scores, players=ranked, rnd=4)
+    assert ("seat 7 of the top board is tied between Player 7, Player 8: no tie-break "
+            "separates them: the top board is not seated; the TD decides who takes the "
+            "seat, and seats the top board by hand") in err
+    assert "is the top board:" not in err
+    assert sorted(p for t in got["tables"] for p in t["seats"].values()) == sorted(ranked)
 
 
 def test_scores_for_a_round_with_no_top_board_are_refused(capsys, tmp_path):

@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 from dipclock.powers import LETTERS
 from dipclock.seating import Past, Seat, SeatingError, Table, pair, plane, read_past, seat_round
 from dipclock.seating.powers import cheapest_assignment, give_powers
+from dipclock.seating.seatfile import read_seats
+from dipclock.seating.topboard import TopBoard, top_board_round
+from dipclock.standings import GameScore, StandingsRules
 
 
 def names(n: int) -> list[str]:
@@ -244,5 +247,95 @@ def test_the_top_board_sits_together_and_is_told_the_events_order_of_choice():
     placing = choosing("placed_then_chosen", seeds)
     assert "P06, then P05, then P04, then P03, then P02, then P01, then P00 place" in placing
     assert "chooses" in choosing("chosen", seeds) and choosing("assigned", seeds) == ""
-    with pytest.raises(SeatingError, match="seven different players, not 6"):
+    with pytest.raises(SeatingError, match="7 different players, not 6"):
         top_board(seeds[:6], Past(), random.Random(1))
+
+
+def test_seven_is_written_once_in_the_seating_as_the_powers_count():
+    """``SEATS`` (``len(LETTERS)``) is every table's size; no module of the seating writes
+    a 7 of its own, but the affine plane's order, a property of its arithmetic."""
+    import ast
+    from pathlib import Path
+
+    from dipclock.seating import SEATS
+
+    assert SEATS == len(LETTERS) == 7
+    folder = Path(seat_round.__code__.co_filename).parent
+    sevens = [f"{path.name}:{node.lineno}" for path in sorted(folder.glob("*.py"))
+              if path.name != "plane.py"
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Constant) and type(node.value) is int and node.value == 7]
+    assert sevens == []
+
+
+# --- the top-board step both the hub and `dipclock seat` take ------------------------------
+
+TOP = StandingsRules(top_board_round=2)
+
+
+def scored(*players_and_scores: tuple[str, float]) -> list[GameScore]:
+    return [GameScore(1, p, s) for p, s in players_and_scores]
+
+
+def test_the_top_board_round_seats_the_standings_seven_the_absent_passed_over():
+    scores = scored(*((p, 100 - i) for i, p in enumerate(names(9))))
+    got = top_board_round(2, names(9)[1:], scores, TOP, Past(), random.Random(1), {1})
+    assert got.seeds == tuple(names(9)[1:8])  # P00 absent: P07 takes the seat
+    assert [t.number for t in got.tables] == [2]  # table 1 is called already
+    assert sorted(got.tables[0].seats.values()) == names(9)[1:8]
+    assert got.notes == (f"table 2 is the top board: {', '.join(names(9)[1:8])}",)
+    assert top_board_round(1, names(9), scores, TOP, Past(), random.Random(1)) == TopBoard()
+    assert top_board_round(2, names(9), scores, None, Past(), random.Random(1)) == TopBoard()
+
+
+def test_a_tie_for_the_last_top_board_seat_seats_no_top_board_and_names_the_level():
+    """wdc2006 19.8 seats "the top 7 of the ranking"; its tie-breaks end in "position is
+    shared": with the seventh seat shared, no rule says who sits there, so nobody is picked
+    and the TD is told who is level."""
+    players = names(9)
+    scores = scored(*((p, 100 - i) for i, p in enumerate(players[:7])), (players[7], 94))
+    got = top_board_round(2, players, scores, TOP, Past(), random.Random(1))
+    assert got.tables == () and got.seeds == ()
+    assert got.notes == ("seat 7 of the top board is tied between P06, P07: no tie-break "
+                         "separates them: the top board is not seated; the TD decides who "
+                         "takes the seat, and seats the top board by hand",)
+    # the one who is level withdraws: nothing is tied any more
+    again = top_board_round(2, players[:7], scores, TOP, Past(), random.Random(1))
+    assert again.seeds == tuple(players[:7])
+
+
+def test_a_top_board_round_before_any_score_seats_no_top_board_and_says_so():
+    got = top_board_round(2, names(9), [], TOP, Past(), random.Random(1))
+    assert got.tables == () and got.notes == (
+        "round 2 is the top board's: no game before it has a score yet, so the top board is "
+        "not seated",)
+
+
+# --- the seating file both the hub and `dipclock seat --history` read ----------------------
+
+def test_a_seating_file_is_read_with_a_header_blank_lines_names_and_a_bom():
+    text = "\ufeffRound,Table,Power,Player\n\n 1 , 2 ,england, Ann Smith \n1,2,T,Bo\n"
+    assert read_seats(text) == [Seat(1, 2, "E", "Ann Smith"), Seat(1, 2, "T", "Bo")]
+    assert read_seats("1,2,E,\n", clearing=True) == [Seat(1, 2, "E", "")]
+    assert read_seats("1,1,A,Zoë\u00a0Li\n") == [Seat(1, 1, "A", "Zoë\u00a0Li")]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("1,1,England\n", "line 1: give round,table,power,player (4 values, not 3)"),
+    ("round,table,power,player\n1,x,E,Al\n",
+     "line 2: table: 'x' is not a table number (a whole number from 1 to 999)"),
+    ("100,1,E,Al\n", "line 1: round: '100' is not a round number (a whole number from 1 to 99)"),
+    ("1,²,E,Al\n", "line 1: table: '²' is not a table number"),
+    ("1," + "9" * 5000 + ",E,Al\n",
+     "line 1: table: '999999999999999999999999…' is not a table number"),
+    ("1,1," + "Prussia" * 9 + ",Al\n", "line 1: power: 'PrussiaPrussiaPrussiaPru…' is not"),
+    ("1,1,Spain,Al\n", "line 1: power: 'Spain' is not a power (one of A E F G I R T)"),
+    ("1,1,E,\n", "line 1: player: a player's name is empty"),
+    ("1,1,E,bell\x07\n", "line 1: player: a name is one line of at most 80 characters"),
+    ("1,1,E," + "x" * 81 + "\n", "line 1: player: a name is one line of at most 80"),
+    ("1,1,E,Al\n1,1,F,\x00\n", "line 2: "),
+])
+def test_a_bad_seating_line_is_one_line_naming_it(text, words):
+    with pytest.raises(SeatingError) as err:
+        read_seats(text)
+    assert str(err.value).startswith(words)

@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from dipclock.sync import to_seconds
 from tests.chromium import SHOTS
 from tests.server.conftest import START
 from tests.server.live import ThreadHub, at, clocks_of, held_hub
@@ -101,7 +102,8 @@ def test_two_rounds_seated_on_the_card_called_and_shown_to_the_hall(browser, hub
 
     # the projector: a page of tables at a time, turning by itself
     td.put("/api/td/round", json={"number": 2, "start": ROUND_2.isoformat()}).raise_for_status()
-    hall = browser.new_page(bypass_csp=True, viewport={"width": 640, "height": 720})
+    # a narrow window (three tables fill a projector's page: test_the_board_call_fills...)
+    hall = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 720})
     hall.clock.install(time=datetime.now().timestamp())
     hall.goto(hub.url + "/boardcall")
     expect(hall.locator("#call-page")).to_have_text("Page 1 of 2", timeout=WAIT)
@@ -177,3 +179,122 @@ def kiosk_board_call(hub: ThreadHub, td: httpx.Client, seats: dict[str, str],
         {"message": message} if message else {})
     if SHOTS:
         pygame.image.save(surface, os.path.join(SHOTS, "kiosk-board-call-live.png"))
+
+
+#: issue 34: the board call of a round named in 80 characters, with real-length names
+LONG_NAME = "Second Individual Round of the Spring Open, the Saturday afternoon board, hall B"
+LONG_START = datetime(2024, 5, 4, 14, 0)
+MESSAGE = "Find your table now: the round starts at 14:00 sharp"
+FIRSTS = ("Alexandra", "Bob", "Christophe", "Dagmar", "Eve", "Friedrich", "Gus", "Hanna")
+LASTS = ("Konstantinou", "Li", "Vanderbilt-Jones", "Weiss", "Rossi", "Petrov", "Yilmaz")
+#: the boxes of the page, read in one go: each table's card, each name's box and whether
+#: its text is cut, the names' font size, the message's banner and the heading's lines
+CALL_BOXES = """() => ({
+    cards: [...document.querySelectorAll(".call-table")].map((t) => ({
+        table: Number(t.dataset.table), ...t.getBoundingClientRect().toJSON() })),
+    cut: [...document.querySelectorAll(".call-table .player")]
+        .filter((p) => p.scrollWidth > p.clientWidth).map((p) => p.textContent),
+    font: parseFloat(getComputedStyle(document.querySelector(".call-table .player")).fontSize),
+    banner: document.getElementById("hall-message").getBoundingClientRect().toJSON(),
+    head: document.querySelector(".call-head").getBoundingClientRect().toJSON(),
+    start: document.getElementById("call-start").getBoundingClientRect().toJSON(),
+})"""
+
+
+def seated(tables: int) -> list[dict]:
+    """Every seat of ``tables`` tables, each player named differently (up to 27 letters)."""
+    return [{"round": 1, "table": t, "power": p,
+             "player": f"{FIRSTS[(t + i) % len(FIRSTS)]} {LASTS[i]} {t}"}
+            for t in range(1, tables + 1) for i, p in enumerate("AEFGIRT")]
+
+
+@pytest.mark.parametrize("tables", [3, 30])
+def test_the_board_call_fills_the_projector_with_the_start_and_the_message(
+        browser, hub, tables):
+    """Issue 34: three tables took 45 % of a 1280x720 projector, their 20 px names cut off
+    beside empty space, with neither the time to the start nor the hall message. Now the
+    tables are as large as the screen lets them be, no name cut, a page at a time while
+    they stay readable, under the round's start counting down and the TD's message."""
+    from playwright.sync_api import expect
+
+    td = hub.td()
+    at(hub, LONG_START - timedelta(minutes=6))
+    set_up(td, LONG_START, tables=tables)
+    td.put("/api/td/round", json={"number": 1, "start": LONG_START.isoformat(),
+                                  "title": LONG_NAME}).raise_for_status()
+    seats = seated(tables)
+    td.put("/api/td/seating", json={"seats": seats}).raise_for_status()
+    td.put("/api/td/message", json={"text": MESSAGE, "minutes": 10}).raise_for_status()
+    # the hub sends what the page shows: the start, on the venue's clock and the hub's
+    called = httpx.get(hub.url + "/api/boardcall").json()
+    assert (called["title"], called["starts"]) == (LONG_NAME, "2024-05-04T14:00:00")
+    assert called["starts_at"] == to_seconds(LONG_START)
+    assert called["message"]["text"] == MESSAGE
+
+    names = {s["player"] for s in seats}
+    errors: list[str] = []
+    for size in ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080}):
+        call = browser.new_page(bypass_csp=True, viewport=size)
+        call.on("pageerror", lambda e: errors.append(str(e)))
+        call.clock.install(time=datetime.now().timestamp())
+        call.goto(hub.url + "/boardcall")
+        expect(call.locator("#call-title")).to_have_text(f"{LONG_NAME} · board call")
+        # the page's clock stands still until the test runs it: the hub's time as sent
+        expect(call.locator("#call-start")).to_have_text("Starts at 14:00 · in 6:00")
+        expect(call.locator("#hall-message")).to_have_text(MESSAGE)
+        expect(call.locator(".call-table").first).to_be_visible()
+        pages = call.locator("#call-page").inner_text()
+        count = int(pages.rsplit(" ", 1)[1]) if pages else 1
+        seen: list[int] = []
+        per: list[int] = []  # tables a page
+        for turn in range(count):
+            if turn:
+                call.clock.run_for(12_000)  # one page turn
+                expect(call.locator("#call-page")).to_have_text(f"Page {turn + 1} of {count}")
+            got = call.evaluate(CALL_BOXES)
+            call.screenshot(path=os.path.join(
+                SHOTS, f"boardcall-{tables}-{size['width']}-page{turn + 1}.png"))
+            assert got["cut"] == [], (size, got["cut"])  # no name cut short
+            assert got["banner"]["top"] == 0 and got["banner"]["width"] == size["width"]
+            assert got["head"]["top"] >= got["banner"]["bottom"] - 1  # the message on top
+            assert got["start"]["right"] <= size["width"], got["start"]
+            for card in got["cards"]:  # every card whole on the screen, under the heading
+                assert card["top"] >= got["head"]["bottom"] - 1, (size, card)
+                assert card["bottom"] <= size["height"] and card["right"] <= size["width"]
+                assert card["left"] >= 0, (size, card)
+            # read from the back of the hall: the names never much under 2.8 % of the
+            # screen's height (20 px at 720)
+            assert got["font"] >= 0.028 * size["height"] * 0.9, (size, got["font"])
+            seen += [c["table"] for c in got["cards"]]
+            per.append(len(got["cards"]))
+            assert set(call.locator(".call-table .player").all_text_contents()) <= names
+            if tables == 3:
+                # three tables fill the screen: the cards span its width or the height
+                # under the heading, their names larger than the old 20 px at 720
+                left = min(c["left"] for c in got["cards"])
+                right = max(c["right"] for c in got["cards"])
+                bottom = max(c["bottom"] for c in got["cards"])
+                room = size["height"] - got["head"]["bottom"]
+                assert (right - left >= 0.9 * size["width"]
+                        or bottom - got["head"]["bottom"] >= 0.85 * room), (size, got)
+                assert got["font"] >= 0.033 * size["height"], (size, got["font"])
+                assert count == 1  # on one page
+        assert seen == list(range(1, tables + 1)), (size, seen)  # each table once, in order
+        # the pages evened out: none holds more than one table more than another
+        assert max(per) - min(per) <= 1, (size, per)
+        if tables == 30:
+            assert count > 1  # thirty tables do not fit a page at a readable size
+        if size["width"] != 1920:
+            call.close()  # the last goes on past the start
+
+    # the message ends (10 min) after the round starts: "Started at", then no banner
+    at(hub, LONG_START + timedelta(minutes=1))
+    call.clock.run_for(5_000)  # a poll: the hub's time as it sent the (unchanged) reply
+    expect(call.locator("#call-start")).to_have_text("Started at 14:00")
+    expect(call.locator("#hall-message")).to_be_visible()
+    at(hub, LONG_START + timedelta(minutes=5))
+    call.clock.run_for(5_000)
+    expect(call.locator("#hall-message")).to_be_hidden()
+    expect(call.locator(".call-table").first).to_be_visible()
+    assert errors == []
+    call.close()

@@ -8,6 +8,13 @@ import io
 import sqlite3
 from datetime import timedelta
 
+import pytest
+
+from dipclock.arguments import UsageError
+from dipclock.launcher.seating import read_history
+from dipclock.seating import Seat
+from server.actions import seats_from_csv
+from server.refusal import Refused
 from server.store import MIGRATIONS, Store
 from tests.server.conftest import START
 from tests.server.test_state import S1901, post, press
@@ -36,7 +43,8 @@ def test_the_review_and_the_csv_name_the_seated_player(hub, td):
     assert {(p["table"], p["power"], p["player"]) for p in state["penalties"]
             if p["kind"] == "late"} == {(1, "E", "Alice Smith"), (2, "F", "Chloé O'Neil, jr")}
     text = hub.client.get("/api/penalties.csv").text
-    assert text.splitlines()[0].endswith(",decided_at,player,units")
+    assert text.splitlines()[0].endswith(
+        ",decided_at,player,units,paused_seconds,deadline_before_pauses")
     got = [g for g in csv.DictReader(io.StringIO(text)) if g["kind"] == "late"]
     assert [g["player"] for g in got] == ["Alice Smith", "Chloé O'Neil, jr"]
     # a seat corrected by the list, another cleared; the rest stay
@@ -62,6 +70,37 @@ def test_a_bad_seating_line_is_one_clear_refusal_and_nothing_is_stored(hub, td):
         assert r.status_code == 422 and r.json()["detail"].startswith(says), (text, r.text)
     assert hub.client.get("/api/td/seating").json() == []
     assert put(hub, td, {"csv": "1,1,E,A", "seats": []}).status_code == 422
+
+
+@pytest.mark.parametrize("text", [
+    SEATING,
+    "1,1,A,Zoë\u00a0Li\n",  # a no-break space, as a word processor types it
+    "100,1,A,Ann\n",  # no round 100 at the hub
+    "1,1000,A,Ann\n",
+    "1,one,A,Ann\n",
+    "1,1,Prussia,Ann\n",
+    "1,1,A\n",
+    "1,1,A,\x07bell\n",
+    "1,1,A," + "x" * 81 + "\n",
+])
+def test_the_hub_and_dipclock_seat_read_a_seating_file_alike(text):
+    """One reader (``dipclock.seating.seatfile``) for both: a file one takes the other
+    takes, as the same seats; one refuses, the other does too, in the same words."""
+    def hub_reads() -> tuple[list[Seat] | None, str]:
+        try:
+            return seats_from_csv(text), ""
+        except Refused as exc:
+            assert exc.message.startswith("seating line ")
+            return None, exc.message.removeprefix("seating ")
+
+    def cli_reads() -> tuple[list[Seat] | None, str]:
+        try:
+            return read_history(text, "h.csv"), ""
+        except UsageError as exc:
+            assert str(exc).startswith("h.csv: line ")
+            return None, str(exc).removeprefix("h.csv: ")
+
+    assert hub_reads() == cli_reads()
 
 
 def test_seating_needs_a_signed_in_td(hub, td):
@@ -119,7 +158,7 @@ def test_a_late_power_s_units_make_the_review_name_the_orders_to_delete(hub):
         "units": ["F Tri", "A Vie", "A Bud"]}]
     assert hub.client.get("/api/td/state").json()["audit"][0]["action"] == "units"
     text = hub.client.get("/api/penalties.csv?round=1").text
-    assert text.splitlines()[0].endswith(",player,units")
+    assert ",player,units," in text.splitlines()[0]
     line = next(g for g in csv.DictReader(io.StringIO(text)) if g["power"] == "A")
     assert (line["proposed"], line["units"]) == ("2-unit NMR: delete A Bud, F Tri",
                                                  "F Tri, A Vie, A Bud")

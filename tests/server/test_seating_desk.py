@@ -92,6 +92,40 @@ def test_a_played_round_is_not_seated_again(hub, td):
         (t["table"], p, n) for t in first["tables"] for p, n in t["seats"].items()}
 
 
+def test_a_sheet_stored_after_the_desk_looked_keeps_the_rounds_seats(hub, td, monkeypatch):
+    """The race: the desk finds round 1 unplayed, then a table's result sheet is stored
+    before the new seating is written. The write looks again in its own transaction (as
+    setting up a round does) and refuses in the same words; the seats stay."""
+    from benchmarks.results import CENTRES, entered
+    from dipclock.powers import LETTERS
+    from server import seatingdesk
+    from server.sheets import Sheet, SheetIn
+
+    first = draft(hub, {"round": 1, "players": PLAYERS[:28], "seed": 2}).json()
+    assert call(hub, td, {"round": 1, "tables": first["tables"]}).status_code == 200
+    again = draft(hub, {"round": 1, "players": PLAYERS[:28], "seed": 3}).json()
+    assert again["played"] == ""
+    state = hub.client.app.state.hub
+    looked = seatingdesk.call
+
+    def look_then_a_sheet(h, body):
+        out = looked(h, body)  # the desk's look: nothing played yet
+        sheet = Sheet(1, 1, SheetIn(centres=dict(zip(LETTERS, CENTRES, strict=True)),
+                                    year=1909), {}, td=True, by_td=True, at=START.isoformat())
+        state.store.edit_sheet(1, 1, 0, entered(sheet), state.clock.moment())
+        return out
+
+    monkeypatch.setattr(seatingdesk, "call", look_then_a_sheet)
+    r = call(hub, td, {"round": 1, "tables": again["tables"]})
+    assert r.status_code == 409, r.text
+    assert r.json()["detail"] == ("round 1 has been played (1 result sheet): its seating "
+                                  "stays as it is; change single seats with the seating "
+                                  "import")
+    stored = hub.client.get("/api/td/seating?round=1").json()
+    assert {(s["table"], s["power"], s["player"]) for s in stored} == {
+        (t["table"], p, n) for t in first["tables"] for p, n in t["seats"].items()}
+
+
 def test_called_tables_are_kept_and_the_rest_seated_again(hub, td):
     first = draft(hub, {"round": 1, "players": PLAYERS[:21], "seed": 2}).json()
     assert call(hub, td, {"round": 1, "tables": first["tables"]}).status_code == 200
@@ -197,7 +231,8 @@ def test_the_top_boards_round_seats_the_standings_seven_together(hub, td):
     assert again["top_board"] == []
     assert sorted(seated(again["tables"]) + again["sitting_out"]) == sorted(present)
     assert again["notes"][0].startswith("seat 7 of the top board is tied between ")
-    assert again["notes"][0].endswith(": the top board is not seated")
+    assert again["notes"][0].endswith(": the top board is not seated; the TD decides who "
+                                      "takes the seat, and seats the top board by hand")
     # another round is not the top board's
     assert draft(hub, {"round": 4, "players": players}).json()["top_board"] == []
 
