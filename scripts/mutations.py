@@ -43,7 +43,7 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      "return self._samples[-1]",
      ["tests/core/test_sync.py", "tests/kiosk/test_session.py"]),
     ("stored press not pushed to its table", "server/routers/kiosk.py",
-     "    if stored:\n        publish(hub, {n})",
+     "    if added.stored:\n        publish(hub, {n})",
      "    if False:\n        publish(hub, {n})",
      ["tests/server/test_clock_push.py"]),
     ("writing stage one tick late", "dipclock/phaseview.py",
@@ -95,7 +95,7 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      ["tests/server/test_seating.py"]),
     # issue 34's review: the records, the seating desk, the stale-screen check, the hall
     # guard and the card's first boot, each with the tests written to catch it
-    ("a round holding only result sheets no longer a record", "server/store.py",
+    ("a round holding only result sheets no longer a record", "server/store/rows.py",
      "return bool(self.presses or self.rulings or self.units or self.sheets or self.called)",
      "return bool(self.presses or self.rulings or self.units or self.called)",
      ["tests/server/test_record_sheets_only.py"]),
@@ -107,7 +107,7 @@ M: list[tuple[str, str, str, str, list[str]]] = [
      "earlier=tuple(s for s in hub.store.seating() if s.round < body.round),",
      "earlier=tuple(s for s in hub.store.seating() if s.round <= body.round),",
      ["tests/server/test_seating_own_round.py"]),
-    ("seating call writes over a round played since the desk looked", "server/store.py",
+    ("seating call writes over a round played since the desk looked", "server/store/seating.py",
      "            if held:\n                raise self.seating_stays(number, held.text())\n",
      "",
      ["tests/server/test_seating_desk.py"]),

@@ -39,8 +39,7 @@ from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
 from server.settings import Settings
 from server.slowclients import quiet_when_out_of_files
-from server.stale import Stale
-from server.store import Store
+from server.store import Stale, Store, StoreConflict
 
 log = logging.getLogger("uvicorn.error")
 
@@ -162,15 +161,21 @@ def create_app(
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> JSONResponse:
-        """A TD action ``server.actions`` turned down: its status and its one line (a
-        change from a stale screen names what changed, on the venue's clock)."""
+        """A TD action ``server.actions`` turned down: its status and its one line."""
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(StoreConflict)
+    async def _conflict(request: Request, exc: StoreConflict) -> JSONResponse:
+        """A change the store would not make (it raises no HTTP errors): a 409 with its
+        one line (a change from a stale screen names what changed, on the venue's
+        clock)."""
         message = exc.message
         if isinstance(exc, Stale):
             hub: Hub = request.app.state.hub
             tz = await anyio.to_thread.run_sync(  # store reads: off the event loop
                 lambda: hall_venue(hub.store, current(hub.store)))
             message = exc.text(tz)
-        return JSONResponse({"detail": message}, status_code=exc.status)
+        return JSONResponse({"detail": message}, status_code=409)
 
     app.include_router(kiosk.router)
     app.include_router(clocks.router)

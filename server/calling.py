@@ -16,44 +16,12 @@ from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
 from dipclock.timeline import Phase, table_clock
 from dipclock.venuetime import venue_naive, zone
-from server.responses import Out
+from server.responses import CallPreview, PhaseEnd, TableEnding
 from server.views import iso
 
 #: A table this close to a deadline the call would cut off is named in a warning: the
 #: players have nearly finished that phase and will ask the TD why it does not count.
 WARN_SECONDS = 300.0
-
-
-class PhaseEnd(Out):
-    """A movement phase and its deadline on one table's clock."""
-
-    phase: str  # "F1901"
-    title: str  # "Fall 1901"
-    deadline: str | None
-
-
-class TableEnding(Out):
-    """Where one table's game ends if the round is called at ``at``."""
-
-    table: int | None  # None: every table (no tables set up yet)
-    last: PhaseEnd | None  # the last phase that counts (None: not even the first one)
-    cut: PhaseEnd | None  # the phase the call cuts off, when its deadline is near
-    seconds_short: float | None  # how far the call falls before the cut phase's deadline
-    warning: str  # "" or one line naming the loss
-    #: the Fall whose centres count ("F1906"; None: no Fall completed), by the event's
-    #: call rule (``dipclock.timeline.counted_phases``)
-    scoring: str | None = None
-    #: the table's line as the TD reads it (``dipclock.callwords.preview_line``)
-    text: str = ""
-
-
-class CallPreview(Out):
-    """``GET /api/td/call/preview``: the call's effect on every table, before it is made."""
-
-    at: str
-    round: int
-    tables: list[TableEnding]
-    warnings: int
 
 
 def _end(p: Phase, tz: tzinfo) -> PhaseEnd:

@@ -23,7 +23,6 @@ from server.responses import (
     AdjustmentInfo,
     AuditLine,
     ClocksOut,
-    ClockStanding,
     DashboardState,
     Deadline,
     EventInfo,
@@ -40,7 +39,7 @@ from server.responses import (
 from server.resultsdesk import event_teams_note, rules_of
 from server.review import late_submissions, undecided
 from server.rounds import Current, current, hall_venue
-from server.views import clock_model, iso, pause_json
+from server.views import clock_model, iso
 
 #: how many coming deadlines the dashboard lists
 DEADLINES = 12
@@ -62,7 +61,7 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
         hub_time=hub.clock.now(),
         now=iso(now, tz),
         timezone=str(tz),
-        clock=ClockStanding(**clock_status(hub)),
+        clock=clock_status(hub),
         seq=hub.store.seq(),
         clocks=clocks_card(hub, tz),
         events=[EventName(id=p.id, name=p.name) for p in BUILTIN.values()],
@@ -98,8 +97,11 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
             started=played(r, now), call_rule=callwords.rule_sentence(cur.profile.call_ends))
         out.hall = clock_model(cur.profile, cur.schedule, now)
         out.pauses = [
-            PauseInfo(**pause_json(p, tz), id=i,
-                      state=break_state(cur.profile, cur.schedule, p, now))
+            PauseInfo(id=i, state=break_state(cur.profile, cur.schedule, p, now),
+                      at=iso(p.at, tz),
+                      at_deadline=p.at_deadline.code if p.at_deadline else None,
+                      minutes=p.minutes, until=iso(p.until, tz), ended=iso(p.ended, tz),
+                      table=p.table, reason=p.reason)
             for i, p in cur.pauses
         ]
         out.adjustments = [

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
 from dipclock import screen
 from dipclock.late import orders, powers_out
@@ -22,6 +21,7 @@ from server import presslimit
 from server.context import Hub
 from server.kiosks import REPORT_SECONDS, TableStatus
 from server.responses import (
+    ApartJson,
     Claim,
     KioskReport,
     OwnAdjustment,
@@ -49,7 +49,7 @@ def kiosk_json(status: TableStatus | None, mono: float) -> KioskReport | None:
     })
 
 
-def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[dict[str, Any]]:
+def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[ApartJson]:
     """The tables whose clock is not the hall's at ``now`` (``dipclock.screen.apart``: each
     table's own screen against the hall's), for the hall page to list under its clock. A
     table with no hold, adjustment or board start of its own shows the hall's clock: no
@@ -64,7 +64,10 @@ def apart(cur: Current, now: datetime, tables: Iterable[int]) -> list[dict[str, 
         mine = screen.build(cur.profile, cur.schedule, now, table=n, buttons=False)
         differs = screen.apart(hall, mine, tz)
         if differs is not None:
-            out.append({"table": n} | vars(differs))
+            out.append(ApartJson(
+                table=n, stage=differs.stage, held=differs.held, reason=differs.reason,
+                restart=differs.restart, extra=differs.extra, phase=differs.phase,
+                deadline=differs.deadline))
     return out
 
 

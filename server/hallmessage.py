@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Strict, ValidationEr
 from dipclock.hallmessage import HallMessage, check_minutes, clean_text, shown
 from dipclock.screen import clock_text
 from dipclock.sync import to_seconds
+from server.responses import MessageJson
 from server.store import Store
 from server.views import iso
 
@@ -32,28 +33,6 @@ class MessageIn(BaseModel):
 
     text: Annotated[str, Strict(), AfterValidator(clean_text)]
     minutes: Annotated[int, Strict(), AfterValidator(check_minutes)] | None = None
-
-
-class MessageJson(BaseModel):
-    """The message shown now, as the dashboard and the hall page read it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    text: str
-    since: str  # when the TD set it: the venue's naive local time (and the page's chime key)
-    until: str | None  # when it goes by itself, venue time; None: until the TD clears it
-    #: ``until`` as hub time (POSIX seconds, like ``hub_time``): a page that ticks the
-    #: hub's time between polls hides the banner then
-    ends: float | None
-
-
-class MessageSet(BaseModel):
-    """The answer to setting or clearing: the message shown now (None: none) and ``seq``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    message: MessageJson | None
-    seq: int
 
 
 def stored(store: Store) -> HallMessage | None:

@@ -18,10 +18,10 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
+from server.responses import JudgedItem
 from server.store import PressRow, Store
 
 
@@ -62,7 +62,7 @@ class Judged:
     profile: EventProfile
     schedule: Schedule
     until: datetime | None
-    items: tuple[dict[str, Any], ...]
+    items: tuple[JudgedItem, ...]
 
 
 class Judgments:

@@ -29,6 +29,7 @@ from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
 from machine.storage import is_disk_full
 from server.clock import KEPT_BY_TABLES, SET_BY_TD, SYNCHRONISED, standing_of
 from server.context import Hub
+from server.responses import ClockStanding
 from server.rounds import current, hall_venue
 from server.store import Store
 
@@ -137,7 +138,7 @@ def moved_anchor(hub: Hub, after: float, standing: str) -> str | None:
                        "standing": standing})
 
 
-def status(hub: Hub) -> dict[str, Any]:
+def status(hub: Hub) -> ClockStanding:
     """The hub clock's standing for the dashboard (``/api/td/state``'s ``clock``).
 
     ``offer_system``: "Use the system's synchronised time" makes sense, since NTP has set
@@ -148,19 +149,19 @@ def status(hub: Hub) -> dict[str, Any]:
     moved = hub.kept.decided or None  # 0.0: the hub's time stood
     verdict = hub.kept.verdict
     note = verdict.text if verdict is not None and verdict.told else None
-    return {
-        "provisional": hub.kept.provisional(hub.clock.mono()),
-        "kept_change": round(moved, 3) if moved is not None else None,
-        "kept_tables": len(verdict.agreeing) if moved is not None and verdict else None,
-        "kept_note": note,
-        "offer_machine": hub.clock_standing == KEPT_BY_TABLES,
-        "standing": hub.clock_standing,
-        "epoch": hub.clock_epoch,
-        "system_synchronised": synced,
-        "offer_system": offer,
+    return ClockStanding(
+        provisional=hub.kept.provisional(hub.clock.mono()),
+        kept_change=round(moved, 3) if moved is not None else None,
+        kept_tables=len(verdict.agreeing) if moved is not None and verdict else None,
+        kept_note=note,
+        offer_machine=hub.clock_standing == KEPT_BY_TABLES,
+        standing=hub.clock_standing,
+        epoch=hub.clock_epoch,
+        system_synchronised=synced,
+        offer_system=offer,
         # what "Use the system's synchronised time" would change, for its confirmation
-        "system_change": round(hub.clock.wall() - hub.clock.now(), 3) if offer else None,
-    }
+        system_change=round(hub.clock.wall() - hub.clock.now(), 3) if offer else None,
+    )
 
 
 def when(moment: datetime, other: datetime) -> str:

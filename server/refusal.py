@@ -1,8 +1,8 @@
 """How the hub turns a request down: an HTTP status and one line the TD can act on.
 
-Its own module, below every other: the TD's actions (``server.actions``), the store (a
-change made from a stale screen, ``server.stale``) and the routes all raise it, and
-``server.app`` answers it as ``{"detail": line}``.
+Its own module, below every other: the TD's actions (``server.actions``) and the routes
+raise it, and ``server.app`` answers it as ``{"detail": line}``. The store raises none:
+its own ``server.store.StoreConflict``, which ``server.app`` answers the same way (409).
 """
 
 from __future__ import annotations

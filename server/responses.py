@@ -1,9 +1,14 @@
-"""What the TD's routes answer, as models: the OpenAPI schema is the payload.
+"""What the hub's HTTP API answers, as models, all in this one file (the kiosk's protocol
+is the core's, ``dipclock.snapshot``; request bodies stay with their routes): the OpenAPI
+schema is the payload, and each reply is built from typed values, never from a dict
+unpacked into its model (``tests/server/test_typed_replies.py``). One file of
+declarations, section by section, so a TD's script finds every reply's shape in one place.
 
-Every model forbids keys it does not name, so a key added to a payload without its model
-is a failing test, not a dashboard field the schema never mentions. Moments are the
-strings the dashboard has always had (``datetime.isoformat``, naive local time), so they
-are ``str`` here, not re-formatted by pydantic.
+Every ``Out`` model forbids keys it does not name, so a key added to a payload without its
+model is a failing test, not a dashboard field the schema never mentions (the pages'
+models, plain ``BaseModel``s, keep the schema they always had). Moments are the strings
+the dashboard has always had (``datetime.isoformat``, naive local time), so they are
+``str`` here, not re-formatted by pydantic.
 """
 
 from __future__ import annotations
@@ -14,15 +19,63 @@ from typing import Any, Literal
 from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from server.hallmessage import MessageJson
+from dipclock import screen
 from server.schemas import KioskInfo
-from server.views import ClockJson
+from server.sheets import SheetIn, Status
 
 Moment = str  # naive local ISO time, as ``server.views.iso`` writes it
 
 
 class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+# --- the clocks and the hall message, as every page draws them ----------------------------
+# (plain ``BaseModel``s, as they always were: their schema allows keys they do not name)
+
+
+class ClockJson(BaseModel):
+    """The hall clock as the page draws it: ``dipclock.screen.build`` for no table.
+
+    The page decides nothing: it shows ``label`` and ``big``, and while ``ticking`` redraws
+    the big number as ``seconds_left`` minus the time since it asked, rounded up like the
+    kiosk (0.3 s left shows 0:01).
+    """
+
+    now: str  # the hub's moment this was computed for
+    look: screen.Look
+    stage: str  # dipclock.timeline's stage (the grid tiles' word for it)
+    heading: str
+    phase: str
+    deadline: str
+    label: str
+    big: str
+    notes: tuple[str, ...]
+    count_to: str | None  # the moment the big number counts down to
+    seconds_left: float | None  # count_to - now, in seconds
+    ticking: bool
+
+
+class MessageJson(BaseModel):
+    """The message shown now, as the dashboard and the hall page read it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    since: str  # when the TD set it: the venue's naive local time (and the page's chime key)
+    until: str | None  # when it goes by itself, venue time; None: until the TD clears it
+    #: ``until`` as hub time (POSIX seconds, like ``hub_time``): a page that ticks the
+    #: hub's time between polls hides the banner then
+    ends: float | None
+
+
+class MessageSet(BaseModel):
+    """The answer to setting or clearing: the message shown now (None: none) and ``seq``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: MessageJson | None
+    seq: int
 
 
 @cache
@@ -171,6 +224,28 @@ class ProposedPenalty(Out):
     #: the label and the orders it deletes, once the power's units are entered:
     #: "2-unit NMR: delete A Bud, A Vie" (``Penalty.text``); the label alone before
     text: str = ""
+
+
+class JudgedItem(Out):
+    """One late press or missed phase of a table, as judged (``server.review.judge_table``)
+    and kept (``Store.keep_judged``: dumped with only the keys it was built with), before
+    the TD's decision is added: ``LateSubmission`` is built from it. A missed phase leaves
+    ``units_asked`` and ``paused_seconds`` unset, so its reply has no such keys."""
+
+    power: str
+    power_name: str
+    phase: str
+    kind: Literal["late", "missed"]
+    deadline: Moment | None
+    pressed_at: Moment | None
+    seconds_late: float | None
+    started_second: int | None
+    offence: int
+    proposed: ProposedPenalty
+    units: list[str] = []
+    units_asked: bool = False
+    paused_seconds: float | None = None
+    deadline_before_pauses: Moment | None = None
 
 
 class LateSubmission(Out):
@@ -493,3 +568,391 @@ class DashboardState(Out):
     #: the teams set, which the event chosen for the coming rounds has no prize for: kept,
     #: not scored under it ("" otherwise; ``server.dashboard.coming_teams``)
     teams_note: str = ""
+
+
+# --- the hall page (``GET /api/hall``) ----------------------------------------------------
+
+
+class ApartJson(BaseModel):
+    """A table whose clock is not the hall's (``dipclock.screen.Apart``): the page lists it
+    under the hall's clock, in its own words, deciding nothing."""
+
+    table: int
+    stage: str  # the table's stage (dipclock.phaseview): "held", "adjudicating", ...
+    held: bool  # stopped by the TD now
+    reason: str  # the hold's reason, "" if none
+    restart: str  # when a held table restarts ("10:30"), "" if not said
+    extra: float | None  # seconds more (+) or fewer (-) than the hall, to the same deadline
+    phase: str  # the table's own phase when not the hall's, else ""
+    deadline: str  # the table's deadline line ("Deadline 10:21:30"), "" if none
+
+
+class PauseJson(BaseModel):
+    """A pause (``dipclock.schedule.Pause``) on the venue's clock (``server.views``)."""
+
+    at: Moment | None
+    at_deadline: str | None  # the phase code whose deadline it starts at
+    minutes: float | None
+    until: Moment | None
+    ended: Moment | None
+    table: int | None
+    reason: str
+
+
+class ViewJson(BaseModel):
+    """The fields of ``dipclock.phaseview.view`` a screen needs (``server.views.view_json``),
+    times on the venue's clock: the hall's raw view, for scripts that read it."""
+
+    now: Moment | None
+    stage: str
+    phase: str | None
+    phase_title: str | None
+    remaining: float
+    deadline: Moment | None
+    writing_from: Moment | None
+    writing_seconds: float
+    previous: str | None
+    previous_deadline: Moment | None
+    next_phase: str | None
+    next_minutes: float | None
+    victory_centres: int | None
+    final_year: bool
+    pause: PauseJson | None
+    restart_at: Moment | None
+    game_over_reason: str | None
+
+
+class HallJson(BaseModel):
+    """What the hall page polls: the hub's time and every table's clock, with the tables
+    whose clock differs from it."""
+
+    hub_time: float  # the hub's clock (POSIX seconds: the page ticks from it)
+    seq: int
+    timezone: str = "UTC"  # the venue's zone: the times in ``view`` are its local time
+    event: str | None = None
+    round: str | None = None
+    clock: ClockJson | None = None  # None: no round set up yet
+    view: ViewJson | None = None  # the core's raw view, for scripts that read it
+    apart: list[ApartJson] = []  # the tables not on the hall's clock, by table number
+    message: MessageJson | None = None  # the TD's hall message shown now (server.hallmessage)
+
+
+# --- the board call (``GET /api/boardcall``) ----------------------------------------------
+
+
+class CalledSeat(BaseModel):
+    power: str  # the power's English name
+    player: str
+
+
+class CalledTable(BaseModel):
+    table: int
+    seats: list[CalledSeat]  # in the powers' order, an empty seat left out
+
+
+class BoardCall(BaseModel):
+    """A round's tables as seated: the latest round the hub has a seating for, unless
+    asked for another."""
+
+    seq: int
+    #: the hub's time when the reply was built (POSIX seconds): the page ticks from it
+    hub_time: float = 0.0
+    event: str | None = None
+    round: int | None = None  # None: nothing seated yet
+    title: str = ""
+    #: when the round's clocks start, venue time and hub time (None: the round is not set
+    #: up); the page says "Starts at" before it and "Started at" after
+    starts: str | None = None
+    starts_at: float | None = None
+    tables: list[CalledTable] = []
+    message: MessageJson | None = None  # the TD's hall message, as on /hall
+
+
+# --- the seating desk (``server.seatingdesk``) --------------------------------------------
+
+
+class Quality(BaseModel):
+    pairs_met_before: int
+    powers_repeated: int
+    apart_together: int
+
+
+class TableOut(BaseModel):
+    table: int
+    seats: dict[str, str]  # power letter -> player
+
+
+class Judged(BaseModel):
+    """A seating's figures and what stops it being called (``problems``: empty to call)."""
+
+    round: int
+    tables: list[TableOut]
+    quality: Quality
+    problems: list[str]
+    #: tables of this round the hub holds, with a result or presses: called already
+    played: str
+
+
+class Draft(Judged):
+    seed: int
+    sitting_out: list[str]
+    two_boards: list[str]
+    #: in the event's top-board round, its seven by the standings, best first
+    top_board: list[str] = []
+    #: what the TD should know: how the top board's powers are chosen, a tie for its seat
+    notes: list[str] = []
+
+
+# --- the call's preview (``server.calling``) ----------------------------------------------
+
+
+class PhaseEnd(Out):
+    """A movement phase and its deadline on one table's clock."""
+
+    phase: str  # "F1901"
+    title: str  # "Fall 1901"
+    deadline: str | None
+
+
+class TableEnding(Out):
+    """Where one table's game ends if the round is called at ``at``."""
+
+    table: int | None  # None: every table (no tables set up yet)
+    last: PhaseEnd | None  # the last phase that counts (None: not even the first one)
+    cut: PhaseEnd | None  # the phase the call cuts off, when its deadline is near
+    seconds_short: float | None  # how far the call falls before the cut phase's deadline
+    warning: str  # "" or one line naming the loss
+    #: the Fall whose centres count ("F1906"; None: no Fall completed), by the event's
+    #: call rule (``dipclock.timeline.counted_phases``)
+    scoring: str | None = None
+    #: the table's line as the TD reads it (``dipclock.callwords.preview_line``)
+    text: str = ""
+
+
+class CallPreview(Out):
+    """``GET /api/td/call/preview``: the call's effect on every table, before it is made."""
+
+    at: str
+    round: int
+    tables: list[TableEnding]
+    warnings: int
+
+
+# --- a round's preview (``server.roundsetup``) --------------------------------------------
+
+
+class RoundPreview(Out):
+    """``POST /api/td/round/preview``: what setting up (or reopening) a round would do."""
+
+    round: int
+    new: bool  # no round of this number is set up yet
+    unchanged: bool  # the round is set up exactly so already
+    record: str  # "" or what the round holds that was played ("19 button presses, called")
+    #: the round is a record: only a reopen changes it, and ``moves`` says what would move
+    needs_reopen: bool
+    #: what every table would show at once: "Saturday team round starts at 19:00 · Spring
+    #: 1901 · 8:53:00 · First deadline 19:20" (the round of ``tables_round``)
+    tables_show: str
+    #: the round every table plays once it is done: this one, or (a round set up already
+    #: that the tables do not play, as a reopened earlier round) the one they play now,
+    #: which they stay on (``server.store.takes_the_tables``)
+    tables_round: int
+    #: what the TD must answer before it is done (a round under way, a start in the past)
+    questions: list[str]
+    #: a record reopened: what would move, one line each (deadlines, late rows, rulings,
+    #: scores); empty when nothing played would move
+    moves: list[str]
+    event: str  # the event the round would be played under
+
+
+# --- the results desk: sheets and standings (``server.resultsdesk``) ----------------------
+
+
+class SheetEndings(Out):
+    """How the event's games can end (``dipclock.eventscoring.endings``): the sheet page
+    offers only these."""
+
+    draws: str  # "all_survivors", "two_leaders" (wdc2003) or "any"
+    concession: bool  # a game may be conceded to one power
+    leader_growth: bool  # a victory needs the leader to have grown: the page asks
+    votes_from: int | None  # the first year a vote may end a game
+    last_year: int | None  # the last Fall that can count
+    text: str = ""  # the above in words, under the form (``Endings.text``)
+
+
+class EndingChoice(Out):
+    """One way the sheet's game can have ended, as its page offers it (the first is the
+    default): ``ending`` is what the sheet then holds (``SheetIn.ending``)."""
+
+    ending: Literal["draw", "solo", "concession"]
+    words: str  # "A draw of all survivors", "The game ended on the clock: ..."
+
+
+class PowerLine(Out):
+    """A power's line of the sheet, in table order."""
+
+    letter: str  # "A"
+    name: str  # "Austria"
+
+
+class SheetView(Out):
+    """One board's sheet as its page and the dashboard show it."""
+
+    round: int
+    round_title: str
+    table: int
+    event: str
+    system: str | None  # "Sum of Squares"; None: the event names no system
+    notes: list[str]  # the event's readings of its rule text
+    #: the year whose Fall centres count, where the table's clock knows its end (the last
+    #: year, or the TD's call); None: the game may still end early, the players say
+    year: int | None
+    counts: str  # "Fall 1906 centres count"
+    draws_by_size: bool  # ARMADA: the page asks who is in the draw
+    endings: SheetEndings | None  # None: the event names no scoring system
+    powers: list[PowerLine]  # the sheet's seven lines, in table order
+    total_centres: int  # every supply centre on the board: the lines add up to it
+    #: the endings this game can have had in its year, by the event's rules; the first is
+    #: the default (a game the clock ended before a vote could: its centres count)
+    offered: list[EndingChoice]
+    ask_draw: bool  # the page asks which powers are in the draw (draws scored by size)
+    #: a line with this many centres is a power eliminated: the page asks its year
+    eliminated_at: int
+    first_year: int  # the years a sheet may name, for the page's year fields
+    latest_year: int
+    #: the lines to be confirmed: the powers seated, or all seven when nobody is
+    lines: int
+    players: dict[str, str]  # power name -> player, as seated
+    sheet: SheetIn | None
+    ending: str  # how the game ended, in words ("Conceded to France"); "" before a sheet
+    #: what a change is made against (``If-Match``): raised by each change of what the
+    #: sheet says, not by confirmations; 0 before any sheet
+    version: int
+    confirmed: list[str]  # power names
+    #: how each confirmed line was confirmed: "button" (its player, on the table's
+    #: clock), "td" (the TD for its player), "phone" (on the page, before 0.3)
+    confirmations: dict[str, str]
+    #: the lines still to confirm, "Italy (Bob Smith)": the TD's card names them
+    missing: list[str]
+    #: the lines the TD confirmed the sheet without (recorded as the TD's)
+    td_without: list[str]
+    status: Status
+    by_td: bool
+    flags: list[str]  # what the TD should look at, the blocking problem first
+    #: the core cannot score it (``flags[0]`` says why): it cannot be confirmed
+    blocked: bool
+    scores: dict[str, float] | None  # power name -> score, when the sheet scores
+
+
+class RoundSheets(Out):
+    """``GET /api/td/results``: every board's sheet of one round."""
+
+    round: int
+    #: the newest log line these sheets were read after: the TD's confirmations from this
+    #: card send it (``server.stale``)
+    base: int
+    sheets: list[SheetView]
+
+
+class StandingRow(Out):
+    rank: int
+    player: str
+    total: float
+    games: int
+    shared: bool
+
+
+class TopBoard(Out):
+    """The top board: its seeds from the rounds before it, and its table once seated."""
+
+    round: int  # the round it plays
+    seeds: list[str]  # the qualifiers, best first
+    problem: str  # "" or why it cannot be seeded yet (a tie on the last seat: the TD's)
+    table: int | None  # the table of ``round`` seating most of the seeds
+    players: list[str]  # who sits there
+    counts: bool  # its sheet is confirmed: its result decides the first places
+
+
+class Result(Out):
+    """One player's game, as an award names it."""
+
+    player: str
+    round: int
+    table: str
+    centres: int | None
+    score: float
+
+
+class CountryBest(Out):
+    power: str
+    winners: list[Result]  # several when level
+
+
+class TeamRow(Out):
+    rank: int
+    team: str
+    total: float
+    shared: bool
+
+
+class StandingsView(Out):
+    """``GET /api/td/standings``: after round ``round``, from the sheets the TD confirmed."""
+
+    event: str
+    round: int
+    sheets_final: int
+    sheets_waiting: list[int]  # this round's tables whose sheet the TD has not confirmed
+    standings: list[StandingRow]
+    problem: str  # "" or why the standings cannot be made
+    #: "" or what every page and file showing these standings says: their totals add
+    #: rounds scored under different systems (a new event chosen for a later round)
+    mixed: str = ""
+    top_board: TopBoard | None = None  # None: the event has none, or it is not near yet
+    best_countries: list[CountryBest] = []
+    #: the team table, once the event's team round has confirmed sheets and teams are set
+    teams: list[TeamRow] = []
+    #: "" or why the team table is empty though teams are set (its round not played yet;
+    #: an event with no team prize: the teams are kept, not scored)
+    team_problem: str = ""
+    #: ``mixed`` for the team table alone: its totals add the team round's games only
+    #: (one round, so one system: "" unless that round's games mixed systems)
+    teams_mixed: str = ""
+
+
+# --- the seating as the TD checks it (``server.seatingview``) -----------------------------
+
+
+class SeatLine(Out):
+    """One seat of a table, in table order: its power and its player ("" for nobody)."""
+
+    power: str  # "A"
+    name: str  # "Austria"
+    player: str
+    #: the player is seated more often than the event allows (the page marks the seat)
+    twice: bool
+
+
+class TableView(Out):
+    table: int
+    seats: list[SeatLine]  # empty: nobody seated at this table yet
+    problems: list[str]  # what to fix at this table, in the core's words
+
+
+class SeatingView(Out):
+    """``GET /api/td/seating/view``: one round's seating, with the rounds the TD can pick."""
+
+    powers: list[PowerLine]  # the seven, in table order (the Seating card's draft too)
+    rounds: list[int]  # the rounds seated, and the current one
+    round: int | None  # the round shown; None: nothing seated, no round set up
+    tables: list[TableView]  # the current round's: every table set up, seated or not
+    players: int  # the players seated in the round (a name seated twice counts once)
+    #: each team's players seated in no round (the team table would never count them)
+    unseated: dict[str, list[str]]
+
+
+class Plan(Out):
+    """``POST /api/td/seating/plan``: what the players make ("23 players: 3 tables, 2
+    sitting out"), and whether the event lets a player play two boards."""
+
+    text: str
+    two_boards: bool

@@ -13,7 +13,6 @@ import io
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Endings, Scored, endings
@@ -36,12 +35,22 @@ from dipclock.standings import (
 from dipclock.timeline import table_clock
 from server.auth import same_secret
 from server.csvcells import cell
-from server.responses import Out
+from server.responses import (
+    CountryBest,
+    EndingChoice,
+    PowerLine,
+    Result,
+    SheetEndings,
+    SheetView,
+    StandingRow,
+    StandingsView,
+    TeamRow,
+    TopBoard,
+)
 from server.rounds import round_profile, schedule_for
 from server.sheets import (
     Sheet,
     SheetIn,
-    Status,
     Where,
     ending_text,
     missing_lines,
@@ -55,157 +64,6 @@ from server.sheets import (
 from server.store import RoundRow, Store
 
 SECRET_KEY = "sheet_secret"
-
-
-class SheetEndings(Out):
-    """How the event's games can end (``dipclock.eventscoring.endings``): the sheet page
-    offers only these."""
-
-    draws: str  # "all_survivors", "two_leaders" (wdc2003) or "any"
-    concession: bool  # a game may be conceded to one power
-    leader_growth: bool  # a victory needs the leader to have grown: the page asks
-    votes_from: int | None  # the first year a vote may end a game
-    last_year: int | None  # the last Fall that can count
-    text: str = ""  # the above in words, under the form (``Endings.text``)
-
-
-class EndingChoice(Out):
-    """One way the sheet's game can have ended, as its page offers it (the first is the
-    default): ``ending`` is what the sheet then holds (``SheetIn.ending``)."""
-
-    ending: Literal["draw", "solo", "concession"]
-    words: str  # "A draw of all survivors", "The game ended on the clock: ..."
-
-
-class PowerLine(Out):
-    """A power's line of the sheet, in table order."""
-
-    letter: str  # "A"
-    name: str  # "Austria"
-
-
-class SheetView(Out):
-    """One board's sheet as its page and the dashboard show it."""
-
-    round: int
-    round_title: str
-    table: int
-    event: str
-    system: str | None  # "Sum of Squares"; None: the event names no system
-    notes: list[str]  # the event's readings of its rule text
-    #: the year whose Fall centres count, where the table's clock knows its end (the last
-    #: year, or the TD's call); None: the game may still end early, the players say
-    year: int | None
-    counts: str  # "Fall 1906 centres count"
-    draws_by_size: bool  # ARMADA: the page asks who is in the draw
-    endings: SheetEndings | None  # None: the event names no scoring system
-    powers: list[PowerLine]  # the sheet's seven lines, in table order
-    total_centres: int  # every supply centre on the board: the lines add up to it
-    #: the endings this game can have had in its year, by the event's rules; the first is
-    #: the default (a game the clock ended before a vote could: its centres count)
-    offered: list[EndingChoice]
-    ask_draw: bool  # the page asks which powers are in the draw (draws scored by size)
-    #: a line with this many centres is a power eliminated: the page asks its year
-    eliminated_at: int
-    first_year: int  # the years a sheet may name, for the page's year fields
-    latest_year: int
-    #: the lines to be confirmed: the powers seated, or all seven when nobody is
-    lines: int
-    players: dict[str, str]  # power name -> player, as seated
-    sheet: SheetIn | None
-    ending: str  # how the game ended, in words ("Conceded to France"); "" before a sheet
-    #: what a change is made against (``If-Match``): raised by each change of what the
-    #: sheet says, not by confirmations; 0 before any sheet
-    version: int
-    confirmed: list[str]  # power names
-    #: how each confirmed line was confirmed: "button" (its player, on the table's
-    #: clock), "td" (the TD for its player), "phone" (on the page, before 0.3)
-    confirmations: dict[str, str]
-    #: the lines still to confirm, "Italy (Bob Smith)": the TD's card names them
-    missing: list[str]
-    #: the lines the TD confirmed the sheet without (recorded as the TD's)
-    td_without: list[str]
-    status: Status
-    by_td: bool
-    flags: list[str]  # what the TD should look at, the blocking problem first
-    #: the core cannot score it (``flags[0]`` says why): it cannot be confirmed
-    blocked: bool
-    scores: dict[str, float] | None  # power name -> score, when the sheet scores
-
-
-class RoundSheets(Out):
-    """``GET /api/td/results``: every board's sheet of one round."""
-
-    round: int
-    #: the newest log line these sheets were read after: the TD's confirmations from this
-    #: card send it (``server.stale``)
-    base: int
-    sheets: list[SheetView]
-
-
-class StandingRow(Out):
-    rank: int
-    player: str
-    total: float
-    games: int
-    shared: bool
-
-
-class TopBoard(Out):
-    """The top board: its seeds from the rounds before it, and its table once seated."""
-
-    round: int  # the round it plays
-    seeds: list[str]  # the qualifiers, best first
-    problem: str  # "" or why it cannot be seeded yet (a tie on the last seat: the TD's)
-    table: int | None  # the table of ``round`` seating most of the seeds
-    players: list[str]  # who sits there
-    counts: bool  # its sheet is confirmed: its result decides the first places
-
-
-class Result(Out):
-    """One player's game, as an award names it."""
-
-    player: str
-    round: int
-    table: str
-    centres: int | None
-    score: float
-
-
-class CountryBest(Out):
-    power: str
-    winners: list[Result]  # several when level
-
-
-class TeamRow(Out):
-    rank: int
-    team: str
-    total: float
-    shared: bool
-
-
-class StandingsView(Out):
-    """``GET /api/td/standings``: after round ``round``, from the sheets the TD confirmed."""
-
-    event: str
-    round: int
-    sheets_final: int
-    sheets_waiting: list[int]  # this round's tables whose sheet the TD has not confirmed
-    standings: list[StandingRow]
-    problem: str  # "" or why the standings cannot be made
-    #: "" or what every page and file showing these standings says: their totals add
-    #: rounds scored under different systems (a new event chosen for a later round)
-    mixed: str = ""
-    top_board: TopBoard | None = None  # None: the event has none, or it is not near yet
-    best_countries: list[CountryBest] = []
-    #: the team table, once the event's team round has confirmed sheets and teams are set
-    teams: list[TeamRow] = []
-    #: "" or why the team table is empty though teams are set (its round not played yet;
-    #: an event with no team prize: the teams are kept, not scored)
-    team_problem: str = ""
-    #: ``mixed`` for the team table alone: its totals add the team round's games only
-    #: (one round, so one system: "" unless that round's games mixed systems)
-    teams_mixed: str = ""
 
 
 def sheet_secret(store: Store) -> str:

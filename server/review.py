@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import dipclock
 from dipclock.events import EventProfile
@@ -32,7 +32,7 @@ from machine.storage import is_disk_full
 from server.context import Hub
 from server.csvcells import cell
 from server.history import Judged
-from server.responses import LateSubmission
+from server.responses import JudgedItem, LateSubmission, ProposedPenalty
 from server.rounds import round_profile, schedule_for, table_clocks
 from server.views import iso
 
@@ -57,16 +57,23 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[LateSubmissi
     out: list[LateSubmission] = []
     for j in judged(hub, round_no):
         rnd, n, item = j.round, j.table, j.item
-        d = decisions.get((rnd, n, item["power"], item["phase"]))
-        out.append(LateSubmission(**item | {
-            "round": rnd,
-            "table": n,
-            "decision": d.decision if d else None,
-            "final": d.final if d else None,
-            "note": d.note if d else "",
-            "decided_at": iso(d.at, zone(j.timezone)) if d else None,
-            "player": seats.get((rnd, n, item["power"]), ""),
-        }))
+        d = decisions.get((rnd, n, item.power, item.phase))
+        row = LateSubmission(
+            round=rnd, table=n, power=item.power, power_name=item.power_name,
+            phase=item.phase, kind=item.kind, deadline=item.deadline,
+            pressed_at=item.pressed_at, seconds_late=item.seconds_late,
+            started_second=item.started_second, offence=item.offence,
+            proposed=item.proposed,
+            decision=d.decision if d else None,
+            final=d.final if d else None,
+            note=d.note if d else "",
+            decided_at=iso(d.at, zone(j.timezone)) if d else None,
+            player=seats.get((rnd, n, item.power), ""),
+            units=item.units, deadline_before_pauses=item.deadline_before_pauses,
+        )
+        if item.kind == "late":  # a missed phase's reply has neither key (as it never had)
+            row.units_asked, row.paused_seconds = item.units_asked, item.paused_seconds
+        out.append(row)
     out.sort(key=lambda r: (r.round, r.pressed_at or r.deadline or "", r.table))
     return out
 
@@ -78,7 +85,7 @@ def undecided(hub: Hub) -> dict[int, int]:
     decided = hub.store.decisions()
     counts: dict[int, int] = {}
     for rnd, n, _, items in judged_tables(hub):
-        left = sum((rnd, n, item["power"], item["phase"]) not in decided for item in items)
+        left = sum((rnd, n, item.power, item.phase) not in decided for item in items)
         if left:
             counts[rnd] = counts.get(rnd, 0) + left
     return counts
@@ -90,7 +97,7 @@ class Item(NamedTuple):
     round: int
     table: int
     timezone: str | None
-    item: dict[str, Any]
+    item: JudgedItem
 
 
 def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
@@ -104,11 +111,11 @@ def judged(hub: Hub, round_no: int | None = None) -> list[Item]:
 
 
 def judged_tables(hub: Hub, round_no: int | None = None
-                  ) -> list[tuple[int, int, str | None, Sequence[dict[str, Any]]]]:
+                  ) -> list[tuple[int, int, str | None, Sequence[JudgedItem]]]:
     """``judged``'s items table by table: (round, table, the round's time zone, items)."""
     now = hub.clock.moment()
-    out: list[tuple[int, int, str | None, Sequence[dict[str, Any]]]] = []
-    final: list[tuple[int, int, int, str, list[dict[str, Any]]]] = []
+    out: list[tuple[int, int, str | None, Sequence[JudgedItem]]] = []
+    final: list[tuple[int, int, int, str, list[dict[str, object]]]] = []
     for rnd in hub.store.rounds():
         if round_no is not None and rnd.number != round_no:
             continue
@@ -117,7 +124,7 @@ def judged_tables(hub: Hub, round_no: int | None = None
             continue
         profile, schedule = hub.judgments.same(rnd.number, found, schedule_for(hub.store, rnd))
         units: dict[tuple[int, str, str], tuple[str, ...]] | None = None
-        kept: dict[int, tuple[int, str, list[dict[str, Any]]]] | None = None
+        kept: dict[int, tuple[int, str, list[dict[str, object]]]] | None = None
         basis = ""
         for n, rev in sorted(hub.store.table_revs(rnd.number).items()):
             j = hub.judgments.get(rnd.number, n, rev, profile, schedule, now)
@@ -128,11 +135,12 @@ def judged_tables(hub: Hub, round_no: int | None = None
                              for u in hub.store.units(rnd.number)}
                 saved = kept.get(n)
                 if saved is not None and saved[:2] == (rev, basis):
-                    j = Judged(rev, profile, schedule, None, tuple(saved[2]))
+                    j = Judged(rev, profile, schedule, None, kept_items(saved[2]))
                 else:
                     j = judge_table(hub, rnd.number, n, rev, profile, schedule, now, units or {})
                     if j.until is None:
-                        final.append((rnd.number, n, rev, basis, list(j.items)))
+                        final.append((rnd.number, n, rev, basis, [
+                            i.model_dump(mode="json", exclude_unset=True) for i in j.items]))
                 hub.judgments.keep(rnd.number, n, j)
             out.append((rnd.number, n, profile.timezone, j.items))
     if final:
@@ -172,32 +180,39 @@ def judge_table(
     built = table_clocks(profile, schedule, [n])[n]
     phases, stops = built.phases, built.stops  # a break or hold stops late counts and windows
     deadlines = {ph.ref: ph.deadline for ph in phases}
-    items: list[dict[str, Any]] = []
+    before = _deadlines_before_pauses(profile, schedule, n, deadlines)
+    items: list[JudgedItem] = []
     for s in submissions(phases, orders(mine), stops=stops):
         if s.late:
             given = units.get((n, s.power, s.phase.code))
             cost = _cost(profile, s.seconds_late, s.offence, given)
-            items.append({
-                "power": s.power, "phase": s.phase, "kind": "late",
-                "pressed_at": iso(s.at, tz), "seconds_late": round(s.seconds_late, 3),
-                "started_second": started_seconds(s.seconds_late), "offence": s.offence,
-                "proposed": _proposed(cost), "units": list(given or ()),
-                "units_asked": cost.asks_units, "paused_seconds": round(s.paused_seconds, 3),
-            })
+            items.append(JudgedItem(
+                power=s.power, power_name=POWERS[s.power], phase=s.phase.code, kind="late",
+                deadline=iso(deadlines.get(s.phase), tz), pressed_at=iso(s.at, tz),
+                seconds_late=round(s.seconds_late, 3),
+                started_second=started_seconds(s.seconds_late), offence=s.offence,
+                proposed=_proposed(cost), units=list(given or ()),
+                units_asked=cost.asks_units, paused_seconds=round(s.paused_seconds, 3),
+                deadline_before_pauses=iso(before.get(s.phase), tz),
+            ))
     for m in missed_to_judge(phases, now, mine, profile.penalty, schedule.start,
                              board=not profile.central_clock, stops=stops):
         # no orders came, so none are deleted: the units name nothing here
-        items.append({
-            "power": m.power, "phase": m.phase, "kind": "missed", "pressed_at": None,
-            "seconds_late": None, "started_second": None, "offence": m.offence,
-            "proposed": _proposed(m.proposed.no_orders()), "units": [],
-        })
-    before = _deadlines_before_pauses(profile, schedule, n, deadlines)
-    return Judged(rev, profile, schedule, judged_until(phases, now, stops=stops), tuple(
-        item | {"power_name": POWERS[item["power"]], "phase": item["phase"].code,
-                "deadline": iso(deadlines.get(item["phase"]), tz),
-                "deadline_before_pauses": iso(before.get(item["phase"]), tz)}
-        for item in items))
+        items.append(JudgedItem(
+            power=m.power, power_name=POWERS[m.power], phase=m.phase.code, kind="missed",
+            deadline=iso(deadlines.get(m.phase), tz), pressed_at=None, seconds_late=None,
+            started_second=None, offence=m.offence,
+            proposed=_proposed(m.proposed.no_orders()), units=[],
+            deadline_before_pauses=iso(before.get(m.phase), tz),
+        ))
+    return Judged(rev, profile, schedule, judged_until(phases, now, stops=stops),
+                  tuple(items))
+
+
+def kept_items(saved: Sequence[dict[str, object]]) -> tuple[JudgedItem, ...]:
+    """Judged items as ``Store.keep_judged`` kept them (JSON, with only the keys each was
+    built with), read back as they were built."""
+    return tuple(JudgedItem.model_validate(item) for item in saved)
 
 
 def _deadlines_before_pauses(
@@ -223,10 +238,15 @@ def _cost(
         return penalty(profile.penalty, seconds_late, offence)
 
 
-def _proposed(cost: Penalty) -> dict[str, object]:
-    """The proposal as JSON, with its text: the label and, once the power's units are
-    entered, the orders it deletes ("2-unit NMR: delete A Bud, A Vie")."""
-    return cost.as_json() | {"text": cost.text}
+def _proposed(cost: Penalty) -> ProposedPenalty:
+    """The proposal, with its text: the label and, once the power's units are entered, the
+    orders it deletes ("2-unit NMR: delete A Bud, A Vie"). ``deleted_orders`` is set only
+    by the models that delete orders (``Penalty.as_json``): the key is absent otherwise."""
+    out = ProposedPenalty(kind=cost.kind, all_units_hold=cost.all_units_hold,
+                          units_deleted=cost.units_deleted, label=cost.label, text=cost.text)
+    if cost.deleted_orders is not None:
+        out.deleted_orders = list(cost.deleted_orders)
+    return out
 
 
 def as_csv(rows: list[LateSubmission]) -> str:

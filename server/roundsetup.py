@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
-from typing import Any
+from typing import NamedTuple
 
 from dipclock.events import BUILTIN, EventProfile
 from dipclock.powers import POWERS
@@ -24,7 +24,7 @@ from dipclock.timeline import timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server import actions
 from server.context import Hub
-from server.responses import Out
+from server.responses import JudgedItem, RoundPreview
 from server.resultsdesk import Board, board_problem, board_result
 from server.review import judge_table
 from server.rounds import in_venue, round_profile, schedule_for, venue
@@ -38,30 +38,6 @@ from server.views import clock_model
 PAST_GRACE = timedelta(minutes=5)
 #: How many lines of each kind of move the preview lists before "and N more".
 SHOWN = 6
-
-
-class RoundPreview(Out):
-    """``POST /api/td/round/preview``: what setting up (or reopening) a round would do."""
-
-    round: int
-    new: bool  # no round of this number is set up yet
-    unchanged: bool  # the round is set up exactly so already
-    record: str  # "" or what the round holds that was played ("19 button presses, called")
-    #: the round is a record: only a reopen changes it, and ``moves`` says what would move
-    needs_reopen: bool
-    #: what every table would show at once: "Saturday team round starts at 19:00 · Spring
-    #: 1901 · 8:53:00 · First deadline 19:20" (the round of ``tables_round``)
-    tables_show: str
-    #: the round every table plays once it is done: this one, or (a round set up already
-    #: that the tables do not play, as a reopened earlier round) the one they play now,
-    #: which they stay on (``server.store.takes_the_tables``)
-    tables_round: int
-    #: what the TD must answer before it is done (a round under way, a start in the past)
-    questions: list[str]
-    #: a record reopened: what would move, one line each (deadlines, late rows, rulings,
-    #: scores); empty when nothing played would move
-    moves: list[str]
-    event: str  # the event the round would be played under
 
 
 @dataclass(frozen=True)
@@ -272,35 +248,42 @@ def _deadlines(old_p: EventProfile, old_s: Schedule, new_p: EventProfile, new_s:
 Key = tuple[int, str, str]  # (table, power letter, phase code)
 
 
+class LateRow(NamedTuple):
+    """A judged late row with its table (the item does not name it)."""
+
+    table: int
+    item: JudgedItem
+
+
 def _late_rows(hub: Hub, number: int, profile: EventProfile, schedule: Schedule,
-               now: datetime) -> dict[Key, dict[str, Any]]:
+               now: datetime) -> dict[Key, LateRow]:
     """Every late row and missed phase of the round under ``profile`` and ``schedule``,
     judged afresh from its presses (nothing of it is kept: it is a what-if)."""
     units = {(u.table, u.power, u.phase): u.units for u in hub.store.units(number)}
-    out: dict[Key, dict[str, Any]] = {}
+    out: dict[Key, LateRow] = {}
     for n, rev in sorted(hub.store.table_revs(number).items()):
         judged = judge_table(hub, number, n, rev, profile, schedule, now, units)
         for item in judged.items:
-            out[(n, item["power"], item["phase"])] = item | {"table": n}
+            out[(n, item.power, item.phase)] = LateRow(n, item)
     return out
 
 
-def _gist(item: dict[str, Any]) -> tuple[object, ...]:
-    return (item["kind"], item["started_second"], item["proposed"]["text"])
+def _gist(row: LateRow) -> tuple[object, ...]:
+    return (row.item.kind, row.item.started_second, row.item.proposed.text)
 
 
-def _gist_text(item: dict[str, Any]) -> str:
-    if item["kind"] == "missed":
-        return f"missed: {item['proposed']['text']}"
-    return f"{item['started_second']} s late: {item['proposed']['text']}"
+def _gist_text(row: LateRow) -> str:
+    if row.item.kind == "missed":
+        return f"missed: {row.item.proposed.text}"
+    return f"{row.item.started_second} s late: {row.item.proposed.text}"
 
 
-def _where(item: dict[str, Any]) -> str:
-    return f"table {item['table']} {item['power_name']} {item['phase']}"
+def _where(row: LateRow) -> str:
+    return f"table {row.table} {row.item.power_name} {row.item.phase}"
 
 
-def _row(item: dict[str, Any]) -> str:
-    return f"{_where(item)}, {_gist_text(item)}"
+def _row(row: LateRow) -> str:
+    return f"{_where(row)}, {_gist_text(row)}"
 
 
 def _scores(hub: Hub, old: Board, new: Board) -> list[str]:

@@ -18,6 +18,7 @@ from pydantic import (
 from dipclock.powers import PowerLetter, power_letter
 from dipclock.provinces import UnknownUnit, parse_units
 from dipclock.schedule import PhaseRef
+from dipclock.seating.seatfile import MOST_PLAYERS
 
 
 def _local(moment: datetime) -> datetime:
@@ -163,7 +164,7 @@ class SeatingIn(Body):
     page; a header line is optional)."""
 
     # fail_fast: 6,993 bad seats are one problem found, not 6,993 described
-    seats: Annotated[list[SeatIn], Field(max_length=7 * 999, fail_fast=True)] | None = None
+    seats: Annotated[list[SeatIn], Field(max_length=MOST_PLAYERS, fail_fast=True)] | None = None
     csv: Annotated[str, Field(max_length=500_000)] | None = None
 
     @model_validator(mode="after")

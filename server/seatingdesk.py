@@ -20,11 +20,10 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import anyio.to_thread
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from dipclock.powers import LETTERS, PowerLetter
 from dipclock.seating import (
-    SEATS,
     Past,
     Seat,
     SeatingError,
@@ -37,18 +36,18 @@ from dipclock.seating import (
     read_past,
     two_boards_allowed,
 )
-from dipclock.seating.seatfile import MOST_TABLES
+from dipclock.seating.seatfile import MOST_PLAYERS
 from dipclock.snapshot import PlayerName
 from dipclock.standings import StandingsRules
 from server import seatingjob
 from server.backroom import Gone, Task
 from server.context import Hub
 from server.refusal import Refused
+from server.responses import Draft, Judged, Quality, TableOut
 from server.resultsdesk import game_scores, players_of
 from server.schemas import Body, TableNo
 
-#: a hall's most players, and most pairs kept apart
-MOST_PLAYERS = SEATS * MOST_TABLES
+#: a hall's most pairs kept apart
 MOST_APART = 2000
 
 
@@ -76,38 +75,6 @@ class CheckIn(Body):
     round: Annotated[int, Field(ge=1, le=99)]
     tables: Annotated[list[TableIn], Field(min_length=1, max_length=999)]
     apart: Annotated[list[tuple[PlayerName, PlayerName]], Field(max_length=MOST_APART)] = []
-
-
-class Quality(BaseModel):
-    pairs_met_before: int
-    powers_repeated: int
-    apart_together: int
-
-
-class TableOut(BaseModel):
-    table: int
-    seats: dict[str, str]  # power letter -> player
-
-
-class Judged(BaseModel):
-    """A seating's figures and what stops it being called (``problems``: empty to call)."""
-
-    round: int
-    tables: list[TableOut]
-    quality: Quality
-    problems: list[str]
-    #: tables of this round the hub holds, with a result or presses: called already
-    played: str
-
-
-class Draft(Judged):
-    seed: int
-    sitting_out: list[str]
-    two_boards: list[str]
-    #: in the event's top-board round, its seven by the standings, best first
-    top_board: list[str] = []
-    #: what the TD should know: how the top board's powers are chosen, a tie for its seat
-    notes: list[str] = []
 
 
 def earlier(hub: Hub, before: int) -> Past:

@@ -15,56 +15,17 @@ from pydantic import Field
 
 from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import Table, seating_problems, table_plan, two_boards_allowed
+from dipclock.seating.seatfile import MOST_PLAYERS
 from dipclock.snapshot import PlayerName
 from server.context import Hub
-from server.responses import Out
-from server.resultsdesk import PowerLine
+from server.responses import Plan, PowerLine, SeatingView, SeatLine, TableView
 from server.schemas import Body
-
-#: a hall's most players (as ``server.seatingdesk``'s draft takes)
-MOST_PLAYERS = 7 * 999
-
-
-class SeatLine(Out):
-    """One seat of a table, in table order: its power and its player ("" for nobody)."""
-
-    power: str  # "A"
-    name: str  # "Austria"
-    player: str
-    #: the player is seated more often than the event allows (the page marks the seat)
-    twice: bool
-
-
-class TableView(Out):
-    table: int
-    seats: list[SeatLine]  # empty: nobody seated at this table yet
-    problems: list[str]  # what to fix at this table, in the core's words
-
-
-class SeatingView(Out):
-    """``GET /api/td/seating/view``: one round's seating, with the rounds the TD can pick."""
-
-    powers: list[PowerLine]  # the seven, in table order (the Seating card's draft too)
-    rounds: list[int]  # the rounds seated, and the current one
-    round: int | None  # the round shown; None: nothing seated, no round set up
-    tables: list[TableView]  # the current round's: every table set up, seated or not
-    players: int  # the players seated in the round (a name seated twice counts once)
-    #: each team's players seated in no round (the team table would never count them)
-    unseated: dict[str, list[str]]
 
 
 class PlanIn(Body):
     """The players present, one name each, as the TD typed them."""
 
     players: Annotated[list[PlayerName], Field(max_length=MOST_PLAYERS)]
-
-
-class Plan(Out):
-    """``POST /api/td/seating/plan``: what the players make ("23 players: 3 tables, 2
-    sitting out"), and whether the event lets a player play two boards."""
-
-    text: str
-    two_boards: bool
 
 
 def _two_boards(hub: Hub) -> bool:

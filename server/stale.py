@@ -7,15 +7,12 @@ than that touches the same thing (its *subject*): another phone's pause, a round
 meanwhile, the same penalty decided twice. If so the change is not made and the TD is told
 what happened instead, so two phones, or one tapped twice, never act twice on one screen.
 
-A caller that sends no base (a TD's script) is taken as meaning it: no check.
+A caller that sends no base (a TD's script) is taken as meaning it: no check. The refusal
+is the store's own error, ``server.store.Stale`` (a ``StoreConflict``: storage raises no
+HTTP errors); ``server.app`` answers it as a 409.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from datetime import UTC, datetime, tzinfo
-
-from server.refusal import Refused
 
 #: The request header that names the state a change was made from.
 BASE_HEADER = "X-Dipclock-Base"
@@ -55,23 +52,3 @@ def conflicting(subject: str) -> tuple[str, ...]:
         key = subject.split(" ", 1)[1]
         return (f"penalty {key}", f"units {key}")
     return CONFLICTS.get(subject, (subject,))
-
-
-class Stale(Refused):
-    """Not done: ``changes`` ((when, log line), oldest first) came after the screen."""
-
-    def __init__(self, changes: Sequence[tuple[datetime, str]]) -> None:
-        self.changes = tuple(changes)
-        super().__init__(409, self.text(UTC))
-
-    def text(self, tz: tzinfo) -> str:
-        """The one line, times on the venue's clock (``tz``)."""
-        shown = [f"{_local(at, tz):%H:%M:%S} {summary}" for at, summary in self.changes[-3:]]
-        more = len(self.changes) - len(shown)
-        listed = "; ".join(shown) + (f" (and {more} more)" if more > 0 else "")
-        return (f"Not done: this changed meanwhile: {listed}. The dashboard shows it now: "
-                "do it again if it is still needed.")
-
-
-def _local(at: datetime, tz: tzinfo) -> datetime:
-    return at.replace(tzinfo=UTC).astimezone(tz)

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
-from typing import Any
-
-from pydantic import BaseModel
 
 from dipclock import screen
 from dipclock.events import EventProfile
 from dipclock.phaseview import PhaseView
 from dipclock.schedule import Pause, Schedule
 from dipclock.venuetime import venue_naive, zone
+from server.responses import ClockJson, PauseJson, ViewJson
 
 
 def iso(moment: datetime | None, tz: tzinfo = UTC) -> str | None:
@@ -20,56 +18,36 @@ def iso(moment: datetime | None, tz: tzinfo = UTC) -> str | None:
     return venue_naive(moment, tz).isoformat() if moment else None
 
 
-def pause_json(pause: Pause, tz: tzinfo = UTC) -> dict[str, Any]:
-    return pause.model_dump(mode="json") | {
-        "at": iso(pause.at, tz), "until": iso(pause.until, tz), "ended": iso(pause.ended, tz),
-        "at_deadline": pause.at_deadline.code if pause.at_deadline else None,
-    }
+def pause_json(pause: Pause, tz: tzinfo = UTC) -> PauseJson:
+    """A pause with its times on the venue's clock."""
+    return PauseJson(
+        at=iso(pause.at, tz), at_deadline=pause.at_deadline.code if pause.at_deadline else None,
+        minutes=pause.minutes, until=iso(pause.until, tz), ended=iso(pause.ended, tz),
+        table=pause.table, reason=pause.reason,
+    )
 
 
-def view_json(v: PhaseView, tz: tzinfo = UTC) -> dict[str, Any]:
+def view_json(v: PhaseView, tz: tzinfo = UTC) -> ViewJson:
     """The fields of ``dipclock.phaseview.view`` a screen needs."""
-    return {
-        "now": iso(v.now, tz),
-        "stage": v.stage,
-        "phase": v.phase.code if v.phase else None,
-        "phase_title": v.phase.title if v.phase else None,
-        "remaining": v.remaining,
-        "deadline": iso(v.deadline, tz),
-        "writing_from": iso(v.writing_from, tz),
-        "writing_seconds": v.writing_seconds,
-        "previous": v.previous.ref.code if v.previous else None,
-        "previous_deadline": iso(v.previous.deadline, tz) if v.previous else None,
-        "next_phase": v.next_phase.code if v.next_phase else None,
-        "next_minutes": v.next_minutes,
-        "victory_centres": v.victory_centres,
-        "final_year": v.final_year,
-        "pause": pause_json(v.pause, tz) if v.pause else None,
-        "restart_at": iso(v.restart_at, tz),
-        "game_over_reason": v.game_over_reason,
-    }
-
-
-class ClockJson(BaseModel):
-    """The hall clock as the page draws it: ``dipclock.screen.build`` for no table.
-
-    The page decides nothing: it shows ``label`` and ``big``, and while ``ticking`` redraws
-    the big number as ``seconds_left`` minus the time since it asked, rounded up like the
-    kiosk (0.3 s left shows 0:01).
-    """
-
-    now: str  # the hub's moment this was computed for
-    look: screen.Look
-    stage: str  # dipclock.timeline's stage (the grid tiles' word for it)
-    heading: str
-    phase: str
-    deadline: str
-    label: str
-    big: str
-    notes: tuple[str, ...]
-    count_to: str | None  # the moment the big number counts down to
-    seconds_left: float | None  # count_to - now, in seconds
-    ticking: bool
+    return ViewJson(
+        now=iso(v.now, tz),
+        stage=v.stage,
+        phase=v.phase.code if v.phase else None,
+        phase_title=v.phase.title if v.phase else None,
+        remaining=v.remaining,
+        deadline=iso(v.deadline, tz),
+        writing_from=iso(v.writing_from, tz),
+        writing_seconds=v.writing_seconds,
+        previous=v.previous.ref.code if v.previous else None,
+        previous_deadline=iso(v.previous.deadline, tz) if v.previous else None,
+        next_phase=v.next_phase.code if v.next_phase else None,
+        next_minutes=v.next_minutes,
+        victory_centres=v.victory_centres,
+        final_year=v.final_year,
+        pause=pause_json(v.pause, tz) if v.pause else None,
+        restart_at=iso(v.restart_at, tz),
+        game_over_reason=v.game_over_reason,
+    )
 
 
 def clock_model(profile: EventProfile, schedule: Schedule, now: datetime) -> ClockJson:

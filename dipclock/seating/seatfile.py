@@ -13,12 +13,14 @@ import io
 import re
 
 from dipclock.powers import LETTERS, power_letter
-from dipclock.seating.past import Seat, SeatingError
+from dipclock.seating.past import SEATS, Seat, SeatingError
 
 #: the highest round and table numbers a hall has (the hub's limits: a number past them is
 #: a typo, not a thousand rounds)
 MOST_ROUNDS = 99
 MOST_TABLES = 999
+#: a hall's most players: every table full
+MOST_PLAYERS = SEATS * MOST_TABLES
 #: a player's name: one line of at most this many characters
 NAME_MAX = 80
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -82,4 +84,4 @@ def _shown(text: str, most: int = 24) -> str:
     return repr(text if len(text) <= most else text[:most] + "…")
 
 
-__all__ = ["MOST_ROUNDS", "MOST_TABLES", "NAME_MAX", "is_name", "read_seats"]
+__all__ = ["MOST_PLAYERS", "MOST_ROUNDS", "MOST_TABLES", "NAME_MAX", "is_name", "read_seats"]

@@ -15,48 +15,20 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel
 
 from dipclock.powers import LETTERS, POWERS
 from dipclock.sync import to_moment, to_seconds
 from dipclock.timeline import table_clock
 from server.context import Hub, HubDep
-from server.hallmessage import MessageJson, as_json, showing
+from server.hallmessage import as_json, showing
 from server.pagecache import served
+from server.responses import BoardCall, CalledSeat, CalledTable
 from server.resultsdesk import players_of
 from server.rounds import round_profile, schedule_for, venue
 from server.routers.pages import HUB_TIME, NO_STORE, STATIC
 from server.views import iso
 
 router = APIRouter(tags=["pages"])
-
-
-class CalledSeat(BaseModel):
-    power: str  # the power's English name
-    player: str
-
-
-class CalledTable(BaseModel):
-    table: int
-    seats: list[CalledSeat]  # in the powers' order, an empty seat left out
-
-
-class BoardCall(BaseModel):
-    """A round's tables as seated: the latest round the hub has a seating for, unless
-    asked for another."""
-
-    seq: int
-    #: the hub's time when the reply was built (POSIX seconds): the page ticks from it
-    hub_time: float = 0.0
-    event: str | None = None
-    round: int | None = None  # None: nothing seated yet
-    title: str = ""
-    #: when the round's clocks start, venue time and hub time (None: the round is not set
-    #: up); the page says "Starts at" before it and "Started at" after
-    starts: str | None = None
-    starts_at: float | None = None
-    tables: list[CalledTable] = []
-    message: MessageJson | None = None  # the TD's hall message, as on /hall
 
 
 @router.get("/boardcall", include_in_schema=False)

@@ -11,9 +11,9 @@ from fastapi import APIRouter
 
 from server import actions
 from server.auth import TD, Base, TDWrite
-from server.calling import CallPreview, preview
+from server.calling import preview
 from server.context import HubDep
-from server.responses import Called
+from server.responses import Called, CallPreview
 from server.rounds import current, venue
 from server.schemas import CallRequest, LocalTime
 from server.snapshot import publish

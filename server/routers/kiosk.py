@@ -39,7 +39,7 @@ from server.rounds import current, following, over_on, round_for, venue
 from server.schemas import PRESS_ID, PressBatch, PressIn, StatusIn
 from server.sheets import Sheet
 from server.snapshot import check_claims, publish, snapshot, snapshots
-from server.store import PressesAdded, PressRow, SheetChanged
+from server.store import PressesAdded, PressRow, SheetChanged, StoreConflict
 
 router = APIRouter(prefix="/api", tags=["kiosk"])
 
@@ -165,7 +165,7 @@ def post_confirmations(
         except SheetChanged as exc:  # what changed, on the venue's clock
             refused.append(Rejected(id=c.id, reason=exc.text(venue(board.profile))))
             continue
-        except Refused as exc:
+        except (Refused, StoreConflict) as exc:
             refused.append(Rejected(id=c.id, reason=exc.message))
             continue
         taken.append(c.id)

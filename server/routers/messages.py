@@ -16,13 +16,13 @@ from server.auth import Base, TDWrite
 from server.context import HubDep
 from server.hallmessage import (
     MessageIn,
-    MessageSet,
     as_json,
     clear_line,
     set_line,
     showing,
 )
 from server.refusal import Refused
+from server.responses import MessageSet
 from server.rounds import current, hall_venue
 from server.snapshot import publish
 

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
-from pydantic import BaseModel
 
 from dipclock.phaseview import view
 from dipclock.sync import to_moment
 from dipclock.venuetime import zone
 from server.context import Hub, HubDep
 from server.grid import apart
-from server.hallmessage import MessageJson, as_json, showing
+from server.hallmessage import as_json, showing
 from server.pagecache import served
+from server.responses import HallJson
 from server.rounds import current
-from server.views import ClockJson, clock_model, view_json
+from server.views import clock_model, view_json
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -48,35 +47,6 @@ def hall() -> FileResponse:
     return FileResponse(STATIC / "hall.html", headers=NO_STORE)
 
 
-class ApartJson(BaseModel):
-    """A table whose clock is not the hall's (``dipclock.screen.Apart``): the page lists it
-    under the hall's clock, in its own words, deciding nothing."""
-
-    table: int
-    stage: str  # the table's stage (dipclock.phaseview): "held", "adjudicating", ...
-    held: bool  # stopped by the TD now
-    reason: str  # the hold's reason, "" if none
-    restart: str  # when a held table restarts ("10:30"), "" if not said
-    extra: float | None  # seconds more (+) or fewer (-) than the hall, to the same deadline
-    phase: str  # the table's own phase when not the hall's, else ""
-    deadline: str  # the table's deadline line ("Deadline 10:21:30"), "" if none
-
-
-class HallJson(BaseModel):
-    """What the hall page polls: the hub's time and every table's clock, with the tables
-    whose clock differs from it."""
-
-    hub_time: float  # the hub's clock (POSIX seconds: the page ticks from it)
-    seq: int
-    timezone: str = "UTC"  # the venue's zone: the times in ``view`` are its local time
-    event: str | None = None
-    round: str | None = None
-    clock: ClockJson | None = None  # None: no round set up yet
-    view: dict[str, Any] | None = None  # the core's raw view, for scripts that read it
-    apart: list[ApartJson] = []  # the tables not on the hall's clock, by table number
-    message: MessageJson | None = None  # the TD's hall message shown now (server.hallmessage)
-
-
 @router.get("/api/hall", response_model=HallJson)
 async def hall_view(request: Request, hub: HubDep) -> Response:
     """The hall clock: ``dipclock.screen`` for no table, the screen every table shows when
@@ -101,6 +71,6 @@ def hall_json(hub: Hub) -> HallJson:
         out.round = cur.round.title or f"Round {cur.round.number}"
         out.clock = clock_model(cur.profile, cur.schedule, now)
         out.view = view_json(view(cur.profile, cur.schedule, now), zone(cur.profile.timezone))
-        out.apart = [ApartJson(**a) for a in apart(cur, now, hub.store.tables())]
+        out.apart = apart(cur, now, hub.store.tables())
     out.message = as_json(showing(hub.store, now), zone(out.timezone))
     return out

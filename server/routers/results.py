@@ -35,12 +35,9 @@ from server.auth import (
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
 from server.gate import WRONG_SHEET_KEY
-from server.responses import render
+from server.responses import RoundSheets, SheetView, StandingsView, render
 from server.resultsdesk import (
     Board,
-    RoundSheets,
-    SheetView,
-    StandingsView,
     best_countries_csv,
     board_of,
     board_problem,

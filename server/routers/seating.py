@@ -20,7 +20,17 @@ from server import actions, seatingdesk, seatingview
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import HubDep
-from server.responses import SeatingSet, SeatOut, TeamsSet, UnitsOut, UnitsSet
+from server.responses import (
+    Draft,
+    Judged,
+    Plan,
+    SeatingSet,
+    SeatingView,
+    SeatOut,
+    TeamsSet,
+    UnitsOut,
+    UnitsSet,
+)
 from server.schemas import SeatingIn, TeamsIn, UnitsIn
 from server.snapshot import publish
 from server.store import Units
@@ -37,17 +47,17 @@ def seating(
             for s in hub.store.seating(round)]
 
 
-@router.get("/td/seating/view", response_model=seatingview.SeatingView)
+@router.get("/td/seating/view", response_model=SeatingView)
 def seating_view(
     _: TD, hub: HubDep, round: Annotated[int | None, Query(ge=1, le=99)] = None
-) -> seatingview.SeatingView:
+) -> SeatingView:
     """Round ``round`` (default: the current one) table by table with what to fix, as the
     core finds it, and each team's players seated nowhere: the dashboard shows only this."""
     return seatingview.view(hub, round)
 
 
-@router.post("/td/seating/plan", response_model=seatingview.Plan)
-def seating_plan(body: Parsed[seatingview.PlanIn], _: TD, hub: HubDep) -> seatingview.Plan:
+@router.post("/td/seating/plan", response_model=Plan)
+def seating_plan(body: Parsed[seatingview.PlanIn], _: TD, hub: HubDep) -> Plan:
     """What the players present make ("23 players: 3 tables, 2 sitting out"), by the
     event's rules (two boards only where it allows them)."""
     return seatingview.plan(hub, body)
@@ -67,7 +77,7 @@ def set_seating(body: Parsed[SeatingIn], _: TDWrite, hub: HubDep, base: Base) ->
     return SeatingSet(seats=len(done.what), summary=summary, seq=hub.store.seq())
 
 
-@router.post("/td/seating/draft", response_model=seatingdesk.Draft)
+@router.post("/td/seating/draft", response_model=Draft)
 async def seating_draft(body: Parsed[seatingdesk.DraftIn], _: TD, hub: HubDep,
                         request: Request) -> Response:
     """Round ``round`` seated from the players present and the rounds the hub holds, with
@@ -78,8 +88,8 @@ async def seating_draft(body: Parsed[seatingdesk.DraftIn], _: TD, hub: HubDep,
     return Response(drafted, media_type="application/json")
 
 
-@router.post("/td/seating/check", response_model=seatingdesk.Judged)
-def seating_check(body: Parsed[seatingdesk.CheckIn], _: TD, hub: HubDep) -> seatingdesk.Judged:
+@router.post("/td/seating/check", response_model=Judged)
+def seating_check(body: Parsed[seatingdesk.CheckIn], _: TD, hub: HubDep) -> Judged:
     """A seating's figures and problems as the TD has it now (after moving players)."""
     return seatingdesk.check(hub, body)
 

@@ -34,6 +34,7 @@ from server.responses import (
     LateSubmission,
     PauseAdded,
     PausesEnded,
+    RoundPreview,
     RoundSet,
     TablesSet,
     render,
@@ -41,7 +42,6 @@ from server.responses import (
 from server.resultsdesk import event_teams_note
 from server.review import as_csv, late_submissions
 from server.rounds import current
-from server.roundsetup import RoundPreview
 from server.routers import messages as message_routes
 from server.routers import seating as seating_routes
 from server.schemas import (
