@@ -81,11 +81,16 @@ function sentence(text) {
 // Choose an event: the hub first says what it would do to the teams set (a bad file is
 // refused there, before any question), the question says it, and so does the answer.
 async function chooseEvent(body, name) {
+  // the preview is part of the action: a second tap while it is on its way does nothing
+  if (acting) { toast("Still sending the last change…", true); return; }
+  acting = true;
   let preview;
   try {
     preview = await api("POST", "/api/td/event/preview", body);
   } catch (e) {
     return toast(e.message, true);
+  } finally {
+    acting = false;
   }
   const teams = sentence(preview.teams);
   const done = await act(eventQuestion(last && last.data, name) + (teams ? "\n" + teams : ""),
