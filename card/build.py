@@ -67,6 +67,9 @@ PACKAGES = (
     "systemd-sysv", "udev", "dbus", "kmod", "netbase", "iproute2", "tzdata",
     # the network: Wi-Fi from dipclock.txt through NetworkManager; iw sets the country
     "network-manager", "wpasupplicant", "wireless-regdb", "iw",
+    # the time from the network when the hall has internet (NTP); the hub takes the TD's
+    # phone's when it has not (server/clock.py)
+    "systemd-timesyncd",
     # identity made at first boot, and a way in for the TD (a key from dipclock.txt)
     "openssh-server",
     # growing the data partition at first boot; the FAT boot partition's own check
@@ -226,7 +229,8 @@ def packages_layer() -> Path:
                  "/usr/bin/systemd-$t; done; "
                  # what the packages' scripts could not enable under proot (systemctl preset
                  # aborts there); no apt of its own on a card with a read-only root
-                 "systemctl enable NetworkManager.service ssh.service wpa_supplicant.service; "
+                 "systemctl enable NetworkManager.service ssh.service wpa_supplicant.service "
+                 "systemd-timesyncd.service; "
                  "systemctl mask apt-daily.timer apt-daily-upgrade.timer")
     inside(work, "apt-get clean")
     prune(work)
