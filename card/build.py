@@ -86,6 +86,14 @@ BOOT_MB = 256
 DATA_MB = 64
 
 LOG = CACHE / "build.log"
+#: What of the checkout the build reads besides the Python it imports, and the checkout it
+#: copies into the root for the installer. Each file must be in the repository
+#: (``not_in_repository``): one that git ignores or was never added is missing from a fresh
+#: clone, and a build on a warm cache hides it until the cache is empty.
+SOURCES = ("card/files", "card/ensure-tools.sh", "kiosk/kiosk.example.toml", "systemd",
+           "scripts/wheelhouse.sh", "scripts/debs.py", "pyproject.toml")
+#: What the build writes into the checkout (the harnesses read it back)
+OUTPUTS = ("dist",)
 
 
 #: What no program of the arm64 root may do to this machine. proot runs them as this machine's
@@ -191,6 +199,27 @@ def copy_tree(src: Path, dst: Path) -> None:
     if dst.exists():
         shutil.rmtree(dst)
     run(["cp", "-a", "--reflink=auto", src, dst], timeout=1800)
+
+
+def git_files(root: Path, *args: str) -> list[str] | None:
+    """``git ls-files`` of the checkout at ``root``; None where it is not a git checkout (a
+    release's source folder holds only what the repository does)."""
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", *args],
+                             capture_output=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return [name for name in out.decode(errors="replace").split("\0") if name]
+
+
+def not_in_repository(root: Path = ROOT, sources: Sequence[str] = SOURCES) -> list[str]:
+    """The files the build would read that a fresh clone lacks: a source that is not there,
+    and every file under the sources that git does not track (ignored or never added)."""
+    missing = [f"{name} (not in this checkout)" for name in sources if not (root / name).exists()]
+    others = git_files(root, "--others", "--", *sources)
+    return missing + [f"{name} (not tracked by git)" for name in (others or [])]
 
 
 def packages_layer() -> Path:
@@ -360,6 +389,20 @@ _WHEEL = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)(?:-\d[^-]*)?-(?P<py>[^
                     r"-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$")
 
 
+def copy_checkout(src: Path, dst: Path) -> None:
+    """The checkout as a fresh clone has it, for the installer inside the root: git's
+    tracked files (never what only this machine has), else all but CHECKOUT_JUNK."""
+    tracked = git_files(src, "--cached")
+    if tracked is None:
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(*CHECKOUT_JUNK))
+        return
+    for name in tracked:
+        path = src / name
+        if path.is_file() or path.is_symlink():  # a tracked file deleted here is not copied
+            (dst / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dst / name, follow_symlinks=False)
+
+
 def python_of(root: Path) -> str:
     """The root's Python version, ``3.13``, from its ``/usr/bin/python3`` link."""
     target = os.readlink(root / "usr/bin/python3")
@@ -425,7 +468,7 @@ def dipclock_layer(packages: Path, wheels: Path, work: Path,
     and the card's files; returns the dipclock user's uid and gid."""
     root = work / "root"
     copy_tree(packages, root)
-    shutil.copytree(ROOT, root / "root/dipclock", ignore=shutil.ignore_patterns(*CHECKOUT_JUNK))
+    copy_checkout(ROOT, root / "root/dipclock")
     shutil.copytree(wheels, root / "root/wh")
     offline = ""
     if debs is not None:
@@ -433,10 +476,12 @@ def dipclock_layer(packages: Path, wheels: Path, work: Path,
         offline = " --debs /root/debs"
     say(f"dipclock: systemd/install.sh kiosk --wheelhouse{offline}, then the hub's packages")
     inside(root, f"sh /root/dipclock/systemd/install.sh kiosk --wheelhouse /root/wh{offline}")
+    # the hub and, on the hub card's own screen, how to reach it (kiosk/hubscreen.py)
     inside(root, "/opt/dipclock/venv/bin/pip install -q --no-index --find-links /root/wh "
-                 "'dipclock[hub]' && install -m 644 /root/dipclock/systemd/dipclock-hub.service"
-                 " /etc/systemd/system/ && ln -sfn /etc/systemd/system/dipclock-hub.service "
-                 "/etc/systemd/system/multi-user.target.wants/")
+                 "'dipclock[hub]' && for unit in dipclock-hub dipclock-hubscreen; do "
+                 "install -m 644 /root/dipclock/systemd/$unit.service /etc/systemd/system/ && "
+                 "ln -sfn /etc/systemd/system/$unit.service "
+                 "/etc/systemd/system/multi-user.target.wants/; done")
     run(["cp", "-r", "--no-preserve=ownership", f"{FILES / 'root'}/.", root], timeout=60)
     uid, gid = (int(v) for v in next(
         line.split(":")[2:4] for line in (root / "etc/passwd").read_text().splitlines()
@@ -471,7 +516,11 @@ LABEL=dipclock-root  /                  ext4  rw,noatime  0  1
 # found its partitions later than that and stopped in emergency mode (make card-test).
 # dipclock.txt, readable by the clock (group dipclock), written only by the card's setup
 LABEL=DIPCLOCK       /boot/firmware     vfat  {boot}  0  2
-LABEL=dipclock-data  /var/lib/dipclock  ext4  rw,noatime,{wait}  0  2
+# nofail: a data partition that cannot be checked or mounted (a first boot's resize cut
+# short) must not stop the card in emergency mode, a dark table; the clock and the hub start
+# after it either way (their card drop-ins) and say on the screen that presses are kept in
+# memory only (machine/storage.py)
+LABEL=dipclock-data  /var/lib/dipclock  ext4  rw,noatime,nofail,{wait}  0  2
 """.replace("{boot}", "ro,uid=0,gid={gid},fmask=0137,dmask=0027,{wait}").replace(
     "{wait}", "x-systemd.device-timeout=10min")
 
@@ -587,6 +636,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     figures: dict[str, object] = {"ok": False}
     try:
+        if args.base is not None:
+            args.base = raspios.source(args.base)  # a base that is not there: said first
+        absent = not_in_repository()
+        if absent:
+            raise BuildError(f"{len(absent)} files the build reads are not in the repository, "
+                             f"so a fresh clone's build fails: {', '.join(absent[:5])} (git add "
+                             "them, or do not ignore them)")
         base: raspios.Base | None = None
         debs: Path | None = None
         if args.base is not None:

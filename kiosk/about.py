@@ -3,7 +3,9 @@
 ``About`` is the ``kiosk`` block of every status report (contract 1: id, version, uptime,
 button inputs, pin factory, box, power, clock), so the TD sees from the phone which card has
 an old version, a box unplugged or a weak power supply. ``alerts`` are the shell's short
-lines for the screen: the box unplugged, another kiosk claiming this table.
+lines for the screen: the box unplugged, another kiosk claiming this table, presses kept in
+memory only (the card's data partition did not mount: it is ``nofail``, so the table still
+counts, and says so).
 """
 
 from __future__ import annotations
@@ -12,13 +14,17 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from dipclock import __version__
 from kiosk.outbox import Outbox
-from machine import power, timesync
+from machine import power, storage, timesync
 
 BOX_UNPLUGGED = "Button box unplugged"
+IN_MEMORY = "Presses kept in memory only: a power cut loses them (dipclock doctor)"
+#: How often the data folder's filesystem is looked at again (a card's mounts rarely change)
+STORAGE_EVERY = 60.0
 Input = Literal["gpio", "serial", "keyboard"]
 
 
@@ -63,6 +69,9 @@ class About:
     started: float = field(default_factory=time.monotonic)
     power: Callable[[], str | None] = power_summary
     synchronised: Callable[[], bool | None] = timesync.clock_synchronised
+    data: Path | None = None  # the outbox's folder: on a filesystem that survives a cut?
+    mountinfo: Path = storage.MOUNTINFO
+    _volatile: tuple[float, bool] | None = field(default=None, init=False, repr=False)
 
     def clock(self) -> Literal["hub", "system", "unverified"]:
         """What the presses are stamped by: the hub's time, a synchronised system clock, or
@@ -93,7 +102,20 @@ class About:
             where = f"table {self.table}" if self.table is not None else "this table"
             out += [f"Another kiosk ({address}) also says it is {where}"
                     for address in self.hub.others()]
+        if self.in_memory():
+            out.append(IN_MEMORY)
         return tuple(out)
 
+    def in_memory(self) -> bool:
+        """Whether the presses' folder is on a filesystem a power cut empties (tmpfs, or the
+        card's overlay when its data partition did not mount); looked at once a minute."""
+        if self.data is None:
+            return False
+        now = self.mono()
+        if self._volatile is None or now - self._volatile[0] >= STORAGE_EVERY:
+            verdict = storage.check_filesystem(self.data, self.mountinfo).verdict
+            self._volatile = (now, verdict == "fail")
+        return self._volatile[1]
 
-__all__ = ["BOX_UNPLUGGED", "About", "kiosk_id", "power_summary"]
+
+__all__ = ["BOX_UNPLUGGED", "IN_MEMORY", "About", "kiosk_id", "power_summary"]

@@ -23,6 +23,9 @@ from machine.devices import user_name
 
 MOUNTINFO = Path("/proc/self/mountinfo")
 VOLATILE = frozenset({"tmpfs", "ramfs"})
+#: The card image's root overlay keeps its writes here, in RAM (card/files/initramfs): the
+#: state belongs on the data partition mounted over /var/lib/dipclock
+CARD_OVERLAY = "/run/dipclock-root/"
 MB = 1_000_000
 WARN_FREE = 100 * MB
 FAIL_FREE = 10 * MB
@@ -105,6 +108,11 @@ def check_filesystem(folder: Path, mountinfo: Path = MOUNTINFO) -> Check:
     if m.fstype == "overlay":
         upper = m.option("upperdir")
         under = mount_of(upper, table) if upper else None
+        if upper is not None and upper.startswith(CARD_OVERLAY):
+            return fail(name, f"{on}: the card's data partition (dipclock-data) is not "
+                        f"mounted, so {lost}",
+                        "restart the Pi; if this stays, the card's data partition is damaged: "
+                        "write the card image to it again (docs/card.md)")
         if under is not None and under.fstype in VOLATILE:
             return fail(name, f"{on}, writing to {under.fstype}: {lost}",
                         "turn off the overlay file system: sudo raspi-config, Performance "

@@ -48,7 +48,9 @@ def received(ws: WebSocketTestSession, what: str, timeout: float = PUSHED,
 
 
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
-    """Poll ``probe`` every 0.05 s until it returns something truthy; fail after ``timeout``."""
+    """Poll ``probe`` every 0.05 s until it returns something truthy; fail after ``timeout``.
+    A probe that raises (a connection refused, a file half written) is not there yet: its
+    exception is what the failure says was seen last, never a success."""
     deadline = time.monotonic() + timeout
     last: Any = None
     while True:
@@ -56,7 +58,7 @@ def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) ->
             last = probe()
         except (OSError, ValueError, httpx.HTTPError) as exc:  # not there yet
             last = exc
-        if last:
+        if last and not isinstance(last, BaseException):
             return last
         if time.monotonic() >= deadline:
             raise AssertionError(f"{what}: not within {timeout} s (last: {last!r})")

@@ -195,10 +195,13 @@ def test_the_units_the_image_enables_name_what_exists() -> None:
     assert "ExecStart=/usr/local/sbin/dipclock-card-grow" in grow
     assert os.access(files / "usr/local/sbin/dipclock-card-grow", os.X_OK)
     assert "-m machine.cardsetup" in (units / "dipclock-card-setup.service").read_text()
-    for role, service in (("table", "dipclock-kiosk"), ("hub", "dipclock-hub")):
+    for role, service in (("table", "dipclock-kiosk"), ("hub", "dipclock-hub"),
+                          ("hub", "dipclock-hubscreen")):
         dropin = (units / f"{service}.service.d/card.conf").read_text()
         assert f"ConditionPathExists=/run/dipclock-card/role-{role}" in dropin
         assert (ROOT / "systemd" / f"{service}.service").exists()
+    source = (ROOT / "card/build.py").read_text()
+    assert "for unit in dipclock-hub dipclock-hubscreen; do" in source  # installed, enabled
     assert "/var/lib/dipclock" in build.FSTAB and "LABEL=DIPCLOCK" in build.FSTAB
 
 
@@ -210,3 +213,29 @@ def test_the_cards_partitions_are_waited_for_longer_than_systemds_90_s() -> None
     assert {fields[1] for fields in lines} == {"/boot/firmware", "/var/lib/dipclock"}
     for fields in lines:
         assert "x-systemd.device-timeout=10min" in fields[3].split(","), fields[1]
+
+
+def test_a_data_partition_that_cannot_mount_leaves_a_working_table() -> None:
+    """nofail: a data partition whose check or mount fails (a first boot's resize cut short)
+    must not stop the card in emergency mode, a dark table; the clock and the hub still start
+    after its mount (worked or not), never before it, where their state would be hidden."""
+    data = next(line.split() for line in build.FSTAB.format(gid=1000).splitlines()
+                if line.startswith("LABEL=dipclock-data"))
+    assert "nofail" in data[3].split(",")
+    assert data[5] == "2"  # still checked (fsck) at every boot
+    for service in ("dipclock-kiosk", "dipclock-hub"):
+        dropin = (ROOT / f"card/files/root/etc/systemd/system/{service}.service.d/card.conf"
+                  ).read_text().splitlines()
+        assert "After=var-lib-dipclock.mount" in dropin, service
+        assert "Wants=var-lib-dipclock.mount" in dropin, service
+        assert not any(line.startswith("Requires") for line in dropin), service
+
+
+def test_the_card_takes_the_time_from_the_network_when_the_hall_has_it() -> None:
+    """No Pi but the 5 has a clock that runs while it is off: with internet, NTP sets it
+    (systemd-timesyncd, enabled by name as proot cannot preset it); without, the hub takes
+    the TD's phone's time (server/clock.py) and the tables take the hub's."""
+    assert "systemd-timesyncd" in build.PACKAGES
+    source = (ROOT / "card/build.py").read_text()
+    enabled = source[source.index('"systemctl enable '):source.index("systemctl mask")]
+    assert "systemd-timesyncd.service" in enabled

@@ -26,3 +26,15 @@ def test_the_pairing_screen_and_others_are_not(frame: str) -> None:
 
 def test_no_picture_is_no_clock(tmp_path: Path) -> None:
     assert not clock_shown(tmp_path / "missing.png")
+
+
+def test_a_power_cut_before_any_press_was_acknowledged_proves_nothing() -> None:
+    """card-test's power-cut step: 0 lost out of 0 acknowledged is not a pass."""
+    from benchmarks.card_test import WANTED, judged
+
+    figures = {k: True for k in WANTED} | {"power_cut_lost": 0, "power_cut_acknowledged": 12}
+    assert judged(figures)
+    assert not judged(figures | {"power_cut_acknowledged": 0})
+    assert not judged(figures | {"power_cut_lost": 1})
+    assert not judged({k: v for k, v in figures.items() if k != "raspi3b_userspace"})
+    assert not judged(figures | {"failed": "power_cut: no presses within 180 s"})

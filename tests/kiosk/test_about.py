@@ -12,14 +12,15 @@ from dipclock.events import BUILTIN
 from dipclock.schedule import Schedule
 from dipclock.sync import to_seconds
 from hardware.serialbox import SerialButtonBox
-from kiosk.about import BOX_UNPLUGGED, About, kiosk_id
+from kiosk.about import BOX_UNPLUGGED, IN_MEMORY, About, kiosk_id
 from kiosk.app import FixedRound, Kiosk
 from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox
 from kiosk.round import Round, round_key
 from kiosk.state import hub_line
+from machine import storage
 from machine.power import Throttling
-from tests.doubles import FixedTime
+from tests.doubles import FakeMonotonic, FixedTime
 
 
 @dataclass
@@ -105,3 +106,27 @@ def test_before_the_round_the_kiosk_names_its_table_and_hub(tmp_path: Path) -> N
                                                            ("Hub 127.0.0.1:9",))
     client.close()
     outbox.close()
+
+
+CARD_ROOT = ("25 1 0:30 / / rw,noatime - overlay dipclock-root rw,lowerdir=/run/dipclock-root/"
+             "lower,upperdir=/run/dipclock-root/rw/upper,workdir=/run/dipclock-root/rw/work\n"
+             "26 25 0:31 / /run rw - tmpfs tmpfs rw\n"
+             "27 26 0:32 / /run/dipclock-root/rw rw - tmpfs dipclock-overlay rw\n")
+
+
+def test_a_card_whose_data_partition_did_not_mount_says_presses_are_in_memory(
+        tmp_path: Path) -> None:
+    """The data partition is nofail (a dark table is worse): the table counts on, and says
+    that a power cut would lose its presses; once the partition is there the alert goes."""
+    data = tmp_path / "var/lib/dipclock"
+    data.mkdir(parents=True)
+    info = tmp_path / "mountinfo"
+    info.write_text(CARD_ROOT)
+    clock = FakeMonotonic()
+    about = About("k", 7, ["keyboard"], data=data, mountinfo=info, mono=clock)
+    assert about.alerts() == (IN_MEMORY,)
+    assert "data partition" in storage.check_filesystem(data, info).detail
+    info.write_text(info.read_text() + f"40 25 179:3 / {data} rw - ext4 /dev/mmcblk0p3 rw\n")
+    assert about.alerts() == (IN_MEMORY,)  # looked at again a minute on, not every frame
+    clock.advance(60)
+    assert about.alerts() == ()
