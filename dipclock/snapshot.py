@@ -84,6 +84,11 @@ class Snapshot(_Part):
 
     seq: int
     hub: str | None = None  # None: an older hub, without an id
+    #: drawn afresh each time the hub is restored from a backup (``server.routers.backup``;
+    #: None: never restored, or an older hub): a restored hub keeps the old hub's id but
+    #: counts ``seq`` on from its backup, lower than what the tables last took, and lacks
+    #: the presses made since the backup, so a kiosk takes it as a new hub (not a new pairing)
+    restored: str | None = None
     table: int
     event: EventProfile | None
     schedule: Schedule | None

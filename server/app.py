@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -13,27 +12,25 @@ import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import State
 
-from dipclock.errors import DipclockError
 from machine.timesync import boot_id, clock_synchronised
 from server import errors, gcpauses
 from server.backroom import Backroom
 from server.bodylimit import BodyLimit
 from server.certificate import fingerprint_of
-from server.clock import Clock, HubClock, Listening, standing_of
+from server.clock import Clock, HubClock
 from server.context import Hub
 from server.gate import Gate
 from server.headers import SecurityHeaders
-from server.hubtime import NOTE_EVERY, note_time, restore
+from server.hubtime import NOTE_EVERY, note_time
 from server.mdns import Announcement
-from server.pairing import Clocks
-from server.push import Fanout
-from server.ratelimit import FailureLimit
+from server.opening import open_hub
 from server.readlimit import PublicReads
 from server.refusal import Refused
 from server.regulars import Regulars
-from server.resultsdesk import sheet_secret
 from server.rounds import current, hall_venue
+from server.routers import backup as backup_routes
 from server.routers import boardcall as boardcall_routes
 from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
@@ -44,64 +41,12 @@ from server.store import Stale, Store, StoreConflict
 log = logging.getLogger("uvicorn.error")
 
 
-class SetupError(DipclockError):
-    """The data dir cannot serve yet (no TD password): one line for the operator."""
-
-
-def open_hub(
-    settings: Settings,
-    clock: Clock,
-    store: Store,
-    synced: Callable[[], bool | None] = clock_synchronised,
-    boot: str | None = None,
-    fingerprint: str | None = None,
-    regulars: Regulars | None = None,
-) -> Hub:
-    """Credentials come from the store; the first start stores the settings' password hash.
-    ``fingerprint``: the SHA-256 of the certificate served (None: plain HTTP);
-    ``regulars``: the one the connections' guard reads (``server.serve.config``).
-
-    The clock was just anchored on the wall clock: its standing is what the kernel says of
-    that clock now, unless the TD set the hub's time earlier in this boot (``hubtime``).
-    """
-    stored = store.meta("td_password_hash")
-    if stored is None:
-        if settings.td_password_hash is None:
-            raise SetupError("no TD password is set for this data dir")
-        stored = store.set_meta_once("td_password_hash", settings.td_password_hash)
-    # A hub started on an empty data dir counts seq from 1 again; kiosks see the new id
-    # and take its snapshots instead of waiting for seq to pass the old hub's.
-    hub_id = store.set_meta_once("hub_id", secrets.token_hex(8))
-    sheet_secret(store)  # made now, not at a first snapshot when the disk may be full
-    hub = Hub(
-        settings=settings,
-        store=store,
-        clock=clock,
-        fanout=Fanout(settings.send_timeout),
-        logins=FailureLimit(settings.login_failures, settings.login_window),
-        password_hash=stored,
-        clocks=Clocks.load(store),
-        fingerprint=fingerprint,
-        hub_id=hub_id,
-        synced=synced,
-        clock_standing=standing_of(synced()),
-        boot=boot,
-        # hub time provisional: ``server.kepttime``; its last record read before any write
-        kept=Listening(started=clock.mono(), last_seen=store.last_hub_time()),
-        clock_epoch=store.clock_epoch(),
-        regulars=Regulars() if regulars is None else regulars,
-    )
-    for paired in hub.clocks.by_hash.values():  # the hall's clocks, known from the start
-        hub.regulars.saw(paired.address)
-    restore(hub)
-    return hub
-
-
-async def _note_time_often(hub: Hub) -> None:
-    """``server.hubtime.note_time`` every ``NOTE_EVERY`` s, off the event loop."""
+async def _note_time_often(state: State) -> None:
+    """``server.hubtime.note_time`` every ``NOTE_EVERY`` s, off the event loop (of the hub
+    serving now: a restore builds another, ``server.routers.backup``)."""
     while True:
         await asyncio.sleep(NOTE_EVERY)
-        await _note_time(hub)
+        await _note_time(state.hub)
 
 
 async def _note_time(hub: Hub) -> None:
@@ -140,20 +85,27 @@ def create_app(
                                             settings.port)
                 await announcement.start()
             app.state.mdns = announcement
-            noting = asyncio.create_task(_note_time_often(hub))
+            app.state.backup_lock = asyncio.Lock()  # a restore, or the kept backup's write
+            noting = asyncio.create_task(_note_time_often(app.state))
+            keeping = asyncio.create_task(backup_routes.keep_often(app.state))
             collecting = asyncio.create_task(gcpauses.collect_often()) if gcpauses.timed() \
                 else None
             yield
             noting.cancel()
+            keeping.cancel()
             if collecting is not None:
                 collecting.cancel()
-            await _note_time(hub)
+            await _note_time(app.state.hub)
         finally:
             if backroom is not None:
                 await backroom.close()
-            if announcement is not None:
-                await announcement.stop()
+            announced = getattr(app.state, "mdns", announcement)  # a restore's, if any
+            if announced is not None:
+                await announced.stop()
             store.close()
+            serving = getattr(app.state, "hub", None)
+            if serving is not None:
+                serving.store.close()  # a restore's store, if any (closing twice is fine)
 
     app = FastAPI(title="dipclock hub", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.regulars = regulars
@@ -163,6 +115,14 @@ def create_app(
     async def _refused(request: Request, exc: Refused) -> JSONResponse:
         """A TD action ``server.actions`` turned down: its status and its one line."""
         return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(sqlite3.ProgrammingError)
+    async def _restoring(request: Request, exc: sqlite3.ProgrammingError) -> JSONResponse:
+        """A request caught by a restore in the moment the hub's store is swapped
+        (``server.routers.backup``): the store it began with is closed."""
+        log.warning("a request met a closed store (%s): a restore was under way", exc)
+        return JSONResponse({"detail": "the hub is restarting: send it again in a moment"},
+                            status_code=503)
 
     @app.exception_handler(StoreConflict)
     async def _conflict(request: Request, exc: StoreConflict) -> JSONResponse:
@@ -186,6 +146,7 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(results.router)
     app.include_router(boardcall_routes.router)
+    app.include_router(backup_routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_middleware(PublicReads)  # innermost: a read's address before its route
     app.add_middleware(SecurityHeaders)

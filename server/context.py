@@ -39,6 +39,9 @@ class Hub:
     fingerprint: str | None = None
     #: random, stored once per data dir: kiosks tell a hub started afresh from this one
     hub_id: str = ""
+    #: the id drawn at this hub's last restore from a backup (store meta ``restored``;
+    #: None: never restored): in every snapshot, so kiosks take a restored hub as a new one
+    restored: str | None = None
     status: dict[int, TableStatus] = field(default_factory=dict)
     #: does the kernel say the system clock is synchronised? (None: cannot tell)
     synced: Callable[[], bool | None] = lambda: None

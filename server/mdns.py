@@ -10,6 +10,14 @@ one for one address. A hub on a loopback address (127.0.0.1, ::1) is not announc
 (``announced``): no other machine can reach it, and a kiosk that took it from the network
 would fail to connect. mDNS is a convenience: if it cannot start (no multicast, a firewall),
 the hub says so once and serves as ever; kiosks fall back on a typed address.
+
+The service's host (its SRV target, answered for A queries by zeroconf itself) is the
+machine's own name, ``dipclock-hub.local`` on the hub card (machine/cardsetup.py names it),
+so the TD's phone reaches the dashboard as ``https://dipclock-hub.local:8000/`` with no
+router DNS (``host_name``). Not where that name is no DNS label, nor where avahi runs: avahi
+already answers for ``<name>.local``, and a second responder with other addresses (a
+docker bridge) would make it rename the machine; there the name stays
+``dipclock-hub-<hub_id>.local``.
 """
 
 from __future__ import annotations
@@ -18,7 +26,9 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import re
 import socket
+from pathlib import Path
 
 from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, get_all_addresses
 from zeroconf.asyncio import AsyncZeroconf
@@ -27,6 +37,10 @@ from dipclock import __version__
 
 SERVICE = "_dipclock._tcp.local."
 log = logging.getLogger("uvicorn.error")
+#: avahi-daemon's socket: where it runs, it answers for this machine's ``.local`` name
+AVAHI_SOCKET = Path("/run/avahi-daemon/socket")
+#: a DNS label (RFC 1123): letters, digits and inner hyphens, at most 63
+_LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?", re.IGNORECASE)
 
 
 def instance(hub_id: str) -> str:
@@ -59,13 +73,25 @@ def where(host: str) -> tuple[list[str], list[str] | InterfaceChoice]:
     return [address], [address]
 
 
-def service_info(hub_id: str, scheme: str, port: int, addresses: list[str]) -> ServiceInfo:
+def host_name(hub_id: str, machine: str | None = None, avahi: Path = AVAHI_SOCKET) -> str:
+    """The ``.local`` name the hub answers for: ``machine`` (default: this machine's host
+    name) when it is one DNS label and no avahi answers for it already; else one of the
+    hub's own."""
+    name = socket.gethostname() if machine is None else machine
+    if _LABEL.fullmatch(name) and name.lower() != "localhost" and not avahi.exists():
+        return f"{name.lower()}.local."
+    return f"dipclock-hub-{hub_id}.local."
+
+
+def service_info(hub_id: str, scheme: str, port: int, addresses: list[str],
+                 server: str | None = None) -> ServiceInfo:
+    """The announcement; ``server``: the host name it names (default ``host_name``)."""
     return ServiceInfo(
         SERVICE,
         instance(hub_id),
         port=port,
         properties={"id": hub_id, "s": scheme, "v": __version__},
-        server=f"dipclock-hub-{hub_id}.local.",
+        server=server or host_name(hub_id),
         parsed_addresses=addresses,
     )
 

@@ -956,3 +956,29 @@ class Plan(Out):
 
     text: str
     two_boards: bool
+
+
+# --- the hub backup (server.backup) --------------------------------------------------------
+
+
+class BackupStatus(Out):
+    """``GET /api/td/backup/status``: when the TD last saved the hub backup, and whether to
+    save it again (the tables were paired, or the round set up, since)."""
+
+    hub_id: str
+    downloaded_ago_s: float | None  # None: never saved from this hub
+    remind: bool
+    kept: str  # the backup the hub keeps in its data folder: its file name
+    kept_ago_s: float | None  # None: not written yet
+
+
+class Restored(Out):
+    """``POST /api/td/restore``: the hub is now the one the backup was made of."""
+
+    hub_id: str
+    fingerprint: str | None
+    made_at: str
+    clocks: int
+    rounds: int
+    aside: str  # the folder in the data folder where the replaced hub's files are kept
+    check: str  # what the TD checks now, in a sentence

@@ -101,11 +101,15 @@ def config(app: Any, settings: Settings, **more: Any) -> uvicorn.Config:
     one event loop (each socket keeps its own compressor, so it cannot be shared).
     """
     proxies = settings.trusted_proxies
+    tls = tls_context(settings)
+    state = getattr(app, "state", None)
+    if state is not None:  # a restored hub's certificate loads into it (server.routers.backup)
+        state.tls = tls
     guard = Guard(settings.head_seconds, settings.per_address, frozenset(proxies),
                   getattr(getattr(app, "state", None), "regulars", None))
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning",
-        http=protocol(guard, tls_context(settings)), ws_ping_interval=10, ws_ping_timeout=10,
+        http=protocol(guard, tls), ws_ping_interval=10, ws_ping_timeout=10,
         ws_per_message_deflate=False, timeout_graceful_shutdown=STOP_GRACE,
         # asyncio's loop, not uvloop: uvloop starts reading a connection after its
         # connection_made even if the protocol paused it there, so a TLS handshake's first

@@ -41,6 +41,11 @@ class Settings(BaseModel):
     job_seconds: float = Field(default=60.0, gt=0)
     job_memory_mb: int = Field(default=512, ge=1)
     jobs_waiting: int = Field(default=3, ge=0)
+    #: the hub backup kept in the data folder (``server.backup``): looked at every this many
+    #: seconds, written when the TD changed something since (so at most once per period),
+    #: and every ``backup_schedule`` seconds when only the tables' presses changed
+    backup_seconds: float = Field(default=30.0, gt=0)
+    backup_schedule: float = Field(default=600.0, gt=0)
 
     @property
     def https(self) -> bool:

@@ -43,6 +43,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
         n: Snapshot(
             seq=seq,
             hub=hub.hub_id,
+            restored=hub.restored,
             table=n,
             event=cur.profile if cur else None,
             schedule=cur.schedule if cur else None,

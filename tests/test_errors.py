@@ -30,7 +30,7 @@ NAMED = [
     "kiosk.problems.DisplayUnavailable",
     "server.cli.HubError",
     "server.hubtime.ClockRefused",
-    "server.app.SetupError",
+    "server.opening.SetupError",
     "hardware.gpio.PinFactoryError",
     "hardware.events.ButtonsClosed",
     "machine.identity.IdentityError",

@@ -2,7 +2,10 @@
 ``_dipclock._tcp`` as a kiosk would, stop the hub, and print what was seen as JSON, with the
 mDNS sockets (UDP port 5353) open in this network namespace while the hub served.
 ``... DATA HOST quiet``: only those sockets, no browsing (a hub that should announce
-nothing: it is the only process here that could open one).
+nothing: it is the only process here that could open one). ``... DATA HOST resolve NAME``:
+browse, and ask for NAME's IPv4 address as a phone does (``resolved``: an mDNS querier's
+A question; ``one_shot``: a plain DNS question sent from a passing port to the mDNS group,
+as ``dig -p 5353 @224.0.0.251 NAME`` asks).
 
 Run by ``test_mdns`` inside a private network namespace (``unshare -n``), where the only
 interface is a loopback with multicast on, so nothing reaches any real network.
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,8 +24,17 @@ import time
 from pathlib import Path
 
 import httpx
-from zeroconf import IPVersion, ServiceStateChange
+from zeroconf import (
+    AddressResolverIPv4,
+    DNSAddress,
+    DNSIncoming,
+    DNSOutgoing,
+    DNSQuestion,
+    IPVersion,
+    ServiceStateChange,
+)
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _MDNS_ADDR, _MDNS_PORT, _TYPE_A
 
 from benchmarks.hub import handing_over, hub_socket
 from server.mdns import SERVICE
@@ -54,7 +67,27 @@ def start_hub(data: Path, host: str) -> tuple[subprocess.Popen[bytes], int]:
     raise RuntimeError("the hub did not answer within 20 s")
 
 
-async def browse(proc: subprocess.Popen[bytes], interfaces: list[str] | None) -> dict:
+def one_shot(name: str, via: str = "127.0.0.1", timeout: float = 3.0) -> list[str]:
+    """NAME's IPv4 addresses as a plain resolver gets them: one DNS question to the mDNS
+    group from a passing port, the answer sent back to that port (RFC 6762 section 6.7);
+    [] when none came within ``timeout`` seconds."""
+    out = DNSOutgoing(_FLAGS_QR_QUERY)
+    out.add_question(DNSQuestion(name, _TYPE_A, _CLASS_IN))
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(via))
+        sock.settimeout(timeout)
+        sock.sendto(out.packets()[0], (_MDNS_ADDR, _MDNS_PORT))
+        try:
+            data, _ = sock.recvfrom(9000)
+        except TimeoutError:
+            return []
+    return sorted(socket.inet_ntoa(a.address) for a in DNSIncoming(data).answers()
+                  if isinstance(a, DNSAddress) and a.type == _TYPE_A
+                  and a.name.lower() == name.lower())
+
+
+async def browse(proc: subprocess.Popen[bytes], interfaces: list[str] | None,
+                 resolve: str | None = None) -> dict:
     zc = AsyncZeroconf(ip_version=IPVersion.V4Only,
                        **({"interfaces": interfaces} if interfaces else {}))
     seen: dict[str, list[str]] = {}
@@ -73,8 +106,14 @@ async def browse(proc: subprocess.Popen[bytes], interfaces: list[str] | None) ->
             if await info.async_request(zc.zeroconf, 3000):
                 out["services"].append({
                     "name": name, "port": info.port, "addresses": info.parsed_addresses(),
+                    "server": info.server,
                     "txt": {k.decode(): (v or b"").decode() for k, v in info.properties.items()},
                 })
+        if resolve is not None:
+            asked = AddressResolverIPv4(resolve)
+            await asked.async_request(zc.zeroconf, 3000)
+            out["resolved"] = asked.parsed_addresses()
+            out["one_shot"] = await asyncio.to_thread(one_shot, resolve)
         proc.terminate()  # the hub says goodbye: a kiosk forgets it at once
         await asyncio.wait_for(removed.wait(), 10)
     except TimeoutError:
@@ -99,11 +138,12 @@ def mdns_sockets() -> int:
 def main() -> int:
     data, host = Path(sys.argv[1]), sys.argv[2]
     quiet = sys.argv[3:] == ["quiet"]
+    resolve = sys.argv[4] if sys.argv[3:4] == ["resolve"] else None
     proc, port = start_hub(data, host)
     try:
         sockets = mdns_sockets()  # the hub answers: its announcement has started, if any
         found = {"seen": {}, "services": []} if quiet else asyncio.run(
-            browse(proc, None if host == "0.0.0.0" else [host]))
+            browse(proc, None if host == "0.0.0.0" else [host], resolve))
         found["mdns_sockets"] = sockets
     finally:
         if proc.poll() is None:

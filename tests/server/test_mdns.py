@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from server.mdns import SERVICE, announced, instance, service_info, where
+from server.mdns import AVAHI_SOCKET, SERVICE, announced, host_name, instance, service_info, where
 from tests.server.live import ROOT
 
 
@@ -31,6 +31,14 @@ def netns() -> list[str]:
             return wrap
     pytest.skip("this machine lets us make no private network namespace: no test announces "
                 "a hub on the real network")
+
+
+@pytest.fixture
+def hub_card_netns(netns: list[str]) -> list[str]:
+    """``netns`` with a host name of its own too (``unshare -u``): ``dipclock-hub``, as
+    machine/cardsetup.py names the hub card."""
+    return [netns[0], netns[1] + "u", "sh", "-c",
+            'hostname dipclock-hub && ip link set lo up multicast on && exec "$@"', "sh"]
 
 
 def probe(wrap: list[str], data: Path, host: str, *more: str) -> dict:
@@ -57,6 +65,32 @@ def test_a_kiosk_browsing_the_lan_finds_the_hub_by_its_key(tmp_path: Path, netns
     printed = (tmp_path / "hub.log").read_text()
     assert "Kiosks find this hub on the LAN (mDNS _dipclock._tcp)" in printed
     assert re.search(r"^Hub clock:  (synchronised|not synchronised|unknown)$", printed, re.M)
+
+
+def test_a_phone_reaches_the_hub_card_as_dipclock_hub_local(tmp_path: Path, hub_card_netns):
+    """A real hub on a machine named ``dipclock-hub`` (the hub card) answers an A query for
+    ``dipclock-hub.local`` with its address, to an mDNS querier and to a plain one-shot
+    question alike: the TD's phone opens https://dipclock-hub.local:8000/ with no router
+    DNS."""
+    if AVAHI_SOCKET.exists():
+        pytest.skip("avahi runs here: it answers for the host name, the hub keeps its own")
+    found = probe(hub_card_netns, tmp_path / "hub", "0.0.0.0", "resolve", "dipclock-hub.local.")
+    assert "timeout" not in found, found
+    [svc] = [s for s in found["services"] if s["txt"]["id"] == found["hub_id"]]
+    assert svc["server"] == "dipclock-hub.local."
+    assert found["resolved"] == ["127.0.0.1"], found
+    assert found["one_shot"] == ["127.0.0.1"], found
+
+
+def test_the_hub_answers_for_the_host_name_only_when_it_is_a_dns_label(tmp_path: Path):
+    no_avahi = tmp_path / "no-avahi"
+    assert host_name("9f2c", "dipclock-hub", no_avahi) == "dipclock-hub.local."
+    assert host_name("9f2c", "Hall-B-Hub", no_avahi) == "hall-b-hub.local."
+    for odd in ("", "localhost", "pi.example.org", "-hub", "hub-", "hub_1", "h" * 64, "café"):
+        assert host_name("9f2c", odd, no_avahi) == "dipclock-hub-9f2c.local.", odd
+    avahi = tmp_path / "avahi-socket"
+    avahi.touch()  # avahi answers for the name already: a second answer makes it rename
+    assert host_name("9f2c", "dipclock-hub", avahi) == "dipclock-hub-9f2c.local."
 
 
 def test_the_announcement_is_the_contracts():

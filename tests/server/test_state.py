@@ -65,10 +65,11 @@ def test_a_hold_press_toggles_a_power_out_and_back(hub, td):
 
 def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
     first = snap(hub, 1)
-    assert set(first) == {"seq", "hub", "table", "event", "schedule", "out", "presses",
-                          "hub_time", "claims", "clock", "players", "sheet", "sheet_before",
-                          "result", "message"}
+    assert set(first) == {"seq", "hub", "restored", "table", "event", "schedule", "out",
+                          "presses", "hub_time", "claims", "clock", "players", "sheet",
+                          "sheet_before", "result", "message"}
     assert (first["claims"], first["clock"], first["message"]) == ([], 0, None)
+    assert first["restored"] is None  # never restored from a backup
     assert first["event"]["id"] == "wdc2006"
     assert first["schedule"]["start"] == START.isoformat()
     assert first["hub_time"] == hub.clock.now()
