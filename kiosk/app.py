@@ -39,6 +39,7 @@ from kiosk.draw import Painter
 from kiosk.outbox import Outbox, StoredConfirmation, StoredPress
 from kiosk.round import Round
 from kiosk.sound import Sounds
+from machine.network import NetworkState
 from machine.storage import is_disk_full
 from machine.timesync import boot_id, clock_synchronised
 
@@ -175,6 +176,9 @@ class Kiosk:
     table: int | None = None  # named on the screen before a round, with ``hub_text``
     hub_text: str = ""  # "Hub 10.0.0.1:8000, found on the network"
     hub_url: str = ""  # "https://10.0.0.1:8000": the result sheet's QR code points there
+    #: the network's last reading: told, with its fix, while the hub does not answer and
+    #: there is no round to show (``state.with_network``)
+    network: Callable[[], NetworkState | None] = lambda: None
     boot: str = field(default_factory=lambda: this_boot())
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
     _lines: tuple[tuple[str, int, int], list[StoredConfirmation]] | None = None
@@ -331,6 +335,8 @@ class Kiosk:
         """What the screen shows at ``mono``; plays a cue when a stage begins. Before a round
         it names the table and the hub, so a TD walking a hall of cloned cards can check."""
         fr = state.introduce(self._frame(mono), self.table, self.hub_text)
+        if fr.screen.look == "connecting" and fr.screen.hub_lost:
+            fr = state.with_network(fr, self.network())
         message = self.message()
         if message is not None:  # shown while its time lasts, by this clock's hub time
             fr = state.with_message(fr, message, self.now(mono))

@@ -117,6 +117,9 @@ class Loaded:
 
     settings: Settings
     config: Path | None
+    #: what the screen says beside the clock about the card's settings: dipclock.txt's lines
+    #: not used and their fix, Imager's settings ignored (``machine.identity.refusal_notes``)
+    notes: tuple[str, ...] = ()
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -6,8 +6,9 @@
 
 A table that stays black tells a TD nothing; this says what is wrong and what to type. It
 reads the kiosk's settings exactly as the kiosk does (a settings error is a failed check),
-then the display, the buttons, the box (and ModemManager, which would probe it), the hub,
-the clock, the data folder and the power.
+then the display, the network (its address and name, or what is wrong with it and the
+fix), the buttons, the box (and ModemManager, which would probe it), the hub, the clock, the
+data folder and the power.
 Exit status 0 only when no check fails (warnings pass); 2 for a mistake in its own options.
 It is also what a systemd unit writes on the Pi's console when the kiosk gives up, so the
 text fits an 80-column console. Stop the kiosk first: the buttons and the box are opened
@@ -37,7 +38,7 @@ from hardware import boxfinder
 from hardware.gpio import load_pin_factory
 from kiosk import hubcheck as hub
 from kiosk.config import Settings, default_outbox
-from machine import box, buttons, display, modem, power, sdl, storage, system, timesync
+from machine import box, buttons, display, modem, network, power, sdl, storage, system, timesync
 from machine.check import Check, fail, ok
 from machine.devices import Opener, user_name
 
@@ -91,6 +92,9 @@ class Machine:
     box_wait: float = box.WAIT
     discovery_wait: float = 5.0  # seconds of mDNS browsing
     vcgencmd: str | None = power.VCGENCMD  # the firmware's own tool (None: not asked)
+    #: the network's state, read from NetworkManager, else from the kernel under ``sys``
+    read_network: Callable[[Path], network.NetworkState] = field(
+        default=lambda net: network.read_state(net=net))
 
     def throttling(self) -> power.Throttling | None:
         return power.throttling(self.sys, self.vcgencmd)
@@ -220,6 +224,8 @@ def run(config: str | None = None, machine: Machine | None = None,
     found += _guarded("screen", lambda: [display.check_connector(m.sys / "class" / "drm")])
     found += _guarded("desktop session", lambda: [display.check_desktop(
         m.proc, m.etc / "systemd" / "system")])
+    found += _guarded(network.NETWORK_CHECK, lambda: [network.check_network(
+        m.read_network(m.sys / "class" / "net"))])
     if settings is not None:
         found += _guarded("gpio buttons", lambda: _gpio(settings, m, button_seconds, say))
         found += _guarded("button box", lambda: _box(settings, m, button_seconds, say))

@@ -2,7 +2,9 @@
 
 ``seq`` is compared only between snapshots of the same hub (its ``hub`` id): a hub started
 on an empty data dir has a new id and counts from 1 again, so its first snapshot is taken
-whatever its seq. Part of ``kiosk.session``, which turns a ``Change`` into what to do.
+whatever its seq. A hub restored from a backup has the old hub's id but counts on from the
+backup, lower than what the table last took: its ``restored`` id (new at each restore) makes
+it a new hub all the same. Part of ``kiosk.session``, which turns a ``Change`` into what to do.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class Received:
     #: the TD's hall message (round or none), hidden at its ``until`` by the kiosk's own
     #: hub time, so a table cut off from the hub still takes it down on time
     message: HallMessage | None = None
+    restored: str | None = None  # new at each restore of the hub from a backup
 
     @property
     def key(self) -> str | None:
@@ -42,7 +45,8 @@ def parse_snapshot(data: Any, table: int) -> Received:
     except ValidationError as exc:
         raise ValueError(f"bad snapshot: {reason(exc)}") from None
     return Received(snap.seq, from_snapshot(snap, table), snap.hub,
-                    tuple((c.id, c.address) for c in snap.claims), snap.clock, snap.message)
+                    tuple((c.id, c.address) for c in snap.claims), snap.clock, snap.message,
+                    snap.restored)
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class Change:
     """A snapshot taken, and what it changed."""
 
     taken: Received
-    new_hub: bool  # another hub (or one started afresh): its clock is anchored anew
+    new_hub: bool  # another hub (or one started afresh, or restored): its clock is anchored anew
     new_clock: bool  # the TD set the hub's time: a new clock epoch
     new_round: bool
 
@@ -68,13 +72,14 @@ class Feed:
         """Take ``data`` if it is newer (None: it is not); ValueError if it is bad."""
         snap = parse_snapshot(data, self.table)
         old = self.received
-        if old is not None and snap.hub == old.hub and snap.seq <= old.seq:
+        same_hub = old is not None and (snap.hub, snap.restored) == (old.hub, old.restored)
+        if old is not None and same_hub and snap.seq <= old.seq:
             # Without hub ids (an older hub) a restart from scratch is told apart only by
             # a different round.
             if snap.hub is not None or snap.key == old.key:
                 return None
         self.received = snap
-        new_hub = old is not None and snap.hub != old.hub
+        new_hub = old is not None and not same_hub
         return Change(snap, new_hub=new_hub,
                       new_clock=old is not None and not new_hub and snap.clock != old.clock,
                       new_round=old is None or snap.key != old.key)

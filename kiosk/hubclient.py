@@ -16,8 +16,17 @@ call into the session. Three daemon threads, and the screen loop never waits on 
   row; a press, a confirmation, or the hub coming back, ends the wait for the next attempt.
 
 Every request carries the clock's token (``kiosk.pairing``) and, over HTTPS, is verified
-against the certificate pinned at pairing. A 401 (the TD revoked the clock) or another
-certificate ends the session: ``unpaired`` says why, and the kiosk pairs again.
+against the certificate pinned at pairing. A 401 (the TD revoked the clock) ends the
+session: ``unpaired`` says why, and the kiosk pairs again. Another certificate at the hub's
+address is "not this clock's hub, yet": a freshly flashed hub card at the old one's address
+serves its own until the TD restores the old hub's backup on it (``server.backup``), so the
+clock counts on, keeps its credential, says so (``alerts``) and keeps trying; only after
+``FORGET_AFTER`` s of it, its own hub nowhere, does it forget the pairing and ask again.
+
+A hub found by mDNS (``find``) that stays unreachable, or shows another certificate, for
+``REDISCOVER_AFTER`` s is looked for again, by its id, while the clock runs (a fourth
+thread): a restored hub on another card answers at another address, and the session moves
+there (``move``) with the same token and pinned certificate.
 
 Every retry waits a jittered exponential backoff, so a hall of kiosks doesn't stampede a
 restarted hub. ``connected`` drives the small "hub lost" mark; the clock keeps running.
@@ -32,7 +41,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -68,6 +77,26 @@ TIMEOUT = 5.0
 #: default 40. A ping is a few bytes, the hub's pong costs it no Python work.
 PING_SECONDS = 2.0
 PING_TIMEOUT = 2.5
+#: Seconds of another certificate at the hub's address, the clock's own hub answering
+#: nowhere, before the clock forgets its pairing and shows a code: time for the TD to
+#: restore the old hub's backup on the new card (which gives it the old certificate back).
+FORGET_AFTER = 600.0
+#: Seconds without the hub (or with another certificate at its address) before a clock
+#: that found it by mDNS looks for it again by its id: a restored hub may be elsewhere.
+REDISCOVER_AFTER = 15.0
+#: Seconds between two looks of the follow thread at the hub's state and the search.
+FOLLOW_EVERY = 1.0
+#: The screen's alert while another certificate answers at the hub's address.
+NOT_OUR_HUB = ("The hub at this address is not the one this clock was paired with: "
+               "the TD can restore the hub backup on it")
+
+
+class Finder(Protocol):
+    """A search for the paired hub (``kiosk.discovery.HubFinder``): its URL once found."""
+
+    def found(self) -> str | None: ...
+
+    def close(self) -> None: ...
 
 
 class HubClient:
@@ -86,6 +115,8 @@ class HubClient:
         rng: random.Random | None = None,
         about: Callable[[], dict[str, Any]] = dict,
         verify: ssl.SSLContext | bool = True,
+        find: Callable[[], Finder] | None = None,
+        on_move: Callable[[str], None] = lambda url: None,
     ):
         self.base_url = base_url.rstrip("/")
         self.table = table
@@ -94,6 +125,16 @@ class HubClient:
         self.outbox = outbox
         #: why this clock may no longer talk to the hub ("revoked", "certificate"), or None
         self.unpaired: str | None = None
+        #: since when (``mono``) the hub's address has shown another certificate, the
+        #: clock's own hub answering nowhere since (None: it has not, or it answered)
+        self.mismatch_since: float | None = None
+        #: since when (``mono``) the hub has not answered (None: it answers)
+        self.lost_since: float | None = mono()
+        #: a new search for the paired hub, by mDNS (None: its address was typed)
+        self._find, self._on_move = find, on_move
+        self._finder: Finder | None = None
+        self._transport = transport
+        self._retired: list[httpx.Client] = []  # clients of addresses left: closed at close
         self._wake, self._mono, self._wall = wake, mono, wall
         self._about = about
         self._lock = threading.Lock()  # around every call into the session
@@ -128,6 +169,10 @@ class HubClient:
     def connected(self) -> bool:
         with self._lock:
             return self.session.connected
+
+    def alerts(self) -> tuple[str, ...]:
+        """The client's alert lines for the screen: another certificate at the hub's address."""
+        return (NOT_OUR_HUB,) if self.mismatch_since is not None else ()
 
     def sent(self) -> None:
         self._kick.set()
@@ -303,12 +348,33 @@ class HubClient:
             r = self.http.request(request.method, request.path, json=request.json)
         except httpx.HTTPError as exc:
             if certificate_refused(exc):
-                self._unpair("certificate", "the hub's certificate is not the one this clock "
-                                            "was paired with")
+                self._mismatched()
             raise
+        self._matched()
         if r.status_code == 401 and request.path != "/api/time":
             self._unpair("revoked", f"the hub no longer takes this clock's token: {r.text[:200]}")
         return r
+
+    def _mismatched(self) -> None:
+        """Another certificate at the hub's address: said on the screen, and the pairing
+        forgotten once it has lasted ``FORGET_AFTER`` s with the clock's own hub nowhere."""
+        now = self._mono()
+        since = self.mismatch_since
+        if since is None:
+            log.warning("the hub at %s is not the one this clock was paired with (another "
+                        "certificate): counting on, trying again", self.base_url)
+            self.mismatch_since = now
+            self._wake()
+        elif now - since >= FORGET_AFTER:
+            self._unpair("certificate", f"the hub's certificate has not been the one this "
+                                        f"clock was paired with for {now - since:.0f} s")
+
+    def _matched(self) -> None:
+        """The pinned certificate answered: the clock's own hub is there."""
+        if self.mismatch_since is not None:
+            log.info("the hub this clock was paired with answers at %s again", self.base_url)
+            self.mismatch_since = None
+            self._wake()
 
     def _unpair(self, why: str, said: str) -> None:
         """Stop talking to the hub: the kiosk sees ``unpaired`` and pairs again."""
@@ -323,6 +389,11 @@ class HubClient:
     def _link(self, channel: str, ok: bool) -> None:
         with self._lock:
             effects = self.session.link("ws" if channel == "ws" else "http", ok)
+            connected = self.session.connected
+        if connected:
+            self.lost_since = None
+        elif self.lost_since is None:
+            self.lost_since = self._mono()
         self._apply(effects)
 
     def _apply(self, effects: Effects) -> None:
@@ -360,8 +431,11 @@ class HubClient:
     # --- the threads ----------------------------------------------------------------------
 
     def start(self) -> None:
-        for name, target in (("sync", self._sync_loop), ("push", self._push_loop),
-                             ("upload", self._upload_loop)):
+        jobs = [("sync", self._sync_loop), ("push", self._push_loop),
+                ("upload", self._upload_loop)]
+        if self._find is not None:
+            jobs.append(("follow", self._follow_loop))
+        for name, target in jobs:
             t = threading.Thread(target=target, name=f"hub {name}", daemon=True)
             t.start()
             self._threads.append(t)
@@ -378,7 +452,77 @@ class HubClient:
                 pass
         for t in self._threads:
             t.join(timeout=2)
+        self._stop_finding()
         self.http.close()
+        for old in self._retired:
+            old.close()
+
+    def follow_once(self) -> None:
+        """One look at the hub's state: search for the paired hub by its id once it has been
+        away ``REDISCOVER_AFTER`` s, move the session where it is found, stop searching once
+        it answers. One search at a time; a hub found at the address already used is given
+        another ``REDISCOVER_AFTER`` s to answer there."""
+        if self._find is None or self.unpaired is not None or self._stop.is_set():
+            return
+        if self.connected:
+            self._stop_finding()
+            return
+        now = self._mono()
+        if self._finder is None:
+            lost = self.lost_since
+            if lost is not None and now - lost >= REDISCOVER_AFTER:
+                log.info("no answer from the hub at %s for %.0f s: looking for it on the "
+                         "network", self.base_url, now - lost)
+                try:
+                    self._finder = self._find()
+                except Exception as exc:  # no network to browse yet: after another wait
+                    log.warning("cannot look for the hub on the network: %s", exc)
+                    self.lost_since = now
+                if self._stop.is_set():  # closed meanwhile: this search is ours to close
+                    self._stop_finding()
+            return
+        url = self._finder.found()
+        if url is None:
+            return
+        self._stop_finding()
+        if url.rstrip("/") == self.base_url:
+            self.lost_since = now
+            return
+        self.move(url)
+
+    def _stop_finding(self) -> None:
+        finder, self._finder = self._finder, None
+        if finder is not None:
+            finder.close()
+
+    def move(self, url: str) -> None:
+        """Talk to the hub at ``url`` from now on, with the same token and pinned certificate
+        (the paired hub found again elsewhere): the running clock goes on as it was."""
+        log.warning("the hub this clock was paired with is now at %s: moving there", url)
+        old = self.http
+        self.http = httpx.Client(base_url=url.rstrip("/"), headers=dict(old.headers),
+                                 timeout=TIMEOUT, transport=self._transport, verify=self.verify)
+        self.base_url = url.rstrip("/")
+        self._retired.append(old)  # a request may be under way on it: closed at close
+        self.mismatch_since = None  # that was another address
+        self.lost_since = self._mono()
+        ws = self._ws
+        if ws is not None:  # still open to the old address: reopened to the new one
+            try:
+                ws.close()
+            except Exception:
+                pass
+        self._on_move(self.base_url)
+        self._sync_kick.set()
+        self._kick.set()
+        self._wake()
+
+    def _follow_loop(self) -> None:
+        while not self._stop.wait(FOLLOW_EVERY):
+            try:
+                self.follow_once()
+            except Exception:  # never let it end the thread: the next look tries again
+                log.warning("following the hub failed", exc_info=True)
 
     def _sync_loop(self) -> None:
         while not self._stop.is_set():
@@ -416,6 +560,7 @@ class HubClient:
                              additional_headers=headers, ssl=tls) as ws:
                     self._ws = ws
                     opened = True
+                    self._matched()
                     self._link("ws", True)
                     for message in ws:
                         try:
@@ -427,8 +572,7 @@ class HubClient:
             except (OSError, WebSocketException, TimeoutError) as exc:
                 log.debug("hub WebSocket: %s", exc)
                 if certificate_refused(exc):
-                    self._unpair("certificate", "the hub's certificate is not the one this "
-                                                "clock was paired with")
+                    self._mismatched()
             finally:
                 self._ws = None
                 self._link("ws", False)

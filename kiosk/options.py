@@ -22,7 +22,14 @@ from dipclock.schedule import Schedule
 from dipclock.timeline import table_clock
 from dipclock.venuetime import venue_naive, zone
 from kiosk.config import SYSTEM_CONFIG, Loaded, Settings, load_file, merge
-from machine.identity import BOOT_FILES, ROTATIONS, hostname_table, read_boot_file
+from machine.identity import (
+    BOOT_FILES,
+    ROTATIONS,
+    hostname_table,
+    imager_notes,
+    read_boot,
+    refusal_notes,
+)
 
 #: No round lasts longer: a bare --start older than this is a new day's round.
 RESUME_WITHIN = timedelta(hours=12)
@@ -99,13 +106,19 @@ def watched_files(args: argparse.Namespace) -> list[Path]:
 def read_settings(
     args: argparse.Namespace,
     hostname: Callable[[], int | None] = hostname_table,
+    imager: Callable[[], tuple[str, ...]] = imager_notes,
 ) -> Loaded:
-    """Options > boot file > kiosk.toml > hostname; each file's mistakes name the file."""
+    """Options > boot file > kiosk.toml > hostname; each file's mistakes name the file.
+
+    A bad line of the boot file is not used and the others are (the card applied them at
+    boot): the clock starts, and ``Loaded.notes`` says which line and the fix, with
+    ``imager``'s lines (the card's setup found Imager's settings, which it ignores)."""
     path = config_path(args)
     data = load_file(path) if path else {}
-    boot = read_boot_file(boot_files(args))  # IdentityError: one line naming file and line
+    boot = read_boot(boot_files(args))
     if boot is not None:
         data |= boot.settings()
+    notes = refusal_notes(boot.refused if boot is not None else ()) + imager()
     if data.get("table") is None and args.table is None:
         table = hostname()
         if table is not None:
@@ -131,7 +144,7 @@ def read_settings(
     given = any(v is not None for v in options.values())
     origin = "options" if given or path is None else str(path)
     settings = merge(data, options, origin)
-    return Loaded(settings, path)
+    return Loaded(settings, path, notes)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -31,6 +31,7 @@ from kiosk import state  # noqa: E402
 from kiosk.config import parse_size  # noqa: E402
 from kiosk.draw import Drawn, Painter, render  # noqa: E402
 from kiosk.outbox import StoredConfirmation, StoredPress  # noqa: E402
+from machine.network import NetworkState  # noqa: E402
 
 DAY = "2019-09-06"
 
@@ -117,6 +118,14 @@ SEATED = (("A", "Ann Smith"), ("E", "Bob Jones"), ("F", "Claire Dubois"),
           ("G", "Dieter Weiss"), ("I", "Elena Rossi"), ("R", "Fyodor Petrov"),
           ("T", "Gül Yilmaz"))
 
+def _boot_file_notes() -> tuple[str, ...]:
+    """A card's dipclock.txt with a typo on line 2, as its table's screen says it."""
+    from machine.identity import parse_boot_lines, refusal_notes
+
+    boot = parse_boot_lines("table = 3\ntabel = 3\n", Path("/boot/firmware/dipclock.txt"))
+    return refusal_notes(boot.refused)
+
+
 SCENES: tuple[Scene, ...] = (
     Scene("before-start", "wdc2006", _t("09:52:10"), title="Round 1"),
     # the board call: the table seated, the round not started (dipclock.screen.board_call)
@@ -171,22 +180,29 @@ SCENES: tuple[Scene, ...] = (
               state.connecting("", False, ("Button box unplugged",)), 3,
               state.hub_line("http://10.0.0.1:8000", discovered=True))),
     Scene("looking-for-the-hub", "wdc2019", _t("09:00:00"),
-          before_round=lambda: state.looking_for_hub(3)),
+          before_round=lambda: state.looking_for_hub(3, network=NetworkState(
+              "connected", ("10.0.0.23",), "dipclock-table-3", "Hall B", "wlan0"))),
+    # a wrong Wi-Fi password: said, with its fix, instead of looking for the hub
+    Scene("wifi-wrong-password", "wdc2019", _t("09:00:00"),
+          before_round=lambda: state.looking_for_hub(3, network=NetworkState(
+              "wifi_wrong_password", (), "dipclock-table-3", "Hall B", "wlan0"))),
     Scene("cannot-start", "wdc2019", _t("09:00:00"), before_round=lambda: _cannot_start()),
+    # a typo in dipclock.txt costs its line only: the clock runs, and says which and the fix
+    Scene("boot-file-line-not-used", "wdc2019", _t("10:08:40"), presses=(("A", "10:08:35"),),
+          alerts=_boot_file_notes()),
 )
 
 
 def _cannot_start() -> state.Frame:
-    """A boot file with a typo, worded as the kiosk words it."""
+    """A kiosk.toml with a mistake, worded as the kiosk words it."""
+    from kiosk.config import ConfigError
     from kiosk.startup import problem_for
-    from machine.identity import IdentityError, parse_boot_file
 
-    try:
-        parse_boot_file("table = 3\ntabel = 3\n", Path("/boot/firmware/dipclock.txt"))
-    except IdentityError as exc:
-        found = problem_for(exc, None)
-        return state.problem(found.what, found.fix)
-    raise AssertionError("the example boot file has no mistake")
+    exc = ConfigError("/etc/dipclock/kiosk.toml: warning_minutes: Input should be a valid "
+                      "number, unable to parse string as a number")
+    found = problem_for(exc, Path("/etc/dipclock/kiosk.toml"))
+    return state.problem(found.what, found.fix)
+
 
 
 #: The portrait screenshot: (file stem, scene, size), a 1080p TV on its side (rotate = 90).

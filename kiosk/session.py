@@ -228,9 +228,11 @@ class HubSession:
     def snapshot(self, data: Json) -> Effects:
         """Take a snapshot if it is newer (``ok``: taken, the screen must be redrawn).
 
-        A hub started afresh (a new ``hub`` id) or a new ``clock`` epoch (the TD set the
-        hub's time) drops the samples and the trust until a sample of the new clock; a
-        new hub may have lost its data, so it gets this round's presses again.
+        A hub started afresh (a new ``hub`` id), one restored from a backup (a new
+        ``restored`` id: the old hub's id, an older database) or a new ``clock`` epoch (the
+        TD set the hub's time) drops the samples and the trust until a sample of the new
+        clock; a new or restored hub may lack presses, so it gets this round's again (it
+        keeps one of each id). The pairing stays: a restored hub took the old one's tokens.
         """
         try:
             change = self.feed.take(data)
@@ -248,7 +250,8 @@ class HubSession:
         if change.new_clock:
             log.info("the hub's time was set (clock %d): syncing afresh", snap.clock)
         if change.new_hub:
-            log.info("a different hub (id %s): taking its snapshot, syncing afresh", snap.hub)
+            log.info("a different hub (id %s%s): taking its snapshot, syncing afresh", snap.hub,
+                     ", restored from a backup" if snap.restored else "")
             effects |= Effects(resend=key, upload_now=True)
         if change.new_round and key is not None:
             effects |= Effects(upload_now=True)  # presses refused (409) before the round

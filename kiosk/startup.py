@@ -42,6 +42,7 @@ from kiosk.options import watched_files
 from kiosk.outbox import Outbox
 from kiosk.problems import DisplayUnavailable, Problem
 from machine.identity import IdentityError, board_serial
+from machine.network import NetworkState, NetworkWatch
 from machine.storage import is_disk_full
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,9 @@ PUMP = 0.25
 BOX_WAIT = 2.5
 
 UNPAIRED_REVOKED = "The hub no longer takes this clock (the TD revoked it): pair it again"
-UNPAIRED_CERTIFICATE = ("The hub's certificate is not the one this clock was paired with: "
-                        "pair again only if the TD set the hub up afresh")
+UNPAIRED_CERTIFICATE = ("For 10 minutes the hub has not been the one this clock was paired "
+                        "with (another certificate): pair again only if the TD set the hub "
+                        "up afresh")
 #: The card under the outbox is full (a write failed before the outbox could keep it in
 #: memory: a card full as the kiosk starts): said so, and tried again every ``FULL_RETRY``
 #: seconds, so the clock comes back by itself once there is room.
@@ -194,9 +196,10 @@ def problem_for(exc: Exception, config: Path | None) -> Problem:
     if isinstance(exc, Problem):
         return exc
     text = str(exc)
-    if isinstance(exc, IdentityError):
-        return Problem(text, "correct dipclock.txt on the card's boot partition (from any "
-                             "laptop, or sudo nano on the Pi); the clock starts over by itself")
+    if isinstance(exc, IdentityError):  # the card's root is read-only: no editor on the Pi
+        return Problem(text, "take the card out, open its DIPCLOCK drive on a laptop, correct "
+                             "that line of dipclock.txt and put the card back: it reads "
+                             "dipclock.txt at every start")
     if isinstance(exc, ConfigError) and not text.startswith("options:"):
         where = text.split(": ", 1)[0] if ": " in text else str(config or "kiosk.toml")
         return Problem(text, f"correct {where} (sudo nano {where}); the clock starts over "
@@ -206,14 +209,18 @@ def problem_for(exc: Exception, config: Path | None) -> Problem:
 
 
 Reader = Callable[[argparse.Namespace], Loaded]
+#: The network's last reading (``machine.network.NetworkWatch.state``), None before one.
+NetworkReading = Callable[[], NetworkState | None]
 
 
 def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None,
-        screens: Screens | None = None) -> int:
+        screens: Screens | None = None, network: NetworkReading | None = None) -> int:
     """The kiosk from a blank screen to its clock. Returns the exit status.
 
     ``screens``: the connectors to wait on while no screen is on (default: the kernel's,
-    when SDL draws on the console; none headless or in a desktop session)."""
+    when SDL draws on the console; none headless or in a desktop session). ``network``:
+    the network's state, told while no hub answers (default: read on a thread of its own,
+    ``machine.network.NetworkWatch``)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise
@@ -227,16 +234,20 @@ def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None,
     except DisplayUnavailable as exc:
         print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
         return EX_CONFIG
+    watch = NetworkWatch().start() if network is None else None
     try:
-        return _run(args, read, clock, display)
+        return _run(args, read, clock, display, watch.state if watch else network)
     except DisplayUnavailable as exc:  # a screen connected late that SDL cannot open
         print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
         return EX_CONFIG
     finally:
         display.close()
+        if watch is not None:
+            watch.close()
 
 
-def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display) -> int:
+def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display,
+         network: NetworkReading | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     from kiosk.draw import Painter
 
@@ -251,7 +262,8 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display)
             loaded = read(args)
             s = loaded.settings
             display.use(s.window_size, s.fullscreen, s.rotate)
-            table = Table(args, loaded, display, clock, painter, watch, note=note)
+            table = Table(args, loaded, display, clock, painter, watch, note=note,
+                          network=network or (lambda: None))
             outcome = table.run()
             note = table.note
         except DisplayUnavailable:  # first: it is a DipclockError too
@@ -318,15 +330,22 @@ class Table:
     def __init__(self, args: argparse.Namespace, loaded: Loaded, display: Display,
                  clock: Clock, painter: Any, watch: Watch,
                  board: Callable[[], str | None] = board_serial,
-                 note: str | None = None) -> None:
+                 note: str | None = None, network: NetworkReading = lambda: None) -> None:
         self.args, self.loaded, self.settings = args, loaded, loaded.settings
+        #: the card's notes on its settings (dipclock.txt's lines not used, Imager's
+        #: settings ignored): among the alerts of every screen while the clock works
+        self.notes = loaded.notes
+        for line in self.notes:
+            log.warning("%s", line)
         #: said on the pairing screen: why this clock pairs again (set when it must)
         self.note = note
         self.board = board  # the Pi's serial: tells a cloned card's outbox
+        self.network = network  # told on the screen while no hub answers
         self.watch = watch
         self.display, self.clock, self.painter = display, clock, painter
         self.inputs: queue.Queue[object] = queue.Queue()
         self.closers: list[Callable[[], None]] = []
+        self.kiosk: Kiosk | None = None  # the running clock's loop, once it runs
 
     def run(self) -> Outcome:
         try:
@@ -357,7 +376,9 @@ class Table:
         s = self.settings
         finder = HubFinder(hub_id)
         try:
-            outcome = hold(self.display, lambda: state.looking_for_hub(s.table), watch,
+            outcome = hold(self.display, lambda: state.with_card_notes(
+                               state.looking_for_hub(s.table, network=self.network()),
+                               self.notes), watch,
                            self.clock, ready=lambda: finder.found() is not None,
                            painter=self.painter, on_screen=_status_file(self.args, lambda m: m))
             return finder.found(), (None if outcome == "ready" else outcome)
@@ -376,7 +397,11 @@ class Table:
 
         def frame() -> state.Frame:
             shown = pairing.shown()
-            return state.pairing(s.table, shown.code, hub, shown.fingerprint, shown.problem)
+            # a typed address that does not answer may be a network down; a hub just found
+            # on the network shows the network works
+            return state.with_card_notes(state.with_network(
+                state.pairing(s.table, shown.code, hub, shown.fingerprint, shown.problem),
+                self.network() if shown.code is None and s.hub else None), self.notes)
 
         pairing.start()
         try:
@@ -428,16 +453,20 @@ class Table:
             hub_text, hub_url = state.hub_line(url, discovered=finds), url
             where, shown_table = f"hub {url}", credential.table
             about = About(me, credential.table, inputs, factory, box,
-                          mono=self.clock.mono, started=self.clock.started)
+                          mono=self.clock.mono, started=self.clock.started,
+                          data=outbox.path.parent)
+            paired_id = credential.hub
             hub = HubClient(url, credential.table, credential.token, outbox,
                             wake=lambda: self.inputs.put(object()), about=about,
-                            verify=pairing.pinned(credential.certificate))
+                            verify=pairing.pinned(credential.certificate),
+                            find=_finder(paired_id) if finds and paired_id else None,
+                            on_move=self._moved)
             about.hub = hub
             if box is not None:  # an unplugged box reaches the TD's grid at once
                 box.on_change = hub.box_changed
             self.closers.append(hub.close)
             source = timebase = hub
-            alerts = about.alerts
+            alerts = _joined(hub.alerts, about.alerts)
         else:
             stored = outbox.get("standalone")
             try:
@@ -455,15 +484,18 @@ class Table:
             begins = venue_naive(schedule.start, zone(profile.timezone))
             where = f"no hub ({profile.id}, round from {begins:%Y-%m-%d %H:%M})"
             shown_table = table
-            alerts = About("", s.table, inputs, factory, box).alerts
+            alerts = About("", s.table, inputs, factory, box, data=outbox.path.parent).alerts
 
+        alerts = _noted(alerts, self.notes)
         kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
                       log=lambda line: print(line, flush=True),
                       sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
                       table=shown_table, hub_text=hub_text, hub_url=hub_url,
-                      message=hub.message if hub is not None else lambda: None)
+                      message=hub.message if hub is not None else lambda: None,
+                      network=self.network)
         on_screen = _status_file(self.args, timebase.local,
                                  hub.sync_status if hub is not None else lambda: None)
+        self.kiosk = kiosk
         print(ready_line(shown_table, where, time.monotonic()), flush=True)
         if hub is not None:
             hub.start()
@@ -478,6 +510,13 @@ class Table:
                          else UNPAIRED_REVOKED)
             return "unpaired"
         return "time up" if self.clock.time_up() else "quit"
+
+    def _moved(self, url: str) -> None:
+        """The hub found again at ``url`` (``HubClient.move``): the screen names the new
+        address, and the result sheet's QR code points there."""
+        kiosk = self.kiosk
+        if kiosk is not None:
+            kiosk.hub_text, kiosk.hub_url = state.hub_line(url, discovered=True), url
 
     def _buttons(self) -> tuple[list[Any], Any, Any, str | None]:
         """Start every configured button source on the one queue; a wrong pin, a missing pin
@@ -532,6 +571,26 @@ class Table:
             self.closers.append(keyboard.close)
             sources.append(keyboard)
         return sources, keyboard, box, factory_label
+
+
+def _finder(hub_id: str) -> Callable[[], Any]:
+    """A new mDNS search for the hub with the id ``hub_id`` (``HubClient``'s ``find``)."""
+    def find() -> Any:
+        from kiosk.discovery import HubFinder
+
+        return HubFinder(hub_id)
+    return find
+
+
+def _joined(*parts: Callable[[], tuple[str, ...]]) -> Callable[[], tuple[str, ...]]:
+    """The alert lines of each of ``parts``, in order."""
+    return lambda: tuple(line for part in parts for line in part())
+
+
+def _noted(alerts: Callable[[], tuple[str, ...]], notes: tuple[str, ...]
+           ) -> Callable[[], tuple[str, ...]]:
+    """The shell's alerts, then the card's notes on its settings."""
+    return alerts if not notes else lambda: (*alerts(), *notes)
 
 
 def ready_line(table: int | None, where: str, mono: float) -> str:

@@ -24,12 +24,13 @@ from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duration_text
 from dipclock.sheetlines import SheetView
+from machine.network import NetworkState
 
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub",
-    "pairing", "problem", "with_message", "with_result", "with_sheet", "with_sheet_before",
-    "with_unsaved",
+    "pairing", "problem", "with_card_notes", "with_message", "with_result", "with_sheet",
+    "with_sheet_before", "with_unsaved",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -89,7 +90,7 @@ def connecting(table_name: str, hub_lost: bool, alerts: tuple[str, ...] = ()) ->
     Hub lost: it has not answered yet. Hub there: the TD has not set up the round.
     """
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
-    label = "Waiting for the hub" if hub_lost else "Waiting for the TD to set up the round"
+    label = WAITING_FOR_HUB if hub_lost else "Waiting for the TD to set up the round"
     screen = Screen("connecting", "", table_name, "", "", label, "--:--", (), "", chips,
                     hub_lost, tuple(alerts))
     return Frame(screen, 1.0, None)
@@ -101,18 +102,47 @@ def hub_line(address: str, discovered: bool = False) -> str:
     return f"Hub {shown}, found on the network" if discovered else f"Hub {shown}"
 
 
-def looking_for_hub(table: int | None, alerts: tuple[str, ...] = ()) -> Frame:
-    """A kiosk with a key and no hub address browses the network (mDNS) for its hub.
+#: What a table looking for its hub shows once its network works (``looking_for_hub``).
+LOOKING = "Looking for the hub on the network"
+#: The advice under it: true on a card (the hub card announces itself on its network), the
+#: typed address only as a last resort.
+HUB_ADVICE = ("Start the hub card on this same network: it is found by itself. Last resort: "
+              "hub = https://ADDRESS:8000 in dipclock.txt")
+#: The labels of the screens of a table that has no hub answering yet (``with_network``).
+WAITING_FOR_HUB = "Waiting for the hub"
+ASKING_FOR_CODE = "Asking the hub for a pairing code"
 
-    The fix is on the screen too, for a hall whose network drops multicast.
+
+def looking_for_hub(table: int | None, alerts: tuple[str, ...] = (),
+                    network: NetworkState | None = None) -> Frame:
+    """A kiosk with no hub address browses the network (mDNS) for its hub.
+
+    With no working network there is nothing to browse: the network's state and its fix
+    instead (a wrong Wi-Fi password is fixed in dipclock.txt, not with a hub address). Once
+    connected, the card's address and name, then the hub advice. ``network`` None: not read
+    yet (the hub advice alone).
     """
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
-    fix = ("If this stays, set hub = https://ADDRESS:8000 in dipclock.txt on the card's "
-           "boot partition (or event and start in kiosk.toml, for one board alone)")
-    screen = Screen("connecting", "", _table_heading(table), "", "",
-                    "Looking for the hub on the network", "--:--", (fix,), "", chips, False,
-                    tuple(alerts))
+    notes: tuple[str, ...]
+    if network is not None and network.kind != "connected":
+        label, notes = network.words(), (f"Fix: {network.fix()}",)
+    else:
+        label = LOOKING  # one note: wrapped, it is drawn larger than two one to a line
+        notes = (f"{network.words()}. {HUB_ADVICE}" if network is not None else HUB_ADVICE,)
+    screen = Screen("connecting", "", _table_heading(table), "", "", label, "--:--", notes,
+                    "", chips, False, tuple(alerts))
     return Frame(screen, 1.0, None)
+
+
+def with_network(frame: Frame, network: NetworkState | None) -> Frame:
+    """A table whose hub does not answer (its typed address, or the one it found) and whose
+    network is down says so, with the fix, instead of only waiting for the hub."""
+    screen = frame.screen
+    if (network is None or network.kind == "connected" or screen.look != "connecting"
+            or screen.label not in (WAITING_FOR_HUB, ASKING_FOR_CODE)):
+        return frame
+    notes = (*screen.notes[:1], f"Fix: {network.fix()}")
+    return replace(frame, screen=replace(screen, label=network.words(), notes=notes))
 
 
 def pairing(table: int | None, code: str | None, hub: str, fingerprint: str | None,
@@ -124,7 +154,7 @@ def pairing(table: int | None, code: str | None, hub: str, fingerprint: str | No
     theirs. Before the hub has given a code: dashes, and why if something is wrong."""
     chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
     label = ("Pair this clock: the TD enters this code on the dashboard, under Clocks"
-             if code else "Asking the hub for a pairing code")
+             if code else ASKING_FOR_CODE)
     notes = [hub]
     if fingerprint:
         notes.append(f"Hub certificate {fingerprint}")
@@ -147,6 +177,19 @@ def problem(what: str, fix: str, table: int | None = None) -> Frame:
                     "This clock cannot start: please call the TD", "",
                     (what, f"Fix: {fix}"), "", (), False)
     return Frame(screen, 1.0, None)
+
+
+def with_card_notes(frame: Frame, notes: tuple[str, ...]) -> Frame:
+    """The card's notes on its settings (a line of dipclock.txt not used and the fix,
+    Imager's settings ignored) among the alerts of every screen but a start-up problem: the
+    clock works meanwhile, and the TD learns which line to correct, and where."""
+    screen = frame.screen
+    if screen.look == "problem" or not notes:
+        return frame
+    added = tuple(n for n in notes if n not in screen.alerts)
+    if not added:
+        return frame
+    return replace(frame, screen=replace(screen, alerts=(*screen.alerts, *added)))
 
 
 def _table_heading(table: int | None) -> str:

@@ -19,21 +19,36 @@ and booting is the whole of changing a card: a new venue's Wi-Fi, another table,
 * the hall's ``kiosk.toml`` (the buttons, the screen), when the boot partition has one beside
   ``dipclock.txt``: copied to ``/etc/dipclock/kiosk.toml``, where the kiosk reads it.
 
-A mistake in ``dipclock.txt`` is one line on the console and the card goes on as a table:
-the kiosk reads the same file and shows the same line on the table's screen.
+A mistake in ``dipclock.txt`` costs its own line only: every other line is applied, and each
+refused line is said on the console and left in ``/run/dipclock-card/refused`` (the line,
+then the fix), where the hub card's screen reads it (``machine.identity.card_notes``); the
+kiosk reads the same file and shows the same lines on the table's screen. Raspberry Pi
+Imager's customisation (``firstrun.sh``, cloud-init's ``user-data``) is not read: when the
+boot partition has it, the console and ``/run/dipclock-card/imager`` say where its settings
+belong instead (``machine.identity.IMAGER_NOTES``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from machine.identity import BOOT_FILES, BootFile, IdentityError, board_serial, read_boot_file
+from machine.identity import (
+    BOOT_FILES,
+    IMAGER_NOTES,
+    BootFile,
+    board_serial,
+    imager_files,
+    read_boot,
+    refusal_fix,
+    refusal_notes,
+)
 
 RUN = Path("run/dipclock-card")
 NM_PROFILE = Path("run/NetworkManager/system-connections/dipclock-wifi.nmconnection")
@@ -151,6 +166,35 @@ def forget_password(boot_file: Path, run: Runner, root: Path) -> bool:
     return changed
 
 
+#: The words Imager's customisation adds to ``cmdline.txt`` to run its ``firstrun.sh``: the
+#: card skips that script (kernel-command-line.service.d in card/files/root), and takes the
+#: words off so that its next start is an ordinary one.
+_IMAGER_WORDS = re.compile(r"^(systemd\.run(_success_action|_failure_action)?=.*"
+                           r"|systemd\.unit=kernel-command-line\.target)$")
+
+
+def drop_imager_cmdline(cmdline: Path, run: Runner, root: Path) -> bool:
+    """Take Imager's ``systemd.run=...`` words off the boot partition's ``cmdline.txt``,
+    keeping every other word; True if the file changed."""
+    try:
+        text = cmdline.read_text()
+    except OSError:
+        return False
+    words = text.split()
+    kept = [w for w in words if not _IMAGER_WORDS.match(w)]
+    if kept == words:
+        return False
+    mounted = root == Path("/")
+    if mounted:
+        run(["mount", "-o", "remount,rw", str(cmdline.parent)])
+    try:
+        _write(cmdline, " ".join(kept) + "\n", cmdline.stat().st_mode & 0o777)
+    finally:
+        if mounted:
+            run(["mount", "-o", "remount,ro", str(cmdline.parent)])
+    return True
+
+
 def apply(boot: BootFile | None, root: Path = Path("/"), run: Runner | None = None,
           serial: str | None = None) -> str:
     """Everything above, under ``root``; returns the hostname it set."""
@@ -205,6 +249,33 @@ def apply(boot: BootFile | None, root: Path = Path("/"), run: Runner | None = No
     return name
 
 
+def leave_notes(boot: BootFile | None, folder: Path, root: Path = Path("/")) -> None:
+    """Say each refused line of ``dipclock.txt`` and Imager's settings found in the boot
+    partition ``folder`` on the console, and leave them for the screens (``RUN``): one line
+    each, gone when the file is right again."""
+    refused = boot.refused if boot is not None else ()
+    for refusal in refused:
+        say(f"{refusal}: this line is not used, the others are")
+    if refused:
+        say(f"to fix it, {refusal_fix(refused)}")
+    run_dir = root / RUN
+    _note(run_dir / "refused", refusal_notes(refused))
+    imager = imager_files(folder)
+    if imager:
+        say(f"Raspberry Pi Imager's customisation found ({', '.join(imager)}): "
+            f"{IMAGER_NOTES[0]}. {IMAGER_NOTES[1]} {IMAGER_NOTES[2]} (delete "
+            f"{', '.join(n for n in imager if n != 'cmdline.txt') or 'them'} from the DIPCLOCK "
+            "drive once done, and this note goes)")
+    _note(run_dir / "imager", IMAGER_NOTES if imager else ())
+
+
+def _note(path: Path, lines: Sequence[str]) -> None:
+    if lines:
+        _write(path, "".join(f"{line}\n" for line in lines))
+    else:
+        path.unlink(missing_ok=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m machine.cardsetup",
                                 description="Apply dipclock.txt to this card (at boot).")
@@ -212,12 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--boot-file", type=Path, help="default: /boot/firmware/dipclock.txt")
     args = p.parse_args(argv)
     paths = (args.boot_file,) if args.boot_file else BOOT_FILES
-    try:
-        boot = read_boot_file(paths)
-    except IdentityError as exc:
-        say(f"{exc}: going on as a table with no settings")
-        boot = None
+    boot = read_boot(paths)  # a bad line is refused alone: the others are applied
     name = apply(boot, args.root, serial=board_serial())
+    folder = (boot.path if boot is not None else paths[0]).parent
+    leave_notes(boot, folder, args.root)
+    if drop_imager_cmdline(folder / "cmdline.txt", _run, args.root):
+        say("Imager's systemd.run words taken off cmdline.txt: its firstrun.sh is not run")
     role = boot.role if boot is not None else "table"
     wifi = f"Wi-Fi {boot.wifi_name!r}" if boot is not None and boot.wifi_name else "no Wi-Fi"
     say(f"{role}, hostname {name}, {wifi}")

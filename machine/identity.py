@@ -24,12 +24,16 @@ kiosk's window size, as in kiosk.toml.
 The grammar forgives what a laptop's editor does (a byte-order mark, CRLF, quotes, spaces,
 ``:`` instead of ``=``, upper case keys) and refuses what would make a table silently wrong:
 an unknown or repeated key, a table that is not a number. Each refusal is one line naming the
-file, the line and the key. Without a file, the hostname can say it: ``table-07`` or
-``dipclock-table-7`` is table 7.
+file, the line and the key. A refusal costs its own line only (``parse_boot_lines``,
+``read_boot``): one typo must not take the Wi-Fi, the hostname or the hub's role with it, so
+the card and the kiosk take every other line and show the refused ones (``refusal_notes``);
+``parse_boot_file`` and ``read_boot_file`` are the strict readings, raising at the first.
+Without a file, the hostname can say it: ``table-07`` or ``dipclock-table-7`` is table 7.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import socket
 from collections.abc import Callable, Sequence
@@ -70,6 +74,34 @@ class IdentityError(DipclockError):
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """One line of ``dipclock.txt`` not taken, and why; the file's other lines are."""
+
+    path: Path
+    line: int | None  # None: the file itself (it cannot be read)
+    key: str | None  # None: the line is not ``name = value``
+    why: str  # "unknown key 'tabel' (the keys are ...)"
+
+    def __str__(self) -> str:
+        """"/boot/firmware/dipclock.txt line 2: unknown key 'tabel' (...)": the console's."""
+        return f"{self.path}: {self.why}" if self.line is None else \
+            f"{self.path} line {self.line}: {self.why}"
+
+    def shown(self) -> str:
+        """The words for a screen, short enough for an alert, with the file's name as the
+        laptop shows it: "dipclock.txt line 2 not used: unknown key 'tabel', did you mean
+        table?"."""
+        where = self.path.name if self.line is None else f"{self.path.name} line {self.line}"
+        why = self.why.split(" (", 1)[0]  # the keys' list, an example: the console has them
+        known = (*KEYS, *CARD_KEYS)
+        if self.key is not None and self.key.lower() not in known:
+            close = difflib.get_close_matches(self.key.lower(), _NAMED, 1)
+            if close:
+                why += f", did you mean {close[0]}?"
+        return f"{where} not used: {why}"
+
+
+@dataclass(frozen=True)
 class BootFile:
     """What ``dipclock.txt`` says; None where it says nothing."""
 
@@ -86,6 +118,8 @@ class BootFile:
     size: str | None = None
     ssh_key: str | None = None
     td_password: str | None = None
+    #: the lines not taken (``parse_boot_lines``), in line order; the strict reading has none
+    refused: tuple[Refusal, ...] = ()
 
     def settings(self) -> dict[str, object]:
         """The kiosk settings it gives (``hub = auto`` means: no address, find it)."""
@@ -129,119 +163,252 @@ def _value(raw: str) -> str:
 
 
 def parse_boot_file(text: str, path: Path) -> BootFile:
-    """``dipclock.txt``'s text -> what it says. Raises IdentityError (one line) on a mistake."""
+    """``dipclock.txt``'s text -> what it says. Raises IdentityError (one line) on a mistake:
+    the strict reading, for a caller that must not go on with part of a file."""
+    boot = parse_boot_lines(text, path)
+    if boot.refused:
+        raise IdentityError(str(boot.refused[0]))
+    return boot
+
+
+def parse_boot_lines(text: str, path: Path) -> BootFile:
+    """``dipclock.txt``'s text -> what its good lines say, and each bad line refused.
+
+    One typo must not cost a card its Wi-Fi, its hostname or its role: a line that is not
+    ``name = value``, an unknown or repeated key or a value that cannot be is refused alone
+    (``BootFile.refused``, in line order) and every other line is taken. Two lines that
+    contradict each other: the one that would make the card silently wrong gives way (a
+    table on a hub card: the table line, since a hub that starts as a table strands the
+    hall; a Wi-Fi password without its network: the password line)."""
     found: dict[str, str] = {}
     lines: dict[str, int] = {}
+    refused: list[Refusal] = []
     for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        where = f"{path} line {number}"
         match = re.match(r"^([A-Za-z_][\w.-]*)\s*[=:]\s*(.*)$", stripped)
         if match is None:
-            raise IdentityError(f"{where}: expected 'name = value', like table = 7, "
-                                f"not {stripped[:40]!r}")
+            refused.append(Refusal(path, number, None, "expected 'name = value', like "
+                                   f"table = 7, not {stripped[:40]!r}"))
+            continue
         key, value = match.group(1).lower(), _value(match.group(2))
         if key not in KEYS and key not in CARD_KEYS:
-            raise IdentityError(f"{where}: unknown key {match.group(1)!r} (the keys are "
-                                f"{', '.join(_NAMED[:-1])} and {_NAMED[-1]})")
-        if key in found:
-            raise IdentityError(f"{where}: {key} is given twice (first on line {lines[key]})")
-        if not value:
-            raise IdentityError(f"{where}: {key} has no value")
-        found[key], lines[key] = value, number
+            refused.append(Refusal(path, number, match.group(1),
+                                   f"unknown key {match.group(1)!r} (the keys are "
+                                   f"{', '.join(_NAMED[:-1])} and {_NAMED[-1]})"))
+        elif key in found:
+            refused.append(Refusal(path, number, key,
+                                   f"{key} is given twice (first on line {lines[key]})"))
+        elif not value:
+            refused.append(Refusal(path, number, key, f"{key} has no value"))
+        else:
+            found[key], lines[key] = value, number
+
+    def refuse(key: str, why: str) -> None:
+        refused.append(Refusal(path, lines[key], key, why))
+        del found[key]
+
     table = None
     if "table" in found:
-        where = f"{path} line {lines['table']}"
         raw = found["table"]
         if not raw.isdigit() or not 1 <= int(raw) <= MAX_TABLE:
-            raise IdentityError(f"{where}: table must be a number from 1 to {MAX_TABLE}, "
-                                f"not {raw!r}")
-        table = int(raw)
+            refuse("table", f"table must be a number from 1 to {MAX_TABLE}, not {raw!r}")
+        else:
+            table = int(raw)
     hub = found.get("hub")
     if hub is not None:
         try:
             hub = hub_url(hub)
         except ValueError as exc:
-            raise IdentityError(f"{path} line {lines['hub']}: {exc}") from None
+            refuse("hub", str(exc))
+            hub = None
     rotate = None
     if "rotate" in found:
         raw = found["rotate"]
         if not raw.isdigit() or int(raw) not in ROTATIONS:
-            raise IdentityError(f"{path} line {lines['rotate']}: rotate must be 0, 90, 180 or "
-                                f"270 (the picture turned clockwise), not {raw!r}")
-        rotate = int(raw)
-    card = _card_keys(found, lambda key: f"{path} line {lines[key]}")
+            refuse("rotate", "rotate must be 0, 90, 180 or 270 (the picture turned "
+                             f"clockwise), not {raw!r}")
+        else:
+            rotate = int(raw)
+    card = _card_keys(found, lines, refuse)
     if card.get("role") == "hub" and table is not None:
-        raise IdentityError(f"{path} line {lines['table']}: a hub has no table: remove the "
-                            "table line, or say role = table")
-    return BootFile(path, table, hub, found.get("key"), rotate, **card)
+        refuse("table", "a hub has no table: remove the table line, or say role = table")
+        table = None
+    refused.sort(key=lambda r: r.line or 0)
+    return BootFile(path, table, hub, found.get("key"), rotate, **card,
+                    refused=tuple(refused))
 
 
-def _card_keys(found: dict[str, str], where: Callable[[str], str]) -> dict[str, str]:
+def _card_keys(found: dict[str, str], lines: dict[str, int],
+               refuse: Callable[[str, str], None]) -> dict[str, str]:
     """The card's own keys, checked: what a laptop's typo would make silently wrong (a Wi-Fi
     password WPA refuses, a time zone that does not exist) is refused, naming the line."""
-    out = {k: v for k, v in found.items() if k in CARD_KEYS}
-    role = out.get("role", "table").lower()
+    role = found.get("role", "table").lower()
     if role not in ROLES:
-        raise IdentityError(f"{where('role')}: role is table or hub, not {out['role']!r}")
-    out["role"] = role
-    name = out.get("wifi_name")
+        refuse("role", f"role is table or hub, not {found['role']!r}")
+    elif "role" in found:
+        found["role"] = role
+    name = found.get("wifi_name")
     if name is not None and len(name.encode()) > 32:
-        raise IdentityError(f"{where('wifi_name')}: a Wi-Fi name has at most 32 bytes")
-    password = out.get("wifi_password")
+        refuse("wifi_name", "a Wi-Fi name has at most 32 bytes")
+    password = found.get("wifi_password")
     if password is not None:
-        if name is None:
-            raise IdentityError(f"{where('wifi_password')}: a Wi-Fi password needs its "
-                                "network: add wifi_name = ...")
         hex64 = len(password) == 64 and all(c in "0123456789abcdefABCDEF" for c in password)
-        if not (8 <= len(password) <= 63 and password.isascii() and password.isprintable()
-                or hex64):
-            raise IdentityError(f"{where('wifi_password')}: a WPA password has 8 to 63 "
-                                f"characters, not {len(password)}")
-    country = out.get("wifi_country")
+        if "wifi_name" not in found:
+            refuse("wifi_password", "a Wi-Fi password needs its network: add wifi_name = ..."
+                   if name is None else "a Wi-Fi password needs its network, and the "
+                   f"wifi_name on line {lines['wifi_name']} was refused")
+        elif not (8 <= len(password) <= 63 and password.isascii() and password.isprintable()
+                  or hex64):
+            refuse("wifi_password", "a WPA password has 8 to 63 characters, not "
+                                    f"{len(password)}")
+    country = found.get("wifi_country")
     if country is not None:
         if not _COUNTRY.match(country):
-            raise IdentityError(f"{where('wifi_country')}: wifi_country is a two-letter "
-                                f"code like GB or DE, not {country!r}")
-        out["wifi_country"] = country.upper()
-    zone = out.get("timezone")
+            refuse("wifi_country", "wifi_country is a two-letter code like GB or DE, not "
+                                   f"{country!r}")
+        else:
+            found["wifi_country"] = country.upper()
+    zone = found.get("timezone")
     if zone is not None:
         try:
             if not _ZONE.match(zone):
                 raise ValueError(zone)
             ZoneInfo(zone)
         except (ValueError, ZoneInfoNotFoundError):
-            raise IdentityError(f"{where('timezone')}: no time zone {zone!r} (one like "
-                                "Europe/London, America/New_York or UTC)") from None
-    size = out.get("size")
-    if size is not None and not _SIZE.match(size.lower()):
-        raise IdentityError(f"{where('size')}: size is like 1920x1080, not {size!r}")
-    password = out.get("td_password")
+            refuse("timezone", f"no time zone {zone!r} (one like Europe/London, "
+                               "America/New_York or UTC)")
+    size = found.get("size")
+    if size is not None and not _size_ok(size):
+        refuse("size", f"size is like 1920x1080, not {size!r}")
+    password = found.get("td_password")
     if password is not None and check_new_password(password):
-        raise IdentityError(f"{where('td_password')}: {check_new_password(password)}")
-    ssh_key = out.get("ssh_key")
+        refuse("td_password", str(check_new_password(password)))
+    ssh_key = found.get("ssh_key")
     if ssh_key is not None and not _SSH_KEY.match(ssh_key):
-        raise IdentityError(f"{where('ssh_key')}: ssh_key is one public key line, like "
-                            "ssh-ed25519 AAAA... you@laptop (the .pub file)")
-    return out
+        refuse("ssh_key", "ssh_key is one public key line, like ssh-ed25519 AAAA... "
+                          "you@laptop (the .pub file)")
+    return {k: v for k, v in found.items() if k in CARD_KEYS}
+
+
+def _size_ok(text: str) -> bool:
+    """A size the kiosk can draw at (``kiosk.config.parse_size``'s range): a typo'd size
+    refused here costs its line, where the kiosk would refuse the whole start."""
+    if not _SIZE.match(text.lower()):
+        return False
+    w, h = (int(n) for n in text.lower().split("x"))
+    return 320 <= w <= 7680 and 240 <= h <= 4320
 
 
 def read_boot_file(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
-    """The first of ``paths`` that exists, parsed; None when the card has none."""
+    """The first of ``paths`` that exists, parsed strictly (IdentityError on a mistake);
+    None when the card has none."""
+    boot = read_boot(paths)
+    if boot is not None and boot.refused:
+        raise IdentityError(str(boot.refused[0]))
+    return boot
+
+
+def read_boot(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
+    """The first of ``paths`` that exists, its good lines taken and its bad ones in
+    ``refused`` (``parse_boot_lines``); None when the card has none. Never raises: a file
+    that cannot be read is one refusal, and nothing of it is taken."""
     for path in paths:
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
             continue
         except OSError as exc:
-            raise IdentityError(f"{path}: cannot read it: {exc.strerror}") from None
+            return BootFile(path, refused=(Refusal(path, None, None,
+                                                   f"cannot read it: {exc.strerror}"),))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:  # an editor that saved in Windows-1252: keys are ASCII
             text = raw.decode("latin-1")
-        return parse_boot_file(text, path)
+        return parse_boot_lines(text, path)
     return None
+
+
+#: The advice for a refused line, where it works on the card: its root is read-only, and the
+#: boot partition is the drive called DIPCLOCK on any laptop.
+FIX_ON_A_LAPTOP = ("take the card out, open its DIPCLOCK drive on a laptop, correct {lines} and "
+                   "put the card back: it reads dipclock.txt at every start")
+#: What Raspberry Pi Imager's customisation leaves on the boot partition: ``firstrun.sh``
+#: (Bookworm's way, run from ``cmdline.txt``) or cloud-init's files (Trixie's). The card
+#: reads none of them; ``imager_files`` finds them so the screen can say where they belong.
+IMAGER_FILES = ("firstrun.sh", "user-data", "network-config", "meta-data")
+IMAGER_NOTES = (  # three alerts short enough to read on a 7" panel
+    "This card ignores Imager's settings: Wi-Fi, hostname, SSH key, user",
+    "They belong in dipclock.txt on the card's DIPCLOCK drive:",
+    "wifi_name, wifi_password, wifi_country, ssh_key, table",
+)
+#: Where ``machine.cardsetup`` leaves its notes for the screens, one line each: ``refused``
+#: (the dipclock.txt lines it did not use, then the fix) and ``imager`` (IMAGER_NOTES).
+CARD_NOTES = Path("/run/dipclock-card")
+
+
+def line_words(refused: Sequence[Refusal]) -> str:
+    """"line 2", "lines 2 and 5", "lines 2, 5 and 9"; "" for a file that cannot be read."""
+    numbers = sorted({r.line for r in refused if r.line is not None})
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f"line {numbers[0]}"
+    return f"lines {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+
+
+def refusal_fix(refused: Sequence[Refusal]) -> str:
+    """The whole advice, for the console and a problem screen."""
+    return FIX_ON_A_LAPTOP.format(lines=_of_the_file(refused))
+
+
+def _of_the_file(refused: Sequence[Refusal]) -> str:
+    words = line_words(refused)
+    return f"{words} of dipclock.txt" if words else "dipclock.txt"
+
+
+def refusal_notes(refused: Sequence[Refusal]) -> tuple[str, ...]:
+    """The lines a screen shows beside a working clock: each line refused, then the fix in
+    few enough words to be read in an alert."""
+    if not refused:
+        return ()
+    fix = f"Fix: correct {_of_the_file(refused)} on a laptop (the DIPCLOCK drive)"
+    return (*(r.shown() for r in refused), fix)
+
+
+def imager_files(folder: Path) -> tuple[str, ...]:
+    """The files of Imager's customisation in the boot partition ``folder``, and
+    ``cmdline.txt`` when Imager made it run ``firstrun.sh``."""
+    found = [name for name in IMAGER_FILES if (folder / name).is_file()]
+    try:
+        cmdline = (folder / "cmdline.txt").read_text(errors="replace")
+    except OSError:
+        cmdline = ""
+    if "systemd.run=" in cmdline and "firstrun.sh" in cmdline:
+        found.append("cmdline.txt")
+    return tuple(found)
+
+
+def card_notes(folder: Path | None = None, refused: bool = True) -> tuple[str, ...]:
+    """What ``machine.cardsetup`` left for the screens at this boot in ``folder`` (default
+    CARD_NOTES): the refused lines of dipclock.txt and their fix (``refused``), then Imager's
+    notes; () off the card."""
+    folder = folder or CARD_NOTES
+    out: list[str] = []
+    for name in ("refused", "imager") if refused else ("imager",):
+        try:
+            text = (folder / name).read_text(errors="replace")
+        except OSError:
+            continue
+        out += [line for line in text.splitlines() if line.strip()]
+    return tuple(out)
+
+
+def imager_notes() -> tuple[str, ...]:
+    """Imager's notes the card's setup left at this boot (the kiosk reads the refused lines
+    of dipclock.txt itself, so they stay right for a file edited since)."""
+    return card_notes(refused=False)
 
 
 #: The board's serial number: unique per Pi, unlike anything on a cloned card.
@@ -287,7 +454,10 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
         return None
 
 
-__all__ = ["AUTO", "BOOT_FILES", "CARD_KEYS", "ROLES", "ROTATIONS", "BootFile", "IdentityError",
-           "board_serial",
+__all__ = ["AUTO", "BOOT_FILES", "CARD_KEYS", "CARD_NOTES", "IMAGER_FILES", "IMAGER_NOTES",
+           "ROLES", "ROTATIONS", "BootFile", "IdentityError", "Refusal", "board_serial",
+           "card_notes", "imager_files", "imager_notes", "line_words", "refusal_fix",
+           "refusal_notes",
            "hostname_table", "hub_url",
-           "parse_boot_file", "read_boot_file", "table_from_hostname"]
+           "parse_boot_file", "parse_boot_lines", "read_boot", "read_boot_file",
+           "table_from_hostname"]

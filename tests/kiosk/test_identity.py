@@ -12,10 +12,15 @@ from kiosk.options import build_parser, read_settings, settings_from, watched_fi
 from kiosk.startup import own_outbox
 from machine.identity import (
     IdentityError,
+    Refusal,
     board_serial,
     hub_url,
+    line_words,
     parse_boot_file,
+    parse_boot_lines,
+    read_boot,
     read_boot_file,
+    refusal_notes,
     table_from_hostname,
 )
 
@@ -74,35 +79,36 @@ def test_hub_auto_and_a_bare_address() -> None:
     assert hub_url("https://hub.local") == "https://hub.local"
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, "
-                                   "rotate, role, wifi_name, wifi_password, wifi_country, "
-                                   "timezone, size, ssh_key and td_password)"),
-        ("role = server\n", "line 1: role is table or hub, not 'server'"),
-        ("role = hub\ntable = 3\n", "line 2: a hub has no table"),
-        ("wifi_password = secret99\n", "line 1: a Wi-Fi password needs its network"),
-        ("wifi_name = Hall\nwifi_password = short\n", "line 2: a WPA password has 8 to 63 "
-                                                      "characters, not 5"),
-        ("wifi_name = " + "x" * 33 + "\n", "line 1: a Wi-Fi name has at most 32 bytes"),
-        ("wifi_country = GBR\n", "line 1: wifi_country is a two-letter code"),
-        ("timezone = Europe/Londn\n", "line 1: no time zone 'Europe/Londn'"),
-        ("timezone = ../../etc/passwd\n", "line 1: no time zone '../../etc/passwd'"),
-        ("size = big\n", "line 1: size is like 1920x1080, not 'big'"),
-        ("ssh_key = AAAAC3NzaC1lZDI1NTE5\n", "line 1: ssh_key is one public key line"),
-        ("role = hub\ntd_password = 1234\n", "line 2: the TD password needs at least 8"),
-        ("rotate = 45\n", "line 1: rotate must be 0, 90, 180 or 270 (the picture turned "
-                          "clockwise), not '45'"),
-        ("rotate = left\n", "line 1: rotate must be 0, 90, 180 or 270"),
-        ("table = 7\n\ntable = 8\n", "line 3: table is given twice (first on line 1)"),
-        ("table = seven\n", "line 1: table must be a number from 1 to 999, not 'seven'"),
-        ("table = 0\n", "line 1: table must be a number"),
-        ("table 7\n", "line 1: expected 'name = value'"),
-        ("key =\n", "line 1: key has no value"),
-        ("hub = http://10.0.0.1:80:80\n", "line 1: 'http://10.0.0.1:80:80' is not a hub address"),
-    ],
-)
+MISTAKES = [
+    ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, "
+                               "rotate, role, wifi_name, wifi_password, wifi_country, "
+                               "timezone, size, ssh_key and td_password)"),
+    ("role = server\n", "line 1: role is table or hub, not 'server'"),
+    ("role = hub\ntable = 3\n", "line 2: a hub has no table"),
+    ("wifi_password = secret99\n", "line 1: a Wi-Fi password needs its network"),
+    ("wifi_name = Hall\nwifi_password = short\n", "line 2: a WPA password has 8 to 63 "
+                                                  "characters, not 5"),
+    ("wifi_name = " + "x" * 33 + "\n", "line 1: a Wi-Fi name has at most 32 bytes"),
+    ("wifi_country = GBR\n", "line 1: wifi_country is a two-letter code"),
+    ("timezone = Europe/Londn\n", "line 1: no time zone 'Europe/Londn'"),
+    ("timezone = ../../etc/passwd\n", "line 1: no time zone '../../etc/passwd'"),
+    ("size = big\n", "line 1: size is like 1920x1080, not 'big'"),
+    ("ssh_key = AAAAC3NzaC1lZDI1NTE5\n", "line 1: ssh_key is one public key line"),
+    ("role = hub\ntd_password = 1234\n", "line 2: the TD password needs at least 8"),
+    ("rotate = 45\n", "line 1: rotate must be 0, 90, 180 or 270 (the picture turned "
+                      "clockwise), not '45'"),
+    ("rotate = left\n", "line 1: rotate must be 0, 90, 180 or 270"),
+    ("table = 7\n\ntable = 8\n", "line 3: table is given twice (first on line 1)"),
+    ("table = seven\n", "line 1: table must be a number from 1 to 999, not 'seven'"),
+    ("table = 0\n", "line 1: table must be a number"),
+    ("table 7\n", "line 1: expected 'name = value'"),
+    ("key =\n", "line 1: key has no value"),
+    ("hub = http://10.0.0.1:80:80\n", "line 1: 'http://10.0.0.1:80:80' is not a hub address"),
+    ("size = 9999x9999\n", "line 1: size is like 1920x1080, not '9999x9999'"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), MISTAKES)
 def test_a_mistake_is_one_line_naming_the_file_the_line_and_the_key(
     text: str, message: str
 ) -> None:
@@ -110,6 +116,74 @@ def test_a_mistake_is_one_line_naming_the_file_the_line_and_the_key(
         parse_boot_file(text, F)
     said = str(caught.value)
     assert said.startswith(f"{F} ") and message in said and "\n" not in said
+
+
+@pytest.mark.parametrize(("text", "message"), MISTAKES)
+def test_a_mistake_costs_its_own_line_and_every_other_line_is_taken(
+    text: str, message: str
+) -> None:
+    """One typo must not cost the card its Wi-Fi, its hostname or its role: the lenient
+    reading (the card's and the kiosk's) refuses the line alone, with the strict message."""
+    key, good = next((k, v) for k, v in (("wifi_country", "gb"), ("size", "1280x720"))
+                     if k not in text)
+    got = parse_boot_lines(f"{text}{key} = {good}\n", F)
+    assert len(got.refused) == 1, got.refused
+    said = str(got.refused[0])
+    assert said.startswith(f"{F} ") and message in said and "\n" not in said
+    assert getattr(got, key) == good.upper() if key == "wifi_country" else good
+
+
+def test_one_bad_line_among_good_ones_is_refused_alone() -> None:
+    text = ("role = hub\nwifi_name = Hall B\nwifi_password = correct horse\n"
+            "tabel = 4\nwifi_country = at\ntimezone = Europe/Vienna\n")
+    got = parse_boot_lines(text, F)
+    assert (got.role, got.wifi_name, got.wifi_password, got.wifi_country, got.timezone) == (
+        "hub", "Hall B", "correct horse", "AT", "Europe/Vienna")
+    assert got.refused == (Refusal(F, 4, "tabel", "unknown key 'tabel' (the keys are table, "
+                                   "hub, rotate, role, wifi_name, wifi_password, wifi_country, "
+                                   "timezone, size, ssh_key and td_password)"),)
+    assert got.refused[0].shown() == ("dipclock.txt line 4 not used: unknown key 'tabel', "
+                                      "did you mean table?")
+    assert refusal_notes(got.refused) == (
+        got.refused[0].shown(),
+        "Fix: correct line 4 of dipclock.txt on a laptop (the DIPCLOCK drive)")
+    with pytest.raises(IdentityError, match="line 4: unknown key 'tabel'"):
+        parse_boot_file(text, F)  # the strict reading is still there for who wants it
+
+
+def test_of_two_lines_that_disagree_the_one_that_would_mislead_gives_way() -> None:
+    # a hub card that started as a table would strand the hall: the table line goes
+    got = parse_boot_lines("role = hub\ntable = 3\n", F)
+    assert (got.role, got.table) == ("hub", None)
+    assert [(r.line, r.key) for r in got.refused] == [(2, "table")]
+    assert "a hub has no table" in str(got.refused[0])
+    # a password without its network: the password line; its network refused: said so
+    got = parse_boot_lines("table = 2\nwifi_password = secret99\n", F)
+    assert (got.table, got.wifi_password) == (2, None)
+    assert [(r.line, r.key) for r in got.refused] == [(2, "wifi_password")]
+    got = parse_boot_lines("wifi_name = " + "x" * 33 + "\nwifi_password = secret99\n", F)
+    assert (got.wifi_name, got.wifi_password) == (None, None)
+    assert [str(r).split(": ", 1)[1] for r in got.refused] == [
+        "a Wi-Fi name has at most 32 bytes",
+        "a Wi-Fi password needs its network, and the wifi_name on line 1 was refused"]
+    assert line_words(got.refused) == "lines 1 and 2"
+    # a bad role is the default role, table; a repeated key keeps its first line
+    got = parse_boot_lines("role = server\ntable = 3\ntable = 4\n", F)
+    assert (got.role, got.table) == ("table", 3)
+    assert [(r.line, r.key) for r in got.refused] == [(1, "role"), (3, "table")]
+
+
+def test_a_boot_file_that_cannot_be_read_is_one_refusal_not_an_error(tmp_path: Path) -> None:
+    folder = tmp_path / "dipclock.txt"
+    folder.mkdir()  # read_bytes: IsADirectoryError, as an unreadable file would be
+    got = read_boot((folder,))
+    assert got is not None and got.settings() == {}
+    assert [(r.line, r.key) for r in got.refused] == [(None, None)]
+    assert str(got.refused[0]).startswith(f"{folder}: cannot read it")
+    assert refusal_notes(got.refused)[-1] == ("Fix: correct dipclock.txt on a laptop "
+                                              "(the DIPCLOCK drive)")
+    with pytest.raises(IdentityError, match="cannot read it"):
+        read_boot_file((folder,))
 
 
 def test_bookworms_path_first_then_the_older_one(tmp_path: Path) -> None:

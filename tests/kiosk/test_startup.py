@@ -37,8 +37,6 @@ def screen_after(tmp_path: Path, capsys: pytest.CaptureFixture[str], *argv: str,
 
 PROBLEMS = [
     # (boot file, kiosk.toml, options, what it says, the fix says)
-    ("tabel = 3\n", "", [], "dipclock.txt line 1: unknown key 'tabel'",
-     "correct dipclock.txt on the card's boot partition"),
     ("", "warning_minutes = 'soon'\n", [], "kiosk.toml: warning_minutes:",
      "kiosk.toml (sudo nano"),
     ("", "[buttons.gpio]\nA = 'GPIO99'\n", ["--pin-factory", "mock"], "buttons.gpio:",
@@ -94,16 +92,90 @@ def test_a_good_start_is_the_clock(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_a_card_that_names_no_hub_and_no_event_looks_for_the_hub(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    class NotReadYet:  # this machine's network is not the card's: none read yet
+        def start(self) -> NotReadYet:
+            return self
+
+        def state(self) -> None:
+            return None
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr("kiosk.startup.NetworkWatch", NotReadYet)
     # the hall's shared key of old is no error: it is ignored, and the log says so
     rc, screen, err = screen_after(tmp_path, capsys, boot="table = 5\nkey = K\n")
     assert rc == 0
     assert (screen["heading"], screen["label"]) == ("Table 5", "Looking for the hub on the network")
-    assert screen["notes"] == ["If this stays, set hub = https://ADDRESS:8000 in dipclock.txt "
-                               "on the card's boot partition (or event and start in kiosk.toml, "
-                               "for one board alone)"]
+    assert screen["notes"] == ["Start the hub card on this same network: it is found by itself. "
+                               "Last resort: hub = https://ADDRESS:8000 in dipclock.txt"]
     assert "key = ... is no longer used" in caplog.text
+
+
+REFUSED = ("dipclock.txt line 2 not used: unknown key 'tabel', did you mean table?",
+           "Fix: correct line 2 of dipclock.txt on a laptop (the DIPCLOCK drive)")
+
+
+def test_a_wrong_line_of_dipclock_txt_is_on_the_screen_beside_a_working_clock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """One typo in dipclock.txt: the clock starts with the good lines (table 4) and the
+    frame drawn (SDL's dummy driver, 800x480) names the refused line and the fix."""
+    import pygame
+
+    import kiosk.draw
+    from kiosk.state import Screen
+
+    frames: list[tuple[pygame.Rect, list[kiosk.draw.Drawn]]] = []
+    real = kiosk.draw.render
+
+    def render(surface: pygame.Surface, screen: Screen, painter: kiosk.draw.Painter
+               ) -> list[kiosk.draw.Drawn]:
+        frames.append((surface.get_rect(), real(surface, screen, painter)))
+        return frames[-1][1]
+
+    monkeypatch.setattr(kiosk.draw, "render", render)
+    rc, screen, err = screen_after(tmp_path, capsys, "--event", "wdc2019",
+                                   "--start", "2019-09-06T10:00", "--run-for", "0.3",
+                                   boot="table = 4\ntabel = 5\n")
+    assert rc == 0 and screen["look"] != "problem" and "Table 4" in screen["heading"]
+    assert screen["alerts"][-2:] == list(REFUSED)
+    area, drawn = frames[-1]
+    assert area.size == (800, 480)
+    assert [d.text for d in drawn if d.role == "alert"][-2:] == list(REFUSED)  # whole words
+    assert any(d.role == "big" for d in drawn)  # the clock, not a problem screen
+    assert all(area.contains(d.rect) for d in drawn)
+    assert REFUSED[0] in caplog.text  # and in the journal
+
+
+def test_looking_for_the_hub_shows_the_refused_line_and_imagers_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card's setup found Imager's settings (it left the note in /run/dipclock-card):
+    the table's screen says they are not used and where they belong."""
+    from machine import identity
+
+    notes = tmp_path / "run-dipclock-card"
+    notes.mkdir()
+    (notes / "imager").write_text("".join(f"{line}\n" for line in identity.IMAGER_NOTES))
+    (notes / "refused").write_text("left by the card's setup: the kiosk reads the file\n")
+    monkeypatch.setattr(identity, "CARD_NOTES", notes)
+    rc, screen, _ = screen_after(tmp_path, capsys, boot="table = 5\ntabel = 5\n")
+    assert rc == 0 and screen["label"] == "Looking for the hub on the network"
+    assert screen["alerts"] == [*REFUSED, *identity.IMAGER_NOTES]
+
+
+def test_the_advice_for_dipclock_txt_works_on_a_read_only_card() -> None:
+    from kiosk.startup import problem_for
+    from machine.identity import IdentityError
+
+    found = problem_for(IdentityError("/boot/firmware/dipclock.txt line 2: unknown key"), None)
+    assert "sudo nano" not in found.fix  # the card's root is read-only
+    assert found.fix.startswith("take the card out, open its DIPCLOCK drive on a laptop")
 
 
 # --- watching the files, holding the screen ------------------------------------------------
@@ -179,16 +251,17 @@ def kiosk_process(tmp_path: Path, *argv: str, env: dict[str, str] | None = None
         env={**os.environ, **(env or {})})
 
 
-def test_the_kiosk_starts_over_by_itself_when_the_boot_file_is_corrected(tmp_path: Path) -> None:
-    boot = tmp_path / "dipclock.txt"
-    boot.write_text("table = 3\ntabel = 3\n")
-    (tmp_path / "kiosk.toml").write_text('event = "wdc2019"\nstart = "2019-09-06T10:00"\n')
+def test_the_kiosk_starts_over_by_itself_when_a_settings_file_is_corrected(
+        tmp_path: Path) -> None:
+    boot, toml = tmp_path / "dipclock.txt", tmp_path / "kiosk.toml"
+    boot.write_text("table = 3\ntabel = 3\n")  # a typo here costs its line only
+    toml.write_text('event = "wdc2019"\nstart = "2019-09-06T10:00"\nwarning_minutes = "x"\n')
     proc = kiosk_process(tmp_path, "--headless", "--run-for", "120", "--boot-file", str(boot))
     try:
         first = proc.stderr.readline()  # type: ignore[union-attr]
-        assert "line 2: unknown key 'tabel'" in first and "Fix: " in first
+        assert "kiosk.toml: warning_minutes" in first and "Fix: " in first
         assert proc.poll() is None  # it stays up on the problem: no restart loop
-        boot.write_text("table = 3\n")
+        toml.write_text('event = "wdc2019"\nstart = "2019-09-06T10:00"\n')
         ready = proc.stdout.readline()  # type: ignore[union-attr]
         # READY first (scripts wait for it), then which table, which round, and the reading
         assert ready.startswith("READY table 3, no hub (wdc2019, round from 2019-09-06 10:00), "

@@ -24,7 +24,7 @@ from machine.cardsetup import (
     main,
     wifi_profile,
 )
-from machine.identity import parse_boot_file
+from machine.identity import IMAGER_NOTES, card_notes, parse_boot_file
 from machine.passwords import verify_password
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
@@ -153,15 +153,133 @@ def test_the_hubs_password_is_hashed_then_taken_off_the_card(tmp_path: Path) -> 
     assert parse_boot_file(left, tmp_path / "dipclock.txt").td_password is None
 
 
-def test_a_mistake_in_the_file_is_one_line_and_the_card_goes_on_as_a_table(
+def setup_card(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str,
+               boot_files: dict[str, str] | None = None) -> Path:
+    """``machine.cardsetup`` run as at boot on a card whose boot partition holds ``text``
+    as dipclock.txt (and ``boot_files``); the card's root."""
+    root = card(tmp_path, "a")
+    boot_dir = tmp_path / "firmware"
+    boot_dir.mkdir(exist_ok=True)
+    (boot_dir / "dipclock.txt").write_text(text)
+    for name, content in (boot_files or {}).items():
+        (boot_dir / name).write_text(content)
+    monkeypatch.setattr("machine.cardsetup._run", Calls())
+    assert main(["--root", str(root), "--boot-file", str(boot_dir / "dipclock.txt")]) == 0
+    return root
+
+
+def test_one_wrong_line_is_refused_alone_and_every_other_line_is_applied(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    root = card(tmp_path, "a")
-    (tmp_path / "dipclock.txt").write_text("role = hub\ntabel = 4\n")
-    monkeypatch.setattr("machine.cardsetup._run", Calls())
-    assert main(["--root", str(root), "--boot-file", str(tmp_path / "dipclock.txt")]) == 0
+    """A typo must not cost a hub card its role, its Wi-Fi and its name (issue 35, item 3)."""
+    text = ("role = hub\nwifi_name = Hall B\nwifi_password = correct horse\n"
+            "tabel = 4\nwifi_country = at\n")
+    root = setup_card(tmp_path, monkeypatch, text)
+    assert (root / RUN / "role-hub").exists() and not (root / RUN / "role-table").exists()
+    assert (root / "etc/hostname").read_text() == "dipclock-hub\n"
+    keyfile = configparser.RawConfigParser()
+    keyfile.read_string((root / NM_PROFILE).read_text())
+    assert keyfile["wifi-security"]["psk"] == "correct horse"
+    assert bytes(int(b) for b in keyfile["wifi"]["ssid"].rstrip(";").split(";")) == b"Hall B"
+    assert (root / "run/modprobe.d/dipclock-wifi.conf").exists()
     said = capsys.readouterr().out.splitlines()
-    assert said[0].startswith(f"dipclock-card: {tmp_path / 'dipclock.txt'} line 2: unknown key")
-    assert said[0].endswith("going on as a table with no settings")
-    assert said[1] == "dipclock-card: table, hostname dipclock-00000001, no Wi-Fi"
-    assert (root / RUN / "role-table").exists()
+    boot_file = tmp_path / "firmware/dipclock.txt"
+    assert said[0] == (f"dipclock-card: {boot_file} line 4: unknown key 'tabel' (the keys are "
+                       "table, hub, rotate, role, wifi_name, wifi_password, wifi_country, "
+                       "timezone, size, ssh_key and td_password): this line is not used, the "
+                       "others are")
+    assert said[1] == ("dipclock-card: to fix it, take the card out, open its DIPCLOCK drive "
+                       "on a laptop, correct line 4 of dipclock.txt and put the card back: it "
+                       "reads dipclock.txt at every start")
+    assert said[2] == "dipclock-card: hub, hostname dipclock-hub, Wi-Fi 'Hall B'"
+    # left for the screens: exactly the refused line, then the fix
+    assert card_notes(root / RUN) == (
+        "dipclock.txt line 4 not used: unknown key 'tabel', did you mean table?",
+        "Fix: correct line 4 of dipclock.txt on a laptop (the DIPCLOCK drive)")
+    # corrected on a laptop: the next boot leaves no note
+    (tmp_path / "firmware/dipclock.txt").write_text(text.replace("tabel = 4\n", ""))
+    monkeypatch.setattr("machine.cardsetup._run", Calls())
+    main(["--root", str(root), "--boot-file", str(boot_file)])
+    assert card_notes(root / RUN) == ()
+
+
+def test_a_table_line_on_a_hub_card_gives_way_to_the_hub(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = setup_card(tmp_path, monkeypatch, "table = 3\nrole = hub\nwifi_name = Hall\n")
+    assert (root / RUN / "role-hub").exists() and not (root / RUN / "role-table").exists()
+    assert (root / "etc/hostname").read_text() == "dipclock-hub\n"
+    assert (root / NM_PROFILE).exists()
+    assert card_notes(root / RUN)[0] == ("dipclock.txt line 1 not used: a hub has no table: "
+                                         "remove the table line, or say role = table")
+    assert "line 1: a hub has no table" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [({"firstrun.sh": "#!/bin/bash\n", "cmdline.txt": "console=tty1 root=LABEL=dipclock-root "
+       "systemd.run=/boot/firstrun.sh systemd.run_success_action=reboot "
+       "systemd.unit=kernel-command-line.target\n"}, "firstrun.sh, cmdline.txt"),
+     ({"user-data": "#cloud-config\nhostname: table7\n", "network-config": "version: 2\n",
+       "meta-data": "instance-id: rpi-imager\n"}, "user-data, network-config, meta-data")],
+    ids=["bookworm-firstrun", "trixie-cloud-init"],
+)
+def test_imagers_settings_are_not_silently_ignored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        files: dict[str, str], found: str) -> None:
+    """Imager's customisation on the boot partition: the console and the screens say the
+    card ignores it and where its settings belong (issue 35, item 6)."""
+    root = setup_card(tmp_path, monkeypatch, "table = 7\n", files)
+    out = capsys.readouterr().out
+    assert f"Raspberry Pi Imager's customisation found ({found})" in out
+    assert "wifi_name, wifi_password, wifi_country, ssh_key, table" in out
+    assert card_notes(root / RUN) == IMAGER_NOTES
+    assert card_notes(root / RUN, refused=False) == IMAGER_NOTES
+    assert (root / "etc/hostname").read_text() == "dipclock-table-7\n"  # dipclock.txt rules
+    if "cmdline.txt" in files:  # the next start is an ordinary one: firstrun.sh is not run
+        cmdline = (tmp_path / "firmware/cmdline.txt").read_text()
+        assert cmdline == "console=tty1 root=LABEL=dipclock-root\n"
+        assert "taken off cmdline.txt" in out
+    for name in files:  # removed on a laptop: the next boot says nothing
+        if name != "cmdline.txt":
+            (tmp_path / "firmware" / name).unlink()
+    main(["--root", str(root), "--boot-file", str(tmp_path / "firmware/dipclock.txt")])
+    assert card_notes(root / RUN) == ()
+
+
+IMAGER_CMDLINE = ("console=tty1 root=LABEL=dipclock-root systemd.run=/boot/firstrun.sh "
+                  "systemd.run_success_action=reboot systemd.unit=kernel-command-line.target")
+GENERATOR = Path("/lib/systemd/system-generators/systemd-run-generator")
+UNITS = Path(__file__).resolve().parents[2] / "card/files/root/etc/systemd/system"
+
+
+def _unit(*texts: str) -> dict[str, str]:
+    """[Unit] of a unit file and its drop-ins, later files winning, as systemd reads them."""
+    out: dict[str, str] = {}
+    for text in texts:
+        parser = configparser.RawConfigParser(strict=False)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read_string(text)
+        out |= dict(parser["Unit"]) if parser.has_section("Unit") else {}
+    return out
+
+
+@pytest.mark.skipif(not GENERATOR.exists(), reason="needs systemd-run-generator")
+def test_a_card_written_with_imagers_firstrun_still_starts(tmp_path: Path) -> None:
+    """Imager's Bookworm customisation boots into kernel-command-line.target to run
+    /boot/firstrun.sh, absent on the card: systemd's own unit would power the card off
+    (FailureAction=exit). The card's drop-ins skip it and start the card as always."""
+    out = [tmp_path / d for d in ("normal", "early", "late")]
+    for d in out:
+        d.mkdir()
+    subprocess.run([str(GENERATOR), *map(str, out)], check=True,
+                   env={"SYSTEMD_PROC_CMDLINE": IMAGER_CMDLINE})
+    service = (out[0] / "kernel-command-line.service").read_text()
+    target = (out[0] / "kernel-command-line.target").read_text()
+    assert _unit(service)["FailureAction"] == "exit"  # what the card had to answer
+    own = _unit(service, (UNITS / "kernel-command-line.service.d/dipclock-card.conf").read_text())
+    assert (own["SuccessAction"], own["FailureAction"]) == ("none", "none")
+    skipped = Path(own["ConditionPathExists"])
+    assert skipped.parent == Path("/") / RUN and skipped.name not in {"refused", "imager"}
+    wants = _unit(target, (UNITS / "kernel-command-line.target.d/dipclock-card.conf").read_text())
+    assert "multi-user.target" in wants["Wants"].split()

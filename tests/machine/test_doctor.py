@@ -12,9 +12,13 @@ from gpiozero.pins.mock import MockFactory
 from kiosk import doctor
 from kiosk.pairing import Credential
 from machine.check import Check
+from machine.network import NetworkState
 from tests.machine.conftest import PINS, FakePi, keep
 from tests.machine.test_box import PtyBox
 from tests.server.live import ROOT
+
+#: The fake Pi's network: on the hall's Wi-Fi with an address.
+UP = NetworkState("connected", ("10.0.0.23",), "dipclock-table-3", "Hall B", "wlan0")
 
 
 @pytest.fixture
@@ -32,7 +36,8 @@ def healthy(pi: FakePi, factory: MockFactory) -> doctor.Machine:
     pi.gpiochip(4)
     pi.throttled(0)
     return doctor.Machine(dev=pi.dev, sys=pi.sys, proc=pi.proc, etc=pi.etc,
-                          synchronised=lambda: True, load_factory=lambda name: factory)
+                          synchronised=lambda: True, load_factory=lambda name: factory,
+                          read_network=lambda net: UP)
 
 
 def config(tmp_path: Path, text: str) -> str:
@@ -51,7 +56,7 @@ def hall_config(tmp_path: Path, url: str, paired: Credential, box: PtyBox) -> st
 
 
 NAMES = ["kiosk settings", "display driver", "display device", "screen", "desktop session",
-         "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box",
+         "network", "pin factory", "gpio chips", *(f"button {p}" for p in PINS), "button box",
          "modem manager", "hub",
          "pairing", "hub clock", "time sync", "data filesystem", "data folder", "free space",
          "power"]
@@ -235,3 +240,21 @@ def test_modem_manager_beside_the_box_is_warned_until_the_installers_rule_is_the
     (pi.etc / "udev/rules.d/75-dipclock-button-box.rules").write_text(
         (ROOT / "systemd/75-dipclock-button-box.rules").read_text())
     assert {c.name: c for c in doctor.run(path, machine)}["modem manager"].verdict == "ok"
+
+
+def test_the_network_check_says_the_address_and_name_or_what_is_wrong_and_the_fix(
+        pi, factory, tmp_path, capsys):
+    """Issue 35: a wrong Wi-Fi password fails the doctor with the words and the fix that
+    work on a card (dipclock.txt from a laptop), where it passed with the address."""
+    path = config(tmp_path, f'event = "wdc2006"\noutbox = "{tmp_path}/o.sqlite"\n')
+    machine = healthy(pi, factory)
+    checks = {c.name: c for c in doctor.run(path, machine)}
+    assert checks["network"].verdict == "ok"
+    assert checks["network"].detail == ("10.0.0.23 on wlan0; this machine is "
+                                        "dipclock-table-3 on the network")
+    wrong = NetworkState("wifi_wrong_password", (), "dipclock-table-3", "Hall B", "wlan0")
+    machine.read_network = lambda net: wrong
+    assert doctor.main(["--config", path], machine) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "fail network Wi-Fi 'Hall B': the password was refused" in out
+    assert f"fix: {wrong.fix()}" in out
