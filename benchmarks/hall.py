@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from math import inf
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -211,7 +211,17 @@ class RealKiosk:
             db.close()
 
 
-def set_up(hub: Hub, tables: int, paired: int) -> tuple[httpx.Client, dict[int, str]]:
+class HubLike(Protocol):
+    """What ``set_up`` needs of a hub: its address, its certificate's check, the TD signed in
+    (a ``Hub`` here, or a booted hub card: ``benchmarks.hall_test``)."""
+
+    url: str
+    verify: ssl.SSLContext
+
+    def td(self) -> httpx.Client: ...
+
+
+def set_up(hub: HubLike, tables: int, paired: int) -> tuple[httpx.Client, dict[int, str]]:
     """The round on ``tables`` tables; a clock paired for each of tables 1 to ``paired``
     (their tokens), through the TD's API."""
     from benchmarks.hub import pair_by_td

@@ -1,8 +1,10 @@
 #!/bin/sh
-# What `make card` and `make card-test` drive, all from Debian: debootstrap, proot and
-# qemu-user-static (the arm64 root built on an x86-64 machine without binfmt_misc), the
-# image tools (sfdisk, mkfs.vfat + mtools, mke2fs, xz), qemu-system-aarch64 (the boots) and
-# libseccomp (proot's older-kernel filter, as benchmarks/pi_install.py). Installs what is
+# What `make card`, `make card-test` and `make hall-test` drive, all from Debian: debootstrap,
+# proot and qemu-user-static (the arm64 root built on an x86-64 machine without binfmt_misc),
+# the image tools (sfdisk, mkfs.vfat + mtools, mke2fs, xz), qemu-system-aarch64 (the boots),
+# libseccomp (proot's older-kernel filter, as benchmarks/pi_install.py), and for the hall
+# test's emulated LAN iproute2 (its network namespace, bridge and taps), dnsmasq (the hall
+# router's DHCP) and zbarimg (reads the QR code on the hub card's screen). Installs what is
 # missing when we may (root with apt-get); otherwise says the one command to run.
 set -e
 missing=""
@@ -18,6 +20,9 @@ need mke2fs e2fsprogs
 need xz xz-utils
 need ssh-keygen openssh-client
 need ssh openssh-client
+need ip iproute2
+need dnsmasq dnsmasq-base
+need zbarimg zbar-tools
 ldconfig -p 2>/dev/null | grep -q 'libseccomp.so.2 ' || missing="$missing libseccomp2"
 # the arm64 firmware qemu's UEFI boot would use is not needed: the boots load the kernel
 [ -z "$missing" ] && exit 0
