@@ -87,6 +87,7 @@ from benchmarks.card_test import (
     write_boot,
 )
 from benchmarks.hall import set_up
+from card import layout
 from dipclock.debounce import DEBOUNCE
 
 #: The last line's keys, in the issue's order (issue 35)
@@ -130,8 +131,35 @@ PROBE_FILE = "hall-test.sh"
 #: Seconds a screen is given to say what it should once the kiosk draws
 SETTLE = 180
 T = TypeVar("T")
-PROBE_CMDLINE = (f' systemd.run="/bin/sh /boot/firmware/{PROBE_FILE}"'
-                 " systemd.run_success_action=none systemd.run_failure_action=none")
+#: The probe's unit, written into the card copy's root partition before its first boot
+#: (``install_probe``): the card skips any ``systemd.run=`` of the kernel's command line
+#: (Imager's firstrun.sh would power it off), so the probe cannot come that way.
+PROBE_UNIT = f"""[Unit]
+Description=make hall-test: the kiosk's screen to the serial console
+After=dipclock-card-setup.service
+ConditionPathExists=/run/dipclock-card/role-table
+
+[Service]
+ExecStart=/bin/sh /boot/firmware/{PROBE_FILE}
+"""
+
+
+def install_probe(image: Path, work: Path) -> None:
+    """``PROBE_UNIT`` into the root partition of ``image`` (debugfs on a copy of it, no
+    mount), wanted by multi-user.target: on this test's copy only, never on the card image."""
+    root = layout.check(image)[1]
+    part, unit, script = work / "root.part", work / "hall-test-probe.service", work / "probe.cmd"
+    block = layout.ALIGN
+    sh("dd", f"if={image}", f"of={part}", f"bs={block}", f"skip={root.start // block}",
+       f"count={root.size // block}", "status=none", timeout=600)
+    unit.write_text(PROBE_UNIT)
+    script.write_text(f"cd /etc/systemd/system\nwrite {unit} hall-test-probe.service\n"
+                      "cd multi-user.target.wants\nsymlink hall-test-probe.service "
+                      "/etc/systemd/system/hall-test-probe.service\n")
+    sh("debugfs", "-w", "-f", script, part, timeout=120)
+    sh("dd", f"if={part}", f"of={image}", f"bs={block}", f"seek={root.start // block}",
+       "conv=notrunc", "status=none", timeout=600)
+    part.unlink()
 
 
 # --- The LAN (this machine's side) ----------------------------------------------------------
@@ -217,6 +245,7 @@ class LanCard(Card):
         self.ssh_port = 22
         if probe:
             write_boot(self.image, PROBE_FILE, PROBE.encode(), self.work)
+            install_probe(self.image, self.work)
 
     def network(self) -> list[str]:
         if not self.nic:
@@ -227,10 +256,6 @@ class LanCard(Card):
         sh("ip", "link", "set", self.tap, "up")
         return ["-netdev", f"tap,id=net0,ifname={self.tap},script=no,downscript=no",
                 "-device", f"virtio-net-pci,netdev=net0,mac={self.mac},romfile="]
-
-    def boot_files(self) -> tuple[Path, Path, str]:
-        kernel, initrd, cmdline = super().boot_files()
-        return kernel, initrd, cmdline + (PROBE_CMDLINE if self.probe else "")
 
     def lease(self) -> tuple[str, str] | None:
         return leases(self.lease_file).get(self.mac)
