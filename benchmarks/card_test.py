@@ -555,19 +555,23 @@ def other_cards(hall: Hall, work: Path, pristine: Path, key: Path, pub: str,
         for i in range(3))
 
 
-def power_cut(card: Card, hall: Hall, figures: dict[str, Any], work: Path) -> None:
-    hall.hub.kill()  # the Wi-Fi gone: presses wait in the kiosk's outbox
-    stop = threading.Event()
-
-    def burst() -> None:
-        while not stop.is_set():
-            for k in KEYS:
+def burst(cards: list[Card], keys: str, pause: float, stop: threading.Event) -> None:
+    """Each key in turn on each card, ``pause`` s apart, until ``stop``: players pressing
+    through a power cut (a press a card cannot take then is no failure)."""
+    while not stop.is_set():
+        for k in keys:
+            for card in cards:
                 if stop.is_set():
                     return
                 with contextlib.suppress(Failed, OSError):
                     card.press(k, 0.05)
-                time.sleep(0.4)
-    pressing = threading.Thread(target=burst, daemon=True)
+                time.sleep(pause)
+
+
+def power_cut(card: Card, hall: Hall, figures: dict[str, Any], work: Path) -> None:
+    hall.hub.kill()  # the Wi-Fi gone: presses wait in the kiosk's outbox
+    stop = threading.Event()
+    pressing = threading.Thread(target=burst, args=([card], KEYS, 0.4, stop), daemon=True)
     pressing.start()
     # the cut once the outbox holds presses (each one shown as taken is on the card): a cut
     # before any would prove nothing, and the result says so (``judged``)

@@ -49,7 +49,16 @@ from typing import Any, Protocol
 
 import httpx
 
-from benchmarks.hub import PASSWORD, ROOT, _pct, handing_over, hub_socket, launcher, source
+from benchmarks.hub import (
+    PASSWORD,
+    ROOT,
+    _pct,
+    handing_over,
+    hub_socket,
+    launcher,
+    signed_in,
+    source,
+)
 from benchmarks.simkiosks import Kiosks, kiosk_groups
 from dipclock.debounce import DEBOUNCE
 from dipclock.powers import LETTERS
@@ -137,11 +146,7 @@ class Hub:
         return best[1]
 
     def td(self) -> httpx.Client:
-        c = httpx.Client(base_url=self.url, timeout=60, verify=self.verify)
-        r = c.post("/api/login", json={"password": PASSWORD})
-        r.raise_for_status()
-        c.headers["X-CSRF-Token"] = r.json()["csrf"]
-        return c
+        return signed_in(self.url, self.verify)
 
 
 class RealKiosk:

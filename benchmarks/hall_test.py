@@ -87,6 +87,7 @@ from benchmarks.card_test import (
     write_boot,
 )
 from benchmarks.hall import set_up
+from benchmarks.hub import signed_in
 from card import layout
 from dipclock.debounce import DEBOUNCE
 
@@ -355,11 +356,7 @@ class Phone:
 
     def td(self) -> httpx.Client:
         """Signed in as the TD (one action)."""
-        c = httpx.Client(base_url=self.url, timeout=60, verify=self.verify)
-        r = c.post("/api/login", json={"password": PASSWORD})
-        r.raise_for_status()
-        c.headers["X-CSRF-Token"] = r.json()["csrf"]
-        return c
+        return signed_in(self.url, self.verify, PASSWORD)
 
 
 # --- The screen -----------------------------------------------------------------------------
@@ -573,16 +570,8 @@ def power_cut(run: Run) -> None:
         return [p for n, t in run.tables.items() for p in outbox(t, n).values()
                 if sent(p.sent)]
 
-    def burst() -> None:
-        while not stop.is_set():
-            for k in KEYS_PRESSED:
-                for card in tables:
-                    if stop.is_set():
-                        return
-                    with contextlib.suppress(Failed, OSError):
-                        card.press(k, 0.05)
-                    time.sleep(0.3)
-    pressing = threading.Thread(target=burst, daemon=True)
+    pressing = threading.Thread(target=card_test.burst, args=(tables, KEYS_PRESSED, 0.3, stop),
+                                daemon=True)
     pressing.start()
     try:
         # the cut once the hub has acknowledged presses of both tables: a cut before any

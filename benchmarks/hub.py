@@ -64,9 +64,16 @@ def pair_by_td(client: Any, table: int, kiosk: str | None = None,
 def td_client(url: str, data: Path, source: str | None = None) -> httpx.Client:
     """An httpx client signed in as the TD on the hub at ``url`` (its data ``data``), from
     the address ``source`` (None: the system's choice), its CSRF header set."""
-    transport = httpx.HTTPTransport(local_address=source, verify=pinned_to(data))
+    return signed_in(url, pinned_to(data), source=source)
+
+
+def signed_in(url: str, verify: ssl.SSLContext | bool | str, password: str = PASSWORD,
+              source: str | None = None) -> httpx.Client:
+    """An httpx client signed in as the TD at ``url`` (one action: the password), its CSRF
+    header set; ``verify`` as httpx takes it (the hub's pinned certificate)."""
+    transport = httpx.HTTPTransport(local_address=source, verify=verify)
     c = httpx.Client(base_url=url, transport=transport, timeout=60)
-    r = c.post("/api/login", json={"password": PASSWORD})
+    r = c.post("/api/login", json={"password": password})
     r.raise_for_status()
     c.headers["X-CSRF-Token"] = r.json()["csrf"]
     return c

@@ -27,6 +27,7 @@ from kiosk.hubscreen import (
     run,
 )
 from machine.network import NetworkState
+from tests.kiosk.qrread import zbar
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(800, 480), (1920, 1080)]
@@ -44,16 +45,6 @@ def fonts() -> None:
     """A kiosk run by an earlier test closes its display, and pygame's fonts with it."""
     if not pygame.font.get_init():
         pygame.font.init()
-
-
-def zbar(surface: pygame.Surface, png: Path) -> str:
-    """What a phone's camera reads off the screen."""
-    pygame.image.save(surface, str(png))
-    zbarimg = shutil.which("zbarimg")
-    assert zbarimg, "zbarimg is needed: sh scripts/ensure-test-tools.sh"
-    read = subprocess.run([zbarimg, "--quiet", "--raw", str(png)], capture_output=True,
-                          text=True, timeout=60)
-    return read.stdout.strip()
 
 
 def ink_height(surface: pygame.Surface, rect: pygame.Rect) -> int:

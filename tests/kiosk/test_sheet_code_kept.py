@@ -7,8 +7,6 @@ round 2 starts; at round 2's game over the code is round 2's own."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from datetime import datetime
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pygame
 from dipclock.sync import to_seconds
 from kiosk.draw import Painter, render
 from kiosk.state import Screen
+from tests.kiosk.qrread import zbar
 from tests.kiosk.test_sheet_on_the_clock import DAY, TABLE, table
 
 SEATS = "".join(f"2,{TABLE},{p},Player {p}\n" for p in "AEFGIRT")
@@ -32,12 +31,7 @@ def read_code(screen: Screen, size: tuple[int, int], png: Path) -> str:
     surface = pygame.Surface(size)
     drawn = render(surface, screen, Painter())
     assert [d.text for d in drawn if d.role == "qr"] == [screen.qr]
-    pygame.image.save(surface, str(png))
-    zbarimg = shutil.which("zbarimg")
-    assert zbarimg, "zbarimg is needed: sh scripts/ensure-test-tools.sh"
-    read = subprocess.run([zbarimg, "--quiet", "--raw", str(png)], capture_output=True,
-                          text=True, timeout=60)
-    return read.stdout.strip()
+    return zbar(surface, png)
 
 
 def test_the_code_stays_the_round_played_until_the_next_round_starts(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ import pytest
 
 from dipclock.errors import describe
 from tests.server.live import ThreadHub
+from tests.server.rawhttp import headers_only
 from tests.server.test_live import set_up
 
 #: a bound on a hang only: every refusal here comes at once or the hub is broken
@@ -43,19 +44,7 @@ def _headers_only(hub: ThreadHub, method: str, path: str, length: int,
              "Content-Type: application/json", f"Content-Length: {length}",
              *(f"{k}: {v}" for k, v in extra.items())]
     with socket.create_connection(("127.0.0.1", hub.port), timeout=PATIENCE) as s:
-        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-        answer = b""
-        try:
-            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        except TimeoutError:
-            pytest.fail(f"{method} {path}: no answer within {PATIENCE:g} s while its body "
-                        f"was not sent: the hub waited for the body ({answer!r})")
-    head, _, body = answer.partition(b"\r\n\r\n")
-    return int(head.split()[1]), json.loads(body)
+        return headers_only(s, lines, f"{method} {path}", PATIENCE)
 
 
 @pytest.mark.parametrize(("method", "path", "extra", "status", "detail"), [

@@ -33,6 +33,7 @@ from server.app import create_app
 from server.settings import Settings
 from tests.server.conftest import PASSWORD, Hub
 from tests.server.live import LiveHub
+from tests.server.rawhttp import headers_only
 from tests.server.test_live import set_up
 
 #: a bound on a hang only: each answer here comes at once or the hub is broken
@@ -117,19 +118,7 @@ def _headers_only(hub: LiveHub, path: str, length: int) -> tuple[int, dict[str, 
              "Content-Type: application/zip", f"Content-Length: {length}"]
     with socket.create_connection(("127.0.0.1", hub.port), timeout=PATIENCE) as raw, \
             ctx.wrap_socket(raw, server_hostname="127.0.0.1") as s:
-        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-        answer = b""
-        try:
-            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        except TimeoutError:
-            pytest.fail(f"no answer within {PATIENCE:g} s while the body was not sent: the "
-                        f"hub waited for the body ({answer!r})")
-    head, _, body = answer.partition(b"\r\n\r\n")
-    return int(head.split()[1]), json.loads(body)
+        return headers_only(s, lines, f"POST {path}", PATIENCE)
 
 
 def test_an_anonymous_restore_is_refused_before_its_body_is_read(fresh: LiveHub):
