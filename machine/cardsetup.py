@@ -93,8 +93,10 @@ def _keyfile(text: str) -> str:
 
 
 def wifi_profile(boot: BootFile) -> str | None:
-    """The NetworkManager keyfile of ``wifi_name`` (WPA-PSK, or open without a password)."""
-    if boot.wifi_name is None:
+    """The NetworkManager keyfile of ``wifi_name`` (WPA-PSK, or open without a password).
+    None when the password's line was refused: an open profile could never join the
+    secured network the laptop meant, and the refusal on the screen says which line."""
+    if boot.wifi_name is None or any(r.key == "wifi_password" for r in boot.refused):
         return None
     ssid = ";".join(str(b) for b in boot.wifi_name.encode()) + ";"  # bytes: nothing to escape
     lines = ["[connection]", "id=dipclock-wifi",

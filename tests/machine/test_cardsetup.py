@@ -24,7 +24,7 @@ from machine.cardsetup import (
     main,
     wifi_profile,
 )
-from machine.identity import IMAGER_NOTES, card_notes, parse_boot_file
+from machine.identity import IMAGER_NOTES, card_notes, parse_boot_file, parse_boot_lines
 from machine.passwords import verify_password
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
@@ -109,6 +109,14 @@ def test_the_wifi_is_a_networkmanager_profile_that_goes_with_its_line(tmp_path: 
     assert again.splitlines()[2] == keyfile["connection"]["uuid"].join(("uuid=", ""))
     apply(boot(tmp_path, "table = 3\n"), root, Calls())  # type: ignore[arg-type]
     assert not profile.exists()  # a new venue: the old secret is not kept
+
+
+def test_a_refused_password_writes_no_open_profile_for_its_network(tmp_path: Path) -> None:
+    got = parse_boot_lines("wifi_name = Hall B\nwifi_password = short\n",
+                           tmp_path / "dipclock.txt")
+    assert [r.key for r in got.refused] == ["wifi_password"]
+    assert got.wifi_name == "Hall B"
+    assert wifi_profile(got) is None
 
 
 def test_role_time_zone_and_ssh_key_each_boot(tmp_path: Path) -> None:
