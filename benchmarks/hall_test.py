@@ -390,6 +390,32 @@ def counting(card: Card, shots: list[Path]) -> bool:
                 and pygame.image.tobytes(a, "RGB") != pygame.image.tobytes(b, "RGB"))
 
 
+def code_on_screen(card: Card, shot: Path, limit: float = 90) -> bool:
+    """Screendumps until the table's code has replaced "Asking the hub for a pairing code"
+    (the middle of the screen changes: a frame takes a while under emulation), at most
+    ``limit`` seconds (a code waits 15 minutes for the TD). False: never seen to change."""
+    def middle() -> bytes | None:
+        with contextlib.suppress(Failed, OSError):
+            card.screendump(shot)
+        surface = _screendump(shot)
+        if surface is None:
+            return None
+        w, h = surface.get_size()
+        return bytes(v for y in range(h // 4, h * 2 // 3, 4) for x in range(0, w, 4)
+                     for v in tuple(surface.get_at((x, y)))[:3])
+
+    asking = middle()
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        time.sleep(3)
+        now = middle()
+        if asking is None:
+            asking = now
+        elif now is not None and now != asking:
+            return True
+    return False
+
+
 def qr_link(png: Path) -> str | None:
     """The QR code on a screendump, read as a phone's camera reads it (zbarimg)."""
     out = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True,
@@ -484,9 +510,8 @@ def hall_up(run: Run) -> None:
             if n in run.tables and n not in found:
                 found[n] = time.monotonic() - started[n]
                 codes[n] = str(w["code"])
-                time.sleep(2)  # the code on its screen: a frame takes a while under emulation
-                with contextlib.suppress(Failed, OSError):
-                    run.tables[n].screendump(run.shot(f"table-{n}-pairing-code"))
+                run.details.setdefault("pairing_code_on_screen", {})[n] = code_on_screen(
+                    run.tables[n], run.shot(f"table-{n}-pairing-code"))
                 run.td.post("/api/td/clocks", json={"code": codes[n], "table": n}
                             ).raise_for_status()
         return len(found) == len(TABLES)
