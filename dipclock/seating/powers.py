@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from dipclock.powers import LETTERS
 from dipclock.seating.past import Chance, Past
@@ -57,18 +57,25 @@ def cheapest_assignment(costs: Sequence[Sequence[int]]) -> tuple[int, list[int]]
 REPEAT = 10_000
 #: ...then gives the powers played least (each earlier time)...
 TIMES = 10
+#: ...never the power a player has at their other board of this round when another
+#: repeat can be had instead (more than the times of any event's rounds)...
+TWICE = 500
 #: ...then keeps a player off the power of their latest round
 LATEST = 1
 
 
-def power_costs(players: Sequence[str], past: Past) -> list[list[int]]:
-    """What giving each player each power (``LETTERS`` order) costs."""
-    return [[_cost(past, p, power) for power in LETTERS] for p in players]
+def power_costs(players: Sequence[str], past: Past,
+                this_round: Mapping[str, Collection[str]] | None = None) -> list[list[int]]:
+    """What giving each player each power (``LETTERS`` order) costs; ``this_round``: the
+    powers a player on two boards already has at another board of this round."""
+    now = this_round or {}
+    return [[_cost(past, p, power, power in now.get(p, ())) for power in LETTERS]
+            for p in players]
 
 
-def _cost(past: Past, player: str, power: str) -> int:
+def _cost(past: Past, player: str, power: str, now: bool = False) -> int:
     times = past.times_played(player, power)
-    return (REPEAT * (times > 0) + TIMES * times
+    return (REPEAT * (times > 0 or now) + TIMES * times + TWICE * now
             + LATEST * (past.last.get(player) == power))
 
 
@@ -77,11 +84,13 @@ def repeats(players: Sequence[str], past: Past) -> int:
     return cheapest_assignment(power_costs(players, past))[0] // REPEAT
 
 
-def give_powers(players: Sequence[str], past: Past, rng: Chance) -> dict[str, str]:
-    """Power letter -> player for a table of seven, repeating as few powers as can be; among
-    equally good ways, one at random (so the first player listed is not always Austria)."""
+def give_powers(players: Sequence[str], past: Past, rng: Chance,
+                this_round: Mapping[str, Collection[str]] | None = None) -> dict[str, str]:
+    """Power letter -> player for a table of seven, repeating as few powers as can be (a
+    power a player has at another board this round counts as a repeat); among equally
+    good ways, one at random (so the first player listed is not always Austria)."""
     order = list(players)
     rng.shuffle(order)
-    _, columns = cheapest_assignment(power_costs(order, past))
+    _, columns = cheapest_assignment(power_costs(order, past, this_round))
     return {LETTERS[c]: p for p, c in sorted(zip(order, columns, strict=True),
                                              key=lambda pc: pc[1])}

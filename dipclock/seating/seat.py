@@ -66,25 +66,49 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
     doubles: list[str] = []
     out: list[str] = []
     if surplus and two_boards:
-        needed = SEATS - surplus
-        willing = [p for p in dict.fromkeys(two_boards) if p in free]
-        if len(willing) < needed:
-            raise SeatingError(f"{len(free)} players need {needed} on two boards to fill "
-                               f"the tables; {len(willing)} of the players are willing")
-        doubles = willing[:needed]
+        doubles = _doubles(two_boards, free, held, SEATS - surplus)
     elif surplus:
         out = sitting_out(free, past, surplus, rng)
     seated = [p for p in free if p not in out] + doubles
     if not seated and not fixed:
         raise SeatingError(f"{len(players)} players: a table needs {SEATS}")
     tables = _tables(seated, past, apart, rng, doubles)
+    twice = next((p for t in tables for p in t if t.count(p) > 1), None)
+    if twice is not None:  # the search weighs it like a kept-apart pair: never take it
+        raise SeatingError(f"{twice} would sit twice at one table: a player on two boards "
+                           "needs two tables")
     numbers = _free_numbers({t.number for t in fixed}, len(tables))
-    new = [Table(n, give_powers(members, past, rng)) for n, members in zip(
-        numbers, tables, strict=True)]
+    # a player on two boards gets another power on the second board where one can be
+    this_round = {p: {power} for t in fixed for power, p in t.seats.items() if p in doubles}
+    new = []
+    for n, members in zip(numbers, tables, strict=True):
+        table = Table(n, give_powers(members, past, rng, this_round))
+        new.append(table)
+        for power, p in table.seats.items():
+            if p in doubles:
+                this_round.setdefault(p, set()).add(power)
     every = sorted([*fixed, *new], key=lambda t: t.number)
     return Seating(number, tuple(every), tuple(sorted(out)), tuple(doubles),
                    pairs_met_before(every, past), powers_repeated(every, past),
                    apart_together(every, apart))
+
+
+def _doubles(willing: Sequence[str], free: Sequence[str], held: Collection[str],
+             needed: int) -> list[str]:
+    """The first ``needed`` willing players, in the TD's order, who can play a second board:
+    a player at a called table can (the new tables are other tables); one still to be seated
+    only when at least two tables are seated now (after a withdrawal with the other tables
+    kept, the one table seated again cannot hold the same player twice)."""
+    tables_now = (len(free) + needed) // SEATS
+    can = [p for p in dict.fromkeys(willing)
+           if p in held or (p in free and tables_now >= 2)]
+    if len(can) < needed:
+        why = "" if tables_now >= 2 else (
+            " (one table is seated again: its second board must be a player at a called "
+            "table)")
+        raise SeatingError(f"{len(free)} players need {needed} on two boards to fill the "
+                           f"tables; {len(can)} of the players are willing{why}")
+    return can[:needed]
 
 
 def sitting_out(players: Sequence[str], past: Past, count: int,
@@ -163,8 +187,15 @@ def pairs_met_before(tables: Sequence[Table], past: Past) -> int:
 
 
 def powers_repeated(tables: Sequence[Table], past: Past) -> int:
-    """The seats whose player had that power in an earlier round."""
-    return sum(past.times_played(p, power) > 0 for t in tables for power, p in t.seats.items())
+    """The seats whose player had that power in an earlier round, or at another board of
+    this one (a player on two boards)."""
+    seen: set[tuple[str, str]] = set()
+    count = 0
+    for t in tables:
+        for power, p in t.seats.items():
+            count += past.times_played(p, power) > 0 or (p, power) in seen
+            seen.add((p, power))
+    return count
 
 
 def apart_together(tables: Sequence[Table], apart: Collection[tuple[str, str]]) -> int:

@@ -159,6 +159,46 @@ def test_called_tables_are_kept_and_the_rest_seated_again():
                    random.Random(9), fixed=called)
 
 
+def test_after_a_withdrawal_the_table_seated_again_takes_its_second_board_from_a_kept_one():
+    """The audit's bug: with the other tables kept and two boards allowed, a player of the
+    one table seated again was put at it twice (Austria and Germany), exit 0."""
+    players = names(49)
+    _, history = play(players, 1, seed=4)
+    before = read_past(history)
+    called = seat_round(players, before, 2, random.Random(4))
+    three = next(t for t in called.tables if t.number == 3)
+    gone = three.seats["A"]
+    kept = [t for t in called.tables if t.number != 3]
+    stays, elsewhere = three.seats["G"], kept[0].seats["E"]
+    present = [p for p in players if p != gone]
+    again = seat_round(present, before, 2, random.Random(9), fixed=kept,
+                       two_boards=[stays, elsewhere])  # the TD's order: table 3's first
+    check_round(again, present, doubles={elsewhere})
+    assert again.two_boards == (elsewhere,)
+    assert set(next(t for t in again.tables if t.number == 3).seats.values()) == (
+        set(three.seats.values()) - {gone} | {elsewhere})
+    with pytest.raises(SeatingError, match="1 on two boards.*0 of the players are willing "
+                                           r"\(one table is seated again"):
+        seat_round(present, before, 2, random.Random(9), fixed=kept, two_boards=[stays])
+
+
+def test_a_player_on_two_boards_gets_another_power_on_the_second():
+    """P05 has played every power but Turkey: both boards would give it Turkey, and the
+    second Turkey is a repeat like any other."""
+    history = [Seat(r, 1, LETTERS[i], p) for r in range(1, 7) for i, p in enumerate(
+        [f"Q{r}{j}" for j in range(6)][:r - 1] + ["P05"] + [f"Q{r}{j}" for j in range(6)][
+            r - 1:])]
+    past = read_past(history)
+    assert {power for power in LETTERS if past.times_played("P05", power)} == set(LETTERS[:6])
+    players = names(47)
+    for seed in range(5):
+        s = seat_round(players, past, 7, random.Random(seed), two_boards=["P05", "P09"])
+        check_round(s, players, doubles={"P05", "P09"})
+        mine = [power for t in s.tables for power, p in t.seats.items() if p == "P05"]
+        assert len(mine) == 2 and len(set(mine)) == 2 and "T" in mine
+        assert s.powers_repeated == 1  # P05's other power: it played them all before
+
+
 def test_a_kept_apart_pair_is_never_seated_together_by_the_plane_either():
     players = names(49)
     seatings, history = play(players, 3, seed=11)
