@@ -13,16 +13,34 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from dipclock.errors import describe
 from dipclock.events import EventProfile
 from dipclock.hallmessage import HallMessage
+from dipclock.names import spelling
 from dipclock.powers import PowerLetter
 from dipclock.schedule import Schedule
 
-#: A seated player's name as the hub stores it (``server.schemas.SeatIn``): one line.
-PlayerName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
+
+def _kept_name(text: str) -> str:
+    kept = spelling(text)
+    if not kept:
+        raise ValueError("a player's name is empty")
+    return kept
+
+
+#: A seated player's name as the hub stores it (``server.schemas.SeatIn``): one line, in the
+#: one form every name is kept in (``dipclock.names.spelling``).
+PlayerName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$"),
+                       AfterValidator(_kept_name)]
 
 
 #: A result sheet's path and key, as the hub makes it (``server.resultsdesk.sheet_link``).

@@ -22,6 +22,7 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import Field
 
+from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, PowerLetter
 from dipclock.seating import (
     Past,
@@ -119,14 +120,16 @@ def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
     if missing:
         raise Refused(422, f"keep: round {body.round} has no table {missing[0]} seated")
     top_board = rules is not None and rules.top_board_round == body.round
+    players = tuple(spelling(p) for p in body.players if p.strip())
+    known = {name_key(p): p for p in players}  # "josé" willing is the players' "José"
     return seatingjob.DraftJob(
         round=body.round,
-        players=tuple(p.strip() for p in body.players if p.strip()),
+        players=players,
         earlier=tuple(s for s in hub.store.seating() if s.round < body.round),
         seed=body.seed if body.seed is not None else random.randrange(10**6),
         apart=frozenset(_apart(body.apart)),
         kept=tuple(Table(n, held[n]) for n in sorted(set(body.keep))),
-        two_boards=tuple(p.strip() for p in body.two_boards),
+        two_boards=tuple(known.get(name_key(p), spelling(p)) for p in body.two_boards),
         rules=rules,
         scores=tuple(game_scores(hub.store, body.round - 1)) if top_board else ())
 

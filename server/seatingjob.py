@@ -59,7 +59,7 @@ def draft(job: DraftJob) -> Drafted:
     """The round seated by the core; a seating that cannot be is a ``SeatingError``
     (the hub's own earlier rounds, imported so, say "the hub's ...")."""
     try:
-        past = read_past(job.earlier)
+        past = read_past(job.earlier, job.players)
     except SeatingError as exc:
         raise SeatingError(f"the hub's {exc}") from None
     rng = random.Random(job.seed)

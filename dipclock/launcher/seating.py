@@ -23,6 +23,7 @@ from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds
 from dipclock.launcher.results import read_scores, usable_rules
+from dipclock.names import name_key, spelling
 from dipclock.powers import POWERS
 from dipclock.seating import (
     SEATS,
@@ -31,6 +32,7 @@ from dipclock.seating import (
     Seating,
     SeatingError,
     Table,
+    one_spelling,
     pair,
     read_past,
     seat_round,
@@ -85,6 +87,7 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
     if two_boards and not two_boards_allowed(profile.standings):
         raise UsageError(f"--two-boards: {profile.id}'s rules do not let a player play two "
                          "boards")
+    history = one_spelling(history, players)  # "JOSÉ" last round is today's "José"
     earlier = [s for s in history if s.round < args.round]
     kept = kept_tables(history, args.round, args.keep)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
@@ -192,7 +195,7 @@ def _name(text: str, origin: str, n: int) -> str:
     if not is_name(text):
         raise UsageError(f"{origin}: line {n}: a name is one line of at most {NAME_MAX} "
                          "characters")
-    return text
+    return spelling(text)
 
 
 def read_players(text: str, origin: str) -> list[str]:
@@ -204,8 +207,14 @@ def read_players(text: str, origin: str) -> list[str]:
         raise UsageError(f"{origin}: the first line must name a player column")
     col = header.index("player")
     players: dict[str, int] = {}
+    keys: dict[str, str] = {}
     for n, cells in rows:
         name = _name(cells[col] if col < len(cells) else "", origin, n)
+        same = keys.setdefault(name_key(name), name)
+        if same != name:
+            raise UsageError(f"{origin}: line {n}: {name} and {same} (line {players[same]}) "
+                             "are one name, capitals aside: list the player once, or tell "
+                             "the two apart")
         if name in players:
             raise UsageError(f"{origin}: line {n}: {name} is listed twice (line "
                              f"{players[name]})")
@@ -232,13 +241,14 @@ def read_apart(text: str, origin: str, players: set[str],
     """``player,player`` lines; a name not playing this round is noted, not an error (the
     event's list outlives a withdrawal)."""
     apart: set[tuple[str, str]] = set()
+    known = {name_key(p): p for p in players}
     for n, cells in _rows(text, origin):
         if n == 1 and [c.casefold() for c in cells] == ["player", "player"]:
             continue
         if len(cells) != 2:
             raise UsageError(f"{origin}: line {n}: give player,player (2 values, not "
                              f"{len(cells)})")
-        a, b = (_name(c, origin, n) for c in cells)
+        a, b = (known.get(name_key(name), name) for name in (_name(c, origin, n) for c in cells))
         if a == b:
             raise UsageError(f"{origin}: line {n}: {a} is named twice")
         absent = [p for p in (a, b) if p not in players]
@@ -281,7 +291,8 @@ def _table_numbers(text: str) -> set[int]:
 
 
 def _names(text: str | None, option: str, players: list[str]) -> list[str]:
-    names = [n.strip() for n in (text or "").split(",") if n.strip()]
+    known = {name_key(p): p for p in players}
+    names = [known.get(name_key(n), spelling(n)) for n in (text or "").split(",") if n.strip()]
     unknown = [n for n in names if n not in players]
     if unknown:
         raise UsageError(f"{option}: {unknown[0]} is not among the players")

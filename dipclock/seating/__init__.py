@@ -7,7 +7,15 @@ played every round, ``search`` for any other number), each table's powers (``pow
 what the seating repeats.
 """
 
-from dipclock.seating.past import SEATS, Past, Seat, SeatingError, pair, read_past
+from dipclock.seating.past import (
+    SEATS,
+    Past,
+    Seat,
+    SeatingError,
+    one_spelling,
+    pair,
+    read_past,
+)
 from dipclock.seating.seat import (
     Problem,
     Seating,
@@ -23,5 +31,5 @@ from dipclock.seating.seat import (
 )
 
 __all__ = ["SEATS", "Past", "Problem", "Seat", "Seating", "SeatingError", "Table", "apart_together",
-           "pair", "pairs_met_before", "powers_repeated", "problems", "read_past",
+           "one_spelling", "pair", "pairs_met_before", "powers_repeated", "problems", "read_past",
            "seat_round", "seating_problems", "table_plan", "two_boards_allowed"]

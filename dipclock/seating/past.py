@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, MutableSequence, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from dipclock.errors import DipclockError
+from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS
 
 T = TypeVar("T")
@@ -73,11 +74,21 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
-def read_past(seats: Iterable[Seat]) -> Past:
+def one_spelling(seats: Iterable[Seat], present: Iterable[str]) -> list[Seat]:
+    """``seats`` with each player named as in ``present`` where the two spellings are one
+    person (``dipclock.names.name_key``: "JOSÉ" in last round's file is today's "José"),
+    every other name in the kept form (``dipclock.names.spelling``)."""
+    known = {name_key(p): p for p in present}
+    return [replace(s, player=known.get(name_key(s.player), spelling(s.player)))
+            for s in seats]
+
+
+def read_past(seats: Iterable[Seat], present: Iterable[str] = ()) -> Past:
     """The earlier rounds from their seats; ``SeatingError`` for a table that names a power
-    or a player twice. A player may be at two tables of a round (two boards)."""
+    or a player twice. A player may be at two tables of a round (two boards). ``present``:
+    this round's players, whose past is read under another spelling too (``one_spelling``)."""
     tables: dict[tuple[int, int], dict[str, str]] = {}
-    for s in seats:
+    for s in one_spelling(seats, present):
         if s.power not in LETTERS:
             raise SeatingError(f"round {s.round}, table {s.table}: {s.power!r} is not a power")
         table = tables.setdefault((s.round, s.table), {})

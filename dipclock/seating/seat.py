@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import plane
 from dipclock.seating.past import SEATS, Chance, Past, SeatingError, pair
@@ -166,13 +167,16 @@ def _free_numbers(taken: Collection[int], count: int) -> list[int]:
 
 
 def _check_names(players: Sequence[str], what: str) -> None:
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for p in players:
         if not p.strip():
             raise SeatingError(f"{what}: a name is empty")
-        if p in seen:
-            raise SeatingError(f"{what}: {p} is listed twice")
-        seen.add(p)
+        first = seen.get(name_key(p))
+        seen.setdefault(name_key(p), p)
+        if first is not None:
+            raise SeatingError(f"{what}: {p} is listed twice" if first == spelling(p) else
+                               f"{what}: {first} and {p} are one name (capitals and accents "
+                               "aside): list the player once, or tell the two apart")
     if len(players) < SEATS:
         raise SeatingError(f"{what}: {len(players)} players, a table needs {SEATS}")
 

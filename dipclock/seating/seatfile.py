@@ -12,6 +12,7 @@ import csv
 import io
 import re
 
+from dipclock.names import spelling
 from dipclock.powers import LETTERS, power_letter
 from dipclock.seating.past import SEATS, Seat, SeatingError
 
@@ -61,7 +62,7 @@ def _seat(n: int, cells: list[str], clearing: bool) -> Seat:
     if player and not is_name(player):
         raise SeatingError(f"line {n}: player: a name is one line of at most {NAME_MAX} "
                            "characters")
-    return Seat(number, at, letter, player)
+    return Seat(number, at, letter, spelling(player))
 
 
 def is_name(text: str) -> bool:

@@ -269,3 +269,31 @@ def test_scores_for_a_round_with_no_top_board_are_refused(capsys, tmp_path):
     assert code == 2 and out == ""
     assert err == ("dipclock: error: --scores: wdc2019 seats no top board in round 2 "
                    "(round 4 is its top-board round)\n")
+
+
+def test_a_name_in_another_unicode_form_or_capitals_keeps_its_past(capsys, tmp_path):
+    """Last round's file has "José" decomposed (e + a combining accent, as some
+    spreadsheets write it) and "ANNA" in capitals: they are today's José and Anna, and
+    their pasts count; the players' own list cannot hold one name twice so."""
+    import unicodedata
+
+    names = [f"Player {i}" for i in range(1, 48)] + ["José", "Anna"]
+    first, _ = seat(capsys, tmp_path, "--seed", 3, players=names)
+    then = {**first, "tables": [{**t, "seats": {
+        p: unicodedata.normalize("NFD", n) if n == "José" else n.upper() if n == "Anna" else n
+        for p, n in t["seats"].items()}} for t in first["tables"]]}
+    history = history_file(tmp_path, [then])
+    again, _ = seat(capsys, tmp_path, "--seed", 3, "--history", history, players=names,
+                    rnd=2)
+    seated = [n for t in again["tables"] for n in t["seats"].values()]
+    assert "José" in seated and "Anna" in seated  # in the players' own spelling
+    assert unicodedata.normalize("NFD", "José") not in seated and "ANNA" not in seated
+    assert again["quality"]["pairs_met_before"] == 0  # as for 49 others: the plane's 2nd
+    mine = {t["table"]: t["seats"] for t in first["tables"] if "José" in t["seats"].values()}
+    met = {n for seats in mine.values() for n in seats.values()} - {"José"}
+    now = next(set(t["seats"].values()) for t in again["tables"] if "José" in
+               t["seats"].values())
+    assert not met & now  # José's past read: nobody of round 1's table again
+    twice = players_file(tmp_path, names + ["JOSÉ"], "twice.csv")
+    code, _, err = run(capsys, "seat", "wdc2019", "--players", twice, "--round", 1)
+    assert code == 2 and "JOSÉ and José (line 49) are one name" in err

@@ -379,3 +379,19 @@ def test_a_bad_seating_line_is_one_line_naming_it(text, words):
     with pytest.raises(SeatingError) as err:
         read_seats(text)
     assert str(err.value).startswith(words)
+
+
+def test_the_past_of_a_name_in_another_form_is_the_present_players_past():
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "José")
+    assert decomposed != "José"
+    table = dict(zip(LETTERS, [decomposed, "ANNA", *names(5)], strict=True))
+    seats = [Seat(1, 1, power, p) for power, p in table.items()]
+    past = read_past(seats, ["José", "Anna", *names(5)])
+    assert past.times_met("José", "Anna") == 1 and past.times_played("José", "A") == 1
+    assert past.sat_out("José") == 0 and past.sat_out("Anna") == 0
+    alone = read_past(seats)  # nobody present to name them: the kept form (NFC)
+    assert alone.times_played("José", "A") == 1 and alone.times_met("ANNA", "P00") == 1
+    with pytest.raises(SeatingError, match="José and JOSÉ are one name"):
+        seat_round(["José", "JOSÉ", *names(12)], Past(), 1, random.Random(1))
