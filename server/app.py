@@ -34,6 +34,7 @@ from server.routers import backup as backup_routes
 from server.routers import boardcall as boardcall_routes
 from server.routers import call, clocks, kiosk, pages, results, session, td
 from server.routers import clock as clock_routes
+from server.routers import roster as roster_routes
 from server.settings import Settings
 from server.slowclients import quiet_when_out_of_files
 from server.store import Stale, Store, StoreConflict
@@ -147,6 +148,7 @@ def create_app(
     app.include_router(results.router)
     app.include_router(boardcall_routes.router)
     app.include_router(backup_routes.router)
+    app.include_router(roster_routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_middleware(PublicReads)  # innermost: a read's address before its route
     app.add_middleware(SecurityHeaders)

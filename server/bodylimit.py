@@ -33,6 +33,7 @@ LIMITS: tuple[tuple[str, int], ...] = (
     ("/api/td/event", 512 * KB),  # an event file of up to 100,000 characters, as JSON
     ("/api/td/seating", 2048 * KB),  # a seating CSV of up to 500,000 characters
     ("/api/td/teams", 1024 * KB),  # a teams CSV of up to 200,000 characters
+    ("/api/td/roster", 2048 * KB),  # a roster CSV of up to 10,000 people
     ("/api/td/restore", 64 * KB * KB),  # a hub backup (server.backup.MOST_UPLOAD)
 )
 DEFAULT = 64 * KB

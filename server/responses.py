@@ -982,3 +982,63 @@ class Restored(Out):
     rounds: int
     aside: str  # the folder in the data folder where the replaced hub's files are kept
     check: str  # what the TD checks now, in a sentence
+
+
+# --- the roster (server.routers.roster) ---------------------------------------------------
+
+
+class PersonOut(Out):
+    """A person with their id and ``name``, the display name the hub knows them by."""
+
+    id: int
+    name: str
+    given_name: str
+    family_name: str
+    homonym: int
+    note: str
+    wdd: int | None
+    wdr: int | None
+    nationality: str
+    club: str
+    preregistered: bool
+    email: str
+    location: str
+
+
+class ApartOut(Out):
+    a: int
+    b: int
+    a_name: str
+    b_name: str
+
+
+class RosterOut(Out):
+    people: list[PersonOut]
+    apart: list[ApartOut]
+
+
+class PersonChanged(Out):
+    person: PersonOut
+    summary: str
+
+
+class Said(Out):
+    summary: str
+
+
+class RefusedLine(Out):
+    line: int
+    why: str
+
+
+class ImportOut(Out):
+    """What an import did (``stored``), or would do: names added, updated, removed, the
+    lines refused, and notes (columns ignored, the encoding guessed)."""
+
+    stored: bool
+    added: list[str]
+    updated: list[str]
+    removed: list[str]
+    refused: list[RefusedLine]
+    notes: list[str]
+    summary: str

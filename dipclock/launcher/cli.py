@@ -33,6 +33,7 @@ from dipclock.launcher.results import (
     run_score,
     run_standings,
 )
+from dipclock.launcher.roster import add_roster_parser, run_roster
 from dipclock.launcher.seating import add_seat_parser, run_seat
 from dipclock.penalties import penalty
 from dipclock.provinces import UnknownUnit
@@ -83,6 +84,7 @@ def _build_parser() -> Parser:
     add_score_parser(sub)
     add_standings_parser(sub)
     add_seat_parser(sub)
+    add_roster_parser(sub)
 
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
@@ -118,8 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             return _plan(args)
-        if args.command in ("score", "standings", "seat"):
-            run = {"score": run_score, "standings": run_standings, "seat": run_seat}
+        if args.command in ("score", "standings", "seat", "roster"):
+            run = {"score": run_score, "standings": run_standings, "seat": run_seat,
+                   "roster": run_roster}
             text, notes = run[args.command](args)
             for note in notes:
                 print(f"dipclock: note: {note}", file=sys.stderr)

@@ -10,8 +10,8 @@ One module per area, so a maintainer finds a table's SQL by its name: ``migratio
 ``base`` (the connection, transactions, meta and the audit log), ``settings`` (hub time,
 event, teams, hall message), ``rounds`` (rounds, records, calls, tables), ``pauses``,
 ``presses``, ``rulings`` (penalties and units), ``seating``, ``sheets``, ``clocks``
-(pairing and TD sessions), ``errors`` (what the store refuses: storage errors, no HTTP).
-``Store`` is all of them in one object.
+(pairing and TD sessions), ``errors`` (what the store refuses: storage errors, no HTTP),
+``roster`` (the event's people). ``Store`` is all of them in one object.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from server.store.errors import SheetChanged, Stale, StoreConflict
 from server.store.migrations import MIGRATIONS
 from server.store.pauses import Pauses
 from server.store.presses import Presses
+from server.store.roster import Roster
 from server.store.rows import (
     HALL_MESSAGE,
     SHEET_LINKS_CLOSED,
@@ -43,7 +44,7 @@ from server.store.settings import Settings
 from server.store.sheets import Sheets
 
 
-class Store(Settings, Seating, Pauses, Presses, Rulings, Sheets, Clocks):
+class Store(Settings, Seating, Pauses, Presses, Rulings, Sheets, Clocks, Roster):
     """One SQLite connection under a lock: the hub's routes run in worker threads (off the
     event loop), and the lock makes each statement and each transaction one at a time."""
 

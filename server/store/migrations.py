@@ -201,4 +201,20 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         at TEXT NOT NULL, kind TEXT NOT NULL, words TEXT NOT NULL,
         PRIMARY KEY(round, table_no, version));
     """,
+    # version 13: the event's roster (``server.store.roster``): each person once, by the
+    # key of the display name every other table names them by, an id of the WDD or WDR
+    # one person's; the pairs kept apart, by person, gone with either
+    """
+    CREATE TABLE people(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE, given TEXT NOT NULL, family TEXT NOT NULL,
+        homonym INTEGER NOT NULL DEFAULT 1, note TEXT NOT NULL DEFAULT '',
+        wdd INTEGER UNIQUE, wdr INTEGER UNIQUE, nationality TEXT NOT NULL DEFAULT '',
+        club TEXT NOT NULL DEFAULT '', preregistered INTEGER NOT NULL DEFAULT 0,
+        email TEXT NOT NULL DEFAULT '', location TEXT NOT NULL DEFAULT '');
+    CREATE TABLE apart(
+        a INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        b INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        PRIMARY KEY(a, b), CHECK(a < b));
+    """,
 )

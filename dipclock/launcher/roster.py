@@ -1,0 +1,154 @@
+"""``dipclock roster import|list|export``: the event's roster on a hub's data folder.
+
+The same store the hub keeps (``server.store``, in ``DIR/hub.sqlite3``), opened as the hub
+opens it, so the command may run beside a running hub; the same checks as the hub's
+import (``dipclock.roster``). The server's modules (and sqlite3) are imported only when a
+roster command runs: plain ``dipclock plan`` needs none of them.
+
+``import`` merges the file into the roster (``--replace``: the roster becomes the file's
+people). A refused line stores nothing: exit 2, each refusal on a line of its own, unless
+``--keep-good``, which stores the good lines and lists the refused ones as notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dipclock.arguments import UsageError
+from dipclock.roster import (
+    Person,
+    RosterFile,
+    RosterFileError,
+    decode,
+    read_roster,
+    write_roster,
+)
+
+if TYPE_CHECKING:
+    from server.store import Store
+
+
+def add_roster_parser(sub: Any) -> None:
+    roster = sub.add_parser("roster", help="the event's people on a hub's data folder")
+    how = roster.add_subparsers(dest="roster_command", required=True, metavar="import|list|export",
+                                parser_class=type(roster))
+    data = {"required": True, "type": Path, "metavar": "DIR",
+            "help": "the hub's data folder (as `dipclock hub --data` has it)"}
+    imp = how.add_parser("import", help="add a CSV file's people to the roster")
+    imp.add_argument("file", type=Path, metavar="FILE",
+                     help="given_name,family_name,... with a header line (any order)")
+    imp.add_argument("--data", **data)
+    imp.add_argument("--replace", action="store_true",
+                     help="the roster becomes the file's people (default: merge, by name)")
+    imp.add_argument("--keep-good", action="store_true",
+                     help="store the good lines even when some are refused")
+    listing = how.add_parser("list", help="print the roster")
+    listing.add_argument("--data", **data)
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    export = how.add_parser("export", help="the roster as the CSV file import reads")
+    export.add_argument("--data", **data)
+    export.add_argument("--out", type=Path, metavar="FILE",
+                        help="write the file here (default: standard output)")
+
+
+def run_roster(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """What to print, and notes for stderr; bad input is a ``UsageError`` (exit 2)."""
+    store = _open(args.data)
+    try:
+        if args.roster_command == "import":
+            return _import(store, args)
+        people = [p for _, p in store.people()]
+        if args.roster_command == "list":
+            return (json.dumps([person_json(i, p) for i, p in store.people()], indent=2,
+                               ensure_ascii=False)
+                    if args.json else list_text(people)), []
+        text = write_roster(people)
+        if args.out is None:
+            return text.rstrip("\n"), []
+        try:
+            args.out.write_bytes(text.encode("utf-8"))
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write it ({exc.strerror})") from None
+        return f"{len(people)} people written to {args.out}", []
+    finally:
+        store.close()
+
+
+def _open(data: Path) -> Store:
+    import sqlite3  # here: the front door's other commands load no store (tests/core/test_cli)
+
+    from server.settings import Settings
+    from server.store import Store
+
+    path = Settings(data_dir=data).db_path
+    if not path.is_file():
+        raise UsageError(f"--data {data}: no hub's data there ({path.name}): give the "
+                         "folder `dipclock hub --data` uses, or start the hub on it once")
+    try:
+        return Store(path)
+    except (sqlite3.Error, OSError) as exc:
+        raise UsageError(f"--data {data}: cannot open the hub's store ({exc})") from None
+
+
+def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[str]]:
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{args.file}: cannot read it ({exc.strerror})") from None
+    try:
+        text, note = decode(data)
+        read = read_roster(text)
+    except RosterFileError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    notes = [f"{args.file}: {n}" for n in ((note,) if note else ()) + read.notes]
+    read = RosterFile(read.people, read.refused)
+    import sqlite3
+
+    from server.store import StoreConflict
+
+    try:
+        done = store.import_roster(read, datetime.now(UTC).replace(tzinfo=None),
+                                   replace=args.replace, keep_good=args.keep_good)
+    except StoreConflict as exc:  # a replacement that would remove someone seated
+        raise UsageError(exc.message) from None
+    except sqlite3.Error as exc:
+        raise UsageError(f"--data {args.data}: the hub's store refused ({exc})") from None
+    refused = [f"{args.file}: {r.text()}" for r in done.combined.refused]
+    if refused and not done.stored:
+        for note in notes:
+            print(f"dipclock: note: {note}", file=sys.stderr)
+        for line in refused:  # one a line, then the verdict as the last line
+            print(f"dipclock: error: {line}", file=sys.stderr)
+        raise UsageError(f"{len(refused)} line(s) refused, nothing stored: fix the file, or "
+                         f"give --keep-good to store the {len(read.people)} good line(s)")
+    said = done.combined.summary() if done.stored else "roster import: nothing to change"
+    return said, notes + refused
+
+
+def person_json(person_id: int, p: Person) -> dict[str, object]:
+    """A person as the hub's API says it (``server.routers.roster.PersonOut``)."""
+    return {"id": person_id, "name": p.name, "given_name": p.given, "family_name": p.family,
+            "homonym": p.homonym, "note": p.note, "wdd": p.wdd, "wdr": p.wdr,
+            "nationality": p.nationality, "club": p.club, "preregistered": p.preregistered,
+            "email": p.email, "location": p.location}
+
+
+def list_text(people: list[Person]) -> str:
+    """A line a person: name, nationality, WDD id, club, pre-registered or not."""
+    if not people:
+        return "The roster is empty: `dipclock roster import FILE --data DIR` fills it."
+    width = max(len(p.name) for p in people)
+    lines = [f"{'Name':<{width}}  Nat  {'WDD':>9}  Pre  Club"]
+    lines += [f"{p.name:<{width}}  {p.nationality or '-':<3}  {p.wdd or '-':>9}  "
+              f"{'yes' if p.preregistered else 'no ':<3}  {p.club}".rstrip() for p in people]
+    lines.append(f"{len(people)} people, {sum(p.preregistered for p in people)} "
+                 "pre-registered")
+    return "\n".join(lines)
+
+
+__all__ = ["add_roster_parser", "run_roster"]
