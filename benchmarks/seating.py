@@ -1,12 +1,18 @@
 """``python -m benchmarks.seating``: how well and how fast ``dipclock seat`` seats a hall,
 beside the method TDs use today. Figures, not a test.
 
-Two halls, each seated round after round as a TD seats them (each round given the rounds
+The halls, each seated round after round as a TD seats them (each round given the rounds
 before it):
 
 - 49 players, rounds 1 to 4: the pairs met before and the powers repeated, summed over the
   four rounds (the goal is 0 and 0: the affine plane makes eight clean rounds possible);
-- 140 players, round 5 after four seated rounds: the seconds round 5 takes (goal < 10 s).
+- 140 players, round 5 after four seated rounds: the seconds round 5 takes (goal < 10 s);
+- wdc2003's 49 players over 4 rounds with its areas of powers (A/I, E/F, R/T, G): the
+  players seated in an area they had before, counted once a round (goal 21: Germany is an
+  area of one power, so its 28 seats over 4 rounds leave 21 players who never play it and
+  repeat an area at least once);
+- 56 and 63 players over rounds 1 to 5: the pairs met before, summed (goal 0: the affine
+  planes of order 8 and 9, less one and two lines, make 8 and 9 clean rounds possible).
 
 Beside each, in the same run and with the same players and seeds, the Dipvis method as its
 users describe it (written here from that description, not from its code): each round
@@ -26,9 +32,10 @@ import statistics
 import time
 from collections.abc import Callable
 
+from dipclock.events import BUILTIN
 from dipclock.powers import LETTERS
 from dipclock.seating import Past, Seat, Table, pair, read_past, seat_round
-from dipclock.seating.seat import pairs_met_before, powers_repeated
+from dipclock.seating.seat import areas_repeated, pairs_met_before, powers_repeated
 
 #: Dipvis: a kept-apart pair weighs as 25 earlier meetings
 APART_AS_MET = 25
@@ -98,6 +105,21 @@ def play(seater: Seater, players: list[str], rounds: int, seed: int
     return met, repeated, seconds
 
 
+def areas_played(players: list[str], rounds: int, seed: int) -> int:
+    """Seat rounds 1..``rounds`` under wdc2003's rules: the players seated in an area of
+    powers they had before, summed over the rounds."""
+    rules = BUILTIN["wdc2003"].standings
+    rng = random.Random(seed)
+    history: list[Seat] = []
+    total = 0
+    for r in range(1, rounds + 1):
+        past = read_past(history)
+        tables = seat_round(players, past, r, rng, rules=rules).tables
+        total += areas_repeated(tables, past, rules)
+        history += [Seat(r, t.number, power, p) for t in tables for power, p in t.seats.items()]
+    return total
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
@@ -120,6 +142,16 @@ def main() -> None:
         figures[f"{prefix}_seconds_140"] = round(max(sec for _, _, sec in timed), 2)
         figures[f"{prefix}_seconds_140_median"] = round(
             statistics.median(sec for _, _, sec in timed), 2)
+        for n in (56, 63):  # the planes of order 8 and 9 less a line or two (issue 36)
+            cut = [play(seater, [f"Player {i:02d}" for i in range(n)], 5, s) for s in seeds]
+            for s, (m, p, _) in zip(seeds, cut, strict=True):
+                print(f"{name:8} seed {s}: {n}x5 pairs met before {m:3d}, powers repeated "
+                      f"{p:3d}")
+            figures[f"{prefix}_pairs_met_before_{n}x5"] = max(m for m, _, _ in cut)
+    areas = [areas_played(small, 4, s) for s in seeds]
+    for s, a in zip(seeds, areas, strict=True):
+        print(f"wdc2003  seed {s}: 49x4 areas repeated {a:3d} (goal 21)")
+    figures["seat_areas_repeated_49x4"] = max(areas)
     print(json.dumps(figures))
 
 

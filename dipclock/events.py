@@ -307,6 +307,12 @@ VOTES_AFTER_1905 = (
     "(rule 16): a game ended by vote scores 1905's centres at the earliest."
 )
 
+#: wdc2006's adjacent powers (rule 4 names none): two powers whose home countries border by
+#: land (Austria-Germany, Austria-Italy, Austria-Russia, France-Germany, France-Italy,
+#: Germany-Russia, Russia-Turkey) or share a sea (England-France, the English Channel)
+WDC2006_ADJACENT = (("A", "G"), ("A", "I"), ("A", "R"), ("F", "G"), ("F", "I"), ("G", "R"),
+                    ("R", "T"), ("E", "F"))
+
 BUILTIN: dict[str, EventProfile] = {
     p.id: p
     for p in (
@@ -360,6 +366,10 @@ BUILTIN: dict[str, EventProfile] = {
                 weights=(1, 1, 1), max_rounds=4,
                 tie_breaks=("head_to_head", "all_rounds", "best_game", "second_best_game",
                             "opponents_average"),
+                # Player Seeding: "a power from a different geographical area in each round,
+                # with the areas being Austria/Italy, England/France, Russia/Turkey, and
+                # Germany"
+                power_areas=(("A", "I"), ("E", "F"), ("R", "T"), ("G",)),
             ),
         ),
         EventProfile(
@@ -393,6 +403,11 @@ BUILTIN: dict[str, EventProfile] = {
                             "fourth_best_game"),
                 team_round=3, team_size=3,
                 team_tie_breaks=("third_member", "second_member", "best_member"),
+                # 4: "If two players do have to play together twice, then they will not play
+                # adjacent powers both times"; 1: "Players may be in 4 or less rounds"
+                # (max_rounds) is the seating's too. The text does not say which powers are
+                # adjacent: those whose home countries border by land or share a sea
+                adjacent_powers=WDC2006_ADJACENT,
             ),
         ),
         EventProfile(
@@ -429,6 +444,8 @@ BUILTIN: dict[str, EventProfile] = {
                 max_rounds=4, max_preliminary_rounds=3, two_boards="higher",
                 top_board_places=1, top_board_round=5,
                 tie_breaks=("best_game", "head_to_head", "head_to_head_total"),
+                # "A player should not be assigned the same power twice in the tournament"
+                powers_before_pairs=True,
             ),
         ),
         EventProfile(
@@ -468,6 +485,8 @@ BUILTIN: dict[str, EventProfile] = {
                 "counts are known); the rest (elimination, foreigners, age) are the TD's.",
             )),
             standings=StandingsRules(
+                # II.1b3: "they will choose first the non-preregistered players" to sit out
+                sit_out_not_preregistered_first=True,
                 # IV.2-3: QS 100/80/40 % (the sum when fewer than three were played); FS
                 # 100/100/80/40 %; III.3-4: the top board's most centres wins, +15 %
                 weights=(1, 1, 0.8, 0.4), qualification_weights=(1, 0.8, 0.4),
@@ -515,6 +534,9 @@ BUILTIN: dict[str, EventProfile] = {
                 # tie is shared; 19.9: best country by centres then score, and the solo rule
                 weights=(1, 1, 0.5),
                 team_round=2, team_size=7,
+                # 2: "teams of seven players, with one player playing each of the seven
+                # Great Powers": the team round is seated from the teams, not drawn
+                team_round_from_teams=True,
                 best_country_by="centres_then_score", best_country_solo_rule=True,
             ),
         ),

@@ -42,6 +42,8 @@ class DraftJob:
     two_boards: tuple[str, ...]
     rules: StandingsRules | None
     scores: tuple[GameScore, ...]
+    #: groups of players who sit out before the rest, in order (the register's)
+    sit_out_first: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,10 +69,13 @@ def draft(job: DraftJob) -> Drafted:
     top = top_board_round(job.round, job.players, job.scores, job.rules, past, rng,
                           {t.number for t in job.kept})
     seated = seat_round(list(job.players), past, job.round, rng, apart=job.apart,
-                        fixed=[*job.kept, *top.tables], two_boards=list(job.two_boards))
+                        fixed=[*job.kept, *top.tables], two_boards=list(job.two_boards),
+                        rules=job.rules, sit_out_first=job.sit_out_first)
+    enough = ((f"sitting out, having played the most rounds the event allows: "
+               f"{', '.join(seated.played_enough)}",) if seated.played_enough else ())
     return Drafted(seated, tuple(problems(seated.tables, job.apart,
                                           two_boards_allowed(job.rules))),
-                   top.seeds, top.notes)
+                   top.seeds, top.notes + enough)
 
 
 __all__ = ["DraftJob", "Drafted", "draft"]

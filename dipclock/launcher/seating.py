@@ -98,9 +98,12 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
     try:
         kept += top_board_table(profile, args, players, past, rng, kept, notes)
         seating = seat_round(players, past, args.round, rng, apart=apart, fixed=kept,
-                             two_boards=two_boards)
+                             two_boards=two_boards, rules=profile.standings)
     except SeatingError as exc:
         raise UsageError(str(exc)) from None
+    if seating.played_enough:
+        notes.append(f"sitting out, having played the most rounds {profile.id} allows: "
+                     f"{', '.join(seating.played_enough)}")
     if seating.apart_together:
         notes.append(f"{seating.apart_together} kept-apart pair(s) had to share a table: "
                      "no seating keeps them all apart")

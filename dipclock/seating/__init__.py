@@ -2,7 +2,7 @@
 
 Pure: the players, the earlier rounds and the random seed are arguments. ``past`` reads
 what the earlier rounds say (who met whom, who played what, who sat out); ``seat`` seats a
-round: who sits out or plays two boards, the tables (``plane`` for forty-nine players who
+round: who sits out or plays two boards, the tables (``plane`` for 49, 56 or 63 players who
 played every round, ``search`` for any other number), each table's powers (``powers``) and
 what the seating repeats.
 """

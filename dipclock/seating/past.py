@@ -58,6 +58,8 @@ class Past:
     last: dict[str, str] = field(default_factory=dict)
     seated: dict[int, set[str]] = field(default_factory=dict)
     tables: dict[int, list[list[str]]] = field(default_factory=dict)
+    #: ``faced[(a, b)]`` (a < b): the powers a and b played at each table they shared
+    faced: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
 
     def times_met(self, a: str, b: str) -> int:
         return self.met[pair(a, b)]
@@ -107,6 +109,10 @@ def read_past(seats: Iterable[Seat], present: Iterable[str] = ()) -> Past:
         for i, a in enumerate(players):
             for b in players[i + 1:]:
                 past.met[(a, b)] += 1
+        by_player = {player: power for power, player in table.items()}
+        for i, a in enumerate(players):
+            for b in players[i + 1:]:
+                past.faced.setdefault((a, b), []).append((by_player[a], by_player[b]))
         for power, player in table.items():
             past.played.setdefault(player, Counter())[power] += 1
             past.last[player] = power

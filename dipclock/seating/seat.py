@@ -3,9 +3,17 @@ power, and what the seating repeats.
 
 The order of what matters: nobody twice at a table, each power once; kept-apart players
 never together (unless nothing else can be); then the pairs who met before as few as can
-be, weighted by how often; then the seats whose player had that power before. Forty-nine
-players who all played every earlier round are seated by the affine plane (``plane``),
-which keeps eight rounds clean; everyone else by the search (``search``).
+be, weighted by how often; then the seats whose player had that power before. Forty-nine,
+fifty-six or sixty-three players who all played every earlier round (a newcomer in a
+withdrawn player's place counts) are seated by an affine plane (``plane``), which keeps
+eight, eight and nine rounds clean; everyone else by the search (``search``), up to the
+hub's most players (``search.MOST_SEATED``).
+
+An event's text changes some of that, through its rules (``StandingsRules``): who played
+the most rounds it allows sits out first (``played_enough``); a repeated power comes
+before a pair meeting again (``powers_before_pairs``, wdc2018); the powers avoid the
+areas a player had (wdc2003) and adjacent powers for two who met at adjacent powers
+(wdc2006; ``powers.PowerRules``); a team round seated from its teams is not drawn.
 """
 
 from __future__ import annotations
@@ -17,8 +25,16 @@ from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import plane
 from dipclock.seating.past import SEATS, Chance, Past, SeatingError, pair
-from dipclock.seating.powers import give_powers, repeats
-from dipclock.seating.search import seat_tables
+from dipclock.seating.powers import (
+    NO_RULES,
+    PowerRules,
+    fewer_power_repeats,
+    give_powers,
+    had_area,
+    repeats,
+    table_cost,
+)
+from dipclock.seating.search import MOST_SEATED, seat_tables
 from dipclock.standings.rules import StandingsRules
 
 
@@ -43,12 +59,17 @@ class Seating:
     pairs_met_before: int
     powers_repeated: int
     apart_together: int
+    #: those sitting out (among ``sitting_out``) because they played the most rounds the
+    #: event lets a player play (``played_enough``)
+    played_enough: tuple[str, ...] = ()
 
 
 def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
                apart: Collection[tuple[str, str]] = frozenset(),
                fixed: Sequence[Table] = (),
-               two_boards: Sequence[str] = ()) -> Seating:
+               two_boards: Sequence[str] = (),
+               rules: StandingsRules | None = None,
+               sit_out_first: Sequence[Collection[str]] = ()) -> Seating:
     """Seat round ``number`` for ``players`` (those present) after the rounds in ``past``.
 
     ``apart``: pairs (``past.pair`` order) never to seat together. ``fixed``: tables
@@ -56,24 +77,37 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
     ``two_boards``: players willing to play a second board, in the TD's order; when the
     players do not fill tables of seven, the first of them play twice instead of the
     surplus sitting out (where the event's rules allow it: the caller's to check).
+    ``rules``: the event's, for what its text asks of the draw: who may not play this round
+    (``played_enough``: they sit out first), the powers (``PowerRules``), a repeated power
+    before a pair meeting again (``powers_before_pairs``), a team round not drawn.
+    ``sit_out_first``: groups of players who sit out before the rest (``sitting_out``).
     """
     _check_names(players, "players")
+    _not_drawn(number, rules)
     held = {p for t in fixed for p in t.seats.values()}
     stray = sorted(held - set(players))
     if stray:
         raise SeatingError(f"{stray[0]} is at a called table but not among the players")
-    free = [p for p in players if p not in held]
+    done = played_enough([p for p in players if p not in held], past, number, rules)
+    free = [p for p in players if p not in held and p not in done]
+    if done and len(free) < SEATS and not fixed:
+        raise SeatingError(f"{len(done)} of the {len(players)} players have played "
+                           f"{_most(number, rules)} and sit out: {len(free)} left, a table "
+                           f"needs {SEATS}")
     surplus = len(free) % SEATS
     doubles: list[str] = []
     out: list[str] = []
     if surplus and two_boards:
         doubles = _doubles(two_boards, free, held, SEATS - surplus)
     elif surplus:
-        out = sitting_out(free, past, surplus, rng)
+        out = sitting_out(free, past, surplus, rng, sit_out_first)
     seated = [p for p in free if p not in out] + doubles
     if not seated and not fixed:
         raise SeatingError(f"{len(players)} players: a table needs {SEATS}")
-    tables = _tables(seated, past, apart, rng, doubles)
+    powers = PowerRules.of(rules)
+    tables = _tables(seated, past, apart, rng, doubles, powers)
+    if rules is not None and rules.powers_before_pairs:
+        tables = fewer_power_repeats(tables, past, apart, rng)
     twice = next((p for t in tables for p in t if t.count(p) > 1), None)
     if twice is not None:  # the search weighs it like a kept-apart pair: never take it
         raise SeatingError(f"{twice} would sit twice at one table: a player on two boards "
@@ -83,15 +117,68 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
     this_round = {p: {power} for t in fixed for power, p in t.seats.items() if p in doubles}
     new = []
     for n, members in zip(numbers, tables, strict=True):
-        table = Table(n, give_powers(members, past, rng, this_round))
+        table = Table(n, give_powers(members, past, rng, this_round, powers))
         new.append(table)
         for power, p in table.seats.items():
             if p in doubles:
                 this_round.setdefault(p, set()).add(power)
     every = sorted([*fixed, *new], key=lambda t: t.number)
-    return Seating(number, tuple(every), tuple(sorted(out)), tuple(doubles),
+    return Seating(number, tuple(every), tuple(sorted([*done, *out])), tuple(doubles),
                    pairs_met_before(every, past), powers_repeated(every, past),
-                   apart_together(every, apart))
+                   apart_together(every, apart), tuple(sorted(done)))
+
+
+def played_enough(players: Sequence[str], past: Past, number: int,
+                  rules: StandingsRules | None) -> list[str]:
+    """Those of ``players`` who may not play round ``number``: they played ``max_rounds``
+    rounds already (wdc2006 1: "A player who is in the first 4 rounds can not be in round
+    5"), or, in a round before the top board's, ``max_preliminary_rounds`` of those rounds
+    (wdc2018: "Players may participate in no more than three of the four preliminary
+    rounds"). The standings would refuse their result; the seating sits them out first."""
+    if rules is None:
+        return []
+    out = []
+    before_top = rules.top_board_round
+    for p in players:
+        rounds = [r for r, who in past.seated.items() if r < number and p in who]
+        if rules.max_rounds is not None and len(rounds) >= rules.max_rounds:
+            out.append(p)
+        elif (rules.max_preliminary_rounds is not None and before_top is not None
+              and number < before_top
+              and sum(r < before_top for r in rounds) >= rules.max_preliminary_rounds):
+            out.append(p)
+    return out
+
+
+def _most(number: int, rules: StandingsRules | None) -> str:
+    """The most rounds the event lets a player play before round ``number``, in words."""
+    if rules is None:
+        return ""
+    if (rules.max_preliminary_rounds is not None and rules.top_board_round is not None
+            and number < rules.top_board_round):
+        most = f"{rules.max_preliminary_rounds} of the {rules.top_board_round - 1} " \
+               "preliminary rounds"
+        if rules.max_rounds is None:
+            return f"{most}, the most the event allows"
+        return f"{rules.max_rounds} rounds or {most}, the most the event allows"
+    return f"{rules.max_rounds} rounds, the most the event allows"
+
+
+def _not_drawn(number: int, rules: StandingsRules | None) -> None:
+    """Refuse to draw a team round whose teams say who plays which power (graduated20 2:
+    "teams of seven players, with one player playing each of the seven Great Powers")."""
+    if rules is not None and rules.team_round_from_teams and number == rules.team_round:
+        raise SeatingError(f"round {number} is the team round: it is seated from the teams, "
+                           "each team's seven at the powers the team gave, not drawn; enter "
+                           "its tables by hand")
+
+
+def areas_repeated(tables: Sequence[Table], past: Past, rules: StandingsRules | None) -> int:
+    """The players seated in an area of powers they had in an earlier round, once each
+    (wdc2003's areas; 0 where the event has none)."""
+    powers = PowerRules.of(rules)
+    return len({p for t in tables for power, p in t.seats.items()
+                if had_area(past, p, power, powers)})
 
 
 def _doubles(willing: Sequence[str], free: Sequence[str], held: Collection[str],
@@ -113,47 +200,76 @@ def _doubles(willing: Sequence[str], free: Sequence[str], held: Collection[str],
 
 
 def sitting_out(players: Sequence[str], past: Past, count: int,
-                rng: Chance) -> list[str]:
+                rng: Chance, first: Sequence[Collection[str]] = ()) -> list[str]:
     """``count`` players with the fewest rounds sat out so far, ties drawn at random: so
-    nobody sits out twice before everyone has sat out once."""
+    nobody sits out twice before everyone has sat out once. ``first``: groups sat out
+    before the rest, in order (the register's: volunteers, then where the event says so
+    the non-pre-registered, ``dipclock.roster.register.for_seating``)."""
     draw = list(players)
     rng.shuffle(draw)
-    return sorted(draw, key=past.sat_out)[:count]
+    group = {p: i for i, g in reversed(list(enumerate(first))) for p in g}
+    return sorted(draw, key=lambda p: (group.get(p, len(first)), past.sat_out(p)))[:count]
 
 
 def _tables(seated: list[str], past: Past, apart: Collection[tuple[str, str]],
-            rng: Chance, doubles: Sequence[str]) -> list[list[str]]:
+            rng: Chance, doubles: Sequence[str],
+            powers: PowerRules = NO_RULES) -> list[list[str]]:
     if not seated:
         return []
+    if len(seated) > MOST_SEATED:
+        raise SeatingError(f"{len(seated):,} players to seat: the seating seats at most "
+                           f"{MOST_SEATED:,} ({MOST_SEATED // SEATS:,} tables) in a round")
     if not doubles:
         earlier = [past.tables[r] for r in sorted(past.tables)]
-        found = plane.coordinates(seated, earlier, rng)
+        found = plane.follow(seated, earlier, rng)
         if found is not None:
-            best = _best_class(*found, past, apart, rng)
+            best = _best_class(found, past, apart, rng, powers)
             if best is not None:
                 return best
     return seat_tables(seated, past, apart, rng)
 
 
-def _best_class(points: dict[str, plane.Point], used: list[plane.Slope], past: Past,
-                apart: Collection[tuple[str, str]],
-                rng: Chance) -> list[list[str]] | None:
-    """The unused class of the plane with no kept-apart pair together and the fewest
-    power repeats (ties at random); None when each one left seats a kept-apart pair."""
-    options = [s for s in plane.CLASSES if s not in used]
+def _best_class(found: plane.Design, past: Past, apart: Collection[tuple[str, str]],
+                rng: Chance, powers: PowerRules = NO_RULES) -> list[list[str]] | None:
+    """The unused class of the plane with no kept-apart pair together, the fewest pairs
+    met before and then the fewest power repeats (ties at random); None when each one left
+    seats a kept-apart pair. A class meets nobody again unless the design was mended (a
+    hand swap's players met others the plane's later classes seat together: a pair or two
+    a round); the design is kept through that, since the search, seating one round at a
+    time, soon meets many more again. Only when the best class meets more than a table's
+    worth again (a "newcomer" who had played elsewhere in the plane) does the search seat
+    the round too, and the one meeting fewer again is taken."""
+    options = found.options()
     rng.shuffle(options)
     scored = []
     for slope in options:
-        tables = plane.tables_of(points, slope)
+        tables = found.tables(slope)
         if any(pair(a, b) in apart for t in tables for i, a in enumerate(t)
                for b in t[i + 1:]):
             continue
-        scored.append((sum(repeats(t, past) for t in tables), tables))
+        scored.append((_met(tables, past), _powers_score(tables, past, powers), tables))
     if not scored:
         return None
-    tables = min(scored, key=lambda st: st[0])[1]
+    met, _, tables = min(scored, key=lambda st: st[:2])
+    if met >= SEATS:
+        other = seat_tables([p for t in tables for p in t], past, apart, rng)
+        if _met(other, past) < met:
+            return other
     rng.shuffle(tables)
     return tables
+
+
+def _powers_score(tables: Sequence[Sequence[str]], past: Past,
+                  powers: PowerRules) -> tuple[int, int]:
+    """The power repeats of a class of the plane, then, where the event has areas of
+    powers (wdc2003), what its tables' powers cost (``table_cost``: the class decides who
+    shares a table's one Germany, so the areas repeated)."""
+    areas = sum(table_cost(t, past, powers) for t in tables) if powers.area else 0
+    return sum(repeats(t, past) for t in tables), areas
+
+
+def _met(tables: Sequence[Sequence[str]], past: Past) -> int:
+    return sum(past.met[pair(a, b)] for t in tables for i, a in enumerate(t) for b in t[i + 1:])
 
 
 def _free_numbers(taken: Collection[int], count: int) -> list[int]:

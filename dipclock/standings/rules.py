@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from dipclock.errors import describe
+from dipclock.powers import LETTERS, POWERS, power_letter
 from dipclock.standings.model import StandingsError
 
 TieBreak = Literal[
@@ -48,6 +49,11 @@ TwoBoards = Literal["refuse", "higher", "as_one_game"]
 #: choice first, the lowest ranked placing their name first and each next before or after,
 #: then each chooses in that order (wdc2019 III.2).
 TopBoardPowers = Literal["assigned", "chosen", "placed_then_chosen"]
+
+
+#: a table's seats, as the seating counts them (``dipclock.seating.SEATS``: not imported, the
+#: seating imports these rules)
+SEATS = len(LETTERS)
 
 
 class StandingsRules(BaseModel):
@@ -93,6 +99,30 @@ class StandingsRules(BaseModel):
     #: graduated20: a player on a board another player soloed wins no best country, unless
     #: no player achieved a draw with that country (survived a board without a solo).
     best_country_solo_rule: bool = False
+    #: The seating's areas of powers: a player's power in a new round avoids the areas of
+    #: their earlier powers as far as can be, after "no power repeated" (wdc2003: "a power
+    #: from a different geographical area in each round, with the areas being
+    #: Austria/Italy, England/France, Russia/Turkey, and Germany"). Powers by letter or
+    #: name; a power in no area is an area of its own. Empty: no areas.
+    power_areas: tuple[tuple[str, ...], ...] = ()
+    #: Pairs of powers the seating calls adjacent: two players who meet again do not play
+    #: adjacent powers again if they did when they met (wdc2006 4: "If two players do have
+    #: to play together twice, then they will not play adjacent powers both times").
+    adjacent_powers: tuple[tuple[str, str], ...] = ()
+    #: The seating avoids a repeated power before a pair meeting again (wdc2018: "A player
+    #: should not be assigned the same power twice in the tournament"); False: pairs first.
+    powers_before_pairs: bool = False
+    #: The team round is not drawn: its teams of seven say who plays which power
+    #: (graduated20 2: "teams of seven players, with one player playing each of the seven
+    #: Great Powers"), so the seating refuses to draw it.
+    team_round_from_teams: bool = False
+    #: The register's sit-out order: after the volunteers, the players who did not
+    #: pre-register sit out first (wdc2019 II.1b3: "If the organisation need some players to
+    #: sit out, they will choose first the non-preregistered players").
+    sit_out_not_preregistered_first: bool = False
+    #: Points a volunteer who sat out is given (wdc2019 II.1b3: "A bonus may be given to the
+    #: player who ask to sit out"; the text gives no figure: the event's file sets it).
+    sit_out_bonus: Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)] = 0.0
 
     @field_validator("weights", "qualification_weights")
     @classmethod
@@ -117,6 +147,48 @@ class StandingsRules(BaseModel):
         if twice is not None:
             raise ValueError(f"{twice!r} is listed twice")
         return names
+
+    @field_validator("power_areas", "adjacent_powers", mode="before")
+    @classmethod
+    def _powers_by_letter(cls, groups: object) -> object:
+        if not isinstance(groups, list | tuple):
+            return groups
+        out = []
+        for group in groups:
+            if not isinstance(group, list | tuple):
+                return groups  # the type's own message
+            out.append(tuple(power_letter(p) if isinstance(p, str) else p for p in group))
+        return tuple(out)
+
+    @field_validator("power_areas")
+    @classmethod
+    def _each_power_one_area(cls, areas: tuple[tuple[str, ...], ...]
+                             ) -> tuple[tuple[str, ...], ...]:
+        seen: set[str] = set()
+        for area in areas:
+            if not area:
+                raise ValueError("an area is empty")
+            twice = next((p for p in area if p in seen or area.count(p) > 1), None)
+            if twice is not None:
+                raise ValueError(f"{POWERS[twice]} is in an area twice")
+            seen.update(area)
+        return areas
+
+    @field_validator("adjacent_powers")
+    @classmethod
+    def _two_powers(cls, pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        same = next((a for a, b in pairs if a == b), None)
+        if same is not None:
+            raise ValueError(f"{POWERS[same]} is not adjacent to itself")
+        return pairs
+
+    @field_validator("team_round_from_teams")
+    @classmethod
+    def _needs_teams_of_seven(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and info.data.get("team_size") != SEATS:
+            raise ValueError(f"needs team_round and team_size = {SEATS}: a team of seven "
+                             "plays each power once")
+        return value
 
     @field_validator("max_preliminary_rounds")
     @classmethod

@@ -24,9 +24,12 @@ def test_the_seating_benchmark_runs_and_prints_its_figures():
     figures = json.loads(done.stdout.splitlines()[-1])
     assert set(figures) == {f"{who}_{key}" for who in ("seat", "dipvis") for key in (
         "pairs_met_before_49x4", "powers_repeated_49x4", "seconds_140",
-        "seconds_140_median")}
+        "seconds_140_median", "pairs_met_before_56x5", "pairs_met_before_63x5")} | {
+        "seat_areas_repeated_49x4"}
     assert figures["seat_pairs_met_before_49x4"] == figures["seat_powers_repeated_49x4"] == 0
+    assert figures["seat_pairs_met_before_56x5"] == figures["seat_pairs_met_before_63x5"] == 0
     assert figures["dipvis_pairs_met_before_49x4"] > 0
+    assert 21 <= figures["seat_areas_repeated_49x4"] <= 22  # wdc2003's areas: 21 at least
 
 
 def test_the_dipvis_method_seats_everyone_once_with_each_power_once():
