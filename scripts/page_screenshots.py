@@ -9,7 +9,8 @@ the pictures show what a TD sees, not a mock of it. Writes ``dashboard-STAGE-pho
 phone's screen), ``dashboard-STAGE-desktop.png`` (the whole page) and ``hall-STAGE.png`` for
 each stage, plus the README's ``dashboard-phone.png`` (lunch), ``hall.png`` (negotiating) and
 ``clocks.png`` (the phone's Clocks card: a clock waiting for the TD, eight paired), and
-the Seating card and the board call (``seating-card.png``, ``boardcall.png``).
+the Seating card and the board call (``seating-card.png``, ``boardcall.png``), and the
+Roster card on a 360 px phone with round 1 registered (``roster-card.png``).
 """
 
 from __future__ import annotations
@@ -198,6 +199,8 @@ def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
                 live.stop()
         if not only or "seating" in only:
             written += seating(out, browser, Path(work))
+        if not only or "roster" in only:
+            written += roster(out, browser, Path(work))
     for stage, shown, readme in (("negotiating", "hall-negotiating.png", "hall.png"),
                                  ("lunch", "dashboard-lunch-phone.png", "dashboard-phone.png")):
         if not only or stage in only:
@@ -243,6 +246,47 @@ def seating(out: Path, browser: Any, work: Path) -> list[Path]:
         hall.screenshot(path=str(call))
         hall.close()
         return [card, call]
+    finally:
+        live.stop()
+
+
+#: the Roster card's people: twelve pre-registered, two who came without (one a late
+#: arrival), one of them asking to sit out, one withdrawn
+ROSTER = "given,family,nationality,club,preregistered\n" + "".join(
+    f"{first},{last},{country},{club},{pre}\n" for first, last, country, club, pre in (
+        ("Ann", "Smith", "GB", "London", "yes"), ("Bob", "Jones", "GB", "", "yes"),
+        ("Cécile", "Dubois", "FR", "Paris", "yes"), ("Dan", "Weiss", "DE", "", "yes"),
+        ("Eva", "Rossi", "IT", "Roma", "yes"), ("Fyodor", "Petrov", "RU", "", "yes"),
+        ("Gül", "Yılmaz", "TR", "", "yes"), ("Hans", "Berg", "DE", "", "yes"),
+        ("Inès", "Moreau", "FR", "Lyon", "yes"), ("Jon", "Olsen", "NO", "", "yes"),
+        ("Kate", "Brown", "US", "", "yes"), ("Luca", "Bianchi", "IT", "", "yes"),
+        ("José", "García", "ES", "Madrid", "no"), ("Zoe", "Late", "GB", "", "no")))
+
+
+def roster(out: Path, browser: Any, work: Path) -> list[Path]:
+    """The Roster card on a 360 px phone, round 1 registered (``roster-card.png``)."""
+    live = LiveHub(work / "roster", https=True).start()
+    try:
+        td = live.td()
+        now = to_moment(httpx.get(live.url + "/api/time", verify=live.verify).json()["t1"])
+        _round(td, "wdc2019", now + timedelta(minutes=20))
+        td.post("/api/td/roster/import", content=ROSTER.encode(),
+                headers={"Content-Type": "text/csv"}).raise_for_status()
+        ids = {p["name"]: p["id"] for p in td.get("/api/td/roster").json()["people"]}
+        td.post("/api/td/register/1/preregistered").raise_for_status()
+        for name, status in (("José García", "present"), ("Bob Jones", "sitting_out"),
+                             ("Luca Bianchi", "withdrawn")):
+            td.put(f"/api/td/register/1/people/{ids[name]}",
+                   json={"status": status}).raise_for_status()
+        page = _dashboard(browser, live.url, None)
+        page.set_viewport_size({"width": 360, "height": 780})
+        page.click("#roster-desk > summary")
+        page.wait_for_selector("#roster-list li")
+        page.add_style_tag(content="header.top { position: static; }")  # not over the card
+        card = out / "roster-card.png"
+        page.locator("#roster-card").screenshot(path=str(card))
+        page.context.close()
+        return [card]
     finally:
         live.stop()
 

@@ -35,6 +35,7 @@ LIMITS: tuple[tuple[str, int], ...] = (
     ("/api/td/teams", 1024 * KB),  # a teams CSV of up to 200,000 characters
     ("/api/td/roster", 2048 * KB),  # a roster CSV of up to 10,000 people
     ("/api/td/restore", 64 * KB * KB),  # a hub backup (server.backup.MOST_UPLOAD)
+    ("/api/td/import/archive", 64 * KB * KB),  # an event archive (server.archive.MOST_UPLOAD)
 )
 DEFAULT = 64 * KB
 #: time for a whole body: a 2 MB seating file over a poor hall Wi-Fi takes a few seconds

@@ -1042,3 +1042,44 @@ class ImportOut(Out):
     refused: list[RefusedLine]
     notes: list[str]
     summary: str
+
+
+# --- the register (server.routers.register) -------------------------------------------------
+
+
+class Registered(Out):
+    id: int
+    name: str
+    status: Literal["present", "absent", "sitting_out", "withdrawn"]
+    preregistered: bool
+
+
+class RegisterOut(Out):
+    """Round ``round``'s register: each person's status; what it gives the seating
+    (``players``, ``sit_out_first`` groups named by ``groups``, the roster's ``apart``);
+    ``called``: the board call was made (nobody more is marked present); ``bonus``: the
+    points the event gives a volunteer who sits out (0: none); ``base``: the newest log line
+    it was read after, sent back with a mark (``server.stale``)."""
+
+    round: int
+    called: bool
+    people: list[Registered]
+    counts: dict[str, int]
+    players: list[str]
+    sit_out_first: list[list[str]]
+    groups: list[str]
+    apart: list[list[str]]
+    bonus: float
+    words: dict[str, str]
+    base: int
+
+
+class ArchiveImported(Out):
+    """``POST /api/td/import/archive``: the hub now holds the archive's event."""
+
+    event: str | None
+    made_at: str
+    rounds: int
+    people: int
+    aside: str  # the folder in the data folder where the replaced database is kept
+    summary: str

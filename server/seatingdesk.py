@@ -68,6 +68,10 @@ class DraftIn(Body):
     keep: Annotated[list[TableNo], Field(max_length=999)] = []
     two_boards: Annotated[list[PlayerName], Field(max_length=6)] = []
     seed: Annotated[int, Field(ge=0, le=2**31)] | None = None
+    #: groups of the players who sit out before the rest, in order (the register's:
+    #: ``dipclock.roster.register.for_seating``)
+    sit_out_first: Annotated[list[Annotated[list[PlayerName], Field(max_length=MOST_PLAYERS)]],
+                             Field(max_length=4)] = []
 
 
 class CheckIn(Body):
@@ -131,7 +135,9 @@ def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
         kept=tuple(Table(n, held[n]) for n in sorted(set(body.keep))),
         two_boards=tuple(known.get(name_key(p), spelling(p)) for p in body.two_boards),
         rules=rules,
-        scores=tuple(game_scores(hub.store, body.round - 1)) if top_board else ())
+        scores=tuple(game_scores(hub.store, body.round - 1)) if top_board else (),
+        sit_out_first=tuple(tuple(known.get(name_key(p), spelling(p)) for p in group)
+                            for group in body.sit_out_first))
 
 
 def reply(job: seatingjob.DraftJob, drafted: seatingjob.Drafted, played: str) -> Draft:

@@ -27,6 +27,7 @@ from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, CALL_RULES, EventProfile
+from dipclock.launcher.exports import add_export_parsers, run_export, run_import
 from dipclock.launcher.results import (
     add_score_parser,
     add_standings_parser,
@@ -85,6 +86,7 @@ def _build_parser() -> Parser:
     add_standings_parser(sub)
     add_seat_parser(sub)
     add_roster_parser(sub)
+    add_export_parsers(sub)
 
     # their options live with them: `dipclock kiosk --help`, `dipclock hub --help`
     sub.add_parser("kiosk", help="run a table's clock", add_help=False)
@@ -120,9 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             return _plan(args)
-        if args.command in ("score", "standings", "seat", "roster"):
+        if args.command in ("score", "standings", "seat", "roster", "export", "import"):
             run = {"score": run_score, "standings": run_standings, "seat": run_seat,
-                   "roster": run_roster}
+                   "roster": run_roster, "export": run_export, "import": run_import}
             text, notes = run[args.command](args)
             for note in notes:
                 print(f"dipclock: note: {note}", file=sys.stderr)

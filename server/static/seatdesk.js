@@ -2,7 +2,9 @@
 // rounds played (the hub's core does it: POST /api/td/seating/draft), preview the tables
 // with the figures, swap two players by tapping them (the hub judges the result again:
 // POST /api/td/seating/check), and call it (PUT /api/td/seating/round). The draft lives in
-// this page only: nothing reaches the tables until the TD calls it.
+// this page only: nothing reaches the tables until the TD calls it. The players come from
+// the round's register (Roster card: the players here, the sit-out order, the roster's
+// kept-apart pairs) where the TD marked one, or are pasted.
 // Loaded after common.js and seating.js (seatingView's powers, seatsHeld); uses
 // dashboard.js's tableNumbers; one scope, no build step. The powers and what the players
 // make are the hub's: this page names no power and counts no tables itself.
@@ -18,12 +20,43 @@ function seatApart() {
   return lines($("seat-apart").value).map((l) => names(l)).filter((p) => p.length === 2);
 }
 
+// The round's register (Roster card, server/routers/register.py) as the seating takes it:
+// the players here and the volunteers, the roster's kept-apart pairs, and who sits out
+// first (volunteers, then where the event says so the non-pre-registered).
+let seatRegister = null;
+
+async function playersFromRegister(quiet) {
+  const n = Number($("seat-round").value);
+  if (!(n >= 1 && n <= 99)) return quiet ? false : toast("Give the round first", true);
+  let r;
+  try { r = await api("GET", `/api/td/register/${n}`); } catch (e) {
+    if (!quiet) toast(e.message, true);
+    return false;
+  }
+  if (!r.players.length) {
+    if (!quiet) toast(`Nobody is marked here for round ${n}: mark them on the Roster card`, true);
+    return false;
+  }
+  seatRegister = r;
+  $("seat-players").value = r.players.join("\n");
+  $("seat-apart").value = r.apart.map((p) => p.join(",")).join("\n");
+  const first = r.groups.map((g, i) => `${g}: ${r.sit_out_first[i].join(", ")}`);
+  $("seat-register-note").textContent = `From round ${n}'s register: ${r.players.length} ` +
+    `players, ${r.apart.length} pair${r.apart.length === 1 ? "" : "s"} kept apart.` +
+    (first.length ? ` If some must sit out, first ${first.join("; then ")}.` : "");
+  $("seat-register-note").hidden = false;
+  countPlayers();
+  return true;
+}
+
 // The round to seat and its players, guessed from what the hub holds until the TD types:
-// the round after the latest seated one, its players those of the latest seated round.
-function guessSeatForm() {
+// the round after the latest seated one, its players its register's where the TD marked
+// one, else those of the latest seated round.
+async function guessSeatForm() {
   const rounds = seatsHeld.map((s) => s.round);
   const latest = rounds.length ? Math.max(...rounds) : null;
   if (!$("seat-round").value) $("seat-round").value = String(latest ? latest + 1 : 1);
+  if (!$("seat-players").value.trim() && await playersFromRegister(true)) return;
   if (!$("seat-players").value.trim() && latest) {
     const seen = [...new Set(seatsHeld.filter((s) => s.round === latest).map((s) => s.player))];
     $("seat-players").value = seen.sort((a, b) => a.localeCompare(b)).join("\n");
@@ -64,11 +97,20 @@ async function seatTheRound() {
     apart: seatApart(), keep, two_boards: names($("seat-two").value),
     ...(seed ? { seed: Number(seed) } : {}),
   };
+  const reg = seatRegister && seatRegister.round === body.round ? seatRegister : null;
+  if (reg) body.sit_out_first = reg.sit_out_first;
   $("btn-seat-draft").disabled = true;
   seatDraft = null;
   try {
     if (!seatingView) await refreshSeating();  // seating.js: the powers, to lay a draft out
-    showSeatDraft(await api("POST", "/api/td/seating/draft", body));
+    const drafted = await api("POST", "/api/td/seating/draft", body);
+    // the event's bonus for a volunteer who sits out (wdc2019 II.1b3)
+    const paid = reg && reg.bonus && reg.groups[0] === "asked to sit out"
+      ? drafted.sitting_out.filter((p) => reg.sit_out_first[0].includes(p)) : [];
+    if (paid.length) drafted.notes = [...drafted.notes, `Sitting out at their request: ` +
+      `${paid.join(", ")}. The event's sit-out bonus is ${reg.bonus} points each; the ` +
+      "standings do not add it by themselves"];
+    showSeatDraft(drafted);
     $("seat-seed").placeholder = `any (this one: ${seatDraft.seed})`;
   } catch (e) {
     toast(e.message, true);
@@ -153,7 +195,10 @@ async function callSeating() {
     seatingRound = d.round;  // seating.js: show the called round table by table
     await refreshSeating();
     $("seat-round").value = "";
-    guessSeatForm();
+    if (seatRegister) $("seat-players").value = "";  // the next round's register, if any
+    seatRegister = null;
+    $("seat-register-note").hidden = true;
+    await guessSeatForm();
   }
 }
 
@@ -161,10 +206,11 @@ function wireSeatDesk() {
   $("btn-seat-draft").onclick = seatTheRound;
   $("btn-seat-call").onclick = callSeating;
   $("seat-players").addEventListener("input", countPlayers);
+  $("btn-seat-register").onclick = () => playersFromRegister(false);
   $("seat-desk").addEventListener("toggle", async () => {
     if (!$("seat-desk").open) return;
     await refreshSeating();  // seating.js: what the hub holds, for the guesses
-    guessSeatForm();
+    await guessSeatForm();
   });
 }
 

@@ -11,7 +11,8 @@ One module per area, so a maintainer finds a table's SQL by its name: ``migratio
 event, teams, hall message), ``rounds`` (rounds, records, calls, tables), ``pauses``,
 ``presses``, ``rulings`` (penalties and units), ``seating``, ``sheets``, ``clocks``
 (pairing and TD sessions), ``errors`` (what the store refuses: storage errors, no HTTP),
-``roster`` (the event's people). ``Store`` is all of them in one object.
+``roster`` (the event's people), ``register`` (who plays each round). ``Store`` is all of
+them in one object.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from server.store.errors import SheetChanged, Stale, StoreConflict
 from server.store.migrations import MIGRATIONS
 from server.store.pauses import Pauses
 from server.store.presses import Presses
+from server.store.register import Register
 from server.store.roster import Roster
 from server.store.rows import (
     HALL_MESSAGE,
@@ -44,7 +46,8 @@ from server.store.settings import Settings
 from server.store.sheets import Sheets
 
 
-class Store(Settings, Seating, Pauses, Presses, Rulings, Sheets, Clocks, Roster):
+class Store(Settings, Seating, Pauses, Presses, Rulings, Sheets, Clocks, Roster,
+            Register):
     """One SQLite connection under a lock: the hub's routes run in worker threads (off the
     event loop), and the lock makes each statement and each transaction one at a time."""
 

@@ -217,4 +217,14 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         b INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
         PRIMARY KEY(a, b), CHECK(a < b));
     """,
+    # version 14: the register (``server.store.register``): the TD's mark of a person for a
+    # round (present, absent, asking to sit out, withdrawn), gone with the person
+    """
+    CREATE TABLE register(
+        round INTEGER NOT NULL,
+        person INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        status TEXT NOT NULL
+            CHECK(status IN ('present', 'absent', 'sitting_out', 'withdrawn')),
+        PRIMARY KEY(round, person));
+    """,
 )

@@ -57,6 +57,9 @@ def test_two_rounds_seated_on_the_card_called_and_shown_to_the_hall(browser, hub
     page = dash.page
     page.wait_for_function("() => last !== null", timeout=WAIT)
     page.click("#seat-desk > summary")
+    # the card guesses the round once it has read the hub (nothing seated: round 1); typing
+    # before that guess lands would type into it ("11")
+    expect(page.locator("#seat-round")).to_have_value("1", timeout=WAIT)
     page.fill("#seat-round", "1")
     page.fill("#seat-players", "\n".join(PLAYERS))
     expect(page.locator("#seat-players-count")).to_have_text("21 players: 3 tables")

@@ -1,0 +1,154 @@
+"""``dipclock export wdd|archive`` and ``dipclock import archive``: out of a hub's data folder.
+
+``export wdd --data DIR --out DIR``: the World Diplomacy Database's ``classification.csv``
+and ``boards.csv`` (``server.exports``, ``dipclock.wdd``). ``export archive --data DIR --out
+FILE``: the event archive (``server.archive``), what another hub imports to carry on.
+``import archive FILE --data DIR``: the archive's event made this data folder's, checked
+whole first; a folder holding another event is replaced only with ``--replace`` (its
+database kept aside). Run an import with the hub stopped (a running hub keeps its own
+file open); the dashboard's Event files card imports into a running hub.
+
+The server's modules are imported only when one of these runs, as ``dipclock roster``
+does: plain ``dipclock plan`` needs none of them. Bad input: exit 2 and one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dipclock.arguments import UsageError
+
+if TYPE_CHECKING:
+    from server.store import Store
+
+_DATA = {"required": True, "type": Path, "metavar": "DIR",
+         "help": "the hub's data folder (as `dipclock hub --data` has it)"}
+
+
+def add_export_parsers(sub: Any) -> None:
+    export = sub.add_parser("export", help="the WDD's files or the event archive, from a "
+                                           "hub's data folder")
+    what = export.add_subparsers(dest="export_command", required=True, metavar="wdd|archive",
+                                 parser_class=type(export))
+    wdd = what.add_parser("wdd", help="classification.csv and boards.csv for the World "
+                                      "Diplomacy Database")
+    wdd.add_argument("--data", **_DATA)
+    wdd.add_argument("--out", required=True, type=Path, metavar="DIR",
+                     help="the folder to write the two files into (made if missing)")
+    arch = what.add_parser("archive", help="the event archive: everything the hub knows "
+                                           "of the event, in one file")
+    arch.add_argument("--data", **_DATA)
+    arch.add_argument("--out", required=True, type=Path, metavar="FILE",
+                      help="the archive file to write (a .zip)")
+    imp = sub.add_parser("import", help="an event archive into a hub's data folder")
+    kind = imp.add_subparsers(dest="import_command", required=True, metavar="archive",
+                              parser_class=type(imp))
+    into = kind.add_parser("archive", help="carry on an event from its archive (stop the "
+                                           "hub first)")
+    into.add_argument("file", type=Path, metavar="FILE", help="the event archive (.zip)")
+    into.add_argument("--data", **_DATA)
+    into.add_argument("--replace", action="store_true",
+                      help="replace the event the folder holds (its database is kept aside)")
+
+
+def _open(data: Path) -> Store:
+    import sqlite3
+
+    from server.settings import Settings
+    from server.store import Store
+
+    path = Settings(data_dir=data).db_path
+    if not path.is_file():
+        raise UsageError(f"--data {data}: no hub's data there ({path.name}): give the "
+                         "folder `dipclock hub --data` uses, or start the hub on it once")
+    try:
+        return Store(path)
+    except (sqlite3.Error, OSError) as exc:
+        raise UsageError(f"--data {data}: cannot open the hub's store ({exc})") from None
+
+
+def _write(path: Path, data: bytes, what: str) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"{what} {path}: cannot write it ({exc.strerror})") from None
+
+
+def run_export(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """What to print, and notes for stderr; bad input is a ``UsageError`` (exit 2)."""
+    if args.export_command == "archive":
+        import sqlite3
+
+        from server import archive
+        from server.settings import Settings
+
+        _open(args.data).close()  # there, and brought to this version's schema
+        try:
+            data = archive.make(Settings(data_dir=args.data).db_path)
+        except (sqlite3.Error, OSError) as exc:
+            raise UsageError(f"--data {args.data}: cannot read the hub's store ({exc})") \
+                from None
+        _write(args.out, data, "--out")
+        return f"event archive written to {args.out} ({len(data) // 1024 + 1} KB)", []
+    from server.exports import ExportRefused, wdd_export
+
+    store = _open(args.data)
+    try:
+        done = wdd_export(store)
+    except ExportRefused as exc:
+        raise UsageError(exc.message) from None
+    finally:
+        store.close()
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot make the folder ({exc.strerror})") \
+            from None
+    for name, data in done.files.items():
+        _write(args.out / name, data, "--out")
+    return f"{' and '.join(done.files)} written to {args.out}", done.notes
+
+
+def run_import(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The archive's event made the data folder's; bad input is a ``UsageError``."""
+    from server import archive
+    from server.settings import Settings
+
+    store = _open(args.data)
+    try:
+        there = archive.holds_event(store)
+    finally:
+        store.close()
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{args.file}: cannot read it ({exc.strerror})") from None
+    if len(data) > archive.MOST_UPLOAD:
+        raise UsageError(f"{args.file}: over {archive.MOST_UPLOAD // 2**20} MB: not an "
+                         "event archive")
+    try:
+        checked = archive.check(data, args.data)
+    except archive.ArchiveRefused as exc:
+        raise UsageError(f"{args.file}: {exc.message}") from None
+    try:
+        if there is not None and not args.replace:
+            raise UsageError(f"--data {args.data} holds another event ({there}): give "
+                             "--replace to replace it (its database is kept aside)")
+        aside = archive.install(checked, Settings(data_dir=args.data).db_path,
+                                datetime.now(UTC))
+    except OSError as exc:
+        raise UsageError(f"--data {args.data}: the archive could not be put in place "
+                         f"({exc.strerror}): the folder is unchanged") from None
+    finally:
+        checked.discard()
+    rounds = f"{checked.rounds} round{'' if checked.rounds == 1 else 's'}"
+    people = f"{checked.people} {'person' if checked.people == 1 else 'people'}"
+    said = f"{checked.event or 'the event'} imported: {rounds}, {people} on the roster"
+    notes = [f"the replaced database is kept in {aside}"] if there is not None else []
+    return said, notes
+
+
+__all__ = ["add_export_parsers", "run_export", "run_import"]
