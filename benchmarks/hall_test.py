@@ -390,30 +390,34 @@ def counting(card: Card, shots: list[Path]) -> bool:
                 and pygame.image.tobytes(a, "RGB") != pygame.image.tobytes(b, "RGB"))
 
 
+def code_shown(png: Path) -> bool:
+    """Whether a table's screendump shows its pairing code in big letters: over a tenth of
+    the middle band (under the label, over the hub's line) is not background, where the
+    "Asking the hub for a pairing code" placeholder's six bars fill a fortieth."""
+    surface = _screendump(png)
+    if surface is None:
+        return False
+    w, h = surface.get_size()
+    seen = [tuple(surface.get_at((x, y)))[:3] for y in range(h // 4, h * 55 // 100, 4)
+            for x in range(0, w, 4)]
+    background = max(set(seen), key=seen.count)
+    return sum(c != background for c in seen) > len(seen) / 10
+
+
 def code_on_screen(card: Card, shot: Path, limit: float = 90) -> bool:
-    """Screendumps until the table's code has replaced "Asking the hub for a pairing code"
-    (the middle of the screen changes: a frame takes a while under emulation), at most
-    ``limit`` seconds (a code waits 15 minutes for the TD). False: never seen to change."""
-    def middle() -> bytes | None:
+    """Screendumps until the table shows its code (``code_shown``: a frame takes a while
+    under emulation), at most ``limit`` seconds (a code waits 15 minutes for the TD)."""
+    def shows() -> bool:
         with contextlib.suppress(Failed, OSError):
             card.screendump(shot)
-        surface = _screendump(shot)
-        if surface is None:
-            return None
-        w, h = surface.get_size()
-        return bytes(v for y in range(h // 4, h * 2 // 3, 4) for x in range(0, w, 4)
-                     for v in tuple(surface.get_at((x, y)))[:3])
+        return code_shown(shot)
 
-    asking = middle()
     end = time.monotonic() + limit
-    while time.monotonic() < end:
+    while not shows():
+        if time.monotonic() >= end:
+            return False
         time.sleep(3)
-        now = middle()
-        if asking is None:
-            asking = now
-        elif now is not None and now != asking:
-            return True
-    return False
+    return True
 
 
 def qr_link(png: Path) -> str | None:
