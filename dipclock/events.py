@@ -370,6 +370,17 @@ BUILTIN: dict[str, EventProfile] = {
                 # with the areas being Austria/Italy, England/France, Russia/Turkey, and
                 # Germany"
                 power_areas=(("A", "I"), ("E", "F"), ("R", "T"), ("G",)),
+                # "Games will be filled with preference to those players who have traveled
+                # furthest to attend. That is, [...] ARMADA members will be asked to sit
+                # out" (a volunteer first: the text asks them)
+                sit_out_order=("volunteers", "host_club"), host_club="ARMADA",
+                # Prizes, Team Championship: "Seeding will ensure that all team members will
+                # be able to play at least two rounds without facing a member of the same
+                # team"
+                teams_apart_games=2,
+                # "the replacement player will receive the full score for the game" (unless
+                # extenuating circumstances: the TD then gives shares)
+                replaced_score="replacement",
             ),
         ),
         EventProfile(
@@ -408,6 +419,14 @@ BUILTIN: dict[str, EventProfile] = {
                 # (max_rounds) is the seating's too. The text does not say which powers are
                 # adjacent: those whose home countries border by land or share a sea
                 adjacent_powers=WDC2006_ADJACENT,
+                # 4: "Players will not play against other members of their team in the
+                # Saturday round" (round 3)
+                teams_apart_rounds=(3,),
+                # 2: "people will be dropped in the following order: Volunteers. Players
+                # who signed up after the signup deadline [...] Players from Berlin [...]
+                # Players from Germany"
+                sit_out_order=("volunteers", "late", "local", "home_country"),
+                locality="Berlin", country="DE", signup_deadline_minutes=30,
             ),
         ),
         EventProfile(
@@ -446,6 +465,17 @@ BUILTIN: dict[str, EventProfile] = {
                 tie_breaks=("best_game", "head_to_head", "head_to_head_total"),
                 # "A player should not be assigned the same power twice in the tournament"
                 powers_before_pairs=True,
+                # "the TD may ask players to stand aside [...] he will exclude local board
+                # members before local club members, local club members before local
+                # non-members, and local non-members before travelers"; the board is the
+                # text's "PTKS Executive Board Members"; the text names no town: an event
+                # file gives ``locality``
+                sit_out_order=("volunteers", "host_board", "host_club", "local"),
+                host_club="PTKS",
+                host_board=("Chris Martin", "Jeff Ladd", "Joe Wheeler", "David Maletsky",
+                            "Adam Sigal", "Tim Richardson"),
+                # "Scoring of this position will be at the discretion of the TD"
+                replaced_score="td",
             ),
         ),
         EventProfile(
@@ -487,6 +517,13 @@ BUILTIN: dict[str, EventProfile] = {
             standings=StandingsRules(
                 # II.1b3: "they will choose first the non-preregistered players" to sit out
                 sit_out_not_preregistered_first=True,
+                sit_out_order=("volunteers", "not_preregistered"),
+                # II.4b: "The second round is the team round. Two players of the same team
+                # cannot play together during that round."
+                teams_apart_rounds=(2,),
+                # II: "The tournament director will decide how many points will get each
+                # player" (a player who left, and the one who replaced them)
+                replaced_score="td",
                 # IV.2-3: QS 100/80/40 % (the sum when fewer than three were played); FS
                 # 100/100/80/40 %; III.3-4: the top board's most centres wins, +15 %
                 weights=(1, 1, 0.8, 0.4), qualification_weights=(1, 0.8, 0.4),
@@ -537,6 +574,8 @@ BUILTIN: dict[str, EventProfile] = {
                 # 2: "teams of seven players, with one player playing each of the seven
                 # Great Powers": the team round is seated from the teams, not drawn
                 team_round_from_teams=True,
+                # 2's drop order ("dropped in the following order:") lists no one in the
+                # text as kept: volunteers only, as everywhere
                 best_country_by="centres_then_score", best_country_solo_rule=True,
             ),
         ),

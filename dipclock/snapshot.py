@@ -116,7 +116,9 @@ class Snapshot(_Part):
     claims: tuple[Claim, ...] = ()
     clock: Annotated[int, Field(strict=True, ge=0)] = 0
     #: who plays which power at this table this round, as the TD seated them: the screen
-    #: names the player beside a late power. Empty from a hub that does not send it.
+    #: names the player beside a late power. From a replacement's phase on, the player who
+    #: plays it now, or "civil disorder" (``dipclock.replacements``). Empty from a hub that
+    #: does not send it.
     players: dict[PowerLetter, PlayerName] = Field(default_factory=dict)
     #: the path of this table's result sheet this round, its key after '#'
     #: ("/sheet/2/14#k3..."): when the game is over the kiosk shows it as a QR code, on the

@@ -18,7 +18,7 @@ from typing import Generic, TypeVar
 
 from dipclock.arguments import moment_in_round
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
-from dipclock.powers import POWERS
+from dipclock.powers import POWERS, power_letter
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.seating import SeatingError
@@ -340,30 +340,51 @@ def csv_lines(text: str, what: str) -> Iterator[tuple[int, list[str]]]:
         raise Refused(422, f"{what} line {n + 1}: not a CSV line ({exc})") from None
 
 
-def teams_from_csv(text: str) -> Action[list[tuple[str, str]]]:
-    """``team,player`` lines: each player in one team, names on one line of at most 80
-    characters; a bad line is a 422 naming it."""
-    members: list[tuple[str, str]] = []
+def teams_from_csv(text: str) -> Action[list[tuple[str, str, str | None]]]:
+    """``team,player`` lines, or ``team,player,power`` on every line (a team round seated
+    from its teams, graduated20: each member's power, once in a team): each player in one
+    team, names on one line of at most 80 characters; a bad line is a 422 naming it."""
+    members: list[tuple[str, str, str | None]] = []
     seen: dict[str, str] = {}
+    widths: set[int] = set()
     for n, row in csv_lines(text, "teams"):
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
-        if n == 1 and [c.casefold() for c in cells] == ["team", "player"]:
+        if n == 1 and [c.casefold() for c in cells] in (["team", "player"],
+                                                        ["team", "player", "power"]):
             continue
-        if len(cells) != 2 or not all(cells):
-            raise Refused(422, f"teams line {n}: give team,player (2 values)")
-        team, player = cells
+        if len(cells) not in (2, 3) or not all(cells):
+            raise Refused(422, f"teams line {n}: give team,player or team,player,power")
+        widths.add(len(cells))
+        if len(widths) > 1:
+            raise Refused(422, f"teams line {n}: give a power on every line or none")
+        team, player = cells[:2]
         if any(len(c) > 80 or not c.isprintable() for c in cells):
             raise Refused(422, f"teams line {n}: a name is one line of at most 80 characters")
         if player in seen:
             raise Refused(422, f"teams line {n}: {player} is already in {seen[player]}")
+        power = _team_power(cells[2], team, members, n) if len(cells) == 3 else None
         seen[player] = team
-        members.append((team, player))
-    teams = {t for t, _ in members}
+        members.append((team, player, power))
+    teams = {m[0] for m in members}
     summary = (f"teams: {len(teams)} teams, {len(members)} players" if members
                else "teams: cleared")
     return Action(members, summary)
+
+
+def _team_power(text: str, team: str, members: list[tuple[str, str, str | None]],
+                n: int) -> str:
+    """A team member's power letter; a power a team has already is a 422 naming line n."""
+    try:
+        letter = power_letter(text)
+    except ValueError as exc:
+        raise Refused(422, f"teams line {n}: {exc}") from None
+    had = next((p for t, p, pw in members if t == team and pw == letter), None)
+    if had is not None:
+        raise Refused(422, f"teams line {n}: team {team} has {POWERS[letter]} already "
+                           f"({had})")
+    return letter
 
 
 def seats_from_csv(text: str) -> list[Seat]:

@@ -305,7 +305,10 @@ def _check_database(path: Path) -> tuple[str, int, int]:
         finally:
             con.close()
     except (sqlite3.Error, ValueError, TypeError, KeyError) as exc:
-        raise BackupRefused(f"this backup's database cannot be read ({exc}): use another "
+        # a page SQLite cannot parse stops the integrity check itself: damaged, as above
+        what = "is damaged" if "malformed" in str(exc) or "not a database" in str(exc) \
+            else "cannot be read"
+        raise BackupRefused(f"this backup's database {what} ({exc}): use another "
                             "copy") from None
     if not hub_id:
         raise BackupRefused("this backup's database has no hub id: it is not a hub's")

@@ -87,9 +87,9 @@ def wdd_event(store: Store) -> tuple[Event, list[str]]:
         raise ExportRefused(f"round {last} has no event's rules stored: set the event first")
     rules = rules_of(board.profile)
     scores = game_scores(store, last)
-    top = top_board_of(store, rules, scores, last)
-    seated = frozenset(top.players) if top is not None and top.counts else frozenset()
     try:
+        top = top_board_of(store, rules, scores, last)
+        seated = frozenset(top.players) if top is not None and top.counts else frozenset()
         table = standings(scores, rules, top_board=seated,
                           top_board_round=top.round if seated and top else None)
         best = best_countries(scores, rules, solo_boards=solo_boards(store, last))

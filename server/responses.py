@@ -917,6 +917,9 @@ class StandingsView(Out):
     #: ``mixed`` for the team table alone: its totals add the team round's games only
     #: (one round, so one system: "" unless that round's games mixed systems)
     teams_mixed: str = ""
+    #: one line per replaced power: how its game's score was shared ("Germany at round 2
+    #: table 4: 60 % to Ann, 40 % to Zoe, as the TD decided")
+    replaced: list[str] = []
 
 
 # --- the seating as the TD checks it (``server.seatingview``) -----------------------------
@@ -1083,3 +1086,42 @@ class ArchiveImported(Out):
     people: int
     aside: str  # the folder in the data folder where the replaced database is kept
     summary: str
+
+
+class ReplacementRow(Out):
+    """One replacement on the "A player leaves" card (``server.routers.replacements``)."""
+
+    id: int
+    round: int
+    table: int
+    power: str  # the letter
+    power_name: str
+    phase: str  # "F1903"
+    phase_title: str  # "Fall 1903"
+    player: str | None  # None: civil disorder
+    who: str  # the player, or "civil disorder"
+    share: float | None
+    started: str  # the player seated at the start
+
+
+class PhaseChoice(Out):
+    code: str  # "F1903"
+    title: str  # "Fall 1903"
+
+
+class ReplacementsOut(Out):
+    """``GET /api/td/replacements/{round}``: the round's replacements and the card's choices."""
+
+    round: int
+    #: the powers' names by letter, and the phases a replacement may start from: the card
+    #: holds no rule of its own (tests/server/test_static_rules.py)
+    powers: dict[str, str]
+    phases: list[PhaseChoice]
+    rule: str  # the event's replaced_score
+    rule_words: str
+    td_shares: bool  # the event leaves the score to the TD: the card asks a share
+    last_year: int | None
+    #: the round's seating, table -> power letter -> player, for the card's choices
+    seated: dict[int, dict[str, str]]
+    records: list[ReplacementRow]
+    base: int

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Endings, Scored, endings
 from dipclock.powers import LETTERS, POWERS
+from dipclock.replacements import Replacement, sheet_words, split
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
@@ -134,9 +135,13 @@ def board_problem(board: Board, table: int, body: SheetIn) -> str | None:
     return problem(board.profile, body, where(board, table))
 
 
-def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, str]
-               ) -> SheetView:
+def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, str],
+               replaced: Sequence[Replacement] = ()) -> SheetView:
+    """``replaced``: the table's replacements this round: a replaced power's line names
+    who started and who played it from which phase (``sheet_words``)."""
     profile = board.profile
+    seated = {p: sheet_words(n, [r for r in replaced if r.power == p])
+              for p, n in seated.items()}
     year = scoring_year(board, table)
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
     scores: dict[str, float] | None = None
@@ -219,14 +224,30 @@ def round_sheets(store: Store, board: Board) -> list[SheetView]:
     sheets = {s.table: s for s in store.sheets(board.rnd.number)}
     seated = players_of(store, board.rnd.number)
     tables = sorted(set(store.tables()) | set(sheets) | set(seated))
-    return [sheet_view(board, t, sheets.get(t), seated.get(t, {})) for t in tables]
+    replaced = [r for _, r in store.replacements(board.rnd.number)]
+    return [sheet_view(board, t, sheets.get(t), seated.get(t, {}),
+                       [r for r in replaced if r.table == t]) for t in tables]
 
 
 def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
     """One ``GameScore`` per seated power of every sheet the TD confirmed (rounds up to
     ``up_to``), each scored under its own round's event. A power with no player seated
-    has no one to credit and is left out."""
+    has no one to credit and is left out; a replaced power's score is shared
+    (``scores_and_notes``)."""
+    return scores_and_notes(store, up_to)[0]
+
+
+def scores_and_notes(store: Store, up_to: int | None = None
+                     ) -> tuple[list[GameScore], list[str]]:
+    """``game_scores``, with a replaced power's score split among its players by the
+    event's ``replaced_score`` or the TD's shares (``dipclock.replacements.split``), and the
+    standings' note of each split. The split enters here, where a seat becomes a player's
+    game, so every table after it (totals, tie-breaks, top board) takes it unchanged."""
     out: list[GameScore] = []
+    notes: list[str] = []
+    records: dict[tuple[int, int, str], list[Replacement]] = {}
+    for _, r in store.replacements():
+        records.setdefault((r.round, r.table, r.power), []).append(r)
     seating: dict[int, dict[int, dict[str, str]]] = {}
     boards: dict[int, Board | None] = {}
     for sheet in store.sheets():
@@ -245,12 +266,20 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
         if sheet.round not in seating:
             seating[sheet.round] = players_of(store, sheet.round)
         for power, player in seating[sheet.round].get(sheet.table, {}).items():
-            out.append(GameScore(round=sheet.round, player=player, score=scores[power],
-                                 board=str(sheet.table), power=POWERS[power],
-                                 centres=sheet.body.centres.get(power),
-                                 system=board.profile.scoring.system
-                                 if board.profile.scoring else None))
-    return out
+            game = GameScore(round=sheet.round, player=player, score=scores[power],
+                             board=str(sheet.table), power=POWERS[power],
+                             centres=sheet.body.centres.get(power),
+                             system=board.profile.scoring.system
+                             if board.profile.scoring else None)
+            mine = records.get((sheet.round, sheet.table, power))
+            if not mine:
+                out.append(game)
+                continue
+            games, note = split(game, mine, rules_of(board.profile).replaced_score,
+                                sheet.body.year)
+            out.extend(games)
+            notes.append(note)
+    return out, notes
 
 
 def rules_of(profile: EventProfile) -> StandingsRules:
@@ -264,13 +293,14 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
     if board is None:
         return StandingsView(event="", round=round_no, sheets_final=0, sheets_waiting=[],
                              standings=[], problem=f"no round {round_no} is set up")
-    scores = game_scores(store, round_no)
+    scores, replaced = scores_and_notes(store, round_no)
     rules = rules_of(board.profile)
     waiting = [v.table for v in round_sheets(store, board) if v.status != "final"]
     rows: list[Standing] = []
     problem = ""
-    top = top_board_of(store, rules, scores, round_no)
+    top = None
     try:
+        top = top_board_of(store, rules, scores, round_no)
         seated = frozenset(top.players) if top is not None and top.counts else frozenset()
         rows = standings(scores, rules, top_board=seated,
                          top_board_round=top.round if seated and top else None)
@@ -291,7 +321,7 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
                    score=round(w.score, 2)) for w in won])
             for power, won in countries.items()],
         teams=team_rows, team_problem=team_problem,
-        teams_mixed=mixed_text(team_games) if team_rows else "")
+        teams_mixed=mixed_text(team_games) if team_rows else "", replaced=replaced)
 
 
 def team_table(store: Store, rules: StandingsRules, scores: list[GameScore],

@@ -38,6 +38,7 @@ from dipclock.seating import (
     two_boards_allowed,
 )
 from dipclock.seating.seatfile import MOST_PLAYERS
+from dipclock.seating.teams import team_apart
 from dipclock.snapshot import PlayerName
 from dipclock.standings import StandingsRules
 from server import seatingjob
@@ -72,6 +73,9 @@ class DraftIn(Body):
     #: ``dipclock.roster.register.for_seating``)
     sit_out_first: Annotated[list[Annotated[list[PlayerName], Field(max_length=MOST_PLAYERS)]],
                              Field(max_length=4)] = []
+    #: the TD's names for top-board seats the ranking leaves tied (a withdrawn player's seat
+    #: goes to the next in the ranking; where those next are level, the TD names who)
+    top_board_pick: Annotated[list[PlayerName], Field(max_length=7)] = []
 
 
 class CheckIn(Body):
@@ -137,7 +141,13 @@ def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
         rules=rules,
         scores=tuple(game_scores(hub.store, body.round - 1)) if top_board else (),
         sit_out_first=tuple(tuple(known.get(name_key(p), spelling(p)) for p in group)
-                            for group in body.sit_out_first))
+                            for group in body.sit_out_first),
+        top_board_pick=tuple(known.get(name_key(p), spelling(p)) for p in body.top_board_pick),
+        teams=tuple((t, tuple(known.get(name_key(p), spelling(p)) for p in members))
+                    for t, members in hub.store.teams().items()),
+        team_powers=tuple((t, tuple((letter, known.get(name_key(p), spelling(p)))
+                                    for letter, p in seats.items()))
+                          for t, seats in hub.store.team_powers().items()))
 
 
 def reply(job: seatingjob.DraftJob, drafted: seatingjob.Drafted, played: str) -> Draft:
@@ -172,8 +182,11 @@ def check(hub: Hub, body: CheckIn) -> Judged:
     twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
     if twice is not None:
         raise Refused(422, f"seating: table {twice} is given twice")
-    return judge(hub, body.round, _tables(body.tables), _apart(body.apart),
-                 earlier(hub, body.round), _rules(hub))
+    past, rules = earlier(hub, body.round), _rules(hub)
+    mates = team_apart({t: [spelling(p) for p in m] for t, m in hub.store.teams().items()},
+                       rules, body.round, past)
+    return judge(hub, body.round, _tables(body.tables), _apart(body.apart) | mates,
+                 past, rules)
 
 
 def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], str]:

@@ -23,6 +23,7 @@ from dipclock.seating import (
     seat_round,
     two_boards_allowed,
 )
+from dipclock.seating.teams import team_apart
 from dipclock.seating.topboard import top_board_round
 from dipclock.standings import GameScore, StandingsRules
 
@@ -44,6 +45,14 @@ class DraftJob:
     scores: tuple[GameScore, ...]
     #: groups of players who sit out before the rest, in order (the register's)
     sit_out_first: tuple[tuple[str, ...], ...] = ()
+    #: the hub's teams, (team, its members), in the players' spelling: team-mates kept
+    #: apart in the rounds the event says (``team_apart``)
+    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: each team's player of each power, (team, ((letter, player), ...)): a team round
+    #: seated from its teams (graduated20)
+    team_powers: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    #: the TD's names for a tied top-board seat (``top_board_round``'s ``chosen``)
+    top_board_pick: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,15 +76,20 @@ def draft(job: DraftJob) -> Drafted:
     rng = random.Random(job.seed)
     # the core's one top-board step, as ``dipclock seat`` takes it: a tie is a note
     top = top_board_round(job.round, job.players, job.scores, job.rules, past, rng,
-                          {t.number for t in job.kept})
-    seated = seat_round(list(job.players), past, job.round, rng, apart=job.apart,
+                          {t.number for t in job.kept}, chosen=job.top_board_pick)
+    mates = team_apart({t: list(m) for t, m in job.teams}, job.rules, job.round, past)
+    apart = job.apart | mates
+    seated = seat_round(list(job.players), past, job.round, rng, apart=apart,
                         fixed=[*job.kept, *top.tables], two_boards=list(job.two_boards),
-                        rules=job.rules, sit_out_first=job.sit_out_first)
+                        rules=job.rules, sit_out_first=job.sit_out_first,
+                        teams={t: dict(s) for t, s in job.team_powers} or None)
     enough = ((f"sitting out, having played the most rounds the event allows: "
                f"{', '.join(seated.played_enough)}",) if seated.played_enough else ())
-    return Drafted(seated, tuple(problems(seated.tables, job.apart,
+    apart_note = ((f"team-mates kept apart this round, as the event's rules say "
+                   f"({len(mates)} pairs)",) if mates else ())
+    return Drafted(seated, tuple(problems(seated.tables, apart,
                                           two_boards_allowed(job.rules))),
-                   top.seeds, top.notes + enough)
+                   top.seeds, top.notes + enough + apart_note)
 
 
 __all__ = ["DraftJob", "Drafted", "draft"]

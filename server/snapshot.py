@@ -7,6 +7,7 @@ from typing import Any
 
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
+from dipclock.replacements import Replacement, players_at
 from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
 from server.hallmessage import showing
@@ -19,7 +20,7 @@ from server.resultsdesk import (
     sheet_link,
     sheet_secret,
 )
-from server.rounds import Current, current
+from server.rounds import Current, current, table_clocks
 from server.sheets import ending_text
 from server.store import PressRow
 
@@ -32,7 +33,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     players: dict[int, dict[str, str]] = {}
     if cur is not None:
         by_table = hub.book.rows(hub.store, cur.round.number, sorted(tables))
-        players = players_of(hub.store, cur.round.number)
+        players = playing_now(hub, cur, players_of(hub.store, cur.round.number), tables)
     now = hub.clock.now()
     secret = sheet_secret(hub.store) if cur is not None else ""
     results = table_results(hub, cur, tables) if cur is not None else {}
@@ -61,6 +62,26 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
         )
         for n, rows in by_table.items()
     }
+
+
+def playing_now(hub: Hub, cur: Current, seated: dict[int, dict[str, str]],
+                tables: set[int]) -> dict[int, dict[str, str]]:
+    """Each table's players by power as they play now: a power replaced from a phase that
+    has begun at that table (its clock's timetable at hub time) is named by its
+    replacement, or ``civil disorder`` (``dipclock.replacements``)."""
+    records: dict[int, list[Replacement]] = {}
+    for _, r in hub.store.replacements(cur.round.number):
+        if r.table in tables:
+            records.setdefault(r.table, []).append(r)
+    if not records:
+        return seated
+    now = hub.clock.moment()
+    clocks = table_clocks(cur.profile, cur.schedule, records)
+    out = dict(seated)
+    for n, mine in records.items():
+        began = [p.ref for p in clocks[n].timetable().phases if p.opens <= now]
+        out[n] = players_at(seated.get(n, {}), mine, began[-1] if began else None)
+    return out
 
 
 def table_results(hub: Hub, cur: Current, tables: set[int]) -> dict[int, TableResult]:

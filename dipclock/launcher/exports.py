@@ -17,12 +17,10 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dipclock.arguments import UsageError
-
-if TYPE_CHECKING:
-    from server.store import Store
+from dipclock.launcher.roster import open_hub_data
 
 _DATA = {"required": True, "type": Path, "metavar": "DIR",
          "help": "the hub's data folder (as `dipclock hub --data` has it)"}
@@ -54,22 +52,6 @@ def add_export_parsers(sub: Any) -> None:
                       help="replace the event the folder holds (its database is kept aside)")
 
 
-def _open(data: Path) -> Store:
-    import sqlite3
-
-    from server.settings import Settings
-    from server.store import Store
-
-    path = Settings(data_dir=data).db_path
-    if not path.is_file():
-        raise UsageError(f"--data {data}: no hub's data there ({path.name}): give the "
-                         "folder `dipclock hub --data` uses, or start the hub on it once")
-    try:
-        return Store(path)
-    except (sqlite3.Error, OSError) as exc:
-        raise UsageError(f"--data {data}: cannot open the hub's store ({exc})") from None
-
-
 def _write(path: Path, data: bytes, what: str) -> None:
     try:
         path.write_bytes(data)
@@ -85,7 +67,7 @@ def run_export(args: argparse.Namespace) -> tuple[str, list[str]]:
         from server import archive
         from server.settings import Settings
 
-        _open(args.data).close()  # there, and brought to this version's schema
+        open_hub_data(args.data).close()  # there, and brought to this version's schema
         try:
             data = archive.make(Settings(data_dir=args.data).db_path)
         except (sqlite3.Error, OSError) as exc:
@@ -95,7 +77,7 @@ def run_export(args: argparse.Namespace) -> tuple[str, list[str]]:
         return f"event archive written to {args.out} ({len(data) // 1024 + 1} KB)", []
     from server.exports import ExportRefused, wdd_export
 
-    store = _open(args.data)
+    store = open_hub_data(args.data)
     try:
         done = wdd_export(store)
     except ExportRefused as exc:
@@ -117,7 +99,7 @@ def run_import(args: argparse.Namespace) -> tuple[str, list[str]]:
     from server import archive
     from server.settings import Settings
 
-    store = _open(args.data)
+    store = open_hub_data(args.data)
     try:
         there = archive.holds_event(store)
     finally:

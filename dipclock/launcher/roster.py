@@ -58,7 +58,7 @@ def add_roster_parser(sub: Any) -> None:
 
 def run_roster(args: argparse.Namespace) -> tuple[str, list[str]]:
     """What to print, and notes for stderr; bad input is a ``UsageError`` (exit 2)."""
-    store = _open(args.data)
+    store = open_hub_data(args.data)
     try:
         if args.roster_command == "import":
             return _import(store, args)
@@ -79,7 +79,9 @@ def run_roster(args: argparse.Namespace) -> tuple[str, list[str]]:
         store.close()
 
 
-def _open(data: Path) -> Store:
+def open_hub_data(data: Path) -> Store:
+    """The hub's store in its data folder ``data``, for a command run beside it (the
+    roster, the exports); a folder without one is a ``UsageError`` naming it."""
     import sqlite3  # here: the front door's other commands load no store (tests/core/test_cli)
 
     from server.settings import Settings
@@ -151,4 +153,4 @@ def list_text(people: list[Person]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["add_roster_parser", "run_roster"]
+__all__ = ["add_roster_parser", "open_hub_data", "run_roster"]

@@ -24,7 +24,7 @@ from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds
 from dipclock.launcher.results import read_scores, usable_rules
 from dipclock.names import name_key, spelling
-from dipclock.powers import POWERS
+from dipclock.powers import POWERS, power_letter
 from dipclock.seating import (
     SEATS,
     Past,
@@ -39,6 +39,7 @@ from dipclock.seating import (
     two_boards_allowed,
 )
 from dipclock.seating.seatfile import MOST_TABLES, NAME_MAX, is_name, read_seats
+from dipclock.seating.teams import team_apart
 from dipclock.seating.topboard import top_board_round
 from dipclock.standings import StandingsError
 
@@ -53,6 +54,10 @@ def add_seat_parser(sub: Any) -> None:
                       help="the earlier rounds, round,table,power,player (the hub's format)")
     seat.add_argument("--apart", metavar="APART.csv",
                       help="player,player lines: pairs never to seat at one table")
+    seat.add_argument("--teams", metavar="TEAMS.csv",
+                      help="team,player[,power] lines: team-mates are kept apart in the "
+                           "rounds the event says; a team round seated from its teams "
+                           "(graduated20) needs each member's power")
     seat.add_argument("--seed", type=int,
                       help="the random seed: the same seed and files seat the same again")
     seat.add_argument("--keep", metavar="TABLES",
@@ -84,6 +89,8 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
     apart = (read_apart(_text(args.apart, "--apart"), args.apart, set(players), notes)
              if args.apart else set())
     two_boards = _names(args.two_boards, "--two-boards", players)
+    teams, team_powers = (read_teams(_text(args.teams, "--teams"), args.teams, players)
+                          if args.teams else ({}, {}))
     if two_boards and not two_boards_allowed(profile.standings):
         raise UsageError(f"--two-boards: {profile.id}'s rules do not let a player play two "
                          "boards")
@@ -95,10 +102,15 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
         notes.append(f"seed {seed}: --seed {seed} seats the same again")
     rng = random.Random(seed)
     past = read_past(earlier)
+    mates = team_apart(teams, profile.standings, args.round, past)
+    if mates:
+        notes.append(f"round {args.round}: {len(mates)} team-mate pair(s) kept apart, as "
+                     f"{profile.id}'s rules say")
     try:
         kept += top_board_table(profile, args, players, past, rng, kept, notes)
-        seating = seat_round(players, past, args.round, rng, apart=apart, fixed=kept,
-                             two_boards=two_boards, rules=profile.standings)
+        seating = seat_round(players, past, args.round, rng, apart=apart | mates, fixed=kept,
+                             two_boards=two_boards, rules=profile.standings,
+                             teams=team_powers or None)
     except SeatingError as exc:
         raise UsageError(str(exc)) from None
     if seating.played_enough:
@@ -261,6 +273,46 @@ def read_apart(text: str, origin: str, players: set[str],
     return apart
 
 
+def read_teams(text: str, origin: str, players: list[str]
+               ) -> tuple[dict[str, list[str]], dict[str, dict[str, str]]]:
+    """``team,player`` or ``team,player,power`` lines (a ``team,player[,power]`` header
+    may come first): each team's members, and, where the lines give powers, each team's
+    player of each power (a team round seated from its teams). A player in two teams, a
+    power twice in a team or a power on some lines only is an error naming the line."""
+    known = {name_key(p): p for p in players}
+    members: dict[str, list[str]] = {}
+    powers: dict[str, dict[str, str]] = {}
+    team_of: dict[str, tuple[str, int]] = {}
+    widths: set[int] = set()
+    for n, cells in _rows(text, origin):
+        if n == 1 and [c.casefold() for c in cells] in (["team", "player"],
+                                                        ["team", "player", "power"]):
+            continue
+        if len(cells) not in (2, 3) or not cells[0]:
+            raise UsageError(f"{origin}: line {n}: give team,player or team,player,power")
+        widths.add(len(cells))
+        if len(widths) > 1:
+            raise UsageError(f"{origin}: line {n}: give a power on every line or none")
+        team = cells[0]
+        who = known.get(name_key(cells[1]), _name(cells[1], origin, n))
+        if who in team_of:
+            raise UsageError(f"{origin}: line {n}: {who} is already in team "
+                             f"{team_of[who][0]} (line {team_of[who][1]})")
+        team_of[who] = (team, n)
+        members.setdefault(team, []).append(who)
+        if len(cells) == 3:
+            try:
+                letter = power_letter(cells[2])
+            except ValueError as exc:
+                raise UsageError(f"{origin}: line {n}: {exc}") from None
+            mine = powers.setdefault(team, {})
+            if letter in mine:
+                raise UsageError(f"{origin}: line {n}: team {team} has {POWERS[letter]} "
+                                 f"already ({mine[letter]})")
+            mine[letter] = who
+    return members, powers
+
+
 def kept_tables(history: list[Seat], number: int, keep: str | None) -> list[Table]:
     """The tables of round ``number`` named by ``--keep``, as ``--history`` has them."""
     if not keep:
@@ -302,5 +354,6 @@ def _names(text: str | None, option: str, players: list[str]) -> list[str]:
     return names
 
 
-__all__ = ["add_seat_parser", "read_apart", "read_history", "read_players", "run_seat"]
+__all__ = ["add_seat_parser", "read_apart", "read_history", "read_players", "read_teams",
+           "run_seat"]
 

@@ -15,11 +15,12 @@ then holds seats for it); after it, marking present is refused with why, since t
 are drawn: the late arrival is seated by seating the round again with the tables kept.
 
 Who sits out when the players are not a multiple of seven follows the event's order
-(``sit_out_order``), groups of players sat out before the rest: wdc2019 II.1b3 "If the
-organisation need some players to sit out, they will choose first the non-preregistered
-players. A bonus may be given to the player who ask to sit out." A volunteer comes first
-everywhere (they asked); the non-pre-registered next where the event says so
-(``StandingsRules.sit_out_not_preregistered_first``). The bonus is the event's
+(``StandingsRules.sit_out_order``), groups of players sat out before the rest: wdc2019
+II.1b3 "If the organisation need some players to sit out, they will choose first the
+non-preregistered players. A bonus may be given to the player who ask to sit out";
+wdc2006 2: volunteers, late sign-ups, "Players from Berlin", "Players from Germany";
+wdc2018: local board members, local club members, other locals, then travellers; wdc2003:
+"ARMADA members will be asked to sit out". The bonus is the event's
 ``sit_out_bonus`` (the text gives no figure: the TD's event file does), for a volunteer
 who did sit out.
 
@@ -29,12 +30,17 @@ Pure: the store keeps the marks (``server.store.register``), the seating takes w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal, get_args
 
+import pycountry
+
 from dipclock.errors import DipclockError
+from dipclock.names import name_key
 from dipclock.roster.person import Person
+from dipclock.standings.rules import SitOutGroup, StandingsRules
 
 Status = Literal["present", "absent", "sitting_out", "withdrawn"]
 STATUSES: tuple[Status, ...] = get_args(Status)
@@ -108,24 +114,79 @@ class ForSeating:
 
 
 def for_seating(people: Sequence[tuple[int, Person]], marks: Marks, round_no: int, *,
-                not_preregistered_first: bool = False) -> ForSeating:
-    """Round ``round_no``'s players and sit-out order from its register: volunteers sit out
-    first; then, where the event says so (wdc2019 II.1b3), the non-pre-registered."""
+                not_preregistered_first: bool = False, rules: StandingsRules | None = None,
+                late: Collection[int] = ()) -> ForSeating:
+    """Round ``round_no``'s players and sit-out order from its register: the groups of the
+    event's ``sit_out_order`` (``rules``; without them volunteers, then, where
+    ``not_preregistered_first``, the non-pre-registered: wdc2019 II.1b3), each of the
+    players not in an earlier group (a group of all those left is none). ``late``: the
+    ids of those who signed up after the round's deadline (wdc2006 2:
+    ``signed_up_late``)."""
     status = {i: status_of(marks, round_no, i) for i, _ in people}
-    players = tuple(p.name for i, p in people if status[i] in ("present", "sitting_out"))
+    playing = [(i, p) for i, p in people if status[i] in ("present", "sitting_out")]
+    order: tuple[SitOutGroup, ...] = rules.sit_out_groups if rules is not None else (
+        ("volunteers", "not_preregistered") if not_preregistered_first else ("volunteers",))
     groups: list[tuple[str, ...]] = []
     named: list[str] = []
-    volunteers = tuple(p.name for i, p in people if status[i] == "sitting_out")
-    if volunteers:
-        groups.append(volunteers)
-        named.append("asked to sit out")
-    if not_preregistered_first:
-        late = tuple(p.name for i, p in people
-                     if status[i] == "present" and not p.preregistered)
-        if late:
-            groups.append(late)
-            named.append("not pre-registered")
-    return ForSeating(players, tuple(groups), tuple(named))
+    taken: set[int] = set()
+    for group in order:
+        test, words = _group(group, rules, status, set(late))
+        rest = [(i, p) for i, p in playing if i not in taken]
+        members = [(i, p) for i, p in rest if test(i, p)]
+        # a group of every player left orders nothing: not named (not "all signed up late")
+        if members and len(members) < len(rest):
+            groups.append(tuple(p.name for _, p in members))
+            named.append(words)
+            taken.update(i for i, _ in members)
+    return ForSeating(tuple(p.name for _, p in playing), tuple(groups), tuple(named))
+
+
+def _group(group: SitOutGroup, rules: StandingsRules | None, status: Mapping[int, Status],
+           late: Collection[int]) -> tuple[Callable[[int, Person], bool], str]:
+    """Who of the players is in ``group``, and the group's name as the TD reads it. A
+    place, a club or a name is compared as one name is (capitals and spaces aside)."""
+    country = rules.country if rules else ""
+    locality = name_key(rules.locality) if rules and rules.locality else ""
+    club = name_key(rules.host_club) if rules and rules.host_club else ""
+    board = {name_key(n) for n in rules.host_board} if rules else set()
+    tests: dict[SitOutGroup, tuple[Callable[[int, Person], bool], str]] = {
+        "volunteers": (lambda i, p: status[i] == "sitting_out", "asked to sit out"),
+        "late": (lambda i, p: i in late, "signed up late"),
+        "local": (lambda i, p: bool(locality) and name_key(p.location) == locality,
+                  f"from {rules.locality if rules else ''}"),
+        "home_country": (lambda i, p: bool(country) and p.nationality == country,
+                         f"from {_country_name(country)}"),
+        "host_board": (lambda i, p: p.key in board,
+                       f"{rules.host_club if rules else ''} board members".strip()),
+        "host_club": (lambda i, p: bool(club) and name_key(p.club) == club,
+                      f"{rules.host_club if rules else ''} members"),
+        "not_preregistered": (lambda i, p: not p.preregistered, "not pre-registered"),
+    }
+    return tests[group]
+
+
+def _country_name(code: str) -> str:
+    """"Germany" for "DE" (pycountry, as the roster checks a code); the code if unknown."""
+    found = pycountry.countries.get(alpha_2=code) if code else None
+    return str(getattr(found, "name", code))
+
+
+def signed_up_late(lines: Iterable[tuple[int, datetime, Status]],
+                   deadline: datetime) -> list[int]:
+    """The people who signed up for the round after its ``deadline`` (wdc2006 2: "There
+    is a nominal signup deadline 30min before the start of the round", and those after it
+    are dropped second), in the order they signed up. ``lines``: the TD's marks of the
+    round, oldest first, (person id, when, status); a person signs up when first marked
+    present or asking to sit out since their last mark of absent or withdrawn, and is late
+    if that was after ``deadline``. Those marked with "all pre-registered present" have
+    no line of their own: they signed up before the event (not late)."""
+    since: dict[int, datetime] = {}
+    for who, at, status in lines:
+        if status in ("present", "sitting_out"):
+            since.setdefault(who, at)
+        else:
+            since.pop(who, None)
+    return sorted((w for w, at in since.items() if at > deadline), key=lambda w: since[w])
 
 
 def bonuses(sat_out: Sequence[str], volunteers: Sequence[str],
@@ -144,4 +205,4 @@ def counts(statuses: Mapping[int, Status]) -> dict[Status, int]:
 
 __all__ = ["STATUSES", "WORDS", "ForSeating", "Marks", "RegisterError", "Status", "bonuses",
            "check_mark", "counts", "for_seating", "later_marks", "preregistered_to_mark",
-           "status_of"]
+           "signed_up_late", "status_of"]

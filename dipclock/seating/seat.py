@@ -13,12 +13,13 @@ An event's text changes some of that, through its rules (``StandingsRules``): wh
 the most rounds it allows sits out first (``played_enough``); a repeated power comes
 before a pair meeting again (``powers_before_pairs``, wdc2018); the powers avoid the
 areas a player had (wdc2003) and adjacent powers for two who met at adjacent powers
-(wdc2006; ``powers.PowerRules``); a team round seated from its teams is not drawn.
+(wdc2006; ``powers.PowerRules``); a team round seated from its teams is seated from
+them, not drawn (``teams.seat_team_round``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from dipclock.names import name_key, spelling
@@ -35,6 +36,7 @@ from dipclock.seating.powers import (
     table_cost,
 )
 from dipclock.seating.search import MOST_SEATED, seat_tables
+from dipclock.seating.teams import TeamPowers, seat_team_round
 from dipclock.standings.rules import StandingsRules
 
 
@@ -69,7 +71,8 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
                fixed: Sequence[Table] = (),
                two_boards: Sequence[str] = (),
                rules: StandingsRules | None = None,
-               sit_out_first: Sequence[Collection[str]] = ()) -> Seating:
+               sit_out_first: Sequence[Collection[str]] = (),
+               teams: Mapping[str, TeamPowers] | None = None) -> Seating:
     """Seat round ``number`` for ``players`` (those present) after the rounds in ``past``.
 
     ``apart``: pairs (``past.pair`` order) never to seat together. ``fixed``: tables
@@ -81,9 +84,15 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
     (``played_enough``: they sit out first), the powers (``PowerRules``), a repeated power
     before a pair meeting again (``powers_before_pairs``), a team round not drawn.
     ``sit_out_first``: groups of players who sit out before the rest (``sitting_out``).
+    ``teams``: each team's player of each power, for a team round seated from its teams
+    (``team_round_from_teams``: ``teams.seat_team_round``).
     """
     _check_names(players, "players")
-    _not_drawn(number, rules)
+    if _from_teams(number, rules):
+        if fixed:
+            raise SeatingError(f"round {number} is the team round: it is seated whole from "
+                               "the teams, with no table kept")
+        return _team_round(players, past, number, rng, apart, teams)
     held = {p for t in fixed for p in t.seats.values()}
     stray = sorted(held - set(players))
     if stray:
@@ -164,13 +173,27 @@ def _most(number: int, rules: StandingsRules | None) -> str:
     return f"{rules.max_rounds} rounds, the most the event allows"
 
 
-def _not_drawn(number: int, rules: StandingsRules | None) -> None:
-    """Refuse to draw a team round whose teams say who plays which power (graduated20 2:
-    "teams of seven players, with one player playing each of the seven Great Powers")."""
-    if rules is not None and rules.team_round_from_teams and number == rules.team_round:
+def _from_teams(number: int, rules: StandingsRules | None) -> bool:
+    """Is round ``number`` a team round seated from its teams, not drawn (graduated20 2:
+    "teams of seven players, with one player playing each of the seven Great Powers")?"""
+    return rules is not None and rules.team_round_from_teams and number == rules.team_round
+
+
+def _team_round(players: Sequence[str], past: Past, number: int, rng: Chance,
+                apart: Collection[tuple[str, str]],
+                teams: Mapping[str, TeamPowers] | None) -> Seating:
+    """The team round seated from ``teams`` (``seat_team_round``); refused without them.
+    Players present in no team sit out: only teams of seven play it."""
+    if not teams:
         raise SeatingError(f"round {number} is the team round: it is seated from the teams, "
-                           "each team's seven at the powers the team gave, not drawn; enter "
-                           "its tables by hand")
+                           "each team's seven at the powers the team gave; give the teams, "
+                           "each member with their power (team,player,power lines)")
+    seats = seat_team_round(teams, players, past, rng, apart)
+    tables = tuple(Table(n, {p: t[p] for p in LETTERS}) for n, t in enumerate(seats, 1))
+    playing = {name_key(p) for t in seats for p in t.values()}
+    out = tuple(sorted(p for p in players if name_key(p) not in playing))
+    return Seating(number, tables, out, (), pairs_met_before(tables, past),
+                   powers_repeated(tables, past), apart_together(tables, apart))
 
 
 def areas_repeated(tables: Sequence[Table], past: Past, rules: StandingsRules | None) -> int:

@@ -74,18 +74,19 @@ class TopBoard:
 
 def top_board_round(number: int, players: Collection[str], scores: Sequence[GameScore],
                     rules: StandingsRules | None, past: Past, rng: Chance,
-                    taken: Collection[int] = ()) -> TopBoard:
+                    taken: Collection[int] = (), chosen: Collection[str] = ()) -> TopBoard:
     """Round ``number``'s top board, where it is the event's top-board round: its seven by
     the standings of ``scores`` before it, those not among ``players`` (present) passed
     over ("the following player in the ranking may replace him"), at the first table not
     ``taken``. Not seated, with a note, before any score or on a tie for the last seat
-    (see above). Another ``StandingsError`` (scores that cannot be) is the caller's."""
+    (see above) that the TD's ``chosen`` names do not settle. Another ``StandingsError``
+    (scores that cannot be) is the caller's."""
     if rules is None or rules.top_board_round != number:
         return TopBoard()
     present = set(players)
     try:
         seeds = top_board_seeds(scores, rules,
-                                absent={s.player for s in scores} - present)
+                                absent={s.player for s in scores} - present, chosen=chosen)
     except SeatTie as exc:
         return TopBoard(notes=(f"{exc}: the top board is not seated; the TD decides who "
                                "takes the seat, and seats the top board by hand",))

@@ -43,6 +43,10 @@ class GameScore:
     power: str | None = None
     centres: int | None = None
     system: str | None = None
+    #: a share of a replaced power's game (``dipclock.replacements.split``) that is not
+    #: the keeper's: it has no board and no power by design (a board seats one player a
+    #: power), so the tie-breaks that need them do not refuse it as missing data
+    shared: bool = False
 
     def __post_init__(self) -> None:
         where = f"{self.player!r} in round {self.round}"

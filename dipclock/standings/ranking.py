@@ -93,35 +93,48 @@ class SeatTie(StandingsError):
 
 def qualifiers(scores: Sequence[GameScore], rules: StandingsRules, rounds: Collection[int],
                seats: int = 7,
-               exclude: Collection[str] | Callable[[str], bool] = frozenset()) -> list[str]:
+               exclude: Collection[str] | Callable[[str], bool] = frozenset(),
+               chosen: Collection[str] = ()) -> list[str]:
     """The ``seats`` best on the standings of ``rounds`` alone (with the qualification
     weights), to seat a top board; ``exclude`` (names, or a test of a name) drops those who
     may not sit there, such as ``played_every(scores, {1, 2, 3, 4})`` at wdc2006. They are
     dropped after ranking, so that their games still count against their opponents.
-    A tie on the last seat is a ``SeatTie``: no order the software picks would be fair."""
+    A tie on the last seat is a ``SeatTie``: no order the software picks would be fair;
+    ``chosen``, the TD's names for it (wdc2006 19.8: "If a player steps back, the following
+    player in the ranking may replace him"; where the following are level, the TD names who
+    does), settles it when they are that many of those level."""
     out = exclude if callable(exclude) else exclude.__contains__
     table = [s for s in standings([s for s in scores if s.round in rounds],
                                   rules.for_qualification())
              if not out(s.player)]
     if len(table) > seats > 0 and table[seats - 1].rank == table[seats].rank:
         level = [s.player for s in table if s.rank == table[seats].rank]
+        above = [s.player for s in table if s.rank < table[seats].rank]
+        picked = [p for p in level if p in chosen]
+        need = seats - len(above)
+        if chosen and len(picked) == need and set(chosen) <= set(level) | set(above):
+            return above + picked
+        named = (f"; the TD named {', '.join(chosen)}: name {need} of those level"
+                 if chosen else "")
         raise SeatTie(f"seat {seats} of the top board is tied between {', '.join(level)}: "
-                      f"no tie-break separates them", level)
+                      f"no tie-break separates them{named}", level)
     return [s.player for s in table[:seats]]
 
 
 def top_board_seeds(scores: Sequence[GameScore], rules: StandingsRules,
-                    absent: Collection[str] = frozenset()) -> list[str]:
+                    absent: Collection[str] = frozenset(),
+                    chosen: Collection[str] = ()) -> list[str]:
     """The top board's seven, best first, by the event's rule: the standings of the rounds
     before the top board's own, with the qualification weights, less those the event bars
     (wdc2006 19.8: who played all of them "cannot play another game") and those
     ``absent`` (a withdrawal: "the next player will take the place"). Empty: the event has
     no top board, or no round before it has a score. A tie on the last seat is a
-    ``SeatTie``."""
+    ``SeatTie``, unless ``chosen`` (the TD's names) settles it (``qualifiers``)."""
     if rules.top_board_round is None:
         return []
     before = set(range(1, rules.top_board_round))
     if not any(s.round in before for s in scores):
         return []
     skip = played_every(scores, before) if rules.top_board_skips_full_players else frozenset()
-    return qualifiers(scores, rules, before, exclude=lambda p: p in skip or p in absent)
+    return qualifiers(scores, rules, before, exclude=lambda p: p in skip or p in absent,
+                      chosen=chosen)

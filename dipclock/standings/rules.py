@@ -49,6 +49,18 @@ TwoBoards = Literal["refuse", "higher", "as_one_game"]
 #: choice first, the lowest ranked placing their name first and each next before or after,
 #: then each chooses in that order (wdc2019 III.2).
 TopBoardPowers = Literal["assigned", "chosen", "placed_then_chosen"]
+#: How a replaced power's game score is shared (``dipclock.replacements``), the event's
+#: default: ``original``, all to the player who started; ``replacement``, all to the last
+#: player who played it; ``split_by_years``, by the movement phases each played to the
+#: game's end (civil disorder's score for no one); ``td``, the TD gives each share.
+ReplacedScore = Literal["original", "replacement", "split_by_years", "td"]
+#: The groups the register sits out first when the players are not a multiple of seven
+#: (``sit_out_order``): ``volunteers`` asked to; ``late`` signed up after the deadline;
+#: ``local`` live in the event's ``locality``; ``home_country`` have the event's
+#: ``country``; ``host_board`` are named in ``host_board``; ``host_club`` are of the
+#: ``host_club``; ``not_preregistered`` did not pre-register.
+SitOutGroup = Literal["volunteers", "late", "local", "home_country", "host_board",
+                      "host_club", "not_preregistered"]
 
 
 #: a table's seats, as the seating counts them (``dipclock.seating.SEATS``: not imported, the
@@ -120,9 +132,43 @@ class StandingsRules(BaseModel):
     #: pre-register sit out first (wdc2019 II.1b3: "If the organisation need some players to
     #: sit out, they will choose first the non-preregistered players").
     sit_out_not_preregistered_first: bool = False
+    #: Who sits out first, group by group, when the players are not a multiple of seven
+    #: (``dipclock.roster.register.for_seating``); a player in two groups is in the first.
+    #: wdc2006 2: "Volunteers. Players who signed up after the signup deadline [...]
+    #: Players from Berlin [...] Players from Germany"; wdc2018: "he will exclude local
+    #: board members before local club members, local club members before local
+    #: non-members, and local non-members before travelers"; wdc2003: "ARMADA members will
+    #: be asked to sit out".
+    sit_out_order: tuple[SitOutGroup, ...] = ("volunteers",)
+    #: Minutes before a round's start after which a sign-up is late (``late``: wdc2006 2,
+    #: "a nominal signup deadline 30min before the start of the round"); None: none.
+    signup_deadline_minutes: Annotated[int, Field(ge=0, le=24 * 60)] | None = None
+    #: The event's country, ISO 3166-1 alpha-2 (``home_country``: wdc2006 "DE").
+    country: Annotated[str, Field(max_length=2)] = ""
+    #: Where the event is, as the roster's ``location`` reads (``local``: wdc2006 "Berlin").
+    locality: Annotated[str, Field(max_length=80)] = ""
+    #: The host club, as the roster's ``club`` reads (``host_club``: wdc2003 "ARMADA",
+    #: wdc2018 "PTKS").
+    host_club: Annotated[str, Field(max_length=80)] = ""
+    #: The host club's board, by display name (``host_board``: wdc2018's "PTKS Executive
+    #: Board Members").
+    host_board: tuple[str, ...] = ()
+    #: Rounds in which team-mates (the hub's teams) are never seated at one table, as
+    #: kept-apart pairs (wdc2006 4: "Players will not play against other members of their
+    #: team in the Saturday round"; wdc2019 II.4b: "Two players of the same team cannot
+    #: play together during that round", the second).
+    teams_apart_rounds: tuple[Annotated[int, Field(ge=1)], ...] = ()
+    #: Team-mates are kept apart until each has played this many rounds without facing a
+    #: team-mate (wdc2003: "Seeding will ensure that all team members will be able to play
+    #: at least two rounds without facing a member of the same team"). None: no such rule.
+    teams_apart_games: Annotated[int, Field(ge=1)] | None = None
     #: Points a volunteer who sat out is given (wdc2019 II.1b3: "A bonus may be given to the
     #: player who ask to sit out"; the text gives no figure: the event's file sets it).
     sit_out_bonus: Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)] = 0.0
+    #: Who scores a game whose power went to a replacement player or into civil disorder
+    #: (``ReplacedScore``); the TD's share on a record overrides it (``dipclock.replacements``
+    #: quotes each text).
+    replaced_score: ReplacedScore = "original"
 
     @field_validator("weights", "qualification_weights")
     @classmethod
@@ -147,6 +193,30 @@ class StandingsRules(BaseModel):
         if twice is not None:
             raise ValueError(f"{twice!r} is listed twice")
         return names
+
+    @field_validator("sit_out_order")
+    @classmethod
+    def _groups_once(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            raise ValueError(f"{twice!r} is listed twice")
+        return names
+
+    @field_validator("country")
+    @classmethod
+    def _country_code(cls, code: str) -> str:
+        if code and not (len(code) == 2 and code.isascii() and code.isalpha()):
+            raise ValueError(f"{code!r}: a country is a two-letter code (DE, FR, US)")
+        return code.upper()
+
+    @property
+    def sit_out_groups(self) -> tuple[SitOutGroup, ...]:
+        """``sit_out_order``, with ``not_preregistered`` after it where the older
+        ``sit_out_not_preregistered_first`` asks for it (an event file may still say so)."""
+        if self.sit_out_not_preregistered_first and \
+                "not_preregistered" not in self.sit_out_order:
+            return (*self.sit_out_order, "not_preregistered")
+        return self.sit_out_order
 
     @field_validator("power_areas", "adjacent_powers", mode="before")
     @classmethod

@@ -131,9 +131,12 @@ NEEDS: dict[TieBreak, str] = {
 
 def check_data(scores: Iterable[GameScore], tie_breaks: Sequence[TieBreak]) -> None:
     """Refuse, before any tie arises, scores a listed criterion cannot read: a tie-break
-    that fails only on the day two players tie is found too late."""
+    that fails only on the day two players tie is found too late. A replacement's share
+    (``shared``) has neither by design: it met no one there and played no power for them."""
     needs = [(name, NEEDS[name]) for name in tie_breaks if name in NEEDS]
     for s in scores:
+        if s.shared:
+            continue
         for name, attr in needs:
             if getattr(s, attr) is None:
                 raise StandingsError(f"tie_breaks: {name!r} needs each game's {attr}: "

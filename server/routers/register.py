@@ -12,6 +12,7 @@ each body bounded (``server.bodylimit``'s default: a mark is a few bytes).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
@@ -21,7 +22,9 @@ from dipclock.roster.register import (
     Status,
     counts,
     for_seating,
+    signed_up_late,
 )
+from dipclock.standings import StandingsRules
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
@@ -49,8 +52,8 @@ def register_out(hub: Hub, round_no: int) -> RegisterOut:
     event = hub.store.event()
     rules = event.standings if event else None
     status = statuses(people, marks, round_no)
-    seating = for_seating(people, marks, round_no, not_preregistered_first=bool(
-        rules and rules.sit_out_not_preregistered_first))
+    seating = for_seating(people, marks, round_no, rules=rules,
+                          late=_late(hub, round_no, rules))
     return RegisterOut(
         round=round_no, called=hub.store.called(round_no),
         people=[Registered(id=i, name=p.name, status=status[i],
@@ -59,6 +62,19 @@ def register_out(hub: Hub, round_no: int) -> RegisterOut:
         sit_out_first=[list(g) for g in seating.sit_out_first], groups=list(seating.groups),
         apart=[list(p) for p in sorted(apart_pairs(hub.store))],
         bonus=rules.sit_out_bonus if rules else 0.0, words=dict(WORDS), base=base)
+
+
+def _late(hub: Hub, round_no: int, rules: StandingsRules | None) -> list[int]:
+    """Who signed up for round ``round_no`` after the event's deadline, where its sit-out
+    order has a ``late`` group and the round has a start (wdc2006 2)."""
+    if rules is None or "late" not in rules.sit_out_groups \
+            or rules.signup_deadline_minutes is None:
+        return []
+    rnd = hub.store.round(round_no)
+    if rnd is None:
+        return []
+    deadline = rnd.start - timedelta(minutes=rules.signup_deadline_minutes)
+    return signed_up_late(hub.store.mark_lines(round_no), deadline)
 
 
 @router.get("/register/{round_no}", response_model=RegisterOut)

@@ -156,7 +156,8 @@ def standings_page() -> FileResponse:
 def _view(hub: Hub, round_no: int, table: int) -> SheetView:
     board = _board(hub, round_no)
     seated = players_of(hub.store, round_no).get(table, {})
-    return sheet_view(board, table, hub.store.sheet(round_no, table), seated)
+    replaced = [r for _, r in hub.store.replacements(round_no) if r.table == table]
+    return sheet_view(board, table, hub.store.sheet(round_no, table), seated, replaced)
 
 
 @router.get("/api/sheets/{round_no}/{table}", response_model=SheetView)

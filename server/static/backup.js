@@ -24,34 +24,10 @@ async function refreshBackup() {
 }
 
 async function saveBackup() {
-  const res = await fetch("/api/td/backup", { credentials: "same-origin" });
-  if (!res.ok) {
-    let detail = `${res.status} ${res.statusText}`;
-    try { detail = (await res.json()).detail || detail; } catch (e) { /* not JSON */ }
-    if (res.status === 401) showSignIn();
-    return toast(detail, true);
-  }
-  const name = (/filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "") || [])[1]
-    || "dipclock-hub-backup.zip";
-  const url = URL.createObjectURL(await res.blob());
-  const a = el("a", { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
-  toast(`Saved ${name}: keep it off the hub`);
+  const saved = await saveFromHub("/api/td/backup", "dipclock-hub-backup.zip");
+  if (!saved) return;
+  toast(`Saved ${saved.name}: keep it off the hub`);
   refreshBackup();
-}
-
-async function sendRestore(file, replace) {
-  const res = await fetch(`/api/td/restore${replace ? "?replace=true" : ""}`, {
-    method: "POST", credentials: "same-origin", body: file,
-    headers: { "Content-Type": "application/zip", "Accept": "application/json",
-               "X-CSRF-Token": csrf || "" },
-  });
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
-  return { status: res.status, data };
 }
 
 async function restoreBackup() {
@@ -62,11 +38,8 @@ async function restoreBackup() {
     if (!window.confirm(`Restore this hub from ${file.name}? It becomes the hub that file ` +
       "was saved from: its tables and its round. Every table paired with that hub comes " +
       "back to this one by itself.")) return;
-    let r = await sendRestore(file, false);
-    if (r.status === 409 && r.data && /Confirm again/.test(r.data.detail || "")) {
-      if (!window.confirm(r.data.detail)) return;
-      r = await sendRestore(file, true);
-    }
+    const r = await sendZipConfirmed("/api/td/restore", file);
+    if (!r) return;
     if (r.status === 401) { showSignIn(); return toast("Sign in as the TD first", true); }
     if (r.status !== 200) {
       return toast((r.data && r.data.detail) || `Restore refused (HTTP ${r.status})`, true);

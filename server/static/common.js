@@ -202,3 +202,46 @@ function fillSelect(select, options, keepFirst) {
   select.replaceChildren(...fixed, ...options.map(([v, t]) => el("option", { value: v }, t)));
   if ([...select.options].some((o) => o.value === before)) select.value = before;
 }
+
+// --- files to and from the hub ---------------------------------------------------------
+
+// A file the hub makes (a hub backup, the event's files) saved on this phone or laptop
+// under the name the hub gives it: { res, name }, or null once the refusal is told.
+async function saveFromHub(path, fallback) {
+  const res = await fetch(path, { credentials: "same-origin" });
+  if (!res.ok) {
+    let detail = `${res.status} ${res.statusText}`;
+    try { detail = (await res.json()).detail || detail; } catch (e) { /* not JSON */ }
+    if (res.status === 401 && typeof showSignIn === "function") showSignIn();
+    toast(detail, true);
+    return null;
+  }
+  const name = (/filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "") || [])[1]
+    || fallback;
+  const url = URL.createObjectURL(await res.blob());
+  const a = el("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+  return { res, name };
+}
+
+// A zip file sent to the hub (a backup to restore, an event archive to import). Where it
+// would replace what the hub holds, the hub answers 409 "Confirm again ..." and the TD is
+// asked once more. { status, data }, or null when the TD says no.
+async function sendZipConfirmed(path, file) {
+  const send = async (replace) => {
+    const res = await fetch(`${path}${replace ? "?replace=true" : ""}`, {
+      method: "POST", credentials: "same-origin", body: file,
+      headers: { "Content-Type": "application/zip", "Accept": "application/json",
+                 "X-CSRF-Token": csrf || "" },
+    });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    return { status: res.status, data };
+  };
+  const r = await send(false);
+  if (r.status !== 409 || !r.data || !/Confirm again/.test(r.data.detail || "")) return r;
+  return window.confirm(r.data.detail) ? send(true) : null;
+}

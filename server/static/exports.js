@@ -4,35 +4,11 @@
 "use strict";
 
 async function saveEventFile(path, fallback, said) {
-  const res = await fetch(path, { credentials: "same-origin" });
-  if (!res.ok) {
-    let detail = `${res.status} ${res.statusText}`;
-    try { detail = (await res.json()).detail || detail; } catch (e) { /* not JSON */ }
-    if (res.status === 401) showSignIn();
-    return toast(detail, true);
-  }
-  const name = (/filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "") || [])[1]
-    || fallback;
-  const url = URL.createObjectURL(await res.blob());
-  const a = el("a", { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
-  const notes = res.headers.get("X-Dipclock-Notes");
-  toast(notes ? `Saved ${name}: ${notes} player(s) not on the roster were named as best ` +
-    "the hub could; add them to the roster and save again" : `Saved ${name}${said}`);
-}
-
-async function sendArchive(file, replace) {
-  const res = await fetch(`/api/td/import/archive${replace ? "?replace=true" : ""}`, {
-    method: "POST", credentials: "same-origin", body: file,
-    headers: { "Content-Type": "application/zip", "Accept": "application/json",
-               "X-CSRF-Token": csrf || "" },
-  });
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
-  return { status: res.status, data };
+  const saved = await saveFromHub(path, fallback);
+  if (!saved) return;
+  const notes = saved.res.headers.get("X-Dipclock-Notes");
+  toast(notes ? `Saved ${saved.name}: ${notes} player(s) not on the roster were named as ` +
+    "best the hub could; add them to the roster and save again" : `Saved ${saved.name}${said}`);
 }
 
 async function importArchive() {
@@ -43,11 +19,8 @@ async function importArchive() {
     if (!window.confirm(`Carry on the event saved in ${file.name} on this hub? Its roster, ` +
       "rounds, seating, presses, rulings and sheets come here; this hub keeps its own " +
       "paired tables and password.")) return;
-    let r = await sendArchive(file, false);
-    if (r.status === 409 && r.data && /Confirm again/.test(r.data.detail || "")) {
-      if (!window.confirm(r.data.detail)) return;
-      r = await sendArchive(file, true);
-    }
+    const r = await sendZipConfirmed("/api/td/import/archive", file);
+    if (!r) return;
     if (r.status === 401) { showSignIn(); return toast("Sign in as the TD first", true); }
     if (r.status !== 200) {
       return toast((r.data && r.data.detail) || `Import refused (HTTP ${r.status})`, true);

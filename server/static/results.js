@@ -103,6 +103,9 @@ async function refreshResults(d) {
     // for on purpose (the hub refuses them otherwise)
     $("standings-mixed").hidden = !view.mixed;
     $("standings-mixed").textContent = view.mixed ? view.mixed.charAt(0).toUpperCase() + view.mixed.slice(1) : "";
+    // a replaced power's game shared between its players: said, one line each
+    $("standings-replaced").hidden = !(view.replaced || []).length;
+    $("standings-replaced").replaceChildren(...(view.replaced || []).map((t) => el("li", {}, t)));
     renderAwards(view);
     const mixed = view.mixed ? "&mixed=1" : "";
     // a file of mixed totals is asked for on purpose, and says so next to its link (and in

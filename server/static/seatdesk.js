@@ -52,12 +52,16 @@ async function playersFromRegister(quiet) {
 // The round to seat and its players, guessed from what the hub holds until the TD types:
 // the round after the latest seated one, its players its register's where the TD marked
 // one, else those of the latest seated round.
+// A field the TD is typing in is theirs: the guess, landing after the hub answered, would
+// type into it ("1" then the guess's "1": round 11).
+const guessable = (id) => !$(id).value.trim() && document.activeElement !== $(id);
+
 async function guessSeatForm() {
   const rounds = seatsHeld.map((s) => s.round);
   const latest = rounds.length ? Math.max(...rounds) : null;
-  if (!$("seat-round").value) $("seat-round").value = String(latest ? latest + 1 : 1);
-  if (!$("seat-players").value.trim() && await playersFromRegister(true)) return;
-  if (!$("seat-players").value.trim() && latest) {
+  if (guessable("seat-round")) $("seat-round").value = String(latest ? latest + 1 : 1);
+  if (guessable("seat-players") && await playersFromRegister(true)) return;
+  if (guessable("seat-players") && latest) {
     const seen = [...new Set(seatsHeld.filter((s) => s.round === latest).map((s) => s.player))];
     $("seat-players").value = seen.sort((a, b) => a.localeCompare(b)).join("\n");
   }
@@ -95,6 +99,8 @@ async function seatTheRound() {
   const body = {
     round: Number($("seat-round").value), players: lines($("seat-players").value),
     apart: seatApart(), keep, two_boards: names($("seat-two").value),
+    // who takes a top-board seat the ranking leaves tied, as the TD decides (issue 36)
+    top_board_pick: names($("seat-top-pick").value),
     ...(seed ? { seed: Number(seed) } : {}),
   };
   const reg = seatRegister && seatRegister.round === body.round ? seatRegister : null;

@@ -24,6 +24,7 @@ from server.store.migrations import MIGRATIONS
 from server.store.pauses import Pauses
 from server.store.presses import Presses
 from server.store.register import Register
+from server.store.replacements import Replacements
 from server.store.roster import Roster
 from server.store.rows import (
     HALL_MESSAGE,
@@ -47,7 +48,7 @@ from server.store.sheets import Sheets
 
 
 class Store(Settings, Seating, Pauses, Presses, Rulings, Sheets, Clocks, Roster,
-            Register):
+            Register, Replacements):
     """One SQLite connection under a lock: the hub's routes run in worker threads (off the
     event loop), and the lock makes each statement and each transaction one at a time."""
 

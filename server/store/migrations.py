@@ -227,4 +227,21 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
             CHECK(status IN ('present', 'absent', 'sitting_out', 'withdrawn')),
         PRIMARY KEY(round, person));
     """,
+    # version 15: replacements (``server.store.replacements``): from a phase, a power is
+    # played by another player (``player``) or is in civil disorder (``player`` NULL);
+    # ``share``: the TD's percent of the game's score to that player (NULL: the event's)
+    """
+    CREATE TABLE replacements(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL, power TEXT NOT NULL, phase TEXT NOT NULL, player TEXT,
+        share REAL CHECK(share IS NULL OR (share >= 0 AND share <= 100)),
+        UNIQUE(round, table_no, power, phase));
+    """,
+    # version 16: a team member's power, for a team round seated from its teams
+    # (graduated20 2: "teams of seven players, with one player playing each of the seven
+    # Great Powers"); NULL where the teams give none
+    """
+    ALTER TABLE teams ADD COLUMN power TEXT
+        CHECK(power IS NULL OR power IN ('A', 'E', 'F', 'G', 'I', 'R', 'T'));
+    """,
 )

@@ -91,6 +91,22 @@ class Register(Base):
         return [names[i].name for i in ids]
 
 
+    def mark_lines(self, round_no: int) -> list[tuple[int, datetime, Status]]:
+        """Each one-person mark of round ``round_no``, oldest first: (person id, when,
+        status), read from the log (the register keeps the latest mark only); what
+        ``signed_up_late`` reads."""
+        words = {w: s for s, w in WORDS.items()}
+        out: list[tuple[int, datetime, Status]] = []
+        for at, summary, subject in self._all(
+                "SELECT at, summary, subject FROM audit WHERE action = 'register' "
+                "AND subject LIKE ? ORDER BY id", (f"register {round_no}/%",)):
+            status = next((s for w, s in words.items() if summary.endswith(f" {w}")), None)
+            person = subject.rpartition("/")[2]
+            if status is not None and person.isdigit():
+                out.append((int(person), datetime.fromisoformat(at), status))
+        return out
+
+
 def _check(db: sqlite3.Connection, who: Person, round_no: int, status: Status) -> None:
     called = db.execute("SELECT 1 FROM seating WHERE round = ? LIMIT 1",
                         (round_no,)).fetchone() is not None

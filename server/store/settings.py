@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from dipclock.events import EventProfile
@@ -81,13 +82,24 @@ class Settings(Base):
             out.setdefault(team, []).append(player)
         return out
 
-    def set_teams(self, members: list[tuple[str, str]], now: datetime, summary: str,
-                  *, base: int | None = None) -> None:
-        """Replace the teams with ``members`` ((team, player) pairs), logged."""
+    def team_powers(self) -> dict[str, dict[str, str]]:
+        """Each team's player of each power (letter), where the teams give powers (a team
+        round seated from its teams: graduated20)."""
+        out: dict[str, dict[str, str]] = {}
+        for player, team, power in self._all(
+                "SELECT player, team, power FROM teams WHERE power IS NOT NULL "
+                "ORDER BY team, power"):
+            out.setdefault(team, {})[power] = player
+        return out
+
+    def set_teams(self, members: Sequence[tuple[str, str] | tuple[str, str, str | None]],
+                  now: datetime, summary: str, *, base: int | None = None) -> None:
+        """Replace the teams with ``members`` ((team, player) or (team, player, power
+        letter)), logged."""
         with self.change(now, "teams", summary, bump=False, base=base) as db:
             db.execute("DELETE FROM teams")
-            db.executemany("INSERT INTO teams(player, team) VALUES(?, ?)",
-                           [(player, team) for team, player in members])
+            db.executemany("INSERT INTO teams(player, team, power) VALUES(?, ?, ?)",
+                           [(m[1], m[0], m[2] if len(m) > 2 else None) for m in members])
 
     # --- the hall message (``server.hallmessage``) --------------------------------------
 

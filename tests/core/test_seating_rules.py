@@ -249,7 +249,8 @@ def test_dipclock_seat_says_the_team_round_is_seated_from_the_teams(capsys, tmp_
     assert code == 2 and out == ""
     assert err.strip().splitlines()[-1].endswith(
         "round 2 is the team round: it is seated from the teams, each team's seven at the "
-        "powers the team gave, not drawn; enter its tables by hand")
+        "powers the team gave; give the teams, each member with their power "
+        "(team,player,power lines)")
 
 
 def test_dipclock_seat_names_who_sits_out_by_the_rule(capsys, tmp_path):

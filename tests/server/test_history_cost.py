@@ -136,6 +136,7 @@ def test_a_hub_data_dir_from_before_revisions_counts_its_presses(tmp_path):
         db.execute("DROP TABLE teams")
         db.execute("DROP TABLE round_undo")
         db.execute("DROP TABLE sheet_changes")
+        db.execute("DROP TABLE replacements")
         db.execute("DROP TABLE register")
         db.execute("DROP TABLE apart")
         db.execute("DROP TABLE people")

@@ -163,7 +163,7 @@ def _damaged_database(data: bytes) -> bytes:
     members = _members(data)
     db = bytearray(members["hub.sqlite3"])
     page = 4096
-    db[page + 16: page + 2000] = os.urandom(1984)  # the second page's cells: garbage
+    db[page + 16: page + 2000] = bytes(range(256)) * 7 + bytes(192)  # page 2's cells: garbage
     manifest = json.loads(members["manifest.json"])
     manifest["members"]["hub.sqlite3"] = backup._sha256(bytes(db))
     return _zip(members | {"hub.sqlite3": bytes(db),

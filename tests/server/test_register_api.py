@@ -192,3 +192,44 @@ def test_a_person_removed_takes_their_marks_along(hub, signed):
                         json={"given_name": "Given01", "family_name": "Family01"})
     assert r.status_code == 201, r.text
     assert status(hub, 2)["Given01 Family01"] == "absent"
+
+
+def test_the_register_follows_the_event_s_sit_out_order(hub, td):
+    """wdc2006 2 (the ``td`` fixture's event): volunteers, then players from Berlin, then
+    from Germany, each in the first group they are in."""
+    lines = HEADER + "\n" + "".join(
+        f"Given{i:02d},Family{i:02d},1,,,,{nat},,no,,{town}\n"
+        for i, (nat, town) in enumerate([("DE", "Berlin"), ("DE", "Bonn"), ("FR", "Paris"),
+                                         ("DE", "berlin"), ("GB", "Leeds")], start=1))
+    r = hub.client.post("/api/td/roster/import", content=lines.encode(),
+                        headers=td | {"Content-Type": "text/csv"})
+    assert r.status_code == 200, r.text
+    ids = {p["name"]: p["id"] for p in hub.client.get("/api/td/roster").json()["people"]}
+    for name in ids:
+        mark(hub, td, 1, ids[name], "present")
+    mark(hub, td, 1, ids["Given05 Family05"], "sitting_out")
+    got = register(hub, 1)
+    assert got["groups"] == ["asked to sit out", "from Berlin", "from Germany"]
+    assert got["sit_out_first"] == [["Given05 Family05"],
+                                    ["Given01 Family01", "Given04 Family04"],
+                                    ["Given02 Family02"]]
+
+
+def test_wdc2006_sits_out_who_signed_up_after_the_deadline_second(hub, td):
+    """wdc2006 2: "a nominal signup deadline 30min before the start of the round";
+    "Players who signed up after the signup deadline" are dropped after the volunteers."""
+    from datetime import timedelta
+
+    from tests.server.conftest import START
+
+    ids = load(hub, td, 4)
+    hub.at(START - timedelta(minutes=45))
+    for name in ("Given01 Family01", "Given02 Family02"):
+        mark(hub, td, 1, ids[name], "present")
+    mark(hub, td, 1, ids["Given04 Family04"], "sitting_out")
+    hub.at(START - timedelta(minutes=20))
+    mark(hub, td, 1, ids["Given03 Family03"], "present")
+    mark(hub, td, 1, ids["Given02 Family02"], "present")  # tapped again: still on time
+    got = register(hub, 1)
+    assert got["groups"] == ["asked to sit out", "signed up late"]
+    assert got["sit_out_first"] == [["Given04 Family04"], ["Given03 Family03"]]

@@ -608,3 +608,28 @@ def test_a_tables_link_ends_with_its_round_and_the_log_names_the_phone(hub, td):
                                      "ask the TD")
     assert p.get("/api/sheets/1/2", headers=key).status_code == 200  # it still shows it
     assert put(hub.client, 2, BOARD_1, td).status_code == 200  # the TD still can
+
+
+def test_a_top_board_the_standings_cannot_seed_is_a_problem_on_the_page_not_a_500(
+        hub, monkeypatch):
+    """A replaced game's share once reached the top board's seeding without its board and
+    the standings' tie-break refused it: the whole standings page was a 500."""
+    from dipclock.standings import StandingsError
+    from server import resultsdesk
+    from tests.server.conftest import START
+
+    td = hub.sign_in()
+    for method, path, body in (
+        ("PUT", "/api/td/event", {"toml": TOP_EVENT, "filename": "top.toml"}),
+        ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),
+        ("PUT", "/api/td/tables", {"count": 2}),
+    ):
+        assert hub.client.request(method, path, json=body, headers=td).status_code == 200
+
+    def refused(*_: object) -> list[str]:
+        raise StandingsError("tie_breaks: 'head_to_head' needs each game's board")
+
+    monkeypatch.setattr(resultsdesk, "top_board_seeds", refused)
+    r = hub.client.get("/api/td/standings?round=1", headers=td)
+    assert r.status_code == 200, r.text
+    assert r.json()["problem"] == "tie_breaks: 'head_to_head' needs each game's board"

@@ -1,0 +1,206 @@
+"""A player leaves mid-game: their power goes to a replacement player, or into civil
+disorder, from a phase the TD names; and how that game's score is shared.
+
+What the texts say (``/work/shared/event-rules``):
+
+- wdc2006 21 and graduated20 ("Loss of a player"): "If a player withdraws from the game,
+  then the Tournament Director may decide to allow the power go into civil disorder, or to
+  assign a new player to play the position". Neither says who scores the game: the default
+  is ``original`` (all to the player who started), the TD may give shares instead.
+- wdc2019 II: "a player who played that game will be allowed to make the remplacement ...
+  The tournament director will decide how many points will get each player": ``td``.
+- wdc2003: "A player who vacates a position without perpetual orders will be replaced by a
+  player drafted by the tournament director. Unless the absence is of a nature involving
+  extenuating circumstances ... the replacement player will receive the full score for the
+  game": ``replacement`` (the TD's shares stand for extenuating circumstances).
+- wdc2018: "the position may be filled or left in civil disorder, at the discretion of the
+  TD. Scoring of this position will be at the discretion of the TD": ``td``.
+
+Pure: the seating, the records and the event's rule in; checks, the holder of a power at a
+phase and each player's share out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from dipclock.errors import DipclockError
+from dipclock.events import FIRST_YEAR
+from dipclock.powers import POWERS
+from dipclock.schedule import PhaseRef
+from dipclock.standings.model import GameScore
+from dipclock.standings.rules import ReplacedScore
+
+#: what the table's screen and the sheet say of a power no one plays any more
+CIVIL_DISORDER = "civil disorder"
+
+#: the words of each rule in the standings' note
+RULE_WORDS: dict[str, str] = {
+    "original": "the event gives the game to the player who started",
+    "replacement": "the event gives the game to the replacement player",
+    "split_by_years": "shared by the years each played, as the event says",
+    "td": "as the TD decided",
+}
+
+
+class ReplacementError(DipclockError, ValueError):
+    """A replacement that cannot be, with one line saying why."""
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """From ``phase`` on, ``player`` plays ``power`` (a letter) at ``table`` of ``round``;
+    ``player`` None: the power is in civil disorder. ``share``: the part of the game's score
+    (0 to 100 %) the TD gives this record's player, where the TD decides (None: the event's
+    rule); the player who started keeps what the records do not give away."""
+
+    round: int
+    table: int
+    power: str
+    phase: PhaseRef
+    player: str | None
+    share: float | None = None
+
+    @property
+    def who(self) -> str:
+        return self.player if self.player is not None else CIVIL_DISORDER
+
+    @property
+    def title(self) -> str:
+        """"Germany at round 2 table 4" """
+        return f"{POWERS[self.power]} at round {self.round} table {self.table}"
+
+
+def check(new: Replacement, records: Iterable[Replacement],
+          seated: Mapping[int, Mapping[str, str]], *, rule: ReplacedScore = "original",
+          last_year: int | None = None, two_boards: bool = False) -> None:
+    """Refuse ``new`` (``ReplacementError``, one line) unless: its power was seated at its
+    table (``seated``: the round's table -> power letter -> player); its phase is inside the
+    game (after Spring 1901, by ``last_year`` where the event has one); no other record of
+    that power starts at that phase (one player per power per phase); its player is not
+    seated at another table of the round unless the event allows two boards; and a share
+    for a player where the event leaves the score to the TD (``td``; civil disorder scores
+    for no one), shares adding to at most 100 %."""
+    where = new.title
+    if new.power not in seated.get(new.table, {}):
+        raise ReplacementError(f"{where}: no one was seated as {POWERS[new.power]} there")
+    if new.phase.index == 0:
+        raise ReplacementError(f"{where}: Spring {FIRST_YEAR} is the game's start; seat "
+                               "the new player in the seating instead")
+    if last_year is not None and new.phase.year > last_year:
+        raise ReplacementError(f"{where}: the game ends in {last_year}, before "
+                               f"{new.phase.title}")
+    if new.share is not None and not (math.isfinite(new.share) and 0 <= new.share <= 100):
+        raise ReplacementError(f"{where}: a share is 0 to 100 %, not {new.share:g}")
+    if new.player is not None and not new.player.strip():
+        raise ReplacementError(f"{where}: no player named (or civil disorder)")
+    records = list(records)
+    mine = [r for r in records
+            if (r.round, r.table, r.power) == (new.round, new.table, new.power)]
+    same = next((r for r in mine if r.phase == new.phase), None)
+    if same is not None:
+        raise ReplacementError(f"{where}: {same.who} already plays it from "
+                               f"{new.phase.title}; undo that first")
+    if new.player is not None:
+        starter = seated[new.table][new.power]
+        before = holder(starter, mine, new.phase)
+        if before == new.player:
+            raise ReplacementError(f"{where}: {new.player} already plays it then")
+        for table, powers in seated.items():
+            if table != new.table and new.player in powers.values() and not two_boards:
+                raise ReplacementError(f"{where}: {new.player} plays at table {table} this "
+                                       "round, and the event does not allow two boards")
+        elsewhere = next((r for r in records if r.round == new.round and r.table != new.table
+                          and r.player == new.player), None)
+        if elsewhere is not None and not two_boards:
+            raise ReplacementError(f"{where}: {new.player} already replaces a player at "
+                                   f"table {elsewhere.table} this round, and the event does "
+                                   "not allow two boards")
+    if rule == "td" and new.share is None and new.player is not None:
+        raise ReplacementError(f"{where}: the event leaves the score to the TD: give "
+                               f"{new.who}'s share (0 to 100 %)")
+    given = sum(r.share or 0 for r in [*mine, new])
+    if given > 100:
+        raise ReplacementError(f"{where}: the shares given add up to {given:g} %, more "
+                               "than the game")
+
+
+def holder(starter: str, records: Iterable[Replacement], phase: PhaseRef | None) -> str:
+    """Who plays the power at ``phase`` (None: the game has not started): the player who
+    started, or the record's player (or ``CIVIL_DISORDER``) from its phase on."""
+    if phase is None:
+        return starter
+    started = [r for r in records if r.phase.index <= phase.index]
+    return max(started, key=lambda r: r.phase.index).who if started else starter
+
+
+def sheet_words(starter: str, records: Iterable[Replacement]) -> str:
+    """A sheet's line for a power: who started and who played it from which phase ("Ann
+    Start, then Zoe Late from Fall 1903"): the line is signed for the whole game."""
+    chain = sorted(records, key=lambda r: r.phase.index)
+    return ", then ".join([starter, *(f"{r.who} from {r.phase.title}" for r in chain)])
+
+
+def players_at(seated: Mapping[str, str], records: Iterable[Replacement],
+               phase: PhaseRef | None) -> dict[str, str]:
+    """A table's players by power at ``phase``: the seated ones, each replaced power named
+    by who plays it from then (``records``: this table's of this round)."""
+    records = list(records)
+    return {p: holder(name, [r for r in records if r.power == p], phase)
+            for p, name in seated.items()}
+
+
+def shares(starter: str, records: Sequence[Replacement], rule: ReplacedScore,
+           end_year: int) -> tuple[list[tuple[str, float]], str]:
+    """Each player's part (0 to 1) of one replaced power's score, the starter first, and
+    how it was decided (``RULE_WORDS``). A record's own share overrides the event's rule
+    for the whole power: the TD decided. ``end_year``: the game's last Fall, for
+    ``split_by_years``. Civil disorder scores for no one."""
+    chain = sorted(records, key=lambda r: r.phase.index)
+    if any(r.share is not None for r in chain):
+        rule = "td"
+    parts: dict[str, float] = {starter: 0.0}
+    if rule == "original":
+        parts[starter] = 1.0
+    elif rule == "replacement":
+        last = next((r.player for r in reversed(chain) if r.player is not None), starter)
+        parts[last] = 1.0
+    elif rule == "td":
+        for r in chain:
+            if r.player is not None:
+                parts[r.player] = parts.get(r.player, 0.0) + (r.share or 0) / 100
+        parts[starter] += 1 - sum(r.share or 0 for r in chain) / 100
+    else:
+        end = PhaseRef(year=max(end_year, FIRST_YEAR), season="fall").index + 1
+        marks = [(0, starter), *((r.phase.index, r.player) for r in chain)]
+        for (since, who), (until, _) in zip(marks, [*marks[1:], (end, None)], strict=True):
+            if who is not None:
+                parts[who] = parts.get(who, 0.0) + max(0, min(until, end) - since) / end
+    return [(p, max(0.0, share)) for p, share in parts.items()], RULE_WORDS[rule]
+
+
+def split(score: GameScore, records: Sequence[Replacement], rule: ReplacedScore,
+          end_year: int) -> tuple[list[GameScore], str]:
+    """``score`` (the starter's game) as each player's share, and the standings' note
+    ("Germany at round 2 table 4: 60 % to Ann, 40 % to Zoe, as the TD decided"). The player
+    with the largest share keeps the board, power and centres (for tie-breaks and best
+    country; the starter on a tie); the others' shares are scores of no board, since a
+    board seats one player a power. A share of 0 is no game at all."""
+    parts, how = shares(score.player, records, rule, end_year)
+    keeper = max(parts, key=lambda p: p[1])[0]
+    out = [replace(score, player=who, score=score.score * part) if who == keeper
+           else replace(score, player=who, score=score.score * part, board=None, power=None,
+                        centres=None, shared=True)
+           for who, part in parts if part > 0]
+    said = ", ".join(f"{round(part * 100):g} % to {who}" for who, part in parts)
+    lost = 1 - sum(part for _, part in parts)
+    if lost > 1e-9:
+        said += f", {round(lost * 100):g} % to civil disorder (no one)"
+    return out, f"{records[0].title if records else score.player}: {said}, {how}"
+
+
+__all__ = ["CIVIL_DISORDER", "RULE_WORDS", "ReplacedScore", "Replacement",
+           "ReplacementError", "check", "holder", "players_at", "shares", "sheet_words",
+           "split"]
