@@ -73,11 +73,12 @@ def areas_over_four_rounds(seed: int) -> tuple[int, list[Seat]]:
     return total, history
 
 
-@pytest.mark.parametrize("seed", [1, 2, 4])
-def test_wdc2003s_areas_over_four_rounds_of_49_leave_few_above_what_germany_forces(seed):
+@pytest.mark.parametrize("seed", [1, 3, 5, 6])
+def test_wdc2003s_areas_over_four_rounds_of_49_repeat_only_what_germany_forces(seed):
     """49 players, 4 rounds: Germany's 28 seats leave 21 players who never play it and must
-    repeat an area; the draw stays within one of that (the powers alone: 23 and more with
-    these seeds; without the areas: about 40)."""
+    repeat an area; the draw repeats no more than that (choosing each round alone, seeds
+    3, 5 and 6 gave 22, 22 and 23: a round's least left the last round a table with a
+    repeat more; the powers alone: 23 and more; without the areas: about 40)."""
     total, history = areas_over_four_rounds(seed)
     before: dict[str, set[str]] = {}
     counted = 0
@@ -87,7 +88,7 @@ def test_wdc2003s_areas_over_four_rounds_of_49_leave_few_above_what_germany_forc
         for p, area in now:
             before.setdefault(p, set()).add(area)
     assert counted == total
-    assert 21 <= total <= 22
+    assert total == 21
     areas: Counter[tuple[str, str]] = Counter()
     for seat in history:
         areas[seat.player, AREA[seat.power]] += 1
