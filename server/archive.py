@@ -45,7 +45,6 @@ file in the data folder, which ``install`` then swaps in for the live one with o
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import os
@@ -62,12 +61,15 @@ from typing import Any
 
 from dipclock import __version__
 from dipclock.errors import DipclockError
+from server import checkedzip
 from server.backup import snapshot
+from server.checkedzip import Kind, read_checked
+from server.checkedzip import sha256 as _sha256
 from server.store import MIGRATIONS, Store
 
 FORMAT = "dipclock event archive"
 VERSION = 1
-MANIFEST = "manifest.json"
+MANIFEST = checkedzip.MANIFEST
 README = "README.txt"
 META = "meta.json"
 STANDINGS = "standings.json"
@@ -123,10 +125,15 @@ class ArchiveRefused(DipclockError):
 NOT_AN_ARCHIVE = ("this file is not a dipclock event archive: choose the file saved with "
                   "\"Save event archive\" (dipclock-event-….zip)")
 DAMAGED = "this event archive is damaged ({why}): use another copy"
+KIND = Kind(
+    format=FORMAT, version=VERSION, required=META, manifest_most=1024 * 1024,
+    unpacked_most=MOST_UNPACKED, not_it=NOT_AN_ARCHIVE,
+    newer="this event archive was made by a newer dipclock ({}): update this hub first",
+    list_damaged=DAMAGED.format(why="its list of files is damaged"),
+    damaged=DAMAGED.replace("{why}", "{}"),
+    too_big="this event archive unpacks to more than 512 MB: it is not a hub's")
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _dumps(value: object) -> bytes:
@@ -263,40 +270,7 @@ def _apply(db: sqlite3.Connection, upto: int) -> None:
 
 def _read(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
     """The manifest and every member, each checked against its checksum."""
-    try:
-        z = zipfile.ZipFile(io.BytesIO(data))
-        infos = {i.filename: i for i in z.infolist()}
-        if MANIFEST not in infos or infos[MANIFEST].file_size > 1024 * 1024:
-            raise ArchiveRefused(NOT_AN_ARCHIVE)
-        manifest = json.loads(z.read(MANIFEST))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, OSError):
-        raise ArchiveRefused(NOT_AN_ARCHIVE) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ArchiveRefused(NOT_AN_ARCHIVE)
-    version = manifest.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
-        raise ArchiveRefused(f"this event archive was made by a newer dipclock "
-                             f"({manifest.get('dipclock')}): update this hub first")
-    members = manifest.get("members")
-    if not isinstance(members, dict) or META not in members or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in members.items()):
-        raise ArchiveRefused(DAMAGED.format(why="its list of files is damaged"))
-    for name in infos:
-        if name != MANIFEST and name not in members:
-            raise ArchiveRefused(DAMAGED.format(why=f"{name} is not one of its files"))
-    if sum(infos[n].file_size for n in members if n in infos) > MOST_UNPACKED:
-        raise ArchiveRefused("this event archive unpacks to more than 512 MB: it is not "
-                             "a hub's")
-    got: dict[str, bytes] = {}
-    for name, digest in members.items():
-        try:
-            body = z.read(name)
-        except (KeyError, zipfile.BadZipFile, ValueError, EOFError, OSError):
-            raise ArchiveRefused(DAMAGED.format(why=f"{name} cannot be read")) from None
-        if _sha256(body) != digest:
-            raise ArchiveRefused(DAMAGED.format(why=f"{name} does not match its checksum"))
-        got[name] = body
-    return manifest, got
+    return read_checked(data, KIND, ArchiveRefused)
 
 
 def _json(name: str, body: bytes) -> Any:

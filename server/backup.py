@@ -26,7 +26,6 @@ written off the event loop after the TD's changes and on a schedule, replaced at
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import os
@@ -41,12 +40,15 @@ from pathlib import Path
 from dipclock import __version__
 from dipclock.errors import DipclockError
 from machine import fingerprint as fingerprints
+from server import checkedzip
 from server.certificate import CERTIFICATE, PRIVATE_KEY
+from server.checkedzip import Kind, read_checked
+from server.checkedzip import sha256 as _sha256
 from server.store import MIGRATIONS, Store
 
 FORMAT = "dipclock hub backup"
 VERSION = 1
-MANIFEST = "manifest.json"
+MANIFEST = checkedzip.MANIFEST
 DATABASE = "hub.sqlite3"
 #: the backup the hub keeps in its own data folder
 BACKUP_NAME = "hub-backup.zip"
@@ -85,8 +87,6 @@ class Checked:
             self.database.unlink()
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def snapshot(db_path: Path, into: Path) -> None:
@@ -184,6 +184,13 @@ def write_kept(db_path: Path, certificate: Path | None, private_key: Path | None
 
 NOT_A_BACKUP = ("this file is not a dipclock hub backup: choose the file saved with "
                 "\"Save hub backup\" (dipclock-hub-backup-….zip)")
+KIND = Kind(
+    format=FORMAT, version=VERSION, required=DATABASE, manifest_most=64 * 1024,
+    unpacked_most=MOST_UNPACKED, not_it=NOT_A_BACKUP,
+    newer="this backup was made by a newer dipclock ({}): update this hub first",
+    list_damaged="this backup's list of files is damaged: use another copy",
+    damaged="this backup is damaged ({}): use another copy",
+    too_big="this backup unpacks to more than 512 MB: it is not a hub's")
 
 
 def check(data: bytes, data_dir: Path) -> Checked:
@@ -192,44 +199,10 @@ def check(data: bytes, data_dir: Path) -> Checked:
     SQLite's integrity check, and a schema this version knows. Its database is unpacked into
     ``data_dir`` (the same file system as the live one, so ``install`` is a rename) and
     migrated to this version there. Blocking: call it off the event loop."""
-    try:
-        z = zipfile.ZipFile(io.BytesIO(data))
-        infos = {i.filename: i for i in z.infolist()}
-        if MANIFEST not in infos or infos[MANIFEST].file_size > 64 * 1024:
-            raise BackupRefused(NOT_A_BACKUP)
-        manifest = json.loads(z.read(MANIFEST))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, OSError):
-        raise BackupRefused(NOT_A_BACKUP) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise BackupRefused(NOT_A_BACKUP)
-    version = manifest.get("version")
-    if not isinstance(version, int) or version > VERSION:
-        raise BackupRefused(f"this backup was made by a newer dipclock "
-                            f"({manifest.get('dipclock')}): update this hub first")
-    members = manifest.get("members")
-    if not isinstance(members, dict) or DATABASE not in members or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in members.items()):
-        raise BackupRefused("this backup's list of files is damaged: use another copy")
-    if set(members) - {DATABASE, CERTIFICATE, PRIVATE_KEY} or \
-            (CERTIFICATE in members) != (PRIVATE_KEY in members):
-        raise BackupRefused("this backup's list of files is damaged: use another copy")
-    for name in infos:
-        if name != MANIFEST and name not in members:
-            raise BackupRefused(f"this backup is damaged ({name} is not one of its files): "
-                                "use another copy")
-    if sum(infos[n].file_size for n in members if n in infos) > MOST_UNPACKED:
-        raise BackupRefused("this backup unpacks to more than 512 MB: it is not a hub's")
-    got: dict[str, bytes] = {}
-    for name, digest in members.items():
-        try:
-            body = z.read(name)
-        except (KeyError, zipfile.BadZipFile, ValueError, EOFError, OSError):
-            raise BackupRefused(f"this backup is damaged ({name} cannot be read): use "
-                                "another copy") from None
-        if _sha256(body) != digest:
-            raise BackupRefused(f"this backup is damaged ({name} does not match its "
-                                "checksum): use another copy")
-        got[name] = body
+    manifest, got = read_checked(
+        data, KIND, BackupRefused, lambda members: not (
+            set(members) - {DATABASE, CERTIFICATE, PRIVATE_KEY}
+            or (CERTIFICATE in members) != (PRIVATE_KEY in members)))
     cert, key = got.get(CERTIFICATE), got.get(PRIVATE_KEY)
     fp = _check_certificate(cert, key)
     if fp != manifest.get("fingerprint"):
