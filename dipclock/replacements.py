@@ -1,7 +1,7 @@
 """A player leaves mid-game: their power goes to a replacement player, or into civil
 disorder, from a phase the TD names; and how that game's score is shared.
 
-What the texts say (``/work/shared/event-rules``):
+What the texts say (the event rule texts the project works from):
 
 - wdc2006 21 and graduated20 ("Loss of a player"): "If a player withdraws from the game,
   then the Tournament Director may decide to allow the power go into civil disorder, or to
