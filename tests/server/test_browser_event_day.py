@@ -271,6 +271,7 @@ def test_an_event_day_from_the_roster_file_to_the_archive_on_another_hub(browser
         desk.status(WITHDRAWN, "withdrawn", "Withdrawn")
         assert dash.asked[-1].startswith(f"{WITHDRAWN} withdraws from the event, from round 3")
         page.fill("#roster-search", "tardieu")
+        expect(page.locator(f"{row(WALK_IN)} button")).to_have_text("Mark here", timeout=WAIT)
         page.click(f"{row(WALK_IN)} button")
         expect(page.locator(f"{row(WALK_IN)} button")).to_have_text("Here ✓", timeout=WAIT)
         page.fill("#roster-search", "")
@@ -290,7 +291,9 @@ def test_an_event_day_from_the_roster_file_to_the_archive_on_another_hub(browser
         page.click("#btn-reg-prereg")
         desk.status(steps_back, "withdrawn", "Withdrawn")
         page.fill("#roster-search", "tardieu")
+        expect(page.locator(f"{row(WALK_IN)} button")).to_have_text("Mark here", timeout=WAIT)
         page.click(f"{row(WALK_IN)} button")
+        expect(page.locator(f"{row(WALK_IN)} button")).to_have_text("Here ✓", timeout=WAIT)
         page.fill("#roster-search", "")
         expect(page.locator("#reg-summary")).to_have_text(
             "Round 4: 34 here, 0 not here yet, 2 withdrawn.", timeout=WAIT)
