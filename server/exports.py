@@ -20,16 +20,15 @@ from dipclock.names import name_key, spelling
 from dipclock.powers import POWERS
 from dipclock.roster import Person
 from dipclock.scoring import ResultError
-from dipclock.standings import StandingsError, best_countries, standings, team_standings
+from dipclock.standings import StandingsError, team_standings
 from dipclock.wdd import Board, Event, WddError, wdd_files
 from server.resultsdesk import (
     board_of,
     board_result,
     game_scores,
     players_of,
+    ranked,
     rules_of,
-    solo_boards,
-    top_board_of,
 )
 from server.store import Store
 
@@ -88,11 +87,7 @@ def wdd_event(store: Store) -> tuple[Event, list[str]]:
     rules = rules_of(board.profile)
     scores = game_scores(store, last)
     try:
-        top = top_board_of(store, rules, scores, last)
-        seated = frozenset(top.players) if top is not None and top.counts else frozenset()
-        table = standings(scores, rules, top_board=seated,
-                          top_board_round=top.round if seated and top else None)
-        best = best_countries(scores, rules, solo_boards=solo_boards(store, last))
+        top, table, best = ranked(store, rules, scores, last)
     except StandingsError as exc:
         raise ExportRefused(f"the standings cannot be computed: {exc}") from None
     teams = store.teams()
@@ -116,7 +111,7 @@ def wdd_event(store: Store) -> tuple[Event, list[str]]:
                          "roster and export again to correct it")
     return Event(people=people, standings=table, scores=scores,
                  boards=_boards(store, last), best=best,
-                 top_board=(top.round, str(top.table)) if seated and top and top.table
+                 top_board=(top.round, str(top.table)) if top and top.counts and top.table
                  else None,
                  teams={p: team for team, members in teams.items() for p in members}
                  if team_table else {},

@@ -300,11 +300,7 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
     problem = ""
     top = None
     try:
-        top = top_board_of(store, rules, scores, round_no)
-        seated = frozenset(top.players) if top is not None and top.counts else frozenset()
-        rows = standings(scores, rules, top_board=seated,
-                         top_board_round=top.round if seated and top else None)
-        countries = best_countries(scores, rules, solo_boards=solo_boards(store, round_no))
+        top, rows, countries = ranked(store, rules, scores, round_no)
     except StandingsError as exc:
         problem, countries = str(exc), {}
     team_rows, team_problem = team_table(store, rules, scores, board.profile.name)
@@ -322,6 +318,18 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
             for power, won in countries.items()],
         teams=team_rows, team_problem=team_problem,
         teams_mixed=mixed_text(team_games) if team_rows else "", replaced=replaced)
+
+
+def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_no: int
+           ) -> tuple[TopBoard | None, list[Standing], dict[str, list[GameScore]]]:
+    """After ``round_no``: the top board, the standings (its result counted once it is)
+    and the best countries, one computation for the Results card and the exports; a
+    ``StandingsError`` as the standings raise it."""
+    top = top_board_of(store, rules, scores, round_no)
+    seated = frozenset(top.players) if top is not None and top.counts else frozenset()
+    rows = standings(scores, rules, top_board=seated,
+                     top_board_round=top.round if seated and top else None)
+    return top, rows, best_countries(scores, rules, solo_boards=solo_boards(store, round_no))
 
 
 def team_table(store: Store, rules: StandingsRules, scores: list[GameScore],
