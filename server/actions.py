@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection, Iterator, Sequence
+import unicodedata
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Generic, TypeVar
 
 from dipclock.arguments import moment_in_round
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
+from dipclock.names import name_key
 from dipclock.powers import POWERS, power_letter
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
@@ -340,10 +342,16 @@ def csv_lines(text: str, what: str) -> Iterator[tuple[int, list[str]]]:
         raise Refused(422, f"{what} line {n + 1}: not a CSV line ({exc})") from None
 
 
-def teams_from_csv(text: str) -> Action[list[tuple[str, str, str | None]]]:
+def teams_from_csv(text: str, roster: Mapping[str, str] | None = None,
+                   ) -> Action[list[tuple[str, str, str | None]]]:
     """``team,player`` lines, or ``team,player,power`` on every line (a team round seated
     from its teams, graduated20: each member's power, once in a team): each player in one
-    team, names on one line of at most 80 characters; a bad line is a 422 naming it."""
+    team, names on one line of at most 80 characters; a bad line is a 422 naming it.
+
+    ``roster``: the hub's people by ``name_key`` (their display names), when it has any:
+    each player must be one of them, and is kept as the roster spells them (issue 36: a
+    name is typed once per event, so "JOSÉ GARCÍA" in either Unicode form is José García,
+    and a name the roster does not have is refused by its line, not kept as a stranger)."""
     members: list[tuple[str, str, str | None]] = []
     seen: dict[str, str] = {}
     widths: set[int] = set()
@@ -362,6 +370,8 @@ def teams_from_csv(text: str) -> Action[list[tuple[str, str, str | None]]]:
         team, player = cells[:2]
         if any(len(c) > 80 or not c.isprintable() for c in cells):
             raise Refused(422, f"teams line {n}: a name is one line of at most 80 characters")
+        if roster:
+            player = _on_roster(player, roster, n)
         if player in seen:
             raise Refused(422, f"teams line {n}: {player} is already in {seen[player]}")
         power = _team_power(cells[2], team, members, n) if len(cells) == 3 else None
@@ -371,6 +381,25 @@ def teams_from_csv(text: str) -> Action[list[tuple[str, str, str | None]]]:
     summary = (f"teams: {len(teams)} teams, {len(members)} players" if members
                else "teams: cleared")
     return Action(members, summary)
+
+
+def _on_roster(player: str, roster: Mapping[str, str], n: int) -> str:
+    """``player`` as the roster spells them; one it does not have is a 422 naming line n,
+    with the roster's name where only the accents differ ("jose garcia": José García is
+    another spelling, not the same name, as everywhere on the hub)."""
+    found = roster.get(name_key(player))
+    if found is not None:
+        return found
+    bare = _unaccented(player)
+    alike = [name for name in roster.values() if _unaccented(name) == bare]
+    hint = f" (the roster has {alike[0]}: give the name as it has it)" if len(alike) == 1 else ""
+    raise Refused(422, f"teams line {n}: {player} is not on the roster{hint}")
+
+
+def _unaccented(name: str) -> str:
+    """``name_key`` without its accents: only to suggest the roster's spelling."""
+    return "".join(c for c in unicodedata.normalize("NFD", name_key(name))
+                   if not unicodedata.combining(c))
 
 
 def _team_power(text: str, team: str, members: list[tuple[str, str, str | None]],

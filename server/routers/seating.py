@@ -15,11 +15,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
+from dipclock.names import name_key
 from dipclock.powers import POWERS
 from server import actions, seatingdesk, seatingview
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
-from server.context import HubDep
+from server.context import Hub, HubDep
+from server.refusal import Refused
 from server.responses import (
     Draft,
     Judged,
@@ -114,10 +116,57 @@ def teams(_: TD, hub: HubDep) -> dict[str, list[str]]:
 
 @router.put("/td/teams", response_model=TeamsSet)
 def set_teams(body: Parsed[TeamsIn], _: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
-    """Replace the teams (``team,player`` lines): the standings' team table follows."""
-    done = actions.teams_from_csv(body.csv)
+    """Replace the teams (``team,player`` lines): the standings' team table follows. With
+    a roster, each player is one of its people, kept in its spelling (refused by line)."""
+    roster = {p.key: p.name for _, p in hub.store.people()}
+    done = actions.teams_from_csv(body.csv, roster or None)
     hub.store.set_teams(done.what, hub.clock.moment(), done.summary, base=base)
     return TeamsSet(summary=done.summary, seq=hub.store.seq())
+
+
+@router.put("/td/teams/from-roster", response_model=TeamsSet)
+def set_teams_from_roster(_: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
+    """Replace the teams with the roster's clubs (its "club or team" column, issue 36: a
+    name is typed once per event): each person with a club in that club's team, by their
+    display name. Refused (409, one line) with no roster, no one with a club, or an event
+    whose team round is seated from its teams: each member there plays a power the roster
+    does not hold (graduated20 2: "teams of seven players, with one player playing each
+    of the seven Great Powers"), so those teams stay ``team,player,power`` lines."""
+    members, summary = _roster_teams(hub)
+    hub.store.set_teams(members, hub.clock.moment(), summary, base=base)
+    return TeamsSet(summary=summary, seq=hub.store.seq())
+
+
+def _roster_teams(hub: Hub) -> tuple[list[tuple[str, str, str | None]], str]:
+    """The teams the roster's clubs make, and the log's line; clubs spelt alike ("Paris
+    DC", "paris dc") are one team, named as first written."""
+    event = hub.store.event()
+    if event is not None and event.standings and event.standings.team_round_from_teams:
+        raise Refused(409, f"teams from the roster: the team round of {event.name} is "
+                           "seated from its teams, each player at a power, and the roster "
+                           "holds no powers: give team,player,power lines in the box instead")
+    people = [p for _, p in hub.store.people()]
+    if not people:
+        raise Refused(409, "teams from the roster: the roster is empty: import it on the "
+                           "Roster card first (its club or team column makes the teams)")
+    teams: dict[str, str] = {}
+    members: list[tuple[str, str, str | None]] = [
+        (teams.setdefault(name_key(p.club), p.club), p.name, None) for p in people if p.club]
+    if not members:
+        raise Refused(409, f"teams from the roster: no one on the roster "
+                           f"({_count(len(people), 'person')}) has a club or team: fill in "
+                           "their club, or give team,player lines in the box")
+    left = len(people) - len(members)
+    summary = (f"teams from the roster: {_count(len(teams), 'team')}, "
+               f"{_count(len(members), 'player')}"
+               + (f"; {_count(left, 'person')} with no club in no team" if left else ""))
+    return members, summary
+
+
+def _count(n: int, what: str) -> str:
+    """"1 team", "3 teams"; "1 person", "2 people"."""
+    many = "people" if what == "person" else f"{what}s"
+    return f"{n} {what if n == 1 else many}"
 
 
 @router.get("/td/units", response_model=list[UnitsOut])

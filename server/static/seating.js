@@ -81,7 +81,19 @@ async function refreshTeams() {
   }));
 }
 
+// The teams made from the roster's club or team column, in one tap: the hub says what it
+// made, or why not (no roster, no clubs, a team round that needs each member's power).
+function teamsFromRoster() {
+  act("Make the teams from the roster's clubs? They replace the teams set now.", "PUT",
+    "/api/td/teams/from-roster").then((done) => {
+    if (!done) return;
+    teamsImported(done);
+    refreshResults();  // results.js: the team table follows the teams
+  });
+}
+
 function wireSeating() {
+  $("btn-teams-roster").onclick = teamsFromRoster;
   $("seating-round").onchange = () => {
     seatingRound = Number($("seating-round").value) || null;
     refreshSeating();
