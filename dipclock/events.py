@@ -29,6 +29,7 @@ from dipclock.errors import DipclockError, describe
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
+from dipclock.votes.rules import VoteRules
 
 FIRST_YEAR = 1901
 LAST_YEAR = 2100  # far past any game; keeps every date arithmetic in range
@@ -156,6 +157,8 @@ class EventProfile(_Strict):
     scoring: ScoringRules | None = None
     #: How game scores make the tournament's order (``dipclock standings``, the hub).
     standings: StandingsRules | None = None
+    #: How a game may be ended early by a vote at the table (``dipclock vote``, the hub).
+    votes: VoteRules = VoteRules()
 
     @model_validator(mode="after")
     def _consistent(self) -> EventProfile:
@@ -342,6 +345,12 @@ BUILTIN: dict[str, EventProfile] = {
                 )
             ),
             penalty=PenaltyRules(model="leniency", grace_seconds=30),
+            # Tournament System: "all players who control at least one supply center vote
+            # unanimously", "conducted in secret", "supervised by the tournament director";
+            # no veto is named. Unit Control: "an absent player will vote against any draw
+            # proposal and against any concession to another player".
+            votes=VoteRules(veto="none", abstention="no", absent="no", limit="none",
+                            rule="Tournament System"),
             victory_needs_growth=True,
             scoring=ScoringRules(system="armada", concessions=True, draws="two_leaders", notes=(
                 "A survivor left out of a two-way draw has lost in the final year: \"For "
@@ -397,6 +406,12 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Top Board and Fifth Individual Round", "Sunday", "09:30", None),
             ),
             penalty=PenaltyRules(model="yellow_red", grace_seconds=30),
+            # Rule 16: "Any player may publicly veto the proposal", "Abstentions count as
+            # YES", "Any player revealing their vote will be considered to have vetoed",
+            # "only one Draw vote per proposed result each season -- revotes are not
+            # allowed", "Voting figures will not be revealed".
+            votes=VoteRules(veto="any", abstention="yes", limit="result_per_season",
+                            revealed_is_veto=True, rule="rule 16"),
             scoring=ScoringRules(system="manorcon", votes_from=1905, notes=(
                 MANORCON_ALL_SEVEN,
                 VOTES_AFTER_1905,
@@ -446,6 +461,13 @@ BUILTIN: dict[str, EventProfile] = {
             ),
             call_ends="at_call",
             penalty=PenaltyRules(model="warning"),
+            # Votes: "any player who has supply centers may announce that he vetoes",
+            # "Only ONE vote may be held per spring or fall phase", "The clock DOES NOT
+            # STOP for draw votes", "All players with at least one supply center must
+            # vote. If a player has abandoned the game, he is considered to vote for all
+            # proposals."
+            votes=VoteRules(veto="with_centres", abstention="refused", absent="yes",
+                            limit="phase", clock_stops=False, rule="Votes"),
             scoring=ScoringRules(system="sum-of-squares", votes_from=1903, notes=(
                 "Every game without a solo is scored as a draw of all survivors (\"all "
                 "non-solo resolutions may be considered a draw including all survivors\").",
@@ -492,6 +514,13 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Final Round", "Sunday", None, None),
             ),
             penalty=PenaltyRules(model="referee"),
+            # II.4g: "The same player can only request one vote per year of play", "A
+            # player may choose to veto", "only a player with at least one center may
+            # vote. The player who has proposed the end of the game does not vote", "The
+            # vote will be secret", "In case of unanimity". A power whose player has left
+            # has no player to vote: it stands in no unanimity's way.
+            votes=VoteRules(veto="any", proposer_votes=False, abstention="no", absent="yes",
+                            limit="player_per_year", rule="II.4g"),
             scoring=ScoringRules(system="super-pastis", votes_from=1903, notes=(
                 "\"Within 3 / 2 / 1 centers ... a bonus of 3 / 6 / 12 points\": the tier a "
                 "player is in, not their sum, and not for the top players themselves.",
@@ -545,6 +574,12 @@ BUILTIN: dict[str, EventProfile] = {
                 ("Saturday team round", "Saturday", None, 1911),
                 ("Sunday round", "Sunday", None, 1911),
             ),
+            # Rule 16, as wdc2006's, and: "the concession proposals will be voted on first
+            # (starting with the power with the most centres if there is more than one,
+            # tie-broken by alphabetical order of power name), then The Draw. As soon as
+            # one is passed, the remaining proposals fall."
+            votes=VoteRules(veto="any", abstention="yes", limit="result_per_season",
+                            revealed_is_veto=True, concessions_first=True, rule="rule 16"),
             penalty=PenaltyRules(
                 model="graduated",
                 bands=tuple(

@@ -20,7 +20,7 @@ from dipclock.timeline import Phase, table_clock
 Stage = Literal[
     "before_start", "negotiating", "writing", "paused", "held", "adjudicating", "game_over"
 ]
-GameOver = Literal["last_year", "called"]
+GameOver = Literal["last_year", "called", "voted"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class PhaseView:
     #: the starting centres count). Both None while the game has no end in view.
     last_counted: PhaseRef | None = None
     scoring_phase: PhaseRef | None = None
+    #: the vote's result where a vote ended the game ("Draw agreed, Fall 1905: ...")
+    voted: str = ""
 
 
 def view(
@@ -55,7 +57,7 @@ def view(
 ) -> PhaseView:
     """What the screen of ``table`` (None: the hall clock) shows at ``now``."""
     built = table_clock(profile, schedule, table)
-    marks, all_phases, phases = built.marks, built.all_phases, built.phases
+    marks, all_phases, phases = built.marks, built.all_phases, built.called
     g = built.clock.game(now)
     paused = built.clock.paused_at(now)
     active = built.active_breaks(now)
@@ -76,6 +78,9 @@ def view(
         over = "last_year"
     elif idx >= len(phases) and idx < len(all_phases):
         over = "called"  # the next deadline would fall after the call
+    ended = built.voted_end if built.voted_end and now >= built.voted_end.at else None
+    if ended is not None and over is None:
+        over = "voted"  # the board's players agreed a result: its clock stops here
 
     if over:
         return PhaseView(
@@ -85,6 +90,7 @@ def view(
             victory_centres=None, final_year=False, pause=pause, restart_at=restart,
             game_over_reason=over, last_counted=last_counted,
             scoring_phase=ending.scoring_phase,
+            voted=ended.headline if ended is not None and over == "voted" else "",
         )
 
     mark = marks[idx]

@@ -99,6 +99,19 @@ class BoardStart(_Strict):
         return self.table is None or self.table == table
 
 
+class VotedEnd(_Strict):
+    """A board's game ended early by a vote its players agreed (``dipclock.votes``): from
+    ``at`` its clock shows ``headline`` ("Draw agreed, Fall 1905: the 1904 centre chart
+    counts") and counts no more deadlines; the rest of the hall plays on."""
+
+    at: datetime
+    table: int | None = None  # None: a standalone kiosk, its own table
+    headline: Annotated[str, Field(max_length=200)] = ""
+
+    def applies_to(self, table: int | None) -> bool:
+        return self.table is None or self.table == table
+
+
 class Schedule(_Strict):
     """One round as the hub knows it: the input of every clock question."""
 
@@ -110,3 +123,5 @@ class Schedule(_Strict):
     title: str = ""
     #: Board clocks only: when each board said it was ready for its next phase.
     board_starts: tuple[BoardStart, ...] = ()
+    #: Boards whose game a vote ended before the round's end.
+    ends: tuple[VotedEnd, ...] = ()

@@ -462,6 +462,8 @@ def _stage(
                 label += f", clock restarts at {clock_text(v.restart_at, tz)}"
             return "held", label, big, None, tuple(notes)
         case "game_over":
+            if v.game_over_reason == "voted":  # the vote's result says which chart counts
+                return "game_over", v.voted or "The game ended by vote", "Game over", None, ()
             counts = callwords.counts(v.scoring_phase)
             counted = v.scoring_phase is not None or v.last_counted or v.previous
             scoring = (counts[:1].upper() + counts[1:],) if counted else ()

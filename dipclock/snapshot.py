@@ -92,6 +92,34 @@ class TableResult(_Part):
     problem: Annotated[str, Field(max_length=300)] = ""
 
 
+VoteState = Literal["open", "passed", "failed", "vetoed", "cancelled"]
+
+
+class TableVote(_Part):
+    """The table's game-end vote as its screen shows it (``dipclock.votes``): what is
+    proposed, who votes and who has voted, never how. ``waiting_button``: the powers whose
+    phone has chosen and waits for its power's button on the clock (the proof that the
+    phone's player holds the power); a press of such a power's button is that vote's
+    (``VotePress``), not orders in. ``headline``: the result once closed ("Draw agreed,
+    Fall 1905: the 1904 centre chart counts"). ``queued``: proposals waiting behind this one
+    (graduated20 votes concessions first)."""
+
+    id: Annotated[int, Field(ge=1)]
+    state: VoteState
+    words: Annotated[str, Field(max_length=120)]  # "a draw of all survivors"
+    form: Annotated[str, Field(max_length=40)]  # "dias", "draw:A,E", "concede:F"
+    period: Annotated[str, Field(max_length=20)]  # "Fall 1905"
+    proposer: PowerLetter | None = None
+    voters: tuple[PowerLetter, ...] = ()
+    voted: tuple[PowerLetter, ...] = ()
+    absent: tuple[PowerLetter, ...] = ()
+    waiting_button: tuple[PowerLetter, ...] = ()
+    headline: Annotated[str, Field(max_length=200)] = ""
+    at: datetime  # proposed (naive UTC)
+    closed_at: datetime | None = None
+    queued: Annotated[int, Field(ge=0)] = 0
+
+
 class Snapshot(_Part):
     """Everything a table's kiosk needs to count on its own: the schedule, not seconds left.
 
@@ -134,6 +162,10 @@ class Snapshot(_Part):
     #: the TD's hall message while it shows (``dipclock.hallmessage``): the kiosk hides it
     #: at its ``until`` by its own hub time. None: no message, or a hub without them
     message: HallMessage | None = None
+    #: the table's game-end vote: the one under way, else the last one closed this round
+    #: (a passed one ended the game: the schedule's ``ends`` says when). None: no vote, or
+    #: a hub without votes
+    vote: TableVote | None = None
 
     @model_validator(mode="after")
     def _round_whole(self) -> Snapshot:
@@ -172,6 +204,23 @@ class LineConfirmed(_Part):
     round: Annotated[int, Field(ge=1, le=99)]
     power: PowerLetter
     version: Annotated[int, Field(ge=1)]
+
+
+class VotePress(_Part):
+    """A power's button pressed on the clock while its phone's vote waited for it
+    (``TableVote.waiting_button``): the press casts the vote that phone chose."""
+
+    id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    vote: Annotated[int, Field(ge=1)]
+    power: PowerLetter
+    at: datetime
+
+
+class VotePressBatch(_Part):
+    """``POST /api/tables/{n}/votes/presses``: the vote presses the clock's outbox holds
+    unsent; the reply is a ``ConfirmationsReply`` (taken, refused with why)."""
+
+    presses: Annotated[tuple[VotePress, ...], Field(max_length=50)]
 
 
 class ConfirmationBatch(_Part):

@@ -32,7 +32,7 @@ OPEN_HORIZON_YEAR = 1930
 #: What `dipclock plan` shows for an event with no last year, unless told otherwise.
 PLAN_HORIZON_YEAR = 1910
 
-GameEnd = Literal["last_year", "call", "horizon"]
+GameEnd = Literal["last_year", "call", "voted", "horizon"]
 BreakState = Literal["due", "running", "over"]
 
 
@@ -109,7 +109,12 @@ class TableClock:
         )
         self.stops: tuple[Stop, ...] = td_stops(self.breaks)
         self.all_phases = self._walk()
-        self.phases = counted_phases(self.all_phases, schedule.call, profile.call_ends)
+        #: the phases the TD's call leaves; ``phases`` also stops where a vote at this
+        #: table ended its game (no deadline after it is due, nor late)
+        self.called = counted_phases(self.all_phases, schedule.call, profile.call_ends)
+        self.voted_end = next((e for e in schedule.ends if e.applies_to(table)), None)
+        self.phases = self.called if self.voted_end is None else tuple(
+            p for p in self.called if p.deadline <= self.voted_end.at)
         self._timetable: Timetable | None = None
 
     def _walk(self) -> tuple[Phase, ...]:
@@ -142,11 +147,15 @@ class TableClock:
         ends: GameEnd = "last_year" if self.last_year else "horizon"
         phases = self.all_phases
         call = self.schedule.call
-        if call is not None and (len(self.phases) < len(self.all_phases) or not self.last_year):
-            phases, ends = self.phases, "call"
+        if call is not None and (len(self.called) < len(self.all_phases) or not self.last_year):
+            phases, ends = self.called, "call"
         ends_at = phases[-1].deadline if phases and ends != "horizon" else None
         if ends == "call" and self.profile.call_ends == "at_call":
             ends_at = call
+        if self.voted_end is not None and (ends_at is None or self.voted_end.at < ends_at):
+            # the board's players agreed a result: the vote's chart counts, no Fall's
+            return Timetable(phases=self.phases, ends="voted", last_year=self.last_year,
+                             ends_at=self.voted_end.at, scoring_phase=None)
         falls = [p.ref for p in phases if p.season == "fall"]
         scoring = falls[-1] if falls and ends != "horizon" else None
         return Timetable(phases=phases, ends=ends, last_year=self.last_year,

@@ -1,5 +1,5 @@
 """``dipclock``: the one command a TD types. ``events``, ``plan``, ``penalty``, ``score``,
-``standings``, ``seat``, ``kiosk``, ``hub``.
+``vote``, ``standings``, ``seat``, ``kiosk``, ``hub``.
 
 The launcher: the core's own commands (``events``, ``plan``, ``penalty``, ``score``,
 ``standings``, ``seat``) and the door to the
@@ -36,6 +36,7 @@ from dipclock.launcher.results import (
 )
 from dipclock.launcher.roster import add_roster_parser, run_roster
 from dipclock.launcher.seating import add_seat_parser, run_seat
+from dipclock.launcher.votes import add_vote_parser, run_vote
 from dipclock.penalties import penalty
 from dipclock.provinces import UnknownUnit
 from dipclock.roundcheck import check_round
@@ -84,6 +85,7 @@ def _build_parser() -> Parser:
 
     add_score_parser(sub)
     add_standings_parser(sub)
+    add_vote_parser(sub)
     add_seat_parser(sub)
     add_roster_parser(sub)
     add_export_parsers(sub)
@@ -122,9 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             return _plan(args)
-        if args.command in ("score", "standings", "seat", "roster", "export", "import"):
+        if args.command in ("score", "standings", "seat", "roster", "export", "import",
+                            "vote"):
             run = {"score": run_score, "standings": run_standings, "seat": run_seat,
-                   "roster": run_roster, "export": run_export, "import": run_import}
+                   "roster": run_roster, "export": run_export, "import": run_import,
+                   "vote": run_vote}
             text, notes = run[args.command](args)
             for note in notes:
                 print(f"dipclock: note: {note}", file=sys.stderr)

@@ -1,0 +1,104 @@
+"""``dipclock vote``: whether a game-end vote passes under an event's rules, why, and which
+centre chart counts.
+
+The launcher only reads and prints: what may be proposed, who votes and how the votes
+count are the core's (``dipclock.votes``), the same functions the hub's tables use. A
+proposal the rules refuse ends with exit 2 and one line naming the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dipclock.arguments import UsageError
+from dipclock.eventfiles import load_event
+from dipclock.eventscoring import check_rounds, last_year
+from dipclock.powers import POWERS, power_letter
+from dipclock.scoring.result import parse_centres
+from dipclock.votes.ballot import CHOICES, Choice, count
+from dipclock.votes.proposal import Board, Moment, parse_form
+
+#: ``--votes``' word for a power whose player has left the game: it votes as the rule says.
+ABSENT = "absent"
+
+
+def add_vote_parser(sub: Any) -> None:
+    vote = sub.add_parser("vote", help="count a game-end vote under an event's rules")
+    vote.add_argument("event", help="built-in id (see `dipclock events`) or a .toml file")
+    vote.add_argument("--form", required=True, metavar="dias|draw:A,E|concede:F",
+                      help="the proposal: a draw of all survivors, a draw of the named "
+                           "powers, or a concession to one power")
+    vote.add_argument("--year", type=int, required=True,
+                      help="the year of the movement phase just adjudicated")
+    vote.add_argument("--phase", required=True, choices=("spring", "fall"),
+                      help="the movement phase just adjudicated")
+    vote.add_argument("--centres", required=True, metavar='"A=5,E=4,..."',
+                      help="the centre chart as it stands, every power")
+    vote.add_argument("--centres-before", metavar='"A=5,E=4,..."',
+                      help="the year before's chart (wdc2003's two-way draw needs two years)")
+    vote.add_argument("--proposer", metavar="POWER", help="the power that proposed it")
+    vote.add_argument("--votes", required=True, metavar='"A=yes,E=no,F=abstain,..."',
+                      help="each voter's yes, no or abstain; veto for a public veto; "
+                           "absent for a player who has left the game")
+    vote.add_argument("--round", type=int, help="the round, where its last year differs")
+    vote.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run_vote(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The result to print (text or one JSON object); no notes."""
+    profile = load_event(args.event)
+    final = None
+    if args.round is not None:
+        check_rounds(profile, [args.round])
+        final = last_year(profile, args.round)
+    proposal = parse_form(args.form, _power(args.proposer) if args.proposer else None)
+    moment = Moment(args.year, args.phase)
+    votes, absent = parse_votes(args.votes)
+    board = Board(parse_centres(args.centres), frozenset(absent),
+                  parse_centres(args.centres_before) if args.centres_before else None)
+    result = count(profile, proposal, moment, board, votes, last_year=final)
+    if args.json:
+        return json.dumps({"event": profile.id, "form": result.proposal.key,
+                           "passes": result.passes, "why": result.why,
+                           "chart_year": result.chart_year,
+                           "voters": [POWERS[p] for p in result.voters]}), []
+    lines = [f"{profile.id}: {result.proposal.words}, voted in {moment.period_words} "
+             f"(after {moment.season.capitalize()} {moment.year})",
+             f"  {'passes' if result.passes else 'fails'}: {result.headline}",
+             f"  why: {result.why}"]
+    return "\n".join(lines), []
+
+
+def parse_votes(text: str) -> tuple[dict[str, Choice], list[str]]:
+    """``"A=yes,E=no,F=abstain,G=absent"`` -> the votes, and the powers whose player has
+    left; each power once."""
+    votes: dict[str, Choice] = {}
+    absent: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, sep, word = part.partition("=")
+        if not sep:
+            raise UsageError(f"votes: {part!r} is not POWER=VOTE (like A=yes)")
+        letter, word = _power(name), word.strip().casefold()
+        if letter in votes or letter in absent:
+            raise UsageError(f"votes: {POWERS[letter]} is given twice: give it once")
+        if word == ABSENT:
+            absent.append(letter)
+        elif word in CHOICES:
+            votes[letter] = word
+        else:
+            raise UsageError(f"votes: {part!r}: say yes, no, abstain, veto or absent")
+    return votes, absent
+
+
+def _power(text: str) -> str:
+    try:
+        return power_letter(text)
+    except ValueError as exc:
+        raise UsageError(f"{exc}") from None
+
+
+__all__ = ["add_vote_parser", "parse_votes", "run_vote"]

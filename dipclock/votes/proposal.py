@@ -1,0 +1,195 @@
+"""What a game-end vote is about: the moment it is held, the result it proposes, and the
+board as its centre chart stands. Pure: no clock, no I/O.
+
+A vote is held in a negotiation period, after a movement phase has been adjudicated:
+``Moment`` names that phase (``dipclock vote --year 1905 --phase fall``), as a TD reads it
+off the board. Every one of the five texts takes the same chart for the result: "the
+Adjustments season just played, or ... the previous Adjustments season if The Draw is
+agreed after a Spring season" (wdc2006, graduated20 rule 16), "the end of the previous
+year" (wdc2019 II.4g4, a vote held in a Spring or Fall negotiation phase), the last Fall
+counted (wdc2018's call "at once"; wdc2003 scores a game by its game-year). So the chart is
+a fact of the moment, ``Moment.chart_year``, not a setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from dipclock.errors import DipclockError
+from dipclock.powers import LETTERS, POWERS, power_letter
+from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
+
+Season = Literal["spring", "fall"]
+#: ``dias``: a draw including all survivors; ``draw``: a draw of the named powers;
+#: ``concede``: the game conceded to one power.
+Form = Literal["dias", "draw", "concede"]
+
+
+class VoteRefused(DipclockError, ValueError):
+    """A proposal, a vote or a veto the event's rules do not allow: one line naming the
+    rule."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The movement phase adjudicated last when the vote is held: ``year`` and
+    ``season``."""
+
+    year: int
+    season: Season
+
+    def __post_init__(self) -> None:
+        if self.season not in ("spring", "fall"):
+            raise VoteRefused(f"phase {self.season!r}: spring or fall (the movement phase "
+                              "just adjudicated)")
+        if not FIRST_YEAR <= self.year <= LAST_YEAR:
+            raise VoteRefused(f"year {self.year}: a game year from {FIRST_YEAR}")
+
+    @property
+    def index(self) -> int:
+        """The moments in game order: Spring 1905 < Fall 1905 < Spring 1906."""
+        return self.year * 2 + (self.season == "fall")
+
+    @property
+    def chart_year(self) -> int:
+        """The centre chart a game ended now counts: this year's after a Fall, the previous
+        year's after a Spring."""
+        return self.year if self.season == "fall" else self.year - 1
+
+    @property
+    def period(self) -> tuple[int, Season]:
+        """The negotiation period the vote is held in: after Fall Y, Spring Y+1; after
+        Spring Y, Fall Y."""
+        return (self.year + 1, "spring") if self.season == "fall" else (self.year, "fall")
+
+    @property
+    def period_words(self) -> str:
+        """The period as players say it: "Fall 1905"."""
+        year, season = self.period
+        return f"{season.capitalize()} {year}"
+
+    @classmethod
+    def in_period(cls, year: int, season: Season) -> Moment:
+        """The moment of a vote held in the negotiation period ``season`` ``year`` (a table's
+        clock knows the period it is in)."""
+        return cls(year - 1, "fall") if season == "spring" else cls(year, "spring")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposed game end. ``powers``: a draw's participants (for ``dias``, the survivors,
+    filled in by ``dipclock.votes.ballot.propose``) or the one power conceded to.
+    ``proposer``: the power that proposed it, where known."""
+
+    form: Form
+    powers: frozenset[str] = frozenset()
+    proposer: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The proposed result as one word (``dias``, ``draw:A,E``, ``concede:F``): two
+        proposals of one result share it (wdc2006: "one Draw vote per proposed result")."""
+        if self.form == "dias":
+            return "dias"
+        return f"{self.form}:{','.join(p for p in LETTERS if p in self.powers)}"
+
+    @property
+    def words(self) -> str:
+        """The proposal as a player reads it: "a draw of all survivors"."""
+        if self.form == "dias":
+            return "a draw of all survivors"
+        names = [POWERS[p] for p in LETTERS if p in self.powers]
+        if self.form == "concede":
+            return f"a concession to {names[0]}"
+        return "a draw of " + (", ".join(names[:-1]) + " and " + names[-1])
+
+    @property
+    def conceded_to(self) -> str | None:
+        return next(iter(self.powers)) if self.form == "concede" and self.powers else None
+
+
+def parse_form(text: str, proposer: str | None = None) -> Proposal:
+    """``dias``, ``draw:A,E`` (or ``draw:Austria,England``) or ``concede:F``."""
+    word, _, rest = text.strip().partition(":")
+    word = word.strip().casefold()
+    if word == "dias" and not rest.strip():
+        return Proposal("dias", proposer=proposer)
+    try:
+        powers = frozenset(power_letter(p) for p in rest.split(",") if p.strip())
+    except ValueError as exc:
+        raise VoteRefused(f"form {text!r}: {exc}") from None
+    if word == "draw" and powers:
+        return Proposal("draw", powers, proposer)
+    if word == "concede" and len(powers) == 1:
+        return Proposal("concede", powers, proposer)
+    raise VoteRefused(f"form {text!r}: dias, draw:POWERS (like draw:A,E) or concede:POWER "
+                      "(like concede:F)")
+
+
+@dataclass(frozen=True)
+class Board:
+    """The table's game as the vote sees it. ``centres``: the centre chart as it stands,
+    every power; ``absent``: powers whose player has left the game (civil disorder, or
+    perpetual orders); ``previous``: the year before's chart, where the vote needs it
+    (wdc2003's two-way draw: "for two consecutive game-years")."""
+
+    centres: Mapping[str, int]
+    absent: frozenset[str] = frozenset()
+    previous: Mapping[str, int] | None = None
+
+    def __post_init__(self) -> None:
+        for chart, what in ((self.centres, "centres"), (self.previous, "previous centres")):
+            if chart is not None:
+                _check_chart(chart, what)
+        odd = sorted(self.absent - set(POWERS))
+        if odd:
+            raise VoteRefused(f"{odd[0]!r} is not a power (one of {' '.join(LETTERS)})")
+
+    @property
+    def survivors(self) -> tuple[str, ...]:
+        """Powers holding a centre, in the order AEFGIRT: the players still in the game."""
+        return tuple(p for p in LETTERS if self.centres[p] > 0)
+
+
+def _check_chart(chart: Mapping[str, int], what: str) -> None:
+    missing = [POWERS[p] for p in LETTERS if p not in chart]
+    if missing:
+        raise VoteRefused(f"{what}: every power's centres are needed: {', '.join(missing)} "
+                          "missing")
+    for p in LETTERS:
+        if not 0 <= chart[p] <= TOTAL_CENTRES:
+            raise VoteRefused(f"{what}: {POWERS[p]} has {chart[p]}: from 0 to "
+                              f"{TOTAL_CENTRES}")
+    total = sum(chart[p] for p in LETTERS)
+    if total > TOTAL_CENTRES:
+        raise VoteRefused(f"{what} add up to {total}: the board has {TOTAL_CENTRES}")
+    alive = [p for p in LETTERS if chart[p] > 0]
+    if len(alive) < 2:
+        raise VoteRefused(f"{what}: only {POWERS[alive[0]] if alive else 'no power'} holds "
+                          "centres: the game is over, with no vote")
+
+
+@dataclass(frozen=True)
+class PastVote:
+    """A proposal already made in this game, for the limits on how often: its moment, its
+    result's ``key``, who proposed it, and whether a vote was held (a veto ends a proposal
+    before any vote)."""
+
+    moment: Moment
+    key: str
+    proposer: str | None = None
+    held: bool = True
+
+
+__all__ = [
+    "Board",
+    "Form",
+    "Moment",
+    "PastVote",
+    "Proposal",
+    "Season",
+    "VoteRefused",
+    "parse_form",
+]
