@@ -409,9 +409,10 @@ BUILTIN: dict[str, EventProfile] = {
             # Rule 16: "Any player may publicly veto the proposal", "Abstentions count as
             # YES", "Any player revealing their vote will be considered to have vetoed",
             # "only one Draw vote per proposed result each season -- revotes are not
-            # allowed", "Voting figures will not be revealed".
+            # allowed", "Voting figures will not be revealed", "Game-ends which have not
+            # been agreed using the above procedure ... score zero".
             votes=VoteRules(veto="any", abstention="yes", limit="result_per_season",
-                            revealed_is_veto=True, rule="rule 16"),
+                            revealed_is_veto=True, unagreed_end="zero", rule="rule 16"),
             scoring=ScoringRules(system="manorcon", votes_from=1905, notes=(
                 MANORCON_ALL_SEVEN,
                 VOTES_AFTER_1905,
@@ -579,7 +580,8 @@ BUILTIN: dict[str, EventProfile] = {
             # tie-broken by alphabetical order of power name), then The Draw. As soon as
             # one is passed, the remaining proposals fall."
             votes=VoteRules(veto="any", abstention="yes", limit="result_per_season",
-                            revealed_is_veto=True, concessions_first=True, rule="rule 16"),
+                            revealed_is_veto=True, concessions_first=True,
+                            unagreed_end="zero", rule="rule 16"),
             penalty=PenaltyRules(
                 model="graduated",
                 bands=tuple(

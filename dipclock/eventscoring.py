@@ -101,13 +101,17 @@ def endings(profile: EventProfile, round_no: int | None = None,
 
 
 def score_result(profile: EventProfile, result: GameResult, round_no: int | None = None,
-                 round_last_year: int | None = None, clock_year: int | None = None) -> Scored:
+                 round_last_year: int | None = None, clock_year: int | None = None,
+                 agreed: bool | None = None) -> Scored:
     """``result`` scored under the event's rules, or a ``ResultError`` saying what the
     event's text does not allow. ``round_no`` and ``round_last_year`` as for
     ``last_year``. ``clock_year``: the Fall the table's clock ended the game with (the
     round's last year, or the TD's call by the event's call rule): a game counted at that
     Fall ended by the clock, not by a vote, so the first year a vote may end a game does
-    not apply to it (a round called in 1903 scores its 1902 count as a draw)."""
+    not apply to it (a round called in 1903 scores its 1902 count as a draw).
+    ``agreed``: whether a vote at the table passed (None: not known, as on the command
+    line); a game ended early with none scores zero where the event says so (wdc2006,
+    graduated20 rule 16)."""
     rules = rules_of(profile)
     allowed = endings(profile, round_no, round_last_year)
     _check_allowed(profile, allowed, result)
@@ -122,7 +126,14 @@ def score_result(profile: EventProfile, result: GameResult, round_no: int | None
     if ended.solo is None and allowed.draws == "two_leaders" and ended.conceded_to is None:
         _check_two_leaders(profile, ended, threshold)
     scores = score_game(rules.system, ended, threshold)
-    return Scored(ended, scores, (note,) if note else ())
+    notes = (note,) if note else ()
+    if ended.solo is None and voted and agreed is False \
+            and profile.votes.unagreed_end == "zero":
+        cite = f" ({profile.votes.rule})" if profile.votes.rule else ""
+        return Scored(ended, dict.fromkeys(scores, 0.0), (*notes, (
+            f"{profile.id}{cite}: a game end not agreed by a vote scores zero for every "
+            "player: record the vote if there was one")))
+    return Scored(ended, scores, notes)
 
 
 def _check_allowed(profile: EventProfile, allowed: Endings, result: GameResult) -> None:

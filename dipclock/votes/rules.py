@@ -33,6 +33,11 @@ Absent = Literal["yes", "no", "abstains"]
 #: one request per player per game year (wdc2019); ``phase``, one vote per Spring or Fall
 #: phase whatever it proposes (wdc2018); ``none``: the text sets no limit (wdc2003).
 Limit = Literal["result_per_season", "player_per_year", "phase", "none"]
+#: How a game scores that ended early without a vote passed (players who agreed a draw
+#: among themselves): ``scores`` as its sheet says, or ``zero`` for everyone (wdc2006,
+#: graduated20 rule 16: "Game-ends which have not been agreed using the above procedure
+#: will be treated as abandoned games, and all the players involved will score zero").
+UnagreedEnd = Literal["scores", "zero"]
 
 
 class VoteRules(BaseModel):
@@ -48,7 +53,7 @@ class VoteRules(BaseModel):
     shows how they voted has vetoed (wdc2006, graduated20). ``concessions_first``: of the
     proposals voted on at once, the concessions go first, the power with most centres
     first, then the draw, and the first to pass ends the rest (graduated20 rule 16).
-    ``rule``: the text's section that sets all this, named in every refusal."""
+    ``unagreed_end``: how a game ended early with no vote passed scores. ``rule``: the text's section that sets all this, named in every refusal."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -61,6 +66,7 @@ class VoteRules(BaseModel):
     figures_shown: bool = False
     revealed_is_veto: bool = False
     concessions_first: bool = False
+    unagreed_end: UnagreedEnd = "scores"
     rule: str = ""
 
     @model_validator(mode="after")
@@ -71,4 +77,4 @@ class VoteRules(BaseModel):
         return self
 
 
-__all__ = ["Absent", "Abstention", "Limit", "Veto", "VoteRules"]
+__all__ = ["Absent", "Abstention", "Limit", "UnagreedEnd", "Veto", "VoteRules"]

@@ -395,3 +395,24 @@ def _custom(extra: str) -> EventProfile:
     text = ("name = \"My Open\"\n[[phase_lengths]]\nspring = 15\nfall = 15\n"
             "[penalty]\nmodel = \"warning\"\n" + extra)
     return parse_event_toml(text, "my-open.toml")
+
+
+def test_wdc2006_a_game_end_not_agreed_by_a_vote_scores_zero():
+    """wdc2006 and graduated20 rule 16: "Game-ends which have not been agreed using the
+    above procedure will be treated as abandoned games, and all the players involved will
+    score zero"; elsewhere (wdc2019) the sheet scores as it says."""
+    result = GameResult(centres=CHART, year=1906, eliminated={"G": 1904})
+    for event in ("wdc2006", "graduated20"):
+        zero = score_result(BUILTIN[event], result, round_no=2, clock_year=1909,
+                            agreed=False)
+        assert set(zero.scores.values()) == {0.0}, event
+        assert "not agreed by a vote scores zero" in zero.notes[-1]
+        assert sum(score_result(BUILTIN[event], result, round_no=2, clock_year=1909,
+                                agreed=True).scores.values()) > 0
+        ended = score_result(BUILTIN[event], GameResult(centres=CHART, year=1906,
+                             eliminated={"G": 1904}), round_no=2, clock_year=1906,
+                             agreed=False)  # the clock ended it: no vote was needed
+        assert sum(ended.scores.values()) > 0
+    kept = score_result(BUILTIN["wdc2019"], GameResult(centres=CHART, year=1905,
+                        eliminated={"G": 1904}), clock_year=1907, agreed=False)
+    assert sum(kept.scores.values()) > 0
