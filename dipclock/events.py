@@ -499,6 +499,9 @@ BUILTIN: dict[str, EventProfile] = {
                             "Adam Sigal", "Tim Richardson"),
                 # "Scoring of this position will be at the discretion of the TD"
                 replaced_score="td",
+                # "A player eliminated from the game may not play another position in the
+                # same game as a replacement"
+                replacement_from_game=False,
             ),
         ),
         EventProfile(

@@ -14,7 +14,9 @@ What the texts say (the event rule texts the project works from):
   extenuating circumstances ... the replacement player will receive the full score for the
   game": ``replacement`` (the TD's shares stand for extenuating circumstances).
 - wdc2018: "the position may be filled or left in civil disorder, at the discretion of the
-  TD. Scoring of this position will be at the discretion of the TD": ``td``.
+  TD. Scoring of this position will be at the discretion of the TD": ``td``; and "A player
+  eliminated from the game may not play another position in the same game as a
+  replacement" (``StandingsRules.replacement_from_game``).
 
 Pure: the seating, the records and the event's rule in; checks, the holder of a power at a
 phase and each player's share out.
@@ -75,12 +77,15 @@ class Replacement:
 
 def check(new: Replacement, records: Iterable[Replacement],
           seated: Mapping[int, Mapping[str, str]], *, rule: ReplacedScore = "original",
-          last_year: int | None = None, two_boards: bool = False) -> None:
+          last_year: int | None = None, two_boards: bool = False,
+          from_game: bool = True) -> None:
     """Refuse ``new`` (``ReplacementError``, one line) unless: its power was seated at its
     table (``seated``: the round's table -> power letter -> player); its phase is inside the
     game (after Spring 1901, by ``last_year`` where the event has one); no other record of
     that power starts at that phase (one player per power per phase); its player is not
-    seated at another table of the round unless the event allows two boards; and a share
+    seated at another table of the round unless the event allows two boards, nor at this
+    table's game unless the event allows a player of the game to replace (``from_game``:
+    wdc2018 does not); and a share
     for a player where the event leaves the score to the TD (``td``; civil disorder scores
     for no one), shares adding to at most 100 %."""
     where = new.title
@@ -108,6 +113,13 @@ def check(new: Replacement, records: Iterable[Replacement],
         before = holder(starter, mine, new.phase)
         if before == new.player:
             raise ReplacementError(f"{where}: {new.player} already plays it then")
+        played = [p for p, who in seated[new.table].items() if who == new.player] + [
+            r.power for r in records if (r.round, r.table) == (new.round, new.table)
+            and r.player == new.player and r.power != new.power]
+        if played and not from_game:
+            raise ReplacementError(f"{where}: {new.player} played {POWERS[played[0]]} in "
+                                   "this game, and the event does not let a player of the "
+                                   "game take another position")
         for table, powers in seated.items():
             if table != new.table and new.player in powers.values() and not two_boards:
                 raise ReplacementError(f"{where}: {new.player} plays at table {table} this "

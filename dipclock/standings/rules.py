@@ -169,6 +169,11 @@ class StandingsRules(BaseModel):
     #: (``ReplacedScore``); the TD's share on a record overrides it (``dipclock.replacements``
     #: quotes each text).
     replaced_score: ReplacedScore = "original"
+    #: Whether a player who played the game (seated at its table) may take over another of
+    #: its powers: wdc2019 prefers it ("a player who played that game will be allowed to
+    #: make the remplacement"); wdc2018 refuses it ("A player eliminated from the game may
+    #: not play another position in the same game as a replacement").
+    replacement_from_game: bool = True
 
     @field_validator("weights", "qualification_weights")
     @classmethod

@@ -98,7 +98,8 @@ def record(body: Parsed[ReplacementIn], _: TDWrite, hub: HubDep, base: Base) -> 
     last_year = effective_last_year(board.profile, board.schedule)
     hub.store.add_replacement(new, hub.clock.moment(), lambda n, others, seated: check(
         n, others, seated, rule=rules.replaced_score, last_year=last_year,
-        two_boards=rules.two_boards != "refuse"), base=base)
+        two_boards=rules.two_boards != "refuse",
+        from_game=rules.replacement_from_game), base=base)
     return Said(summary=f"{new.title}: {new.who} from {new.phase.title}")
 
 

@@ -65,6 +65,21 @@ def test_a_player_at_the_same_table_may_replace() -> None:
     check(rec("F1903", "Bea"), [], SEATED)
 
 
+def test_wdc2018_a_player_of_the_game_may_not_take_another_position() -> None:
+    """wdc2018: "A player eliminated from the game may not play another position in the
+    same game as a replacement"; nor one who came in as a replacement there."""
+    rules = BUILTIN["wdc2018"].standings
+    assert rules is not None and rules.replacement_from_game is False
+    with pytest.raises(ReplacementError, match="Bea played England in this game"):
+        check(rec("F1903", "Bea"), [], SEATED, rule="td", from_game=False)
+    with pytest.raises(ReplacementError, match="Zoe played England in this game"):
+        check(rec("F1904", "Zoe", 50), [rec("S1903", "Zoe", power="E")], SEATED,
+              from_game=False)
+    check(rec("F1903", "Zoe", 50), [], SEATED, rule="td", from_game=False)
+    wdc2019 = BUILTIN["wdc2019"].standings
+    assert wdc2019 is not None and wdc2019.replacement_from_game is True
+
+
 def test_who_plays_it_from_the_phase_on_only() -> None:
     records = [rec("F1903", "Zoe Late"), rec("S1905", None)]
     seated = SEATED[4]
