@@ -26,7 +26,7 @@ async function refreshRoster() {
   try {
     // the register first: its ``base`` (the newest log line) is then no newer than the
     // roster read after it, and every change on this card is sent with it (server/stale.py)
-    await refreshRegister();
+    if (!await refreshRegister()) return;  // the TD changed the round meanwhile
     const r = await api("GET", "/api/td/roster");
     rosterPeople = r.people;
     rosterApart = r.apart;
@@ -36,9 +36,24 @@ async function refreshRoster() {
   renderRoster();
 }
 
+// The round's register; false when the TD has changed the round since it was asked for:
+// that round's own answer is on its way, and this one must not be drawn for it.
 async function refreshRegister() {
   const n = Number($("reg-round").value);
-  roundRegister = n >= 1 && n <= 99 ? await api("GET", `/api/td/register/${n}`) : null;
+  const got = n >= 1 && n <= 99 ? await api("GET", `/api/td/register/${n}`) : null;
+  if (Number($("reg-round").value) !== n) return false;
+  roundRegister = got;
+  return true;
+}
+
+// Another round: the last round's marks go at once, so no tap meant for the new round
+// lands on the old one's list while the new register loads (every tap waits for it).
+function roundChanged() {
+  roundRegister = null;
+  renderRoster();
+  const n = Number($("reg-round").value);
+  if (n >= 1 && n <= 99) $("reg-summary").textContent = `Loading round ${n}…`;
+  refreshRoster();
 }
 
 // The round to register: the one after the latest round seated (registration comes first).
@@ -274,7 +289,7 @@ function wireRoster() {
     await refreshRoster();
   });
   $("roster-search").addEventListener("input", renderRoster);
-  $("reg-round").addEventListener("change", refreshRoster);
+  $("reg-round").addEventListener("change", roundChanged);
   $("btn-reg-prereg").onclick = allPreregistered;
   $("btn-roster-import").onclick = () => importRoster(false);
   $("btn-roster-keep").onclick = () => importRoster(true);

@@ -215,3 +215,49 @@ def test_a_person_added_edited_kept_apart_and_found_by_search(browser, live):
     assert page.get_attribute("#roster-export", "href") == "/api/td/roster.csv"
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert dash.errors == []
+
+
+def test_while_another_round_s_register_loads_no_tap_lands_on_the_last_one(browser, live):
+    """The TD changes the round: until its register has come, the list takes no tap (a tap
+    meant for round 2 once marked round 1, whose list was still on the screen); a slow
+    answer for a round the TD has left is not drawn over the round chosen since."""
+    from playwright.sync_api import expect
+
+    td = live.td()
+    set_up(td)
+    td.post("/api/td/roster/people",
+            json={"given_name": "Ann", "family_name": "Lee"}).raise_for_status()
+    dash = Dashboard(browser, live)
+    page = dash.page
+    page.wait_for_function("() => last !== null", timeout=WAIT)
+    page.click("#roster-desk > summary")
+    expect(page.locator(f"{row('Ann Lee')} button")).to_be_enabled(timeout=WAIT)
+    held: list = []
+    page.route("**/api/td/register/2", lambda route: held.append(route))
+    page.fill("#reg-round", "2")
+    with page.expect_request("**/api/td/register/2", timeout=WAIT):
+        page.press("#reg-round", "Tab")  # the browser's own change, as a TD's tap elsewhere
+    expect(page.locator("#reg-summary")).to_have_text("Loading round 2…", timeout=WAIT)
+    expect(page.locator(f"{row('Ann Lee')} button")).to_be_disabled(timeout=WAIT)
+    page.click(f"{row('Ann Lee')} button", force=True)  # a tap on the list while it loads
+    assert td.get("/api/td/register/1").json()["counts"]["present"] == 0
+    # round 3 chosen while round 2's answer is held: round 2's answer, when it comes, is
+    # not drawn as round 3's
+    page.fill("#reg-round", "3")
+    page.press("#reg-round", "Tab")
+    expect(page.locator("#reg-summary")).to_have_text("Round 3: 0 here, 1 not here yet.",
+                                                      timeout=WAIT)
+    with page.expect_response("**/api/td/register/2", timeout=WAIT):
+        for route in held:
+            route.continue_()
+    # the page's own handlers have run once two frames have passed after the answer
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(r)))")
+    expect(page.locator("#reg-summary")).to_have_text("Round 3: 0 here, 1 not here yet.")
+    page.click(f"{row('Ann Lee')} button")
+    expect(page.locator(f"{row('Ann Lee')} button")).to_have_text("Here ✓", timeout=WAIT)
+    marks = {p["name"]: p["status"]
+             for p in td.get("/api/td/register/3").json()["people"]}
+    assert marks == {"Ann Lee": "present"}
+    assert all(p["status"] == "absent" for p in td.get("/api/td/register/2").json()["people"])
+    assert dash.errors == []
