@@ -15,17 +15,22 @@ from pydantic import Field
 
 from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import Table, seating_problems, table_plan, two_boards_allowed
+from dipclock.seating.seat import played_enough
 from dipclock.seating.seatfile import MOST_PLAYERS
 from dipclock.snapshot import PlayerName
 from server.context import Hub
 from server.responses import Plan, PowerLine, SeatingView, SeatLine, TableView
 from server.schemas import Body
+from server.seatingdesk import earlier
 
 
 class PlanIn(Body):
-    """The players present, one name each, as the TD typed them."""
+    """The players present, one name each, as the TD typed them, and the round they are
+    to play (where given, those who have played the most rounds the event allows are
+    counted out, as the draw sits them out)."""
 
     players: Annotated[list[PlayerName], Field(max_length=MOST_PLAYERS)]
+    round: Annotated[int, Field(ge=1, le=99)] | None = None
 
 
 def _two_boards(hub: Hub) -> bool:
@@ -70,7 +75,12 @@ def view(hub: Hub, picked: int | None) -> SeatingView:
 
 def plan(hub: Hub, body: PlanIn) -> Plan:
     allowed = _two_boards(hub)
-    return Plan(text=table_plan(body.players, allowed), two_boards=allowed)
+    event = hub.store.event()
+    out: list[str] = []
+    if body.round is not None and event is not None:
+        out = played_enough(body.players, earlier(hub, body.round), body.round,
+                            event.standings)
+    return Plan(text=table_plan(body.players, allowed, out), two_boards=allowed)
 
 
 __all__ = ["Plan", "PlanIn", "SeatingView", "plan", "view"]

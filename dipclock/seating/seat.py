@@ -413,22 +413,30 @@ def two_boards_allowed(rules: StandingsRules | None) -> bool:
     return rules is not None and rules.two_boards != "refuse"
 
 
-def table_plan(players: Sequence[str], two_boards: bool = False) -> str:
+def table_plan(players: Sequence[str], two_boards: bool = False,
+               played_out: Sequence[str] = ()) -> str:
     """What the players present make, in the dashboard's words: "23 players: 3 tables, 2
     sitting out" (and, where the event lets a player play two boards, "or 5 on two
-    boards"), or why ``seat_round`` would refuse them. Empty for no players."""
+    boards"), or why ``seat_round`` would refuse them. ``played_out``: those of them who
+    have played the most rounds the event allows (``played_enough``): they sit out first,
+    so they count among those sitting out, named. Empty for no players."""
     if not players:
         return ""
     try:
         _check_names(players, "players")
     except SeatingError as exc:
         return str(exc)
-    tables, surplus = divmod(len(players), SEATS)
+    done = [p for p in players if p in set(played_out)]
+    tables, surplus = divmod(len(players) - len(done), SEATS)
     text = f"{len(players)} players: {tables} table{'' if tables == 1 else 's'}"
-    if surplus:
-        text += f", {surplus} sitting out"
-        if two_boards:
+    if surplus or done:
+        text += f", {surplus + len(done)} sitting out"
+        if two_boards and surplus:
             text += f" (or {SEATS - surplus} on two boards)"
+    if done:
+        names = ", ".join(done[:3]) + (f" and {len(done) - 3} more" if len(done) > 3 else "")
+        text += (f"; {names} {'has' if len(done) == 1 else 'have'} played the most rounds "
+                 "the event allows")
     return text
 
 

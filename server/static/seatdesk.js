@@ -81,7 +81,9 @@ function countPlayers() {
 async function askPlan() {
   const asked = ++planAsked, players = lines($("seat-players").value);
   try {
-    const plan = await api("POST", "/api/td/seating/plan", { players });
+    const round = Number($("seat-round").value);
+    const plan = await api("POST", "/api/td/seating/plan",
+      round >= 1 && round <= 99 ? { players, round } : { players });
     if (asked !== planAsked) return;  // the TD typed again meanwhile: a newer answer comes
     $("seat-players-count").textContent = plan.text;
     $("seat-two").closest("label").hidden = !plan.two_boards;
@@ -212,6 +214,7 @@ function wireSeatDesk() {
   $("btn-seat-draft").onclick = seatTheRound;
   $("btn-seat-call").onclick = callSeating;
   $("seat-players").addEventListener("input", countPlayers);
+  $("seat-round").addEventListener("change", countPlayers);  // the round's limits count
   $("btn-seat-register").onclick = () => playersFromRegister(false);
   $("seat-desk").addEventListener("toggle", async () => {
     if (!$("seat-desk").open) return;

@@ -145,3 +145,25 @@ def test_a_game_a_vote_could_end_offers_the_event_s_endings(hub, event, last_yea
     view = sheet_of(hub, csrf, event, last_year)
     assert [o["ending"] for o in view["offered"]] == offered
     assert view["offered"][0]["words"] == "A draw of all survivors"
+
+
+def test_the_plan_counts_out_who_has_played_the_most_rounds(hub, td):
+    """wdc2006 1: "A player who is in the first 4 rounds can not be in round 5": the seating
+    sits them out first, so the plan for round 5 counts them among those sitting out."""
+    hub.set_up(td, event="wdc2006")
+    seats = [{"round": r, "table": 1, "power": p, "player": f"Player {i:02d}"}
+             for r in range(1, 5) for i, p in enumerate("AEFGIRT", 1)]
+    r = hub.client.put("/api/td/seating", json={"seats": seats}, headers=td)
+    assert r.status_code == 200, r.text
+
+    def plan(body: dict) -> str:
+        r = hub.client.post("/api/td/seating/plan", json=body, headers=td)
+        assert r.status_code == 200, r.text
+        return r.json()["text"]
+
+    fourteen = [f"Player {n:02d}" for n in range(1, 15)]
+    assert plan({"players": fourteen}) == "14 players: 2 tables"
+    assert plan({"players": fourteen, "round": 5}) == (
+        "14 players: 1 table, 7 sitting out; Player 01, Player 02, Player 03 and 4 more "
+        "have played the most rounds the event allows")
+    assert plan({"players": fourteen, "round": 4}) == "14 players: 2 tables"
