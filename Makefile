@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
 .PHONY: demo test test-slow lint bench browser clean screenshots wheelhouse debs bench-pi mutations card \
-	card-test hall-test
+	card-test hall-test i18n
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,12 @@ $(STAMP): pyproject.toml
 	touch $@
 
 venv: $(STAMP)
+
+# the catalogues brought up to date with the code: extract, merge into each language's .po,
+# compile the .mo the code reads (scripts/catalogues.py; exit 1 while a string waits for a
+# translation, which `make test` then fails on too)
+i18n: $(STAMP)
+	$(PY) -m scripts.catalogues
 
 # make demo PORT=8080: the hub on that port (default 8000, or a free one if 8000 is taken)
 demo: $(STAMP)

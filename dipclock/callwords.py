@@ -9,21 +9,23 @@
 from __future__ import annotations
 
 from dipclock.events import CALL_RULES, CallEnds
+from dipclock.i18n import ENGLISH, Words
 from dipclock.schedule import PhaseRef
 
 
-def rule_sentence(rule: CallEnds) -> str:
+def rule_sentence(rule: CallEnds, words: Words = ENGLISH) -> str:
     """The event's call rule as a sentence: "A call ends games at once." (the TD's Call
     card says it before the call is made)."""
-    words = CALL_RULES[rule]
-    return f"{words[:1].upper()}{words[1:]}."
+    said = words(CALL_RULES[rule])
+    return f"{said[:1].upper()}{said[1:]}."
 
 
-def counts(scoring: PhaseRef | None) -> str:
+def counts(scoring: PhaseRef | None, words: Words = ENGLISH) -> str:
     """Whose centres count: "Fall 1906 centres count", or the starting ones (no Fall
     was completed)."""
-    return f"{scoring.title} centres count" if scoring is not None else (
-        "the starting centres count")
+    if scoring is None:
+        return words("the starting centres count")
+    return words("{phase} centres count", phase=words.phase(scoring.year, scoring.season))
 
 
 def game_ends(last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,

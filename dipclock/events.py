@@ -26,6 +26,7 @@ from pydantic import (
 )
 
 from dipclock.errors import DipclockError, describe
+from dipclock.i18n import N_
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
@@ -46,9 +47,9 @@ CallEnds = Literal["last_fall", "at_call", "last_deadline"]
 #: Each call rule in words, the only ones (``dipclock events``, ``dipclock plan``; where a
 #: given game ends is ``dipclock.callwords``)
 CALL_RULES: dict[CallEnds, str] = {
-    "last_fall": "a call ends games after the last Fall before it",
-    "at_call": "a call ends games at once",
-    "last_deadline": "a call ends games after the last deadline before it",
+    "last_fall": N_("a call ends games after the last Fall before it"),
+    "at_call": N_("a call ends games at once"),
+    "last_deadline": N_("a call ends games after the last deadline before it"),
 }
 
 

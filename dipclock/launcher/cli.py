@@ -27,6 +27,7 @@ from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, CALL_RULES, EventProfile
+from dipclock.i18n import ENGLISH, Words, from_environment, language
 from dipclock.launcher.exports import add_export_parsers, run_export, run_import
 from dipclock.launcher.results import (
     add_score_parser,
@@ -73,6 +74,8 @@ def _build_parser() -> Parser:
         "--call", help="the round's call time: games end at the last deadline before it"
     )
     plan.add_argument("--json", action="store_true", help="print JSON")
+    plan.add_argument("--lang", help="the language of the timetable: en, fr, de, it or nl "
+                      "(default: LANG's); --json keeps its English keys")
 
     pen = sub.add_parser("penalty", help="what a late submission costs")
     pen.add_argument("event")
@@ -155,10 +158,11 @@ def _plan(args: argparse.Namespace) -> int:
     for note in notes + check_round(built, args.pause, args.call):
         print(f"dipclock: note: {note}", file=sys.stderr)
     table = built.timetable()
+    words = Words(language(args.lang) if args.lang else from_environment())
     if args.json:
         _say(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
     else:
-        _say(plan_text(profile, schedule, table, args.round))
+        _say(plan_text(profile, schedule, table, args.round, words))
     return 0
 
 
@@ -251,72 +255,88 @@ def _iso(moment: datetime, tz: tzinfo) -> str:
 
 
 def plan_text(
-    profile: EventProfile, schedule: Schedule, table: Timetable, round_number: int | None
+    profile: EventProfile, schedule: Schedule, table: Timetable, round_number: int | None,
+    words: Words = ENGLISH,
 ) -> str:
     tz = zone(profile.timezone)
     lines = [f"{profile.name} ({profile.id})"]
-    head = schedule.title or "Round"
+    head = schedule.title or words("Round")
     if round_number is not None:
         rnd = profile.round(round_number)
         head += f" ({rnd.day})" if rnd.day else ""
         if rnd.start is not None and rnd.start != venue_naive(schedule.start, tz).time():
-            head += f", published start {rnd.start:%H:%M}"
-    lines.append(f"{head}: starts {venue_naive(schedule.start, tz):%a %Y-%m-%d %H:%M} "
-                 f"({tz})")
+            head += words(", published start {time}", time=rnd.start.strftime("%H:%M"))
+    start = venue_naive(schedule.start, tz)
+    lines.append(words("{round}: starts {day} {date} ({zone})", round=head,
+                       day=words.weekday(start.date()), date=f"{start:%Y-%m-%d %H:%M}",
+                       zone=tz))
     if not profile.central_clock:
-        lines.append("Board clocks: each phase starts when its board is ready.")
-        lines.append("The times below are the earliest, with no time for adjudication.")
+        lines.append(words("Board clocks: each phase starts when its board is ready."))
+        lines.append(words("The times below are the earliest, with no time for "
+                           "adjudication."))
     windows = [break_window(earliest(profile), schedule, b) for b in schedule.pauses]
     has_writing = any(p.writing_from for p in table.phases)
+    titles = {p.ref: words.phase(p.ref.year, p.ref.season) for p in table.phases}
+    width = max([12, *(len(t) + 1 for t in titles.values())])
+    heads = [words("Phase"), words("Length"), words("Opens"), words("Writing"),
+             words("Deadline")]
+    lengths = {p.ref: words("{minutes} min", minutes=format(p.minutes, ">4g"))
+               for p in table.phases}
+    cols = [max(9, len(h)) for h in heads]
+    cols[1] = max([len(heads[1]), *(len(x) for x in lengths.values())])
     lines.append("")
     lines.append(
-        f"{'Phase':<12} {'Length':>7}  {'Opens':>9}  "
-        + (f"{'Writing':>9}  " if has_writing else "")
-        + f"{'Deadline':>9}"
+        f"{heads[0]:<{width}} {heads[1]:>{cols[1]}}  {heads[2]:>{cols[2]}}  "
+        + (f"{heads[3]:>{cols[3]}}  " if has_writing else "")
+        + f"{heads[4]:>{cols[4]}}"
     )
     for p in table.phases:
         at = [clock_text(m, tz, schedule.start) if m else "" for m in (
             p.opens, p.writing_from, p.deadline)]
-        row = f"{p.ref.title:<12} {p.minutes:>4g} min  {at[0]:>9}  "
+        row = f"{titles[p.ref]:<{width}} {lengths[p.ref]:>{cols[1]}}  {at[0]:>{cols[2]}}  "
         if has_writing:
-            row += f"{at[1]:>9}  "
-        row += f"{at[2]:>9}"
+            row += f"{at[1]:>{cols[3]}}  "
+        row += f"{at[2]:>{cols[4]}}"
         lines.append(row)
         for begins, ends in windows:  # each break under the phase it falls in
             if begins is not None and p.opens <= begins <= p.deadline:
                 if ends is None:
-                    lines.append(f"{'':<12} -- break --")
+                    lines.append(f"{'':<{width}} -- {words('break')} --")
                 else:
                     first, last = (clock_text(m, tz, schedule.start) for m in (begins, ends))
-                    span = f"{first} to {last}"
-                    lines.append(f"{'':<12} -- break {span} --")
+                    span = words("break {start} to {end}", start=first, end=last)
+                    lines.append(f"{'':<{width}} -- {span} --")
     lines.append("")
-    lines.extend(_ending(profile, schedule, table))
+    lines.extend(_ending(profile, schedule, table, words))
     return "\n".join(lines)
 
 
-def _ending(profile: EventProfile, schedule: Schedule, table: Timetable) -> list[str]:
+def _ending(profile: EventProfile, schedule: Schedule, table: Timetable,
+            words: Words = ENGLISH) -> list[str]:
     """How the game ends, and which Fall's centres count."""
     tz = zone(profile.timezone)
-    counts = callwords.counts(table.scoring_phase)
+    counts = callwords.counts(table.scoring_phase, words)
     scoring = f" {counts[:1].upper()}{counts[1:]}."
     if not table.phases:
-        return ["No deadline falls in this round."]
+        return [words("No deadline falls in this round.")]
     if table.ends == "last_year":
-        return [f"Game ends after the Fall {table.last_year} deadline.{scoring}"]
+        return [words("Game ends after the Fall {year} deadline.", year=table.last_year)
+                + scoring]
     if table.ends == "call" and schedule.call is not None:
         called = clock_text(schedule.call, tz, schedule.start)
-        last = table.phases[-1].ref.title
-        return [f"Round called at {called} ({CALL_RULES[profile.call_ends]}): the last "
-                f"deadline that counts is {last}.{scoring}"]
+        last = table.phases[-1].ref
+        return [words("Round called at {time} ({rule}): the last deadline that counts is "
+                      "{phase}.", time=called, rule=words(CALL_RULES[profile.call_ends]),
+                      phase=words.phase(last.year, last.season)) + scoring]
     shown = table.phases[-1].ref.year
     by_round = sorted({r.last_year for r in profile.rounds if r.last_year})
     if by_round:
         years = "/".join(str(y) for y in by_round)
-        return [f"{profile.id}'s last year is the round's ({years}): shown to Fall {shown}. "
-                "Give --round or --end-year."]
-    return [f"{profile.id} has no fixed last year: shown to Fall {shown}. "
-            "Use --end-year or --call to set one."]
+        return [words("{event}'s last year is the round's ({years}): shown to Fall {year}. "
+                      "Give --round or --end-year.", event=profile.id, years=years,
+                      year=shown)]
+    return [words("{event} has no fixed last year: shown to Fall {year}. Use --end-year or "
+                  "--call to set one.", event=profile.id, year=shown)]
 
 
 def _penalty(args: argparse.Namespace) -> int:

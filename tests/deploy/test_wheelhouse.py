@@ -53,6 +53,11 @@ def test_a_kiosk_installs_from_the_wheelhouse_with_no_network(tmp_path):
     fall_1909 = [line.split() for line in plan.stdout.splitlines()
                  if line.startswith("Fall 1909")]
     assert fall_1909 == [["Fall", "1909", "15", "min", "14:33", "14:48"]]
+    # the catalogues are in the wheel (dipclock.i18n reads the compiled .mo)
+    french = run(venv / "bin/dipclock", "plan", "wdc2006", "--start", "2006-08-04T10:00",
+                 "--lang", "fr", env=offline_env(), cwd=tmp_path)
+    assert french.returncode == 0, french.stderr
+    assert "Automne 1909      15 min      14:33      14:48" in french.stdout
 
     probe = run(venv / "bin/python", "-c",
                 "import importlib.util, pygame, dipclock;"

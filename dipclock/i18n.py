@@ -1,0 +1,169 @@
+"""The words a person reads, in their language: one gettext catalogue per language.
+
+Every word a TD or a player reads goes through a ``Words``, always named ``words`` where it
+is called (the catalogue's extraction looks for ``words(...)``, ``words.plural(...)`` and
+``N_(...)``): ``words("Round")`` is the
+catalogue's translation, ``words.power("E")`` and ``words.phase(ref)`` the game's own terms,
+which an event may rename (``terms``: "Großbritannien" for England, without a new
+catalogue). Code that is not shown a ``Words`` speaks English (``ENGLISH``), so each shell
+passes the language it was given down as it is converted.
+
+Why gettext: it is the ecosystem's standard (Python's own ``gettext`` module reads the
+catalogues, so a table's Pi needs nothing more), translators' tools know its ``.po`` files,
+and Babel extracts the Python, templates and page scripts alike into one ``.pot``
+(``make i18n``; ``tests/test_catalogues.py`` fails CI when a catalogue lacks a string English
+has, or its compiled ``.mo`` is older than its ``.po``). Babel itself is only a development
+tool here: its locale data would add 30 MB to a table's card for what 7 weekday names do.
+
+The JSON of the API and of the commands keeps its English keys and values: scripts depend
+on them; only text meant for a person is translated. Pure: the catalogues are read from the
+package once, on first use.
+"""
+
+from __future__ import annotations
+
+import gettext
+import math
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+from dipclock.errors import DipclockError
+from dipclock.powers import POWERS
+
+#: The languages with a complete catalogue, in their own words (a language switch lists
+#: them so).
+LANGUAGES: dict[str, str] = {
+    "en": "English", "fr": "Français", "de": "Deutsch", "it": "Italiano", "nl": "Nederlands",
+}
+#: A pseudo-language for the layout tests: every string 40 % longer, accented, bracketed,
+#: so a screen that cuts off a long translation, or shows an untranslated word, is seen.
+PSEUDO = "xx"
+DOMAIN = "dipclock"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def N_(text: str) -> str:  # noqa: N802 (gettext's own name for it)
+    """Marks ``text`` for the catalogue where it is defined (a table of words); it is
+    translated where it is shown, by ``Words``."""
+    return text
+
+
+class LanguageError(DipclockError, ValueError):
+    """A language dipclock has no catalogue for, with the ones it has."""
+
+
+class _Catalogue(Protocol):
+    def gettext(self, message: str, /) -> str: ...
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+#: The seasons as catalogue entries (``PhaseRef.season`` is the key, in English)
+SEASONS: dict[str, str] = {"spring": N_("Spring"), "fall": N_("Fall")}
+#: The powers' names as catalogue entries, by letter (``dipclock.powers.POWERS``)
+POWER_NAMES: dict[str, str] = {
+    "A": N_("Austria"), "E": N_("England"), "F": N_("France"), "G": N_("Germany"),
+    "I": N_("Italy"), "R": N_("Russia"), "T": N_("Turkey"),
+}
+#: A phase as players say it: the season, then the year (a language may turn it round)
+PHASE = N_("{season} {year}")
+#: Weekdays, Monday first (``date.weekday()``), short as a timetable prints them
+WEEKDAYS: tuple[str, ...] = (N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"),
+                             N_("Sat"), N_("Sun"))
+
+
+@dataclass(frozen=True)
+class Words:
+    """One language's words, with an event's renamed terms. ``terms``: an English term
+    (a power's or a season's name) -> what the event calls it."""
+
+    lang: str
+    terms: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, text: str, /, **values: object) -> str:
+        """``text`` in this language, its ``{name}`` fields filled from ``values``."""
+        said = _catalogue(self.lang).gettext(text)
+        return _fill(_pseudo(said) if self.lang == PSEUDO else said, values)
+
+    def plural(self, one: str, many: str, n: int, /, **values: object) -> str:
+        """The form for ``n`` ("1 table", "3 tables"); ``n`` is a field too."""
+        said = _catalogue(self.lang).ngettext(one, many, n)
+        return _fill(_pseudo(said) if self.lang == PSEUDO else said, {"n": n, **values})
+
+    def term(self, english: str) -> str:
+        """A game term (a power, a season) as the event calls it, else as the language
+        does."""
+        return self.terms.get(english) or self(english)
+
+    def power(self, letter: str) -> str:
+        return self.term(POWERS[letter])
+
+    def season(self, season: str) -> str:
+        return self.term(SEASONS[season])
+
+    def phase(self, year: int, season: str) -> str:
+        """"Spring 1903", "Printemps 1903", "Frühjahr 1903"."""
+        return self(PHASE, season=self.season(season), year=year)
+
+    def weekday(self, day: date) -> str:
+        return self(WEEKDAYS[day.weekday()])
+
+
+def _fill(text: str, values: Mapping[str, object]) -> str:
+    return text.format(**values) if values else text
+
+
+_FIELD = re.compile(r"(\{[^{}]*\})")
+_ACCENTED = str.maketrans("aeiouAEIOUcnsyCNSY", "àéîõüÅÉÎÕÜçñšýÇÑŠÝ")
+
+
+def _pseudo(text: str) -> str:
+    """``text`` accented and 40 % longer, its ``{fields}`` kept, in brackets."""
+    parts = _FIELD.split(text)
+    out = "".join(p if _FIELD.fullmatch(p) else p.translate(_ACCENTED) for p in parts)
+    pad = "·" * max(1, math.ceil(len(text) * 0.4) - 2)
+    return f"[{out}{pad}]"
+
+
+@cache
+def _catalogue(lang: str) -> _Catalogue:
+    if lang in ("en", PSEUDO):
+        return gettext.NullTranslations()
+    if lang not in LANGUAGES:
+        raise LanguageError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+def language(code: str) -> str:
+    """``fr``, ``fr_FR.UTF-8``, ``de-CH`` -> the catalogue's language, or a
+    ``LanguageError`` naming those there are."""
+    base = code.strip().replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
+    if base in LANGUAGES or base == PSEUDO:
+        return base
+    raise LanguageError(f"language {code!r}: one of {', '.join(LANGUAGES)}")
+
+
+def from_environment(env: Mapping[str, str] | None = None) -> str:
+    """The language the command line speaks when not told: the first of ``LANGUAGE`` (a
+    list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that names a catalogue, as gettext
+    looks; English otherwise (``C``, ``POSIX`` or nothing set)."""
+    env = os.environ if env is None else env
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for code in (env.get(key) or "").split(":"):
+            if code and code not in ("C", "POSIX") and not code.startswith("C."):
+                try:
+                    return language(code)
+                except LanguageError:
+                    continue
+    return "en"
+
+
+ENGLISH = Words("en")
+
+__all__ = ["ENGLISH", "LANGUAGES", "LOCALE_DIR", "POWER_NAMES", "PSEUDO", "SEASONS",
+           "WEEKDAYS", "LanguageError", "N_", "Words", "from_environment", "language"]
