@@ -23,18 +23,20 @@ Format (version 1), a zip file holding
   the rounds whose sheet links are closed;
 - ``tables/NAME.json``: ``{"columns": [...], "rows": [[...], ...]}``, one per table of the
   event: rounds, tables, pauses, adjustments, presses, decisions (rulings), units, seating,
-  sheets, sheet_changes, round_undo, teams, people, apart, table_revs, audit (its lines
-  about the event), and any table a later dipclock adds (the register) unless it is one
-  of ``HUB_TABLES``; a cell holding JSON (a round's profile, a sheet's body) stays text,
-  exactly as stored;
+  sheets, sheet_changes, round_undo, teams, people, apart, table_revs, votes (game-end
+  votes), audit (its lines about the event), and any table a later dipclock adds (the
+  register) unless it is one of ``HUB_TABLES``; a cell holding JSON (a round's profile, a
+  sheet's body) stays text, exactly as stored;
 - ``standings.json``: the standings after the last round, as the hub showed them (read by
   people; an import computes them again from the tables).
 
 Not archived, being the hub's own (``HUB_TABLES``, ``HUB_ACTIONS``, and every meta key
 outside ``EVENT_META``): TD sign-ins, the paired and waiting clocks, the hub's id and
 password, its time and its backups' notes, the sheets' link secret (the importing hub's
-links are its own; the tables show them), the cache of judged presses (computed again), and
-the log lines about those (pairing, hub time, restores, imports).
+links are its own; the tables show them), the cache of judged presses (computed again), the
+secret votes and the phones' waiting choices of a vote under way (an archive made then
+carries the vote without them: the TD counts it by hand or cancels it), and the log lines
+about those (pairing, hub time, restores, imports).
 
 An import is checked whole first (``check``: manifest, checksums, versions, every table and
 column against the schema of the version it names, SQLite's checks) into a new database
@@ -83,8 +85,11 @@ ASIDE = "replaced-by-archive"
 #: a zip member's time: fixed, so that two exports of one event are the same bytes
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
-#: the hub's own tables: its sign-ins, its clocks, a cache it computes again
-HUB_TABLES = frozenset({"sessions", "waiting", "clocks", "judged", "meta"})
+#: the hub's own tables: its sign-ins, its clocks, a cache it computes again; and the
+#: secret votes of a ballot under way with the phones' choices waiting for a button (a
+#: vote's secrets leave no hub: its record, ``votes``, is the event's)
+HUB_TABLES = frozenset({"sessions", "waiting", "clocks", "judged", "meta", "vote_secrets",
+                        "vote_claims"})
 #: the meta keys that are the event's; every other is the hub's own
 EVENT_META = frozenset({"event", "round", "hall_message", "sheet_links_closed_through"})
 #: log lines about the hub itself, not the event: pairing, hub time, restores, imports
@@ -109,7 +114,9 @@ tables/NAME.json  one table of the hub's database: "columns" names the columns, 
                   presses: each clock button pressed; decisions, units: the TD's rulings;
                   pauses, adjustments: the clock's pauses and changes; sheets,
                   sheet_changes: each board's result and its every change; teams;
-                  round_undo: what each change to the rounds replaced; audit: the log.
+                  round_undo: what each change to the rounds replaced; votes: each
+                  game-end vote proposed, its result and who voted (never how);
+                  audit: the log.
 standings.json    the standings after the last round, as the hub showed them.
 """
 

@@ -14,6 +14,7 @@ Which credential a write needs, by path:
 - the TD's session: ``/api/td/...``, ``/api/clock``, ``/api/logout``;
 - the table's paired clock: ``/api/tables/N/...``;
 - the table's sheet key (its QR code) or the TD's session: ``/api/sheets/R/T...``;
+- the table's sheet key: ``/api/votes/R/T...`` (a game-end vote from a player's phone);
 - none: ``/api/login`` and ``/api/pair``, whose bodies are a few bytes (``server.bodylimit``)
   and whose own limits stand guard (``server.ratelimit``, ``server.pairing``).
 
@@ -43,9 +44,13 @@ READS = frozenset({"GET", "HEAD", "OPTIONS"})
 TD_PATHS = ("/api/td/", "/api/clock", "/api/logout")
 TABLE = re.compile(r"/api/tables/(\d{1,3})/")
 SHEET = re.compile(r"/api/sheets/(\d{1,2})/(\d{1,3})(?:/|$)")
+#: a table's game-end votes, from its players' phones (the sheet's key only)
+VOTES = re.compile(r"/api/votes/(\d{1,2})/(\d{1,3})(?:/|$)")
 #: a sheet's write without its key and without the TD's session
 NO_SHEET_KEY = "open this sheet from the table's QR code, or sign in as the TD"
 WRONG_SHEET_KEY = "this link is not this table's sheet: scan the table's QR code"
+#: a vote's write without the table's key (a phone's: the TD votes on the dashboard)
+NO_VOTE_KEY = "open the vote from the table's QR code (its result sheet)"
 
 
 Check = Callable[[Hub, Request], Awaitable[None]]
@@ -79,6 +84,19 @@ def _sheet(round_no: int, table: int) -> Check:
     return check
 
 
+def _votes(round_no: int, table: int) -> Check:
+    def by_store(hub: Hub, key: str) -> None:
+        if not sheet_key_fits(hub.store, round_no, table, key):
+            raise Refused(403, WRONG_SHEET_KEY)
+
+    async def check(hub: Hub, request: Request) -> None:
+        key = request.headers.get(KEY_HEADER)
+        if key is None:
+            raise Refused(401, NO_VOTE_KEY)
+        await anyio.to_thread.run_sync(by_store, hub, key)
+    return check
+
+
 def check_for(path: str) -> Check | None:
     """The credential check a write to ``path`` needs before its body (None: none here)."""
     if path.startswith(TD_PATHS):
@@ -87,6 +105,8 @@ def check_for(path: str) -> Check | None:
         return _table(int(m[1]))
     if m := SHEET.match(path):
         return _sheet(int(m[1]), int(m[2]))
+    if m := VOTES.match(path):
+        return _votes(int(m[1]), int(m[2]))
     return None
 
 

@@ -13,6 +13,7 @@ the dashboard has always had (``datetime.isoformat``, naive local time), so they
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 from typing import Any, Literal
 
@@ -20,6 +21,7 @@ from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from dipclock import screen
+from dipclock.snapshot import TableVote
 from server.schemas import KioskInfo
 from server.sheets import SheetIn, Status
 
@@ -795,6 +797,17 @@ class PowerLine(Out):
     name: str  # "Austria"
 
 
+class SheetVote(Out):
+    """A passed game-end vote's result, for an empty sheet to start from
+    (``dipclock.votes.ballot.Outcome.sheet``): the players complete the centres."""
+
+    headline: str  # "Draw agreed, Fall 1905: the 1904 centre chart counts"
+    ending: Literal["draw", "concession"]
+    draw: list[str] | None = None  # the powers in the draw, letters
+    conceded_to: str | None = None  # the power conceded to, a letter
+    year: int  # the year whose centre chart counts
+
+
 class SheetView(Out):
     """One board's sheet as its page and the dashboard show it."""
 
@@ -842,6 +855,8 @@ class SheetView(Out):
     #: the core cannot score it (``flags[0]`` says why): it cannot be confirmed
     blocked: bool
     scores: dict[str, float] | None  # power name -> score, when the sheet scores
+    #: a passed vote ended the game and the sheet is still empty: the page starts from it
+    vote: SheetVote | None = None
 
 
 class RoundSheets(Out):
@@ -1125,3 +1140,66 @@ class ReplacementsOut(Out):
     seated: dict[int, dict[str, str]]
     records: list[ReplacementRow]
     base: int
+
+
+# --- game-end votes (``server.routers.votes``) -------------------------------------------
+
+
+class TableVotes(Out):
+    """``GET /api/votes/{round}/{table}``: what a phone at the table shows."""
+
+    vote: TableVote | None
+    history: list[TableVote]
+    can_propose: bool
+    why_not: str
+    forms: list[str]
+    choices: list[str]
+    veto: bool
+    seated: dict[str, str]
+    centres: dict[str, int] | None
+    period: str | None
+
+
+class Claimed(Out):
+    claim: str
+    press: str
+
+
+class ProposedOut(Out):
+    vote: TableVote
+    claim: str
+    press: str
+
+
+class ClaimOut(Out):
+    state: Literal["waiting", "cast", "conflict", "lapsed", "refused"]
+    why: str
+
+
+class TDTable(Out):
+    table: int
+    vote: TableVote | None
+    history: list[TableVote]
+
+
+class VoteRecord(Out):
+    """One proposal in the round's record: when, where, what, who proposed, how it ended
+    and why; who voted, never how."""
+
+    id: int
+    table: int
+    at: datetime
+    form: str
+    words: str
+    period: str
+    proposer: str | None
+    proposed_by: str
+    state: str
+    why: str
+    headline: str
+    chart_year: int | None
+    voted: list[str]
+    closed_at: datetime | None
+    closed_by: str | None
+    undone_at: datetime | None
+    undone_by: str | None

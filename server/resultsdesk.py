@@ -34,6 +34,8 @@ from dipclock.standings import (
     top_board_seeds,
 )
 from dipclock.timeline import table_clock
+from dipclock.votes.ballot import Outcome
+from dipclock.votes.proposal import Moment, Proposal, parse_form
 from server.auth import same_secret
 from server.csvcells import cell
 from server.responses import (
@@ -43,6 +45,7 @@ from server.responses import (
     Result,
     SheetEndings,
     SheetView,
+    SheetVote,
     StandingRow,
     StandingsView,
     TeamRow,
@@ -62,7 +65,7 @@ from server.sheets import (
     status,
     warnings,
 )
-from server.store import RoundRow, Store
+from server.store import RoundRow, Store, VoteRow
 
 SECRET_KEY = "sheet_secret"
 
@@ -135,10 +138,25 @@ def board_problem(board: Board, table: int, body: SheetIn) -> str | None:
     return problem(board.profile, body, where(board, table))
 
 
+def vote_prefill(row: VoteRow | None) -> SheetVote | None:
+    """What a passed vote gives the table's sheet to start from (``Outcome.sheet``: the
+    ending, its powers, the year whose chart counts)."""
+    if row is None or row.chart_year is None:
+        return None
+    proposal = parse_form(row.form, row.proposer)
+    if proposal.form == "dias":
+        proposal = Proposal("dias", frozenset(p for p in LETTERS if row.centres.get(p, 0) > 0))
+    moment = Moment(row.year, "spring" if row.season == "spring" else "fall")
+    start = Outcome(True, row.why, row.chart_year, row.voters, proposal, moment).sheet()
+    return SheetVote.model_validate({"headline": row.headline, **start})
+
+
 def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, str],
-               replaced: Sequence[Replacement] = ()) -> SheetView:
+               replaced: Sequence[Replacement] = (), voted: VoteRow | None = None
+               ) -> SheetView:
     """``replaced``: the table's replacements this round: a replaced power's line names
-    who started and who played it from which phase (``sheet_words``)."""
+    who started and who played it from which phase (``sheet_words``). ``voted``: the
+    passed vote that ended the game, whose result an empty sheet starts from."""
     profile = board.profile
     seated = {p: sheet_words(n, [r for r in replaced if r.power == p])
               for p, n in seated.items()}
@@ -154,11 +172,16 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
             # the one that counts (an earlier one may be: a vote or a solo ends a game)
             found.append(f"the table's clock ended the game with Fall {year}: "
                          f"Fall {sheet.body.year} cannot count")
+        if voted is not None and voted.chart_year not in (None, sheet.body.year):
+            found.append(f"a vote ended the game on the {voted.chart_year} centre chart: "
+                         f"the sheet says {sheet.body.year}")
         if refused is None:
             done = board_result(board, table, sheet.body)
             scores = named(done.scores)
             found += done.notes  # a victory the sheet called a draw: scored as the solo
     counts = f"Fall {year} centres count" if year else "the last Fall played counts"
+    if voted is not None and voted.chart_year is not None:
+        counts = f"Fall {voted.chart_year} centres count (the vote)"
     allowed = endings(profile, board.rnd.number, board.rnd.last_year) if system else None
     offered, ask_draw = offered_endings(allowed, year, bool(system and system.draws_by_size))
     return SheetView(
@@ -184,6 +207,7 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
         td_without=[_line(p, seated) for p in sheet.td_without] if sheet else [],
         status=status(sheet, list(seated)), by_td=bool(sheet and sheet.by_td),
         flags=found, blocked=refused is not None, scores=scores,
+        vote=vote_prefill(voted) if sheet is None else None,
     )
 
 
@@ -225,8 +249,9 @@ def round_sheets(store: Store, board: Board) -> list[SheetView]:
     seated = players_of(store, board.rnd.number)
     tables = sorted(set(store.tables()) | set(sheets) | set(seated))
     replaced = [r for _, r in store.replacements(board.rnd.number)]
+    voted = {v.table: v for v in store.passed_votes(board.rnd.number)}
     return [sheet_view(board, t, sheets.get(t), seated.get(t, {}),
-                       [r for r in replaced if r.table == t]) for t in tables]
+                       [r for r in replaced if r.table == t], voted.get(t)) for t in tables]
 
 
 def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:

@@ -14,11 +14,11 @@ from functools import cache, lru_cache
 from dipclock.boardclock import with_board_starts
 from dipclock.eventfiles import machine_zone
 from dipclock.events import EventProfile
-from dipclock.schedule import Pause, Schedule
+from dipclock.schedule import Pause, Schedule, VotedEnd
 from dipclock.stamps import round_over
 from dipclock.timeline import TableClock, table_clock
 from dipclock.venuetime import zone
-from server.store import PressRow, RoundRow, Store
+from server.store import PressRow, RoundRow, Store, VoteRow
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,7 @@ def schedule_for(
         title=rnd.title,
     )
     profile = round_profile(store, rnd)
+    schedule = with_votes(schedule, store.votes(rnd.number), profile)
     if profile is not None and not profile.central_clock:
         # board clocks: each table's ready signals, read from its holds as its kiosk does
         by_table: dict[int, list[PressRow]] = {}
@@ -137,11 +138,35 @@ def schedule_for(
     return schedule
 
 
+def with_votes(schedule: Schedule, votes: Iterable[VoteRow],
+               profile: EventProfile | None) -> Schedule:
+    """``schedule`` with what the round's game-end votes did to its tables' clocks: each
+    passed vote that stands ends its table's game when it closed (``VotedEnd``, its
+    headline on the screen), and where the event stops a board's clock for a vote
+    (``VoteRules.clock_stops``, board clocks only) the table is held while its ballot is
+    open. Kept in the votes' own rows and added here, where every schedule of the round
+    is built (the snapshots, the sheets, the review), rather than copied into the round's
+    row: an undo is then one row's change, and no schedule can disagree with the votes."""
+    ends: list[VotedEnd] = []
+    holds: list[Pause] = []
+    stops = profile is not None and profile.votes.clock_stops and not profile.central_clock
+    for v in votes:
+        if v.state == "passed" and v.undone_at is None and v.closed_at is not None:
+            ends.append(VotedEnd(at=v.closed_at, table=v.table, headline=v.headline))
+        if stops and v.opened_at is not None:
+            holds.append(Pause(at=v.opened_at, ended=v.closed_at, table=v.table,
+                               reason="vote"))
+    if not ends and not holds:
+        return schedule
+    return schedule.model_copy(update={"ends": (*schedule.ends, *ends),
+                                       "pauses": (*schedule.pauses, *holds)})
+
+
 def own_tables(schedule: Schedule) -> set[int | None]:
     """The tables with a hold, an adjustment or a board start of their own: any other
     table's clock is the hall's (``table`` None) to the microsecond."""
     return ({p.table for p in schedule.pauses} | {a.table for a in schedule.adjustments}
-            | {s.table for s in schedule.board_starts})
+            | {s.table for s in schedule.board_starts} | {e.table for e in schedule.ends})
 
 
 def table_clocks(

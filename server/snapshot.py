@@ -23,6 +23,7 @@ from server.resultsdesk import (
 from server.rounds import Current, current, table_clocks
 from server.sheets import ending_text
 from server.store import PressRow
+from server.votedesk import table_votes
 
 
 def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
@@ -40,6 +41,8 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     # the round played before: its QR code stays up until the current round starts
     before = hub.store.round_before(cur.round) if cur is not None else None
     message = showing(hub.store, hub.clock.moment())  # every table's, round or none
+    votes = table_votes(hub.store, cur.profile, cur.round.number, tables,
+                        hub.clock.moment()) if cur is not None else {}
     return {
         n: Snapshot(
             seq=seq,
@@ -59,6 +62,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             sheet_before=sheet_link(secret, before, n) if before is not None else None,
             result=results.get(n),
             message=message,
+            vote=votes.get(n),
         )
         for n, rows in by_table.items()
     }

@@ -27,9 +27,11 @@ from dipclock.snapshot import (
     Rejected,
     Snapshot,
     TimeReply,
+    VotePress,
+    VotePressBatch,
 )
 from dipclock.stamps import stamp_fault
-from server import kepttime, presslimit
+from server import kepttime, presslimit, votedesk
 from server.actions import Refused
 from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
@@ -171,6 +173,38 @@ def post_confirmations(
         taken.append(c.id)
     if taken:
         publish(hub, {n})
+    return ConfirmationsReply(taken=tuple(taken), refused=tuple(refused))
+
+
+@router.post("/tables/{n}/votes/presses")
+def post_vote_presses(
+    n: TablePath, body: VotePressBatch, request: Request, hub: HubDep, _: Clock
+) -> ConfirmationsReply:
+    """Powers' buttons pressed while a phone's choice waited for them
+    (``TableVote.waiting_button``): the clock is this table's and each button its power's,
+    so the choice is that power's player's (``server.votedesk.take_press``). Each press is
+    its own transaction; one sent again (the clock's outbox) is taken again, changing
+    nothing; one with no choice waiting, or that the rules refuse, is refused with why."""
+    hub.seen(n, client_address(request))
+    cur = current(hub.store)
+    if cur is None:
+        raise HTTPException(409, "no round is set up yet")
+    board = Board(cur.round, cur.profile, cur.schedule)
+    taken: list[str] = []
+    refused: list[Rejected] = []
+
+    def take(press: VotePress) -> str:
+        return hub.store.vote_change(
+            hub.clock.moment(), lambda tx: votedesk.take_press(tx, board, n, press),
+            subject=votedesk.subject(cur.round.number, n), action=False)
+
+    for p in body.presses:
+        why = take(p)
+        if why:
+            refused.append(Rejected(id=p.id, reason=why))
+        else:
+            taken.append(p.id)
+    publish(hub, {n})
     return ConfirmationsReply(taken=tuple(taken), refused=tuple(refused))
 
 

@@ -157,7 +157,8 @@ def _view(hub: Hub, round_no: int, table: int) -> SheetView:
     board = _board(hub, round_no)
     seated = players_of(hub.store, round_no).get(table, {})
     replaced = [r for _, r in hub.store.replacements(round_no) if r.table == table]
-    return sheet_view(board, table, hub.store.sheet(round_no, table), seated, replaced)
+    voted = next((v for v in hub.store.passed_votes(round_no) if v.table == table), None)
+    return sheet_view(board, table, hub.store.sheet(round_no, table), seated, replaced, voted)
 
 
 @router.get("/api/sheets/{round_no}/{table}", response_model=SheetView)

@@ -11,7 +11,8 @@ One module per area, so a maintainer finds a table's SQL by its name: ``migratio
 event, teams, hall message), ``rounds`` (rounds, records, calls, tables), ``pauses``,
 ``presses``, ``rulings`` (penalties and units), ``seating``, ``sheets``, ``clocks``
 (pairing and TD sessions), ``errors`` (what the store refuses: storage errors, no HTTP),
-``roster`` (the event's people), ``register`` (who plays each round). ``Store`` is all of
+``roster`` (the event's people), ``register`` (who plays each round), ``votes``
+(game-end votes). ``Store`` is all of
 them in one object.
 """
 
@@ -45,10 +46,11 @@ from server.store.rulings import Rulings
 from server.store.seating import Seating
 from server.store.settings import Settings
 from server.store.sheets import Sheets
+from server.store.votes import ClaimRow, VoteRow, Votes
 
 
 class Store(Settings, Seating, Pauses, Presses, Rulings, Sheets, Clocks, Roster,
-            Register, Replacements):
+            Register, Replacements, Votes):
     """One SQLite connection under a lock: the hub's routes run in worker threads (off the
     event loop), and the lock makes each statement and each transaction one at a time."""
 
@@ -57,4 +59,5 @@ __all__ = [
     "HALL_MESSAGE", "MIGRATIONS", "SHEET_LINKS_CLOSED", "TIME_SEEN", "AuditRow", "Decision",
     "PairedClock", "PressRow", "PressesAdded", "RoundRecord", "RoundRow", "Seat",
     "SheetChanged", "Stale", "Store", "StoreConflict", "Units", "Waiting", "takes_the_tables",
+    "ClaimRow", "VoteRow",
 ]

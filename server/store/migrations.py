@@ -244,4 +244,32 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     ALTER TABLE teams ADD COLUMN power TEXT
         CHECK(power IS NULL OR power IN ('A', 'E', 'F', 'G', 'I', 'R', 'T'));
     """,
+    # version 17: game-end votes (``server.store.votes``): one row per proposal, its moment,
+    # board, result and who voted (never how), kept for the record; the secret votes of an
+    # open ballot (deleted when it closes); the phones' claims, each proved by its power's
+    # button on the clock (its choice forgotten when the ballot closes)
+    """
+    CREATE TABLE votes(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL, form TEXT NOT NULL, proposer TEXT,
+        year INTEGER NOT NULL, season TEXT NOT NULL CHECK(season IN ('spring', 'fall')),
+        centres TEXT NOT NULL, previous TEXT, absent TEXT NOT NULL DEFAULT '[]',
+        voters TEXT NOT NULL DEFAULT '[]', voted TEXT NOT NULL DEFAULT '[]',
+        state TEXT NOT NULL CHECK(state IN ('proposed', 'open', 'passed', 'failed',
+                                            'vetoed', 'cancelled')),
+        why TEXT NOT NULL DEFAULT '', headline TEXT NOT NULL DEFAULT '', chart_year INTEGER,
+        vetoed_by TEXT, proposed_at TEXT NOT NULL, proposed_by TEXT NOT NULL,
+        opened_at TEXT, closed_at TEXT, closed_by TEXT, undone_at TEXT, undone_by TEXT);
+    CREATE INDEX votes_by_table ON votes(round, table_no);
+    CREATE TABLE vote_secrets(
+        vote INTEGER NOT NULL REFERENCES votes(id) ON DELETE CASCADE, power TEXT NOT NULL,
+        choice TEXT NOT NULL, PRIMARY KEY(vote, power));
+    CREATE TABLE vote_claims(
+        token TEXT PRIMARY KEY, vote INTEGER NOT NULL REFERENCES votes(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL, table_no INTEGER NOT NULL, power TEXT NOT NULL, choice TEXT,
+        device TEXT NOT NULL, at TEXT NOT NULL,
+        state TEXT NOT NULL CHECK(state IN ('waiting', 'cast', 'conflict', 'refused')),
+        why TEXT NOT NULL DEFAULT '', press TEXT);
+    CREATE INDEX vote_claims_by_table ON vote_claims(round, table_no, power);
+    """,
 )

@@ -57,7 +57,8 @@ def ok(r) -> dict:
 
 def play(hub: Hub) -> dict[str, str]:
     """An event played on ``hub``: a roster with accents and a kept-apart pair, two rounds
-    seated, presses, a late press ruled on, a hold and time given, every sheet confirmed."""
+    seated, presses, a late press ruled on, a hold and time given, a vote vetoed, every
+    sheet confirmed."""
     td = hub.sign_in()
     ok(hub.client.post("/api/td/roster/import", content=ROSTER.encode(),
                        headers=td | {"Content-Type": "text/csv"}))
@@ -84,6 +85,12 @@ def play(hub: Hub) -> dict[str, str]:
                       headers=td))
     ok(hub.client.put("/api/td/seating", json={"csv": seats(2)}, headers=td))
     hub.at(ROUND_2 + timedelta(hours=3))
+    # a game-end vote at table 2, proposed by the TD and vetoed (issue 37): its record
+    # goes with the event
+    vote = ok(hub.client.post("/api/td/votes", json={
+        "round": 2, "table": 2, "form": "dias", "proposer": "F",
+        "centres": BOARD_1["centres"]}, headers=td))
+    ok(hub.client.post(f"/api/td/votes/{vote['id']}/veto", json={"power": "R"}, headers=td))
     enter(hub, td, 1, BOARD_2, round_no=2)
     enter(hub, td, 2, BOARD_1, round_no=2)
     return td
@@ -96,7 +103,8 @@ def records(hub: Hub) -> dict[str, object]:
     for path in ("/api/td/standings?round=1", "/api/td/standings?round=2",
                  "/api/td/results?round=1", "/api/td/results?round=2",
                  "/api/td/penalties?round=1", "/api/td/roster", "/api/td/roster/apart",
-                 "/api/td/register/1"):
+                 "/api/td/register/1", "/api/td/votes?round=2",
+                 "/api/td/votes/record?round=2"):
         r = hub.client.get(path)
         assert r.status_code == 200, (path, r.text)
         body = r.json()
@@ -132,6 +140,8 @@ def test_an_event_round_trips_exactly_through_its_archive(hub: Hub, second: Hub)
         "José García", "Zoë Ørsted"]
     assert "tables/sessions.json" not in members and "tables/clocks.json" not in members
     assert len(json.loads(members["tables/register.json"])["rows"]) == 14
+    assert len(json.loads(members["tables/votes.json"])["rows"]) == 1
+    assert "tables/vote_secrets.json" not in members
     assert set(json.loads(members["meta.json"])) == {"event", "round", "sheet_links_closed_through"}
     assert json.loads(members["standings.json"])["standings"][0]["player"] in PLAYERS
 
@@ -276,7 +286,7 @@ def test_an_archive_of_an_older_dipclock_is_carried_on_to_this_version(hub: Hub,
     play(hub)
     members = _members(hub.client.get("/api/td/export/archive").content)
     manifest = json.loads(members["manifest.json"])
-    for table in ("register", "replacements"):  # versions 14 and 15
+    for table in ("register", "replacements", "votes"):  # versions 14, 15 and 17
         del members[f"tables/{table}.json"]
         del manifest["members"][f"tables/{table}.json"]
     # version 16 gave the teams a power column: version 13's teams have none

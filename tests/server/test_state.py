@@ -67,7 +67,7 @@ def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
     first = snap(hub, 1)
     assert set(first) == {"seq", "hub", "restored", "table", "event", "schedule", "out",
                           "presses", "hub_time", "claims", "clock", "players", "sheet",
-                          "sheet_before", "result", "message"}
+                          "sheet_before", "result", "message", "vote"}
     assert (first["claims"], first["clock"], first["message"]) == ([], 0, None)
     assert first["restored"] is None  # never restored from a backup
     assert first["event"]["id"] == "wdc2006"
