@@ -26,7 +26,7 @@ from typing import Protocol
 
 import pygame
 
-from dipclock import sheetlines
+from dipclock import sheetlines, votescreen
 from dipclock.hallmessage import HallMessage
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
@@ -36,7 +36,7 @@ from hardware.keyboard import KeyboardButtons
 from kiosk import state
 from kiosk.display import Display
 from kiosk.draw import Painter
-from kiosk.outbox import Outbox, StoredConfirmation, StoredPress
+from kiosk.outbox import Outbox, StoredConfirmation, StoredPress, StoredVotePress
 from kiosk.round import Round
 from kiosk.sound import Sounds
 from machine.network import NetworkState
@@ -52,6 +52,8 @@ CLOCK_ALERT = "Clock not verified: no hub and no network time"
 #: the hub has not taken either is no "IN" but "NOT SAVED" (``state.with_unsaved``), and is
 #: acknowledged ``UNSAVED`` (not ``PRESS``) until the card takes it.
 CARD_FULL_ALERT = "This clock cannot save presses: its card is full: tell the TD"
+#: Why a vote press was not taken when the card is full (the screen's banner says it).
+VOTE_NOT_KEPT = "this clock's card is full: tell the TD"
 #: Seconds between two attempts to write what a full card could not take.
 FLUSH_EVERY = 10.0
 #: Seconds between two attempts to settle the guesses when the outbox refused it.
@@ -182,6 +184,7 @@ class Kiosk:
     boot: str = field(default_factory=lambda: this_boot())
     _presses: dict[str, list[StoredPress]] = field(default_factory=dict)
     _lines: tuple[tuple[str, int, int], list[StoredConfirmation]] | None = None
+    _votes: tuple[tuple[str, int, int], list[StoredVotePress]] | None = None
     _last: state.Frame | None = None
     _cache: tuple[object, datetime, datetime, state.Frame] | None = None
     _unsettled: bool = True  # guesses may wait in the outbox (a press, or an earlier run)
@@ -212,6 +215,16 @@ class Kiosk:
             self._lines = (key, self.outbox.confirmations(key[0], key[1]))
         return self._lines[1]
 
+    def vote_presses(self, rnd: Round) -> list[StoredVotePress]:
+        """This clock's presses of the table's vote (read from disk again only after one
+        changed: the upload marks them from its own thread)."""
+        if rnd.vote is None:
+            return []
+        key = (rnd.hub or "", rnd.vote.id, self.outbox.votes_revision)
+        if self._votes is None or self._votes[0] != key:
+            self._votes = (key, self.outbox.vote_presses(key[0], key[1]))
+        return self._votes[1]
+
     def table_now(self, rnd: Round, now: datetime) -> sheetlines.TableNow:
         """The table at ``now``: the hub's presses and this clock's own not yet among them,
         and who is out."""
@@ -223,14 +236,18 @@ class Kiosk:
         presses = sorted([*rnd.hub_presses, *mine], key=lambda p: p.at)
         return sheetlines.TableNow(rnd.profile, rnd.schedule, now, presses, out, rnd.table)
 
-    def handle(self, event: ButtonEvent) -> StoredPress | StoredConfirmation:
+    def handle(self, event: ButtonEvent) -> StoredPress | StoredConfirmation | StoredVotePress:
         """Record a button event durably, then acknowledge it (stdout line, upload). A
         press a full card could not take counts all the same (in memory, sent to the hub)
         but is acknowledged ``UNSAVED``, and ``PRESS`` only once the card has taken it.
 
-        At game over, with the sheet on the screen, a press may confirm its power's line
-        instead (``dipclock.sheetlines.confirms``): stored as a confirmation, not a press."""
+        While the table's vote waits for a power's button (its phone chose), that power's
+        press is the vote's (``StoredVotePress``), not orders in. At game over, with the
+        sheet on the screen, a press may confirm its power's line instead
+        (``dipclock.sheetlines.confirms``): stored as a confirmation, not a press."""
         rnd = self.source.current()
+        if rnd is not None and votes_for(rnd, event):
+            return self._vote(rnd, event)
         if rnd is not None and rnd.result is not None:
             line = sheetlines.confirms(self.table_now(rnd, self.now(event.at)), event.power,
                                        event.kind, rnd.result, self.confirmations(rnd))
@@ -259,6 +276,32 @@ class Kiosk:
         self._saved()  # the card may have taken the ones held before it, too
         if not trusted:
             self._unsettled = True
+        self.source.sent()
+        return stored
+
+    def _vote(self, rnd: Round, event: ButtonEvent) -> StoredVotePress:
+        """The vote press of ``event``'s power, stored before the screen says "vote sent";
+        a second press while the first waits for the hub is the same press."""
+        vote = rnd.vote
+        assert vote is not None
+        waiting = next((v for v in self.vote_presses(rnd)
+                        if v.power == event.power and v.state == "pending"), None)
+        if waiting is not None:
+            return waiting
+        at = self.now(event.at)
+        try:
+            stored = self.outbox.vote_press(event.power, vote.id, rnd.hub or "", at,
+                                            event.source)
+        except sqlite3.OperationalError as exc:  # a full card: not kept, and said so on
+            if not is_disk_full(exc):            # the screen (an orders press it is not)
+                raise
+            log.error("this clock's card is full: %s's vote press is not kept", event.power)
+            lost = StoredVotePress(str(uuid.uuid4()), rnd.hub or "", vote.id, event.power,
+                                   at, event.source, "refused", VOTE_NOT_KEPT)
+            self.vote_presses(rnd).append(lost)
+            self._cache = None
+            return lost
+        self.log(f"VOTE {stored.id} {stored.power} vote {stored.vote}")
         self.source.sent()
         return stored
 
@@ -367,7 +410,7 @@ class Kiosk:
         risky = self.at_risk(rnd.key)
         # The keyboard wakes the loop 20 times a second: reuse the frame while it is right.
         key = (id(rnd), len(local), lost, self.warning_seconds, alerts,
-               self.outbox.confirmations_revision, risky)
+               self.outbox.confirmations_revision, self.outbox.votes_revision, risky)
         if self._cache is not None:
             cached_key, since, until, cached = self._cache
             if cached_key == key and since <= now <= until:
@@ -385,6 +428,8 @@ class Kiosk:
         fr = state.with_result(fr, sheetlines.sheet_view(table, rnd.result,
                                                          self.confirmations(rnd), players))
         fr = state.with_unsaved(fr, risky)
+        fr = state.with_vote(fr, votescreen.view(rnd.vote, now, self.vote_presses(rnd),
+                                                 players, [p.at for p in table.presses]))
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)
         return fr
@@ -405,6 +450,15 @@ class Kiosk:
             self.sounds.play("writing")
         elif now == "warning" and was == "negotiating":
             self.sounds.play("warning")
+
+
+def votes_for(rnd: Round, event: ButtonEvent) -> bool:
+    """Whether ``event`` is a press of the table's open vote: its power's phone chose and
+    the vote waits for that power's button (``TableVote.waiting_button``). A hold is never
+    one (3 s on a button is a player leaving or back)."""
+    vote = rnd.vote
+    return (vote is not None and vote.state == "open" and event.kind == "press"
+            and event.power in vote.waiting_button)
 
 
 KEYS = {getattr(pygame, f"K_{c.lower()}"): c for c in LETTERS}

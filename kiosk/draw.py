@@ -10,8 +10,10 @@ tests can prove nothing is cut off or overlapping.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pygame
@@ -19,6 +21,7 @@ import segno
 
 from dipclock.screen import heading_text
 from dipclock.sheetlines import LineState, SheetView, Tone
+from dipclock.votescreen import Mark, MarkState, VoteView
 from kiosk.state import UNSAVED, Chip, Screen
 
 RGB = tuple[int, int, int]
@@ -102,6 +105,33 @@ PORTRAIT_MESSAGE_FROM = {"top": 0.01, "label": 0.01, "big": 0.02, "notes": 0.02,
                          "banner": 0.01}
 #: A long message wraps onto at most this many lines, drawn as large as they fit.
 MESSAGE_LINES = 3
+
+#: The table's game-end vote (``kiosk.state.with_vote``): a panel above the chips, its
+#: share of the height paid for by every row a little, the big digits least of all: "The
+#: clock DOES NOT STOP for draw votes" (wdc2018), so the countdown stays the largest thing
+#: on the screen. Without a vote: laid out as before.
+VOTE_ROW = 0.10
+VOTE_FROM = {"top": 0.015, "label": 0.015, "big": 0.01, "notes": 0.03, "strip": 0.03}
+PORTRAIT_VOTE_ROW = 0.11
+PORTRAIT_VOTE_FROM = {"label": 0.01, "big": 0.02, "notes": 0.02, "banner": 0.01,
+                      "strip": 0.05}
+#: The panel's colour by the vote's state: open, vetoed (public, and the game goes on),
+#: any other close (not agreed, cancelled)
+VOTE_BANDS: dict[str, tuple[RGB, RGB]] = {
+    "open": ((36, 66, 140), WHITE),
+    "vetoed": ((150, 40, 44), WHITE),
+    "closed": ((78, 80, 88), WHITE),
+}
+#: Each power's part in the vote, on its chip, under its state (``MARK_WORDS`` says it in a
+#: word too: never the colour alone): band, text
+VOTE_MARKS: dict[MarkState, tuple[RGB, RGB]] = {
+    "voted": ((226, 244, 232), (16, 104, 48)),  # pale: it reads on a green "IN" chip too
+    "press": ((255, 176, 0), DARK_TEXT),
+    "sent": ((120, 190, 240), DARK_TEXT),
+    "waiting": ((64, 70, 84), WHITE),
+    "absent": ((52, 52, 56), (170, 170, 176)),
+    "proposer": ((64, 70, 84), (200, 206, 216)),
+}
 
 #: Share of the screen's height per row of alerts (two alerts side by side in a row), taken
 #: from the big digits and the chips.
@@ -411,14 +441,15 @@ def alert_rows(alerts: tuple[str, ...], columns: int = 2) -> int:
     return (len(alerts) + columns - 1) // columns
 
 
-def layout(size: tuple[int, int], alert_rows: int = 0, message: bool = False
-           ) -> dict[str, pygame.Rect]:
+def layout(size: tuple[int, int], alert_rows: int = 0, message: bool = False,
+           vote: bool = False) -> dict[str, pygame.Rect]:
     """The screen's boxes, proportional to its size and never overlapping.
 
     Alerts take rows above the chips, paid for by the big digits, so a screen without
     alerts is laid out exactly as before. A portrait screen gives the heading a row of its
     own (the phase and the deadline share the next) and the chips two rows. ``message``:
-    a row across the top for the TD's hall message (``MESSAGE_ROW``).
+    a row across the top for the TD's hall message (``MESSAGE_ROW``); ``vote``: a row
+    above the alerts and the chips for the table's vote (``VOTE_ROW``).
     """
     w, h = size
     m = max(6, round(min(w, h) * 0.03))
@@ -435,6 +466,11 @@ def layout(size: tuple[int, int], alert_rows: int = 0, message: bool = False
                 ("banner", 0.075), ("alerts", alerts), ("strip", 0.26 - (alerts - from_big))]
     if not alert_rows:
         rows.remove(("alerts", alerts))
+    if vote:
+        paid = PORTRAIT_VOTE_FROM if tall else VOTE_FROM
+        rows = [(name, frac - paid.get(name, 0.0)) for name, frac in rows]
+        at = next(i for i, (name, _) in enumerate(rows) if name in ("alerts", "strip"))
+        rows.insert(at, ("vote", PORTRAIT_VOTE_ROW if tall else VOTE_ROW))
     if message:
         paid = PORTRAIT_MESSAGE_FROM if tall else MESSAGE_FROM
         rows = [("message", PORTRAIT_MESSAGE_ROW if tall else MESSAGE_ROW),
@@ -503,7 +539,8 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     size = surface.get_size()
     columns = alert_columns(size)
     shout = bool(screen.message) and screen.look != "problem"
-    boxes = layout(size, alert_rows(screen.alerts, columns), message=shout)
+    voting = screen.vote is not None and screen.sheet is None and not screen.board_call
+    boxes = layout(size, alert_rows(screen.alerts, columns), message=shout, vote=voting)
     drawn: list[Drawn] = []
     t = painter.text
     if screen.look == "problem":
@@ -544,9 +581,43 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     t(surface, drawn, "banner", screen.banner, boxes["banner"], WHITE)
     if screen.alerts:
         _alerts(surface, drawn, boxes["alerts"], screen.alerts, painter, columns)
-
-    _strip(surface, drawn, boxes["strip"], screen.chips, painter, penalty_ink(size))
+    marks: dict[str, Mark] = {}
+    if voting and screen.vote is not None:
+        _vote_panel(surface, drawn, painter, boxes["vote"], screen.vote)
+        marks = {m.letter: m for m in screen.vote.marks}
+    _strip(surface, drawn, boxes["strip"], screen.chips, painter, penalty_ink(size), marks)
     return drawn
+
+
+def _vote_panel(surface: pygame.Surface, drawn: list[Drawn], painter: Painter,
+                band: pygame.Rect, vote: VoteView) -> None:
+    """The vote on its panel: what is proposed and when (or the result), then what the
+    table waits for, smaller; each on one line, or two where that draws it larger (a
+    portrait screen, a long result)."""
+    key = vote.state if vote.state in VOTE_BANDS else "closed"
+    fill, ink = VOTE_BANDS[key]
+    pygame.draw.rect(surface, fill, band, border_radius=max(2, band.h // 6))
+    inner = band.inflate(-max(4, band.h // 3), -max(2, band.h // 10))
+    texts = [("vote", vote.headline)] + ([("vote_status", vote.status)] if vote.status else [])
+    best: tuple[int, list[tuple[str, str]]] = (0, [])
+    for most in itertools.product((1, 2), repeat=len(texts)):  # lines for each text
+        size = painter.fit_size("Ag", UNBOUNDED, inner.h // sum(most))
+        while size > max(best[0], painter.MIN_SIZE - 1):
+            font = painter.font(size)
+            wrapped = [wrap_lines(font, text, inner.w) for _, text in texts]
+            if all(w is not None and len(w) <= n for w, n in zip(wrapped, most, strict=True)):
+                best = (size, [(role, line) for (role, _), w in zip(texts, wrapped, strict=True)
+                               for line in w or ()])
+                break
+            size -= 1
+    size, lines = best
+    if not lines:  # nothing fits whole: one line each, shortened
+        size, lines = painter.MIN_SIZE, list(texts)
+    row_h = inner.h // len(lines)
+    top = inner.top + (inner.h - row_h * len(lines)) // 2
+    for i, (role, line) in enumerate(lines):
+        row = pygame.Rect(inner.left, top + i * row_h, inner.w, row_h)
+        painter.text(surface, drawn, role, line, row, ink, max_size=size)
 
 
 def _board_call(surface: pygame.Surface, drawn: list[Drawn], boxes: dict[str, pygame.Rect],
@@ -1020,14 +1091,18 @@ def _strip(
     chips: tuple[Chip, ...],
     painter: Painter,
     min_ink: int = PENALTY_INK_800x480,
+    marks: Mapping[str, Mark] | None = None,
 ) -> None:
     """Seven chips in table order: power tile on top, its state below; in one row, or in
     two (four, then three, centred) on a strip too narrow for one (a portrait screen). A
     penalty under the state is never smaller than ``min_ink`` capitals: it wraps onto two
     lines first (every chip then gives two lines to it, so the row stays one size), and
-    ends in "..." only when two lines cannot hold it."""
+    ends in "..." only when two lines cannot hold it. ``marks``: while a vote is open, each
+    power's part in it ("VOTED", "PRESS") on a pill where a penalty would be: a late
+    power's penalty keeps its place (the panel names whose button the vote waits for)."""
     if not chips:
         return
+    marks = marks or {}
     per_row = len(chips) if strip.w >= 3 * strip.h else (len(chips) + 1) // 2
     rows = (len(chips) + per_row - 1) // per_row
     gap = max(3, strip.h // (16 * rows))
@@ -1083,6 +1158,17 @@ def _strip(
                 row = pygame.Rect(inner.left, top + k * line_h, inner.w, line_h)
                 painter.text(surface, drawn, f"chip-{chip.letter}-detail", line, row, body_fg,
                              max_size=detail_size)
+        elif chip.letter in marks:  # the vote's mark where a penalty would be
+            upper = pygame.Rect(inner.left, inner.top, inner.w, upper_h)
+            painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, upper, body_fg,
+                         max_size=note_size)
+            mark = marks[chip.letter]
+            pill = pygame.Rect(inner.left, 0, inner.w, line_h)
+            pill.centery = (upper.bottom + inner.bottom) // 2
+            fill, ink = VOTE_MARKS[mark.state]
+            pygame.draw.rect(surface, fill, pill, border_radius=max(2, line_h // 4))
+            painter.text(surface, drawn, f"chip-{chip.letter}-vote", mark.word,
+                         pill.inflate(-2 * pad, 0), ink, max_size=detail_size)
         else:
             painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, inner, body_fg,
                          max_size=int(note_size * 1.25))

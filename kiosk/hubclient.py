@@ -12,8 +12,9 @@ call into the session. Three daemon threads, and the screen loop never waits on 
   (``box_changed``) wakes it at once.
 * snapshots (``WS /api/tables/{n}/ws``, else polling ``GET .../snapshot``), saved in the
   outbox so a restart without the hub shows the last schedule.
-* upload (``POST .../presses``, then ``POST .../confirmations``) of every unsent outbox
-  row; a press, a confirmation, or the hub coming back, ends the wait for the next attempt.
+* upload (``POST .../presses``, then ``POST .../confirmations``, then ``POST
+  .../votes/presses``) of every unsent outbox row; a press, a confirmation, a vote press,
+  or the hub coming back, ends the wait for the next attempt.
 
 Every request carries the clock's token (``kiosk.pairing``) and, over HTTPS, is verified
 against the certificate pinned at pairing. A 401 (the TD revoked the clock) ends the
@@ -54,6 +55,7 @@ from kiosk.session import (
     FAST_SAMPLES,
     FAST_SYNC,
     SLOW_SYNC,
+    VOTE_PRESSES_BATCH,
     Backoff,
     Effects,
     HubSession,
@@ -66,7 +68,7 @@ __all__ = ["FAST_SAMPLES", "FAST_SYNC", "SLOW_SYNC", "Backoff", "HubClient", "pa
 
 log = logging.getLogger(__name__)
 
-Row = TypeVar("Row")  # an outbox row to upload: a press, or a confirmation
+Row = TypeVar("Row")  # an outbox row to upload: a press, a confirmation, a vote press
 
 POLL_SECONDS = 5.0  # snapshot polling while the WebSocket is unavailable
 TIMEOUT = 5.0
@@ -306,13 +308,17 @@ class HubClient:
 
     def upload_once(self) -> bool:
         """POST every unsent press, then every unsent confirmation of a line of this hub's
-        sheet; True when the outbox has none left afterwards."""
+        sheet, then every unsent press of this hub's votes; True when the outbox has none
+        left afterwards."""
         s = self.session
         return (self._drain(lambda: self.outbox.unsent(limit=100), s.upload_request,
                             s.upload_reply)
                 and self._drain(lambda: self.outbox.unsent_confirmations(
                     self._hub_id(), limit=CONFIRMATIONS_BATCH), s.confirmations_request,
-                                s.confirmations_reply))
+                                s.confirmations_reply)
+                and self._drain(lambda: self.outbox.unsent_vote_presses(
+                    self._hub_id(), limit=VOTE_PRESSES_BATCH), s.vote_presses_request,
+                                s.vote_presses_reply))
 
     def _hub_id(self) -> str:
         with self._lock:
@@ -405,6 +411,8 @@ class HubClient:
             self.outbox.mark_sent(list(effects.sent), [i for i, _ in effects.rejected])
         if effects.lines_taken or effects.lines_refused:
             self.outbox.mark_confirmations(effects.lines_taken, effects.lines_refused)
+        if effects.votes_taken or effects.votes_refused:
+            self.outbox.mark_vote_presses(effects.votes_taken, effects.votes_refused)
         if effects.resend is not None:
             again = self.outbox.resend(effects.resend)
             if again:

@@ -22,6 +22,11 @@ to an older file by ``_migrate``): committed before the screen shows it, uploade
 hub answers, then marked ``taken`` or ``refused`` (the sheet changed since: kept, never
 resent; the player presses again on the new sheet).
 
+A power's button pressed while the table's game-end vote waits for it (its phone chose:
+``dipclock.snapshot.TableVote.waiting_button``) is that vote's ``VotePress``, kept the same
+way in ``vote_presses`` (added by ``_migrate`` too): committed before the screen says "vote
+sent", uploaded until the hub answers, then ``taken`` or ``refused`` with the hub's reason.
+
 The same file keeps a few settings (the standalone round, the last hub snapshot, the
 hub-to-wall-clock offset) so a restarted kiosk resumes the same round at the right second.
 
@@ -87,6 +92,11 @@ UTC_VERSION = 1
 #: ``PRAGMA user_version`` from which the file has the ``confirmations`` table (0.3).
 CONFIRMATIONS_VERSION = 2
 
+#: ``PRAGMA user_version`` from which the file has the ``vote_presses`` table (0.4).
+VOTE_PRESSES_VERSION = 3
+#: The newest layout of the file: what ``_migrate`` brings an older one to.
+SCHEMA_VERSION = VOTE_PRESSES_VERSION
+
 #: The lines of the result sheet confirmed with a button, one row each; ``_migrate`` adds
 #: it (one statement each: ``executescript`` would commit the migration's transaction).
 CONFIRMATIONS = (
@@ -105,6 +115,24 @@ CONFIRMATIONS = (
     "CREATE INDEX IF NOT EXISTS confirmations_unsent ON confirmations (sent) WHERE sent = 0",
 )
 _LINE_COLUMNS = "id, hub, round_no, power, version, at, source, sent, reason"
+
+#: The vote presses, one row each (a power's button pressed while the table's vote waited
+#: for it); ``_migrate`` adds the table to an older file.
+VOTE_PRESSES = (
+    """CREATE TABLE IF NOT EXISTS vote_presses (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    id       TEXT NOT NULL UNIQUE,               -- uuid4; sent twice, the hub takes it once
+    hub      TEXT NOT NULL,                      -- the id of the hub whose vote it is
+    vote     INTEGER NOT NULL,                   -- the vote's id at that hub
+    power    TEXT NOT NULL CHECK (length(power) = 1),
+    at       TEXT NOT NULL,                      -- naive UTC: when the button went down
+    source   TEXT NOT NULL DEFAULT '',
+    sent     INTEGER NOT NULL DEFAULT 0,         -- 1 the hub took it, 2 refused: kept
+    reason   TEXT NOT NULL DEFAULT ''            -- the hub's reason for a refusal
+)""",
+    "CREATE INDEX IF NOT EXISTS vote_presses_unsent ON vote_presses (sent) WHERE sent = 0",
+)
+_VOTE_COLUMNS = "id, hub, vote, power, at, source, sent, reason"
 
 
 def _utc(text: str, tz: ZoneInfo) -> str:
@@ -160,6 +188,26 @@ class StoredConfirmation:
                 "version": self.version}
 
 
+@dataclass(frozen=True)
+class StoredVotePress:
+    """A power's button pressed while vote ``vote`` of hub ``hub`` waited for it: the
+    press casts what that power's phone chose (``dipclock.snapshot.VotePress``)."""
+
+    id: str
+    hub: str
+    vote: int
+    power: str
+    at: datetime
+    source: str = ""
+    state: SentState = "pending"
+    reason: str = ""  # the hub's, when it refused it
+
+    def as_json(self) -> dict[str, str | int]:
+        """The press as the hub protocol carries it (``VotePress``)."""
+        return {"id": self.id, "vote": self.vote, "power": self.power,
+                "at": self.at.isoformat()}
+
+
 class Outbox:
     """One SQLite file; safe to share between the screen loop and the upload thread."""
 
@@ -176,6 +224,8 @@ class Outbox:
         #: raised by every change of a confirmation in this process, so the screen reads
         #: them again only when one changed
         self.confirmations_revision = 0
+        #: the same for the vote presses
+        self.votes_revision = 0
         #: presses (with their sent state) and settings a full card could not take: kept
         #: here in order, shown and sent all the same, and written at the next write or
         #: ``flush`` once there is room; ``full`` says so meanwhile (the screen's alert)
@@ -186,12 +236,12 @@ class Outbox:
 
     def _migrate(self) -> None:
         """Bring a file written by an older kiosk up to date: the stamp columns (its rows:
-        trusted), its times in UTC (``UTC_VERSION``) and the confirmations table
-        (``CONFIRMATIONS_VERSION``). An older kiosk opening the file after it ignores the
-        new table."""
+        trusted), its times in UTC (``UTC_VERSION``), the confirmations table
+        (``CONFIRMATIONS_VERSION``) and the vote presses' (``VOTE_PRESSES_VERSION``). An
+        older kiosk opening the file after it ignores the new tables."""
         with self._lock:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if not self._missing_columns() and version >= CONFIRMATIONS_VERSION:
+            if not self._missing_columns() and version >= SCHEMA_VERSION:
                 return  # the usual case: no write lock taken just to look
             self._db.execute("BEGIN IMMEDIATE")  # two processes opening one file add them once
             try:
@@ -205,6 +255,10 @@ class Outbox:
                     for statement in CONFIRMATIONS:
                         self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version = {CONFIRMATIONS_VERSION}")
+                if version < VOTE_PRESSES_VERSION:
+                    for statement in VOTE_PRESSES:
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {VOTE_PRESSES_VERSION}")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -493,6 +547,63 @@ class Outbox:
             self._db.execute("COMMIT")
             self.confirmations_revision += 1
 
+    # --- the vote presses: a power's button while the table's vote waits for it ---------
+
+    def vote_press(self, power: str, vote: int, hub: str, at: datetime,
+                   source: str = "") -> StoredVotePress:
+        """Store one vote press durably; only then may the caller show or send it."""
+        press = StoredVotePress(str(uuid.uuid4()), hub, vote, power, at, source)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO vote_presses (id, hub, vote, power, at, source) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (press.id, hub, vote, power, at.isoformat(), source))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            self.votes_revision += 1
+        return press
+
+    def vote_presses(self, hub: str | None = None,
+                     vote: int | None = None) -> list[StoredVotePress]:
+        """The vote presses made on this clock (for one hub's votes, one vote), in order."""
+        sql = f"SELECT {_VOTE_COLUMNS} FROM vote_presses WHERE 1"
+        args: list[Any] = []
+        if hub is not None:
+            sql += " AND hub = ?"
+            args.append(hub)
+        if vote is not None:
+            sql += " AND vote = ?"
+            args.append(vote)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
+        return [_vote_press(r) for r in rows]
+
+    def unsent_vote_presses(self, hub: str, limit: int = 50) -> list[StoredVotePress]:
+        """The vote presses to upload to hub ``hub``: only its own votes' (another hub
+        numbers its votes afresh)."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_VOTE_COLUMNS} FROM vote_presses WHERE sent = 0 AND hub = ? "
+                "ORDER BY seq LIMIT ?", (hub, limit)).fetchall()
+        return [_vote_press(r) for r in rows]
+
+    def mark_vote_presses(self, taken: Iterable[str],
+                          refused: Iterable[tuple[str, str]] = ()) -> None:
+        """The hub took ``taken``; it refused each of ``refused`` (id, reason): kept,
+        flagged, never resent (the vote moved on: a press again is a new one)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("UPDATE vote_presses SET sent = ? WHERE id = ?",
+                                 [(SENT, i) for i in taken])
+            self._db.executemany("UPDATE vote_presses SET sent = ?, reason = ? WHERE id = ?",
+                                 [(REJECTED, reason, i) for i, reason in refused])
+            self._db.execute("COMMIT")
+            self.votes_revision += 1
+
     def get(self, key: str) -> Any:
         with self._lock:
             if key in self._held_settings:
@@ -521,6 +632,11 @@ _PUT = ("INSERT INTO settings (key, value) VALUES (?, ?) "
 def _line(r: tuple[Any, ...]) -> StoredConfirmation:
     return StoredConfirmation(r[0], r[1], r[2], r[3], r[4], datetime.fromisoformat(r[5]), r[6],
                               LINE_STATES[r[7]], r[8])
+
+
+def _vote_press(r: tuple[Any, ...]) -> StoredVotePress:
+    return StoredVotePress(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4]), r[5],
+                           LINE_STATES[r[6]], r[7])
 
 
 def _row(r: tuple[Any, ...]) -> StoredPress:

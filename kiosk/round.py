@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from dipclock.events import EventProfile
 from dipclock.schedule import Schedule
-from dipclock.snapshot import Snapshot, TableResult
+from dipclock.snapshot import Snapshot, TableResult, TableVote
 from kiosk.outbox import StoredPress
 
 
@@ -35,6 +35,8 @@ class Round:
     result: TableResult | None = None
     #: the id of the hub the round came from: a confirmation is of that hub's sheet
     hub: str | None = None
+    #: the table's game-end vote, open or last closed (None: none, or an older hub)
+    vote: TableVote | None = None
 
 
 def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
@@ -50,4 +52,4 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
                     for p in snap.presses)
     return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
                  tuple(sorted(snap.players.items())), snap.sheet, snap.sheet_before,
-                 snap.result, snap.hub)
+                 snap.result, snap.hub, snap.vote)

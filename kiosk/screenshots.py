@@ -14,23 +14,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from dipclock import sheetlines  # noqa: E402
+from dipclock import sheetlines, votescreen  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
 from dipclock.hallmessage import HallMessage  # noqa: E402
 from dipclock.late import powers_out  # noqa: E402
-from dipclock.schedule import Pause, PhaseRef, Schedule  # noqa: E402
+from dipclock.schedule import Pause, PhaseRef, Schedule, VotedEnd  # noqa: E402
 from dipclock.scoring import GameResult, score_game  # noqa: E402
 from dipclock.scoring.result import parse_centres  # noqa: E402
-from dipclock.snapshot import TableResult  # noqa: E402
+from dipclock.snapshot import TableResult, TableVote  # noqa: E402
 from kiosk import state  # noqa: E402
 from kiosk.config import parse_size  # noqa: E402
 from kiosk.draw import Drawn, Painter, render  # noqa: E402
-from kiosk.outbox import StoredConfirmation, StoredPress  # noqa: E402
+from kiosk.outbox import StoredConfirmation, StoredPress, StoredVotePress  # noqa: E402
 from machine.network import NetworkState  # noqa: E402
 
 DAY = "2019-09-06"
@@ -64,6 +65,10 @@ class Scene:
     #: lines confirmed on this clock: (power, "pending" | "taken" | "refused", HH:MM:SS)
     confirmed_here: tuple[tuple[str, sheetlines.SentState, str], ...] = ()
     message: str = ""  # the TD's hall message, set a minute before ``at``, until cleared
+    vote: TableVote | None = None  # the table's game-end vote, in the hub's snapshot
+    #: vote presses made on this clock: (power, "pending" | "taken" | "refused", HH:MM:SS)
+    vote_sent: tuple[tuple[str, sheetlines.SentState, str], ...] = ()
+    ends: tuple[VotedEnd, ...] = ()  # games a passed vote ended (``Schedule.ends``)
 
     def frame(self) -> state.Frame:
         if not self.message:
@@ -78,7 +83,7 @@ class Scene:
         if self.board:
             profile = profile.model_copy(update={"central_clock": False})
         schedule = Schedule(start=_t("10:00:00"), last_year=self.last_year,
-                            pauses=self.pauses, title=self.title)
+                            pauses=self.pauses, title=self.title, ends=self.ends)
         presses = [StoredPress(f"p{i}", "", p, "press", _t(w))
                    for i, (p, w) in enumerate(self.presses)]
         presses += [StoredPress(f"h{i}", "", p, "hold", _t(w))
@@ -97,6 +102,10 @@ class Scene:
         table = sheetlines.TableNow(profile, schedule, self.at, presses, out, 3)
         frame = state.with_result(frame, sheetlines.sheet_view(table, self.result, mine,
                                                                players))
+        sent = [StoredVotePress(f"v{i}", "hub", self.vote.id, p, _t(w), state=s)
+                for i, (p, s, w) in enumerate(self.vote_sent)] if self.vote else []
+        frame = state.with_vote(frame, votescreen.view(self.vote, self.at, sent, players,
+                                                       [p.at for p in presses]))
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
 
@@ -117,6 +126,28 @@ def sheet(centres: str, ending: str = "", solo: str | None = None,
 SEATED = (("A", "Ann Smith"), ("E", "Bob Jones"), ("F", "Claire Dubois"),
           ("G", "Dieter Weiss"), ("I", "Elena Rossi"), ("R", "Fyodor Petrov"),
           ("T", "Gül Yilmaz"))
+
+def vote(state: str, form: str, words: str, period: str, proposer: str | None = None,
+         voters: str = "", voted: str = "", absent: str = "", waiting_button: str = "",
+         headline: str = "", at: str = "12:45:00", closed_at: str | None = None,
+         queued: int = 0) -> TableVote:
+    """A table's vote as the hub's snapshot carries it (powers as letters: "AEF")."""
+    return TableVote.model_validate({
+        "id": 4, "state": state, "form": form, "words": words, "period": period,
+        "proposer": proposer, "voters": tuple(voters), "voted": tuple(voted),
+        "absent": tuple(absent), "waiting_button": tuple(waiting_button),
+        "headline": headline, "at": _t(at), "queued": queued,
+        "closed_at": _t(closed_at) if closed_at else None})
+
+
+def dias(state: str = "open", **fields: Any) -> TableVote:
+    """A draw of all survivors proposed in Spring 1906 at wdc2006 (the negotiation after
+    the Fall 1905 adjudication), Germany out of the game."""
+    return vote(state, "dias", "a draw of all survivors", "Spring 1906", **fields)
+
+
+PASSED = "Draw agreed, Spring 1906: the 1905 centre chart counts"
+
 
 def _boot_file_notes() -> tuple[str, ...]:
     """A card's dipclock.txt with a typo on line 2, as its table's screen says it."""
@@ -169,6 +200,34 @@ SCENES: tuple[Scene, ...] = (
           presses=(("A", "11:38:00"), ("F", "11:38:20"), ("R", "11:39:00")),
           message="Lunch in the bar after this phase; round 3 board call on the projector "
                   "at 14:00"),
+    # a game-end vote: the countdown runs on (wdc2018: "The clock DOES NOT STOP"), a panel
+    # above the chips says what is proposed and what the table waits for, each voter's chip
+    # its part in words; who has voted, never how (dipclock.votescreen)
+    Scene("vote-open", "graduated20", _t("13:06:30"), title="Round 2", players=SEATED,
+          presses=tuple((p, f"12:59:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))
+          + (("A", "13:02:10"), ("R", "13:04:40")),
+          vote=vote("open", "concede:F", "a concession to France", "Fall 1905", "E",
+                    voters="AEFIRT", voted="AER", absent="T", at="13:03:00", queued=1)),
+    # France's phone chose: the vote waits for France's button; Italy's press just sent
+    Scene("vote-waiting-button", "wdc2006", _t("12:47:10"), title="Round 2", players=SEATED,
+          vote=dias(proposer="A", voters="AEFIRT", voted="AER",
+                    waiting_button="FI"),
+          vote_sent=(("I", "pending", "12:47:07"),)),
+    # a phone's proposal opens the ballot on its proposer's button
+    Scene("vote-proposed", "wdc2019", _t("12:38:00"), title="Round 2",
+          presses=tuple((p, f"12:33:{10 + 5 * i}") for i, p in enumerate("AEFGIRT")),
+          vote=vote("open", "dias", "a draw of all survivors", "Fall 1905", "A",
+                    waiting_button="A", at="12:37:40")),
+    Scene("vote-vetoed", "wdc2006", _t("12:50:00"), title="Round 2", players=SEATED,
+          vote=dias("vetoed", proposer="A", voters="AEFIRT", voted="AE",
+                    headline="Draw vetoed by France: the game goes on",
+                    closed_at="12:49:00")),
+    # passed: the game is over on the clock, the result its label, the sheet's code beside
+    Scene("vote-passed", "wdc2006", _t("12:53:30"), title="Round 2", players=SEATED,
+          sheet="https://10.0.0.1:8000/sheet/2/3#k7qm2x4pdzralz3n",
+          vote=dias("passed", proposer="A", voters="AEFIRT", voted="AEFIRT",
+                    headline=PASSED, closed_at="12:52:00"),
+          ends=(VotedEnd(at=_t("12:52:00"), table=3, headline=PASSED),)),
     Scene("hub-lost", "wdc2018", _t("10:06:12"), hub_lost=True,
           presses=(("I", "10:05:00"),)),
     Scene("alerts", "wdc2019", _t("10:08:40"), hub_lost=True,
@@ -222,13 +281,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m kiosk.screenshots", description=__doc__)
     p.add_argument("outdir")
     p.add_argument("--size", default="1280x720")
+    p.add_argument("--only", nargs="+", metavar="NAME", choices=[s.name for s in SCENES],
+                   help="draw these scenes alone (without the portrait one)")
     args = p.parse_args(argv)
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)
     painter = Painter()
     stem, name, size = PORTRAIT
-    shots = [(scene.name, scene, parse_size(args.size)) for scene in SCENES]
-    shots.append((stem, next(s for s in SCENES if s.name == name), size))
+    shots = [(scene.name, scene, parse_size(args.size)) for scene in SCENES
+             if not args.only or scene.name in args.only]
+    if not args.only:
+        shots.append((stem, next(s for s in SCENES if s.name == name), size))
     for stem, scene, size in shots:
         surface, _, _ = draw(scene, size, painter)
         path = out / f"{stem}.png"

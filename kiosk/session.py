@@ -5,9 +5,9 @@ upload reply, a connection that worked or failed) with the monotonic readings it
 at, and answers with what to send (a ``Request``) and what to do (``Effects``: redraw, sync
 or upload at once, write to the outbox). The screen reads what to show from it (``current``,
 ``connected``, ``verified``, ``local``, ``stamp``, ``others``). Its parts: ``clocksync``
-(the time samples), ``feed`` (the snapshots), ``upload`` (the batches of presses and of
-confirmations of the result sheet's lines); this module ties them together where one
-event touches several, and keeps the connection's state.
+(the time samples), ``feed`` (the snapshots), ``upload`` (the batches of presses, of
+confirmations of the result sheet's lines and of vote presses); this module ties them
+together where one event touches several, and keeps the connection's state.
 ``kiosk.hubclient`` owns the threads, httpx and websockets and does as it is told, so every
 rule of docs/protocol.md is a plain unit test (tests/kiosk/test_session.py).
 """
@@ -25,7 +25,7 @@ from dipclock.sync import sample
 from kiosk.backoff import Backoff
 from kiosk.clocksync import FAST_SAMPLES, FAST_SYNC, SLOW_SYNC, ClockSync
 from kiosk.feed import Feed, Received, parse_snapshot
-from kiosk.outbox import StoredConfirmation, StoredPress
+from kiosk.outbox import StoredConfirmation, StoredPress, StoredVotePress
 from kiosk.round import Round
 from kiosk.upload import Uploader
 
@@ -37,7 +37,8 @@ from kiosk.upload import Uploader
 HUB_RETRY = 4.0
 
 __all__ = ["CONFIRMATIONS_BATCH", "FAST_SAMPLES", "FAST_SYNC", "HUB_RETRY", "SLOW_SYNC",
-           "Backoff", "Effects", "HubSession", "Json", "Received", "Request", "parse_snapshot"]
+           "VOTE_PRESSES_BATCH", "Backoff", "Effects", "HubSession", "Json", "Received",
+           "Request", "parse_snapshot"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,8 @@ log = logging.getLogger(__name__)
 Json = Any
 #: Confirmations in one request: the most the hub's ``ConfirmationBatch`` takes.
 CONFIRMATIONS_BATCH = 50
+#: Vote presses in one request: the most the hub's ``VotePressBatch`` takes.
+VOTE_PRESSES_BATCH = 50
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class Effects:
     rejected: tuple[tuple[str, str], ...] = ()  # (press id, the hub's reason): flag them
     lines_taken: tuple[str, ...] = ()  # confirmations the hub took: mark them
     lines_refused: tuple[tuple[str, str], ...] = ()  # (id, the hub's reason): flag them
+    votes_taken: tuple[str, ...] = ()  # vote presses the hub took: mark them
+    votes_refused: tuple[tuple[str, str], ...] = ()  # (id, the hub's reason): flag them
     save_snapshot: Mapping[str, Any] | None = None  # kept for a restart without the hub
     resend: str | None = None  # send this round's presses again (a hub started afresh)
     save_wall_offset: float | None = None  # the hub-to-wall offset, for a restart
@@ -80,6 +85,8 @@ class Effects:
             rejected=self.rejected + other.rejected,
             lines_taken=self.lines_taken + other.lines_taken,
             lines_refused=self.lines_refused + other.lines_refused,
+            votes_taken=self.votes_taken + other.votes_taken,
+            votes_refused=self.votes_refused + other.votes_refused,
             save_snapshot=other.save_snapshot or self.save_snapshot,
             resend=other.resend or self.resend,
             save_wall_offset=(other.save_wall_offset if other.save_wall_offset is not None
@@ -299,6 +306,24 @@ class HubSession:
             return replace(self.link("http", status < 500), ok=False)
         done = len(outcome.sent) + len(outcome.rejected) == len(batch)
         return Effects(ok=done, lines_taken=outcome.sent, lines_refused=outcome.rejected,
+                       wake=True) | self.link("http", True)
+
+    # --- the vote presses: a power's button while the table's vote waits for it -------
+
+    def vote_presses_request(self, batch: Sequence[StoredVotePress]) -> Request:
+        return Request("POST", f"/api/tables/{self.table}/votes/presses",
+                       {"presses": [v.as_json() for v in batch]})
+
+    def vote_presses_reply(self, batch: Sequence[StoredVotePress], status: int, body: Json,
+                           text: str = "") -> Effects:
+        """The hub's answer to ``batch`` (``kiosk.upload``), as for confirmations: ``ok``
+        only when it answered every one. The screen is redrawn: "vote sent" becomes
+        counted, or says why the hub refused it."""
+        outcome = self.uploader.vote_presses(batch, status, body, text)
+        if outcome is None:
+            return replace(self.link("http", status < 500), ok=False)
+        done = len(outcome.sent) + len(outcome.rejected) == len(batch)
+        return Effects(ok=done, votes_taken=outcome.sent, votes_refused=outcome.rejected,
                        wake=True) | self.link("http", True)
 
     def next_upload(self, ok: bool) -> float:

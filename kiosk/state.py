@@ -24,13 +24,14 @@ from dipclock.powers import LETTERS, POWERS
 from dipclock.schedule import Schedule
 from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duration_text
 from dipclock.sheetlines import SheetView
+from dipclock.votescreen import VoteView
 from machine.network import NetworkState
 
 __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub",
     "pairing", "problem", "with_card_notes", "with_message", "with_result", "with_sheet",
-    "with_sheet_before", "with_unsaved",
+    "with_sheet_before", "with_unsaved", "with_vote",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -68,6 +69,9 @@ class Screen:
     board_call: tuple[tuple[str, str], ...] = ()
     #: the TD's hall message, in a band across the top ("" when none shows)
     message: str = ""
+    #: the table's game-end vote (``dipclock.votescreen``): a panel above the chips and a
+    #: mark on each voter's chip, the countdown running on beside it (None: none shows)
+    vote: VoteView | None = None
 
     @property
     def heading(self) -> str:
@@ -237,6 +241,25 @@ def with_result(frame: Frame, sheet: SheetView | None) -> Frame:
         return frame
     banner = sheet.banner or frame.screen.banner
     return replace(frame, screen=replace(frame.screen, sheet=sheet, banner=banner))
+
+
+#: The looks a vote's panel is drawn on: a round under way (before it, a board call or a
+#: pause of the whole hall has no vote; at game over the result is the screen's own label).
+VOTE_LOOKS = frozenset({"negotiating", "warning", "writing", "late", "paused", "held",
+                        "adjudicating"})
+
+
+def with_vote(frame: Frame, vote: VoteView | None) -> Frame:
+    """The table's vote (``dipclock.votescreen.view``) on a clock that is counting: its
+    panel and marks, and what this clock's last vote press did as the banner. The frame is
+    redrawn no later than the moment the view changes by itself (a banner, a result gone)."""
+    if vote is None or frame.screen.look not in VOTE_LOOKS:
+        return frame
+    banner = vote.banner or frame.screen.banner
+    valid = frame.valid_for if vote.valid_for is None else min(frame.valid_for,
+                                                               vote.valid_for)
+    screen = replace(frame.screen, vote=vote, banner=banner)
+    return replace(frame, screen=screen, valid_for=max(0.001, valid))
 
 
 #: A chip's note while its power's press is held in memory only (the clock's card is full)

@@ -11,6 +11,7 @@ A confirmation of a line of the result sheet is done only when the reply names i
 sheet having changed since the screen showed it (logged once, flagged, never resent: its
 player presses again on the new sheet). One the reply does not name, or a reply that does
 not parse, stays unsent: marked taken on a guess, it would show a line confirmed that is not.
+A vote press (a power's button while the table's vote waited for it) is answered the same way.
 Part of ``kiosk.session``.
 """
 
@@ -25,7 +26,7 @@ from pydantic import ValidationError
 
 from dipclock.snapshot import ConfirmationsReply, PressesReply
 from kiosk.backoff import Backoff
-from kiosk.outbox import StoredConfirmation, StoredPress
+from kiosk.outbox import StoredConfirmation, StoredPress, StoredVotePress
 
 log = logging.getLogger(__name__)
 
@@ -60,25 +61,28 @@ class Uploader:
                       text: str = "") -> Outcome | None:
         """The hub's answer to a batch of confirmations: those it took (``sent``) and
         refused (``rejected``, with its reason); None: it answered none of them."""
-        if not 200 <= status < 300:
-            log.warning("hub refused %d confirmations: HTTP %d %s", len(batch), status,
-                        text[:200])
-            return None
-        try:
-            reply = ConfirmationsReply.model_validate(body)
-        except ValidationError:
-            log.warning("hub's answer to %d confirmations does not parse: sent again",
-                        len(batch))
-            return None
-        taken = set(reply.taken)
-        reasons = {r.id: r.reason for r in reply.refused if r.id is not None}
-        for c in batch:
-            if c.id in reasons and c.id not in taken:
-                log.warning("hub refused the confirmation %s of %s's line (round %d, version "
-                            "%d): %s", c.id, c.power, c.round, c.version, reasons[c.id])
-        return Outcome(tuple(c.id for c in batch if c.id in taken),
-                       tuple((c.id, reasons[c.id]) for c in batch
-                             if c.id in reasons and c.id not in taken))
+        outcome = _answered([c.id for c in batch], status, body, text, "confirmations")
+        if outcome is not None:
+            reasons = dict(outcome.rejected)
+            for c in batch:
+                if c.id in reasons:
+                    log.warning("hub refused the confirmation %s of %s's line (round %d, "
+                                "version %d): %s", c.id, c.power, c.round, c.version,
+                                reasons[c.id])
+        return outcome
+
+    def vote_presses(self, batch: Sequence[StoredVotePress], status: int, body: Any,
+                     text: str = "") -> Outcome | None:
+        """The hub's answer to a batch of vote presses (a ``ConfirmationsReply``, as for
+        the sheet's lines, with the same rules): taken, refused with why, or None."""
+        outcome = _answered([v.id for v in batch], status, body, text, "vote presses")
+        if outcome is not None:
+            reasons = dict(outcome.rejected)
+            for v in batch:
+                if v.id in reasons:
+                    log.warning("hub refused the vote press %s of %s (vote %d): %s", v.id,
+                                v.power, v.vote, reasons[v.id])
+        return outcome
 
     def next_wait(self, ok: bool) -> float:
         """Seconds before the next attempt: a periodic check when all went, else backoff."""
@@ -86,6 +90,24 @@ class Uploader:
             self._backoff.reset()
             return CHECK_EVERY
         return self._backoff.next()
+
+
+def _answered(ids: Sequence[str], status: int, body: Any, text: str, what: str
+              ) -> Outcome | None:
+    """A ``ConfirmationsReply`` to a batch of ``ids``: the ids it took, those it refused
+    with its reason (never one it also took); None: it answered none of them."""
+    if not 200 <= status < 300:
+        log.warning("hub refused %d %s: HTTP %d %s", len(ids), what, status, text[:200])
+        return None
+    try:
+        reply = ConfirmationsReply.model_validate(body)
+    except ValidationError:
+        log.warning("hub's answer to %d %s does not parse: sent again", len(ids), what)
+        return None
+    taken = set(reply.taken)
+    reasons = {r.id: r.reason for r in reply.refused if r.id is not None}
+    return Outcome(tuple(i for i in ids if i in taken),
+                   tuple((i, reasons[i]) for i in ids if i in reasons and i not in taken))
 
 
 def _refused(batch: Sequence[StoredPress], body: Any) -> dict[str, str]:

@@ -173,7 +173,7 @@ def readable(size: tuple[int, int]) -> float:
 #: the table's number, the code's caption, the sheet's column heads).
 READ_FROM_THE_TABLE = {"table", "phase", "deadline", "label", "big", "notes", "banner", "name",
                        "note", "detail", "power", "player", "centres", "score", "late",
-                       "ending", "instruction", "problem", "fix"}
+                       "ending", "instruction", "problem", "fix", "vote", "vote_status"}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

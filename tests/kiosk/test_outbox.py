@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.outbox import CONFIRMATIONS_VERSION, STAMP_COLUMNS, Outbox
+from kiosk.outbox import SCHEMA_VERSION, STAMP_COLUMNS, Outbox
 
 AT = datetime(2019, 9, 6, 10, 18, 12, 250000)
 
@@ -209,7 +209,7 @@ def test_an_older_kiosk_s_file_gets_the_confirmations_table_once(tmp_path: Path)
         box.close()
         again.close()
         db = sqlite3.connect(path)
-        assert db.execute("PRAGMA user_version").fetchone() == (CONFIRMATIONS_VERSION,)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         assert db.execute("SELECT count(*) FROM presses").fetchone() == (2,)
         db.close()
     # 0.2's times were UTC already: not converted a second time
