@@ -101,17 +101,13 @@ def endings(profile: EventProfile, round_no: int | None = None,
 
 
 def score_result(profile: EventProfile, result: GameResult, round_no: int | None = None,
-                 round_last_year: int | None = None, clock_year: int | None = None,
-                 agreed: bool | None = None) -> Scored:
+                 round_last_year: int | None = None, clock_year: int | None = None) -> Scored:
     """``result`` scored under the event's rules, or a ``ResultError`` saying what the
     event's text does not allow. ``round_no`` and ``round_last_year`` as for
     ``last_year``. ``clock_year``: the Fall the table's clock ended the game with (the
     round's last year, or the TD's call by the event's call rule): a game counted at that
     Fall ended by the clock, not by a vote, so the first year a vote may end a game does
-    not apply to it (a round called in 1903 scores its 1902 count as a draw).
-    ``agreed``: whether a vote at the table passed (None: not known, as on the command
-    line); a game ended early with none scores zero where the event says so (wdc2006,
-    graduated20 rule 16)."""
+    not apply to it (a round called in 1903 scores its 1902 count as a draw)."""
     rules = rules_of(profile)
     allowed = endings(profile, round_no, round_last_year)
     _check_allowed(profile, allowed, result)
@@ -126,14 +122,26 @@ def score_result(profile: EventProfile, result: GameResult, round_no: int | None
     if ended.solo is None and allowed.draws == "two_leaders" and ended.conceded_to is None:
         _check_two_leaders(profile, ended, threshold)
     scores = score_game(rules.system, ended, threshold)
-    notes = (note,) if note else ()
-    if ended.solo is None and voted and agreed is False \
-            and profile.votes.unagreed_end == "zero":
-        cite = f" ({profile.votes.rule})" if profile.votes.rule else ""
-        return Scored(ended, dict.fromkeys(scores, 0.0), (*notes, (
-            f"{profile.id}{cite}: a game end not agreed by a vote scores zero for every "
-            "player: record the vote if there was one")))
-    return Scored(ended, scores, notes)
+    return Scored(ended, scores, (note,) if note else ())
+
+
+def unagreed_end(profile: EventProfile, result: GameResult,
+                 clock_year: int | None) -> str | None:
+    """Where the event scores a game end not agreed by a vote as zero for everyone (wdc2006,
+    graduated20 rule 16: "Game-ends which have not been agreed using the above procedure
+    will be treated as abandoned games, and all the players involved will score zero"), a
+    draw or a concession before the clock's end (``clock_year``; None: not known) is said,
+    for a sheet with no vote recorded: the TD may have run it by hand, so it is the TD's
+    to record, not the software's to zero."""
+    votes = profile.votes
+    early = result.conceded_to is not None or (
+        result.solo is None and (clock_year is None or result.year < clock_year))
+    if votes.unagreed_end != "zero" or not early:
+        return None
+    cite = f" ({votes.rule})" if votes.rule else ""
+    return (f"no vote passed at this table: {profile.id}{cite} scores a game end not agreed "
+            "by a vote zero for every player; record the vote on the Votes card if there "
+            "was one")
 
 
 def _check_allowed(profile: EventProfile, allowed: Endings, result: GameResult) -> None:
@@ -178,4 +186,5 @@ __all__ = [
     "last_year",
     "rules_of",
     "score_result",
+    "unagreed_end",
 ]

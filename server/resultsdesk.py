@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
-from dipclock.eventscoring import Endings, Scored, endings
+from dipclock.eventscoring import Endings, Scored, endings, unagreed_end
 from dipclock.powers import LETTERS, POWERS
 from dipclock.replacements import Replacement, sheet_words, split
 from dipclock.schedule import Schedule
@@ -123,7 +123,9 @@ def scoring_year(board: Board, table: int) -> int | None:
 
 def where(board: Board, table: int) -> Where:
     """Where table ``table``'s game of the round was played, as its sheet's scoring needs
-    it: a game counted at the Fall its clock ended it with ended by no vote."""
+    it: a game counted at the Fall its clock ended it with ended by no vote. Whether an
+    earlier end was agreed by a vote is left unknown: a TD may have run it by hand, so a
+    sheet without a vote on the hub is flagged (``sheet_view``), not scored zero."""
     return Where(board.rnd.number, board.rnd.last_year, scoring_year(board, table))
 
 
@@ -176,6 +178,9 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
             found.append(f"a vote ended the game on the {voted.chart_year} centre chart: "
                          f"the sheet says {sheet.body.year}")
         if refused is None:
+            unvoted = unagreed_end(profile, sheet.body.result(), year) if voted is None \
+                else None
+            found += [unvoted] if unvoted else []
             done = board_result(board, table, sheet.body)
             scores = named(done.scores)
             found += done.notes  # a victory the sheet called a draw: scored as the solo

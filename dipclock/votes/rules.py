@@ -53,7 +53,8 @@ class VoteRules(BaseModel):
     shows how they voted has vetoed (wdc2006, graduated20). ``concessions_first``: of the
     proposals voted on at once, the concessions go first, the power with most centres
     first, then the draw, and the first to pass ends the rest (graduated20 rule 16).
-    ``unagreed_end``: how a game ended early with no vote passed scores. ``rule``: the
+    ``unagreed_end``: how a game ended early with no vote passed scores (a sheet without a
+    vote on the hub is flagged, ``dipclock.eventscoring.unagreed_end``). ``rule``: the
     text's section that sets all this, named in every refusal."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dipclock.events import BUILTIN, EventProfile, parse_event_toml
-from dipclock.eventscoring import score_result
+from dipclock.eventscoring import score_result, unagreed_end
 from dipclock.scoring.result import GameResult
 from dipclock.votes.ballot import cast, count, outcome, propose, running_order, veto
 from dipclock.votes.proposal import Board, Moment, PastVote, Proposal, VoteRefused, parse_form
@@ -397,22 +397,16 @@ def _custom(extra: str) -> EventProfile:
     return parse_event_toml(text, "my-open.toml")
 
 
-def test_wdc2006_a_game_end_not_agreed_by_a_vote_scores_zero():
+def test_wdc2006_a_game_end_not_agreed_by_a_vote_is_told():
     """wdc2006 and graduated20 rule 16: "Game-ends which have not been agreed using the
     above procedure will be treated as abandoned games, and all the players involved will
-    score zero"; elsewhere (wdc2019) the sheet scores as it says."""
-    result = GameResult(centres=CHART, year=1906, eliminated={"G": 1904})
+    score zero"; elsewhere (wdc2019) nothing is said."""
+    early = GameResult(centres=CHART, year=1906, eliminated={"G": 1904})
     for event in ("wdc2006", "graduated20"):
-        zero = score_result(BUILTIN[event], result, round_no=2, clock_year=1909,
-                            agreed=False)
-        assert set(zero.scores.values()) == {0.0}, event
-        assert "not agreed by a vote scores zero" in zero.notes[-1]
-        assert sum(score_result(BUILTIN[event], result, round_no=2, clock_year=1909,
-                                agreed=True).scores.values()) > 0
-        ended = score_result(BUILTIN[event], GameResult(centres=CHART, year=1906,
-                             eliminated={"G": 1904}), round_no=2, clock_year=1906,
-                             agreed=False)  # the clock ended it: no vote was needed
-        assert sum(ended.scores.values()) > 0
-    kept = score_result(BUILTIN["wdc2019"], GameResult(centres=CHART, year=1905,
-                        eliminated={"G": 1904}), clock_year=1907, agreed=False)
-    assert sum(kept.scores.values()) > 0
+        said = unagreed_end(BUILTIN[event], early, clock_year=1909)
+        assert said is not None and "(rule 16) scores a game end not agreed" in said
+        assert unagreed_end(BUILTIN[event], early, clock_year=1906) is None  # the clock's end
+    assert unagreed_end(BUILTIN["wdc2019"], early, clock_year=1907) is None
+    solo = GameResult(centres={"A": 18, "E": 2, "F": 2, "G": 0, "I": 4, "R": 4, "T": 4},
+                      year=1906, solo="A", eliminated={"G": 1904})
+    assert unagreed_end(BUILTIN["wdc2006"], solo, clock_year=1909) is None

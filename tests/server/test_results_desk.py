@@ -465,6 +465,12 @@ def test_a_concession_is_entered_where_the_event_has_them_and_refused_elsewhere(
     view = put(p, 1, conceded, key, version=0).json()
     assert view["blocked"] is False and view["ending"] == "Conceded to France"
     assert view["scores"]["France"] == 75 and view["scores"]["Austria"] == 0.7
+    # rule 16: "Game-ends which have not been agreed using the above procedure will be
+    # treated as abandoned games": no vote passed on the hub, so the TD is told (the vote
+    # may have been run by hand), and the sheet still scores as entered
+    assert ("no vote passed at this table: graduated20 (rule 16) scores a game end not "
+            "agreed by a vote zero for every player; record the vote on the Votes card if "
+            "there was one") in view["flags"]
     assert snap(hub, 1)["result"]["ending"] == "Conceded to France"
     refused = put(p, 1, {**conceded, "conceded_to": None}, key)
     assert refused.status_code == 200  # stored as typed, and flagged: it cannot be scored
