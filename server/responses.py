@@ -935,6 +935,10 @@ class StandingsView(Out):
     #: one line per replaced power: how its game's score was shared ("Germany at round 2
     #: table 4: 60 % to Ann, 40 % to Zoe, as the TD decided")
     replaced: list[str] = []
+    #: one line per bonus in the totals: a volunteer the seating sat out, where the event
+    #: gives one ("Ann Lee: 5 points for sitting out round 1, as the event gives a
+    #: volunteer", wdc2019 II.1b3)
+    bonuses: list[str] = []
 
 
 # --- the seating as the TD checks it (``server.seatingview``) -----------------------------

@@ -18,6 +18,7 @@ from dipclock.events import EventProfile
 from dipclock.eventscoring import Endings, Scored, endings, unagreed_end
 from dipclock.powers import LETTERS, POWERS
 from dipclock.replacements import Replacement, sheet_words, split
+from dipclock.roster.register import event_bonuses
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
@@ -347,7 +348,8 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
                    score=round(w.score, 2)) for w in won])
             for power, won in countries.items()],
         teams=team_rows, team_problem=team_problem,
-        teams_mixed=mixed_text(team_games) if team_rows else "", replaced=replaced)
+        teams_mixed=mixed_text(team_games) if team_rows else "", replaced=replaced,
+        bonuses=sit_out_bonuses(store, rules, round_no)[1])
 
 
 def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_no: int
@@ -358,8 +360,23 @@ def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_n
     top = top_board_of(store, rules, scores, round_no)
     seated = frozenset(top.players) if top is not None and top.counts else frozenset()
     rows = standings(scores, rules, top_board=seated,
-                     top_board_round=top.round if seated and top else None)
+                     top_board_round=top.round if seated and top else None,
+                     bonuses=sit_out_bonuses(store, rules, round_no)[0])
     return top, rows, best_countries(scores, rules, solo_boards=solo_boards(store, round_no))
+
+
+def sit_out_bonuses(store: Store, rules: StandingsRules, round_no: int
+                    ) -> tuple[dict[str, float], list[str]]:
+    """The event's bonus to each volunteer the seating sat out, in the rounds to
+    ``round_no`` (``dipclock.roster.register.event_bonuses``), and a line for each."""
+    if not rules.sit_out_bonus:
+        return {}, []
+    seated: dict[int, set[str]] = {}
+    for s in store.seating():
+        if s.round <= round_no:
+            seated.setdefault(s.round, set()).add(s.player)
+    people = {pid: p.name for pid, p in store.people()}
+    return event_bonuses(people, store.marks(round_no), seated, rules.sit_out_bonus)
 
 
 def team_table(store: Store, rules: StandingsRules, scores: list[GameScore],

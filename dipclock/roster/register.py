@@ -198,11 +198,33 @@ def bonuses(sat_out: Sequence[str], volunteers: Sequence[str],
     return {p: bonus for p in sat_out if p in set(volunteers)}
 
 
+def event_bonuses(people: Mapping[int, str], marks: Marks,
+                  seated: Mapping[int, Collection[str]], bonus: float | None,
+                  ) -> tuple[dict[str, float], list[str]]:
+    """Each volunteer's bonus over the rounds seated (``seated``: round -> the players it
+    seated): in each, those the TD marked as asking to sit out and whom the seating did sit
+    out (``bonuses``), added up; and a line for each ("Ann Lee: 5 points for sitting out
+    round 1, as the event gives a volunteer"), for the standings to say why."""
+    total: dict[str, float] = {}
+    lines: list[str] = []
+    if not bonus:
+        return total, lines
+    for round_no in sorted(seated):
+        volunteers = [name for pid, name in people.items()
+                      if status_of(marks, round_no, pid) == "sitting_out"]
+        out = [v for v in volunteers if v not in seated[round_no]]
+        for player, points in bonuses(out, volunteers, bonus).items():
+            total[player] = total.get(player, 0.0) + points
+            lines.append(f"{player}: {points:g} points for sitting out round {round_no}, "
+                         "as the event gives a volunteer")
+    return total, lines
+
+
 def counts(statuses: Mapping[int, Status]) -> dict[Status, int]:
     """How many of each status, every status named (a screen's summary)."""
     return {s: sum(1 for v in statuses.values() if v == s) for s in STATUSES}
 
 
 __all__ = ["STATUSES", "WORDS", "ForSeating", "Marks", "RegisterError", "Status", "bonuses",
-           "check_mark", "counts", "for_seating", "later_marks", "preregistered_to_mark",
-           "signed_up_late", "status_of"]
+           "check_mark", "counts", "event_bonuses", "for_seating", "later_marks",
+           "preregistered_to_mark", "signed_up_late", "status_of"]

@@ -14,7 +14,8 @@ from dipclock.standings.tiebreaks import Field, check_data, separate
 
 def standings(scores: Sequence[GameScore], rules: StandingsRules, *,
               top_board: frozenset[str] = frozenset(),
-              top_board_round: int | None = None) -> list[Standing]:
+              top_board_round: int | None = None,
+              bonuses: Mapping[str, float] | None = None) -> list[Standing]:
     """Every player, best first: by total (a top-board player's with its bonus), then by the
     event's tie-breaks in order; players level on everything share the rank.
 
@@ -26,6 +27,10 @@ def standings(scores: Sequence[GameScore], rules: StandingsRules, *,
     only players level on all of it share a place. The first ``top_board_places`` take
     places 1..n (a level group on the edge is taken whole: a shared win is still a win);
     everyone else, the rest of the top board too, follows by total.
+
+    ``bonuses``: points added to a player's total outside any game (wdc2019 II.1b3: "A
+    bonus may be given to the player who ask to sit out": ``dipclock.roster.register``);
+    a player with no game yet has no place, bonus or not.
     """
     if top_board and len(top_board) != SEATS:
         raise StandingsError(f"the top board has {len(top_board)} players: a board seats "
@@ -33,6 +38,9 @@ def standings(scores: Sequence[GameScore], rules: StandingsRules, *,
     games = by_player(scores, rules)
     check_data(scores, rules.tie_breaks)
     total = totals_of(games, rules, top_board)
+    for player, points in (bonuses or {}).items():
+        if player in total:
+            total[player] = settle(total[player] + points)
     field = Field.of(games)
     head: list[list[str]] = []
     if top_board and rules.top_board_places:

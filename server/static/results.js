@@ -103,9 +103,11 @@ async function refreshResults(d) {
     // for on purpose (the hub refuses them otherwise)
     $("standings-mixed").hidden = !view.mixed;
     $("standings-mixed").textContent = view.mixed ? view.mixed.charAt(0).toUpperCase() + view.mixed.slice(1) : "";
-    // a replaced power's game shared between its players: said, one line each
-    $("standings-replaced").hidden = !(view.replaced || []).length;
-    $("standings-replaced").replaceChildren(...(view.replaced || []).map((t) => el("li", {}, t)));
+    // a replaced power's game shared between its players, a volunteer's bonus for
+    // sitting out: said, one line each
+    const said = [...(view.replaced || []), ...(view.bonuses || [])];
+    $("standings-replaced").hidden = !said.length;
+    $("standings-replaced").replaceChildren(...said.map((t) => el("li", {}, t)));
     renderAwards(view);
     const mixed = view.mixed ? "&mixed=1" : "";
     // a file of mixed totals is asked for on purpose, and says so next to its link (and in

@@ -10,8 +10,10 @@ async function showStandings() {
     $("standings-title").textContent = `${v.event} · standings after round ${v.round}`;
     $("standings-mixed").hidden = !v.mixed;  // totals that add different scoring systems
     $("standings-mixed").textContent = v.mixed ? v.mixed.charAt(0).toUpperCase() + v.mixed.slice(1) : "";
-    $("standings-replaced").hidden = !(v.replaced || []).length;  // a replaced power's shares
-    $("standings-replaced").replaceChildren(...(v.replaced || []).map((t) => el("li", {}, t)));
+    // a replaced power's shares, a volunteer's bonus for sitting out
+    const said = [...(v.replaced || []), ...(v.bonuses || [])];
+    $("standings-replaced").hidden = !said.length;
+    $("standings-replaced").replaceChildren(...said.map((t) => el("li", {}, t)));
     $("standings-note").textContent = v.problem || (v.sheets_waiting.length
       ? `Waiting for the sheets of tables ${v.sheets_waiting.join(", ")}` : "Every sheet confirmed");
     $("standings-rows").replaceChildren(...v.standings.map((s) => el("tr", {},

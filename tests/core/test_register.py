@@ -105,3 +105,20 @@ def test_seat_round_takes_the_register_s_order():
 def test_a_volunteer_who_sat_out_gets_the_event_s_bonus_and_nobody_else():
     assert bonuses(["A", "B"], ["A", "C"], 5) == {"A": 5}
     assert bonuses(["A"], ["A"], 0) == {}
+
+
+def test_a_volunteer_the_seating_sat_out_gets_the_event_s_bonus_each_round():
+    """wdc2019 II.1b3: "A bonus may be given to the player who ask to sit out": only to a
+    volunteer the seating did sit out (one it seated after all played), every such round."""
+    from dipclock.roster.register import event_bonuses
+
+    people = {1: "Ann Lee", 2: "Bob Ray", 3: "Cy Day"}
+    marks = {(1, 1): "sitting_out", (1, 2): "sitting_out", (2, 1): "sitting_out",
+             (1, 3): "present"}
+    seated = {1: {"Bob Ray", "Cy Day"}, 2: {"Cy Day"}}
+    total, lines = event_bonuses(people, marks, seated, 5)
+    assert total == {"Ann Lee": 10.0}
+    assert lines == ["Ann Lee: 5 points for sitting out round 1, as the event gives a "
+                     "volunteer", "Ann Lee: 5 points for sitting out round 2, as the event "
+                     "gives a volunteer"]
+    assert event_bonuses(people, marks, seated, 0) == ({}, [])

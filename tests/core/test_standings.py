@@ -711,3 +711,15 @@ def test_the_top_boards_seeds_skip_the_absent_and_those_the_event_bars():
         "P1", "P3", "P4", "P5", "P6", "P7", "P8"]
     assert top_board_seeds(scores, StandingsRules()) == []
     assert top_board_seeds([], rules) == []
+
+
+def test_a_bonus_outside_any_game_is_added_to_the_total():
+    """A volunteer's bonus for sitting out (wdc2019 II.1b3) counts in the total and so in
+    the order; a bonus to someone with no game gives no place."""
+    rules = StandingsRules(weights=(1, 1))
+    scores = [GameScore(round=1, player="Ann", score=20), GameScore(round=1, player="Bob",
+                                                                    score=22)]
+    plain = standings(scores, rules)
+    assert [s.player for s in plain] == ["Bob", "Ann"]
+    with_bonus = standings(scores, rules, bonuses={"Ann": 5, "Zed": 5})
+    assert [(s.player, s.total) for s in with_bonus] == [("Ann", 25.0), ("Bob", 22.0)]

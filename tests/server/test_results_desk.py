@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from dipclock.events import BUILTIN
 from dipclock.scoring import GameResult, score_game
 from dipclock.scoring.result import parse_centres
@@ -639,3 +641,50 @@ def test_a_top_board_the_standings_cannot_seed_is_a_problem_on_the_page_not_a_50
     r = hub.client.get("/api/td/standings?round=1", headers=td)
     assert r.status_code == 200, r.text
     assert r.json()["problem"] == "tie_breaks: 'head_to_head' needs each game's board"
+
+
+def test_a_volunteer_who_sat_out_gets_the_event_s_bonus_in_the_standings(hub):
+    """wdc2019 II.1b3: "A bonus may be given to the player who ask to sit out": the
+    event's ``sit_out_bonus`` is added to the total of a volunteer the seating sat out,
+    and the standings say why (here round 1's volunteer, A3, plays round 2)."""
+    from datetime import timedelta
+    from pathlib import Path
+
+    from tests.server.conftest import START
+
+    td = hub.sign_in()
+    hub.set_up(td, tables=2)
+    event = (Path(__file__).resolve().parents[2] / "examples/events/my-open.toml").read_text(
+        encoding="utf-8") + "sit_out_bonus = 5\n"
+    hub.client.put("/api/td/event", json={"toml": event}, headers=td).raise_for_status()
+    names = [f"{p}{t}" for t in (1, 2) for p in "AEFGIRT"] + ["A3"]
+    ids = {}
+    for name in names:
+        r = hub.client.post("/api/td/roster/people", headers=td,
+                            json={"given_name": name[0], "family_name": name[1:]})
+        assert r.status_code == 201, r.text
+        ids[name] = r.json()["person"]["id"]
+    roster = {p["id"]: p["name"] for p in hub.client.get("/api/td/roster").json()["people"]}
+    a3 = roster[ids["A3"]]
+    r = hub.client.put(f"/api/td/register/1/people/{ids['A3']}", json={"status": "sitting_out"},
+                       headers=td)
+    assert r.status_code == 200, r.text
+    seats = "".join(f"1,{t},{p},{roster[ids[p + str(t)]]}\n" for t in (1, 2) for p in "AEFGIRT")
+    hub.client.put("/api/td/seating", json={"csv": seats}, headers=td).raise_for_status()
+    enter(hub, td, 1, {**BOARD_1, "year": 1908})
+    enter(hub, td, 2, {**BOARD_2, "year": 1908})
+    hub.client.put("/api/td/round", json={"number": 2, "start": (
+        START + timedelta(hours=7)).isoformat()}, headers=td).raise_for_status()
+    again = "".join(f"2,{t},{p},{a3 if p + str(t) == 'A1' else roster[ids[p + str(t)]]}\n"
+                    for t in (1, 2) for p in "AEFGIRT")
+    hub.client.put("/api/td/seating", json={"csv": again}, headers=td).raise_for_status()
+    enter(hub, td, 1, {**BOARD_1, "year": 1906}, round_no=2)
+    enter(hub, td, 2, {**BOARD_2, "year": 1906}, round_no=2)
+    view = hub.client.get("/api/td/standings?round=2").json()
+    assert view["problem"] == ""
+    assert view["bonuses"] == [f"{a3}: 5 points for sitting out round 1, as the event gives "
+                               "a volunteer"]
+    totals = {s["player"]: s["total"] for s in view["standings"]}
+    one_game = {s["player"]: s["total"] for s in
+                hub.client.get("/api/td/standings?round=1").json()["standings"]}
+    assert totals[a3] == pytest.approx(one_game[roster[ids["A1"]]] + 5)
