@@ -27,13 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from dipclock.errors import DipclockError
-from dipclock.events import FIRST_YEAR
+from dipclock.events import FIRST_YEAR, EventProfile
 from dipclock.powers import POWERS
-from dipclock.schedule import PhaseRef
+from dipclock.schedule import PhaseRef, Schedule
 from dipclock.standings.model import GameScore
 from dipclock.standings.rules import ReplacedScore
+from dipclock.timeline import table_clock
 
 #: what the table's screen and the sheet say of a power no one plays any more
 CIVIL_DISORDER = "civil disorder"
@@ -155,6 +157,29 @@ def sheet_words(starter: str, records: Iterable[Replacement]) -> str:
     return ", then ".join([starter, *(f"{r.who} from {r.phase.title}" for r in chain)])
 
 
+def begun(profile: EventProfile, schedule: Schedule, table: int | None,
+          now: datetime) -> PhaseRef | None:
+    """The last phase that has opened at ``table`` by ``now`` on its own clock (None: the
+    game has not started): a replacement "from Fall 1903" plays from its opening."""
+    opened = [p.ref for p in table_clock(profile, schedule, table).timetable().phases
+              if p.opens <= now]
+    return opened[-1] if opened else None
+
+
+def players_now(players: Mapping[str, str], upcoming: Iterable[tuple[PhaseRef, str, str]],
+                phase: PhaseRef | None) -> dict[str, str]:
+    """``players`` (as the hub last named them) with each replacement whose phase has
+    begun (``upcoming``: (phase, power letter, player)), the latest of a power's winning:
+    a table's clock names who plays now without waiting for the hub."""
+    out = dict(players)
+    if phase is None:
+        return out
+    for ref, power, player in sorted(upcoming, key=lambda u: u[0].index):
+        if ref.index <= phase.index:
+            out[power] = player
+    return out
+
+
 def players_at(seated: Mapping[str, str], records: Iterable[Replacement],
                phase: PhaseRef | None) -> dict[str, str]:
     """A table's players by power at ``phase``: the seated ones, each replaced power named
@@ -214,5 +239,5 @@ def split(score: GameScore, records: Sequence[Replacement], rule: ReplacedScore,
 
 
 __all__ = ["CIVIL_DISORDER", "RULE_WORDS", "ReplacedScore", "Replacement",
-           "ReplacementError", "check", "holder", "players_at", "shares", "sheet_words",
-           "split"]
+           "ReplacementError", "begun", "check", "holder", "players_at", "players_now",
+           "shares", "sheet_words", "split"]

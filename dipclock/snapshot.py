@@ -92,6 +92,17 @@ class TableResult(_Part):
     problem: Annotated[str, Field(max_length=300)] = ""
 
 
+class PlayerFrom(_Part):
+    """From ``phase`` (its code, "F1903") on, ``player`` plays ``power`` at the table: a
+    replacement the TD recorded, or "civil disorder" (``dipclock.replacements``). The
+    table's clock applies it when its own clock reaches the phase, so one recorded in
+    advance shows on time, not at the hub's next change."""
+
+    phase: Annotated[str, Field(pattern=r"^[SF]\d{4}$")]
+    power: PowerLetter
+    player: PlayerName
+
+
 VoteState = Literal["open", "passed", "failed", "vetoed", "cancelled"]
 
 
@@ -148,6 +159,9 @@ class Snapshot(_Part):
     #: plays it now, or "civil disorder" (``dipclock.replacements``). Empty from a hub that
     #: does not send it.
     players: dict[PowerLetter, PlayerName] = Field(default_factory=dict)
+    #: the table's replacements, each from its phase (``players`` already names those
+    #: begun at hub time); empty from a hub that does not send them
+    players_from: tuple[PlayerFrom, ...] = ()
     #: the path of this table's result sheet this round, its key after '#'
     #: ("/sheet/2/14#k3..."): when the game is over the kiosk shows it as a QR code, on the
     #: address it reaches the hub by. None from a hub without a results desk.

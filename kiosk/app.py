@@ -30,6 +30,7 @@ from dipclock import sheetlines, votescreen
 from dipclock.hallmessage import HallMessage
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
+from dipclock.replacements import begun, players_now
 from dipclock.sync import Slew, to_moment
 from hardware.events import ButtonEvent
 from hardware.keyboard import KeyboardButtons
@@ -416,7 +417,9 @@ class Kiosk:
             if cached_key == key and since <= now <= until:
                 return cached
         table = self.table_now(rnd, now)
-        players = dict(rnd.players)
+        players = players_now(dict(rnd.players), rnd.players_from,
+                              begun(rnd.profile, rnd.schedule, rnd.table, now)
+                              if rnd.players_from else None)
         fr = state.build(
             rnd.profile, rnd.schedule, now, table.presses, table.out, rnd.table,
             self.warning_seconds, lost, alerts=alerts, players=players,

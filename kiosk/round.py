@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
-from dipclock.schedule import Schedule
+from dipclock.schedule import PhaseRef, Schedule
 from dipclock.snapshot import Snapshot, TableResult, TableVote
 from kiosk.outbox import StoredPress
 
@@ -37,6 +37,9 @@ class Round:
     hub: str | None = None
     #: the table's game-end vote, open or last closed (None: none, or an older hub)
     vote: TableVote | None = None
+    #: the table's replacements, each (phase, power letter, player) from its phase on: the
+    #: clock names who plays now by its own time (``dipclock.replacements.players_now``)
+    players_from: tuple[tuple[PhaseRef, str, str], ...] = ()
 
 
 def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
@@ -52,4 +55,5 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
                     for p in snap.presses)
     return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
                  tuple(sorted(snap.players.items())), snap.sheet, snap.sheet_before,
-                 snap.result, snap.hub, snap.vote)
+                 snap.result, snap.hub, snap.vote,
+                 tuple((PhaseRef.parse(f.phase), f.power, f.player) for f in snap.players_from))

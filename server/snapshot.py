@@ -8,7 +8,7 @@ from typing import Any
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.replacements import Replacement, players_at
-from dipclock.snapshot import Claim, Snapshot, SnapshotPress, TableResult
+from dipclock.snapshot import Claim, PlayerFrom, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
 from server.hallmessage import showing
 from server.push import Frame
@@ -32,9 +32,14 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     seq = hub.store.seq()
     by_table: dict[int, tuple[PressRow, ...]] = {n: () for n in tables}
     players: dict[int, dict[str, str]] = {}
+    upcoming: dict[int, tuple[PlayerFrom, ...]] = {}
     if cur is not None:
         by_table = hub.book.rows(hub.store, cur.round.number, sorted(tables))
         players = playing_now(hub, cur, players_of(hub.store, cur.round.number), tables)
+        for _, r in hub.store.replacements(cur.round.number):
+            if r.table in tables:
+                upcoming[r.table] = (*upcoming.get(r.table, ()), PlayerFrom(
+                    phase=r.phase.code, power=r.power, player=r.who))
     now = hub.clock.now()
     secret = sheet_secret(hub.store) if cur is not None else ""
     results = table_results(hub, cur, tables) if cur is not None else {}
@@ -58,6 +63,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             claims=tuple(Claim.model_validate(c) for c in hub.claims(n)),
             clock=hub.clock_epoch,
             players=players.get(n, {}),
+            players_from=upcoming.get(n, ()),
             sheet=sheet_link(secret, cur.round.number, n) if cur else None,
             sheet_before=sheet_link(secret, before, n) if before is not None else None,
             result=results.get(n),

@@ -75,6 +75,34 @@ def test_the_snapshot_names_the_replacement_from_its_phase_only(hub, td):
     assert snap(hub, 1)["players"]["G"] == "G1"  # another table's Germany is its own
 
 
+def test_a_replacement_recorded_in_advance_shows_on_the_clock_at_its_phase(hub, td):
+    """The snapshot the clock took before Fall 1903 carries the replacement from its phase:
+    the clock names Zoe Late when its own clock reaches Fall 1903, without a new snapshot
+    (the hub may have no reason to send one then)."""
+    from dipclock.replacements import begun, players_now
+    from dipclock.snapshot import Snapshot
+    from kiosk.round import from_snapshot
+
+    seated(hub, td)
+    assert record(hub, td, phase="F1903", player="Zoe Late").status_code == 200
+    early = Snapshot.model_validate(snap(hub, 2))
+    assert early.players["G"] == "G2"
+    assert [(f.phase, f.power, f.player) for f in early.players_from] == [
+        ("F1903", "G", "Zoe Late")]
+    rnd = from_snapshot(early, 2)
+    assert rnd is not None
+    fall = timetable(rnd.profile, rnd.schedule, 2).phase(PhaseRef.parse("F1903"))
+    assert fall is not None
+
+    def at(moment):
+        return players_now(dict(rnd.players), rnd.players_from,
+                           begun(rnd.profile, rnd.schedule, 2, moment))
+
+    assert at(fall.opens - timedelta(seconds=1))["G"] == "G2"
+    assert at(fall.opens)["G"] == "Zoe Late" and at(fall.opens)["A"] == "A2"
+    assert Snapshot.model_validate(snap(hub, 1)).players_from == ()
+
+
 def test_the_standings_share_the_score_and_say_so(hub, td):
     seated(hub, td)
     enter(hub, td, 2, BOARD_2)

@@ -66,8 +66,8 @@ def test_a_hold_press_toggles_a_power_out_and_back(hub, td):
 def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
     first = snap(hub, 1)
     assert set(first) == {"seq", "hub", "restored", "table", "event", "schedule", "out",
-                          "presses", "hub_time", "claims", "clock", "players", "sheet",
-                          "sheet_before", "result", "message", "vote"}
+                          "presses", "hub_time", "claims", "clock", "players", "players_from",
+                          "sheet", "sheet_before", "result", "message", "vote"}
     assert (first["claims"], first["clock"], first["message"]) == ([], 0, None)
     assert first["restored"] is None  # never restored from a backup
     assert first["event"]["id"] == "wdc2006"
