@@ -1,10 +1,13 @@
-"""The pages: the TD's dashboard, the projector's hall clock, and the hall clock's data."""
+"""The pages: the TD's dashboard, the projector's hall clock, and the hall clock's data;
+the players' game-end vote page (its data: ``server.routers.votes``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
 from dipclock.phaseview import view
@@ -40,6 +43,14 @@ def root() -> RedirectResponse:
 @router.get("/dashboard", include_in_schema=False)
 def dashboard() -> FileResponse:
     return FileResponse(STATIC / "dashboard.html", headers=NO_STORE)
+
+
+@router.get("/vote/{round_no}/{table}", include_in_schema=False)
+def vote_page(round_no: Annotated[int, PathParam(ge=1, le=99)],
+              table: Annotated[int, PathParam(ge=1, le=999)]) -> FileResponse:
+    """A table's game-end vote on a player's phone: opened with the table's sheet link (its
+    key after '#', which the page sends in a header, as the sheet's page does)."""
+    return FileResponse(STATIC / "vote.html", headers=NO_STORE)
 
 
 @router.get("/hall", include_in_schema=False)

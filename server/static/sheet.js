@@ -254,6 +254,10 @@ async function loadSheet() {
 }
 
 if (page === "sheet") {
+  // the table's game-end vote, opened with the same key (vote.js); the TD's Votes card
+  // on the dashboard is the TD's
+  $("vote-link").href = `/vote/${sheetRound}/${sheetTable}#${sheetKey}`;
+  $("vote-link").hidden = !sheetKey;
   $("sheet-form").onsubmit = save;
   loadSheet();
   // another player's phone may confirm meanwhile: show it, unless this one is mid-entry
