@@ -14,13 +14,21 @@ pressed on their own clock.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from tests.chromium import EXPECT_MS as WAIT_MS
+from tests.chromium import TdPhone, chromium
+from tests.chromium import phone as chromium_phone
 from tests.integration.conftest import Hall, running_hall
+from tests.server.live import PASSWORD
 from tests.waits import wait_for
+
+pytestmark = [pytest.mark.browser]
 
 TABLES = (1, 2, 3)
 #: graduated20 from the round's start: Spring 1906 opens at 200 min (S/F 20 min each)
@@ -28,6 +36,8 @@ SPRING_1906 = 201
 #: Germany is out; Turkey leads with 9
 CHART = {"A": 5, "E": 5, "F": 5, "G": 0, "I": 5, "R": 5, "T": 9}
 SURVIVORS = "AEFIRT"
+#: a figure of a count ("4 for", "1 against"): never on a page
+FIGURES = re.compile(r"\d+\s*(for|against|yes|no)\b|\b(yes|no)\s*:\s*\d", re.I)
 
 
 def key(hall: Hall, table: int) -> str:
@@ -73,24 +83,73 @@ def vote_all(hall: Hall, table: int, phones: dict[str, httpx.Client], vid: int,
         hall.kiosks[table].press(power)
 
 
+class Phone:
+    """A player's phone in Chromium on the table's vote page (opened from its sheet link),
+    under the hub's Content-Security-Policy; every script error kept."""
+
+    def __init__(self, browser: Any, hall: Hall, table: int) -> None:
+        self.context = chromium_phone(browser, csp=True)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        sheet = hall.snapshot(table)["sheet"]
+        self.page.goto(hall.hub.url + sheet.replace("/sheet/", "/vote/"))
+
+    def vote(self, power: str, choice: str) -> None:
+        from playwright.sync_api import expect
+
+        self.page.click(f"#power-choices button[data-power={power}]")
+        self.page.click(f"#vote-choices button[data-choice={choice}]")
+        expect(self.page.locator("#press")).to_be_visible(timeout=WAIT_MS)
+
+
 def test_three_tables_vote_on_their_clocks(tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
     with running_hall(tmp_path, minutes_in=SPRING_1906, event={"builtin": "graduated20"},
-                      tables=TABLES) as hall:
+                      tables=TABLES) as hall, chromium() as browser:
         td = hall.td()
         phones = {t: {p: phone(hall, t, f"t{t}{p}") for p in SURVIVORS} for t in TABLES}
+        dash = TdPhone(browser, hall.hub.url, PASSWORD)
 
-        # --- table 1: a draw of all survivors passes -----------------------------------
-        made = ok(phones[1]["A"].post("/api/votes/1/1", json={
-            "form": "dias", "centres": CHART, "proposer": "A"}))
-        assert made["press"] == "Press Austria's button on the clock to propose it"
+        # --- table 1: a draw of all survivors, proposed and voted on phones in Chromium ---
+        austria = Phone(browser, hall, 1)
+        page = austria.page
+        expect(page.locator("#vote-period")).to_have_text("Now: Spring 1906", timeout=WAIT_MS)
+        page.click("#propose-box > summary")
+        expect(page.locator("#btn-propose")).to_be_enabled(timeout=WAIT_MS)
+        page.select_option("#proposer", "A")
+        for p, n in CHART.items():
+            page.locator(f"#chart input[data-power={p}]").fill(str(n))
+        page.click("#btn-propose")
+        expect(page.locator("#press-words")).to_contain_text("Austria's button",
+                                                             timeout=WAIT_MS)
         shown(hall, 1, "Austria's proposal waiting for its button", lambda s: vote_of(s).get(
             "status") == "Austria: press your button to propose it")
         hall.kiosks[1].press("A")
+        expect(page.locator("#claim-end")).to_have_text(
+            "Austria's proposal is open: the vote begins.", timeout=WAIT_MS)
         screen = shown(hall, 1, "the ballot open", lambda s: any(
             m["state"] == "waiting" for m in vote_of(s).get("marks", [])))
         assert vote_of(screen)["headline"] == "Draw of all survivors proposed, Spring 1906"
         vid = current(phones[1]["A"], 1)["id"]
-        vote_all(hall, 1, phones[1], vid, dict.fromkeys(SURVIVORS, "yes"))
+        # Austria and England vote on their pages, the others' phones without one
+        austria.vote("A", "yes")
+        england = Phone(browser, hall, 1)
+        england.vote("E", "yes")
+        for power in "AE":
+            hall.kiosks[1].press(power)
+        expect(page.locator("#claim-end")).to_have_text("Austria: your vote counts.",
+                                                        timeout=WAIT_MS)
+        expect(england.page.locator("#claim-end")).to_have_text("England: your vote counts.",
+                                                                timeout=WAIT_MS)
+        # the TD's dashboard follows it: who has voted, never how, no figures
+        row = dash.page.locator(f"#votes-list li[data-vote='{vid}']")
+        expect(row).to_contain_text("Table 1: A draw of all survivors proposed, Spring 1906",
+                                    timeout=WAIT_MS)
+        expect(row).to_contain_text("Voted: 2 of 6", timeout=WAIT_MS)
+        assert not FIGURES.search(row.inner_text())
+        vote_all(hall, 1, phones[1], vid, dict.fromkeys("FIRT", "yes"))
         headline = "Draw agreed, Spring 1906: the 1905 centre chart counts"
         screen = shown(hall, 1, "the game over with the vote's words", lambda s: (
             s["stage"], s["label"]) == ("game_over", headline))
@@ -163,6 +222,12 @@ def test_three_tables_vote_on_their_clocks(tmp_path: Path) -> None:
         assert three[0]["at"] > three[1]["at"]  # the draw was proposed first
         text = str(record)
         assert "'no'" not in text and "'yes'" not in text  # who voted how is never kept
+        # the dashboard shows each table's result, without figures
+        votes = dash.page.locator("#votes-card")
+        expect(votes).to_contain_text("Draw vetoed by Russia: the game goes on",
+                                      timeout=WAIT_MS)
+        assert not FIGURES.search(votes.inner_text())
+        assert austria.errors == england.errors == dash.errors == []
         for p in [impostor, *(q for t in phones.values() for q in t.values())]:
             p.close()
         td.close()
