@@ -33,6 +33,7 @@ from dipclock.votes.ballot import (
     Choice,
     Outcome,
     cast,
+    cast_all,
     outcome,
     propose,
     rules_for,
@@ -507,13 +508,7 @@ def td_count(tx: VoteTx, board: Board, vid: int, votes: Mapping[str, Choice]) ->
     _current(tx, board, row)
     ballot = ballot_of(board.profile, row, {})
     try:
-        vetoes = [p for p in LETTERS if votes.get(p) == "veto"]
-        if vetoes:
-            ballot = veto(ballot, vetoes[0])
-        else:
-            for power in LETTERS:
-                if power in votes:
-                    ballot = cast(ballot, power, votes[power])
+        ballot = cast_all(ballot, votes)
     except VoteRefused as exc:
         raise refused(exc) from None
     result = outcome(ballot)

@@ -199,20 +199,26 @@ def count(profile: EventProfile, proposal: Proposal, moment: Moment, board: Boar
           last_year: int | None = None) -> Outcome:
     """A whole vote at once (``dipclock vote``, a TD's vote by hand): a veto first, then
     every vote; each voter must be given (an abstention is said, not assumed)."""
-    ballot = propose(profile, proposal, moment, board, history, last_year=last_year)
-    vetoes = [p for p in LETTERS if votes.get(p) == "veto"]
-    if vetoes:
-        ballot = veto(ballot, vetoes[0])
-    else:
-        for power in LETTERS:
-            if power in votes:
-                ballot = cast(ballot, power, votes[power])
+    ballot = cast_all(propose(profile, proposal, moment, board, history,
+                              last_year=last_year), votes)
     result = outcome(ballot)
     if result is None:
         choices = "yes or no" if ballot.rules.abstention == "refused" else "yes, no or abstain"
         raise VoteRefused(f"no vote from {_names(ballot.waiting)}: give each voter's "
                           f"{choices}")
     return result
+
+
+def cast_all(ballot: Ballot, votes: Mapping[str, Choice]) -> Ballot:
+    """Every vote given at once (a count by hand): a veto ends it first; else each power's
+    vote, in the powers' order."""
+    vetoes = [p for p in LETTERS if votes.get(p) == "veto"]
+    if vetoes:
+        return veto(ballot, vetoes[0])
+    for power in LETTERS:
+        if power in votes:
+            ballot = cast(ballot, power, votes[power])
+    return ballot
 
 
 def running_order(rules: VoteRules, proposals: Sequence[Proposal],
@@ -380,6 +386,7 @@ __all__ = [
     "Choice",
     "Outcome",
     "cast",
+    "cast_all",
     "count",
     "outcome",
     "propose",

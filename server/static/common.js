@@ -245,3 +245,18 @@ async function sendZipConfirmed(path, file) {
   if (r.status !== 409 || !r.data || !/Confirm again/.test(r.data.detail || "")) return r;
   return window.confirm(r.data.detail) ? send(true) : null;
 }
+
+// This phone's own random id, kept by its browser: the hub's log names which phone changed
+// a sheet or proposed and voted (none kept, private browsing: a new one each time, still a
+// name for this visit). The sheet page and the vote page share it.
+function deviceId() {
+  let id = null;
+  try { id = localStorage.getItem("dipclock-device"); } catch (e) { id = null; }
+  if (!id || !/^[A-Za-z0-9]{8,64}$/.test(id)) {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try { localStorage.setItem("dipclock-device", id); } catch (e) { /* kept for this visit */ }
+  }
+  return id;
+}

@@ -10,19 +10,6 @@ const sheetKey = location.hash.slice(1);
 const sheetPath = `/api/sheets/${sheetRound}/${sheetTable}`;
 let view = null;
 
-// This phone's own random id, kept by its browser: the hub's log names which phone changed
-// a sheet (none kept, private browsing: a new one each time, still a name for this visit).
-function deviceId() {
-  let id = null;
-  try { id = localStorage.getItem("dipclock-device"); } catch (e) { id = null; }
-  if (!id || !/^[A-Za-z0-9]{8,64}$/.test(id)) {
-    const bytes = new Uint8Array(12);
-    crypto.getRandomValues(bytes);
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    try { localStorage.setItem("dipclock-device", id); } catch (e) { /* kept for this visit */ }
-  }
-  return id;
-}
 
 // A change names the version of the sheet this page showed (If-Match): the hub refuses it
 // if the sheet changed in any way meanwhile (another phone's correction, a line confirmed,

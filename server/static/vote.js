@@ -23,24 +23,11 @@ let claim = null;  // {token, vote, power, press, kind}: sent, waiting for the b
 let chartTouched = false;  // the player typed in the chart: polls leave it alone
 let boardCentres = null;  // every supply centre on the board, as the table's sheet says
 
-// This phone's own random id, kept by its browser, as the sheet page keeps it (the same
-// one): the hub's log names which phone proposed or voted.
-function voteDevice() {
-  let id = null;
-  try { id = localStorage.getItem("dipclock-device"); } catch (e) { id = null; }
-  if (!id || !/^[A-Za-z0-9]{8,64}$/.test(id)) {
-    const bytes = new Uint8Array(12);
-    crypto.getRandomValues(bytes);
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    try { localStorage.setItem("dipclock-device", id); } catch (e) { /* for this visit */ }
-  }
-  return id;
-}
 
 // With the table's key: the hub answers a phone at the table only (the TD's own is the
 // dashboard's Votes card).
 async function voteApi(method, path, body) {
-  const headers = { "Accept": "application/json", "X-Dipclock-Device": voteDevice() };
+  const headers = { "Accept": "application/json", "X-Dipclock-Device": deviceId() };
   if (voteKey) headers["X-Sheet-Key"] = voteKey;  // none: the hub says where to open it
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers, credentials: "omit",
