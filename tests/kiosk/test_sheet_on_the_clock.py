@@ -5,7 +5,6 @@ pyserial's ``loop://``: the press, the outbox, the upload, the hub's sheet, the 
 from __future__ import annotations
 
 import queue
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from kiosk.outbox import Outbox, StoredConfirmation, StoredPress
 from kiosk.state import Screen
 from tests.doubles import FakeClock
 from tests.integration.conftest import wait_for
+from tests.kiosk.boxpress import press
 from tests.server.live import ThreadHub
 
 DAY = "2024-05-04"  # wdc2006 from 09:00, last year 1901: Fall 1901's deadline 09:32 ends it
@@ -55,18 +55,7 @@ class Table:
 
     def press(self, powers: str) -> list[StoredPress | StoredConfirmation]:
         """Press each power's button once on the box; what the kiosk made of each."""
-        assert self.box.port is not None
-        self.box.port.write(b"".join(f"P {p} 0\n".encode() for p in powers))
-        made = []
-        deadline = time.monotonic() + 10  # a bound on a hang, not a margin
-        while len(made) < len(powers):
-            assert time.monotonic() < deadline, f"the box's {powers} did not arrive in 10 s"
-            try:
-                event = self.inputs.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            made.append(self.kiosk.handle(event))  # type: ignore[arg-type]
-        return made
+        return press(self.box, self.inputs, self.kiosk, powers)  # type: ignore[return-value]
 
     def screen(self) -> Screen:
         return self.kiosk.frame(self.clock.t).screen

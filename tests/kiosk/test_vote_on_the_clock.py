@@ -6,7 +6,6 @@ power's, and the passed vote ends the game on the clock's screen with the sheet'
 from __future__ import annotations
 
 import queue
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from kiosk.hubclient import HubClient
 from kiosk.outbox import Outbox, StoredConfirmation, StoredPress, StoredVotePress
 from kiosk.state import Screen
 from tests.doubles import FakeClock
+from tests.kiosk.boxpress import press
 from tests.server.live import ThreadHub
 
 DAY = "2024-05-04"  # wdc2006 from 09:00: Spring 1906 is negotiated from 11:40 to 11:57
@@ -54,18 +54,7 @@ class Table:
 
     def press(self, powers: str) -> list[StoredPress | StoredConfirmation | StoredVotePress]:
         """Press each power's button once on the box; what the kiosk made of each."""
-        assert self.box.port is not None
-        self.box.port.write(b"".join(f"P {p} 0\n".encode() for p in powers))
-        made = []
-        deadline = time.monotonic() + 10  # a bound on a hang, not a margin
-        while len(made) < len(powers):
-            assert time.monotonic() < deadline, f"the box's {powers} did not arrive in 10 s"
-            try:
-                event = self.inputs.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            made.append(self.kiosk.handle(event))  # type: ignore[arg-type]
-        return made
+        return press(self.box, self.inputs, self.kiosk, powers)  # type: ignore[return-value]
 
     def sent(self) -> Screen:
         """The presses uploaded, the hub's snapshot taken (as its push would bring it)."""
