@@ -60,6 +60,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.hub
 	$(PY) -m benchmarks.results
 	$(PY) -m benchmarks.seating
+	$(PY) -m benchmarks.legibility
 	$(PY) -m benchmarks.hall
 
 # Every wheel a table or the hub needs, for a venue with no internet: wheelhouse/ARCH
