@@ -49,9 +49,12 @@ async function refreshRegister() {
 // Another round: the last round's marks go at once, so no tap meant for the new round
 // lands on the old one's list while the new register loads (every tap waits for it).
 function roundChanged() {
+  const n = Number($("reg-round").value);
+  // the same round again (the browser's change on leaving the field after a script's):
+  // nothing to load, and the list keeps taking taps
+  if (roundRegister && roundRegister.round === n) return;
   roundRegister = null;
   renderRoster();
-  const n = Number($("reg-round").value);
   if (n >= 1 && n <= 99) $("reg-summary").textContent = `Loading round ${n}…`;
   refreshRoster();
 }
