@@ -129,6 +129,8 @@ class TableVote(_Part):
     at: datetime  # proposed (naive UTC)
     closed_at: datetime | None = None
     queued: Annotated[int, Field(ge=0)] = 0
+    #: the TD undid it (its result no longer stands; the record keeps it)
+    undone: bool = False
 
 
 class Snapshot(_Part):
@@ -180,6 +182,12 @@ class Snapshot(_Part):
     #: (a passed one ended the game: the schedule's ``ends`` says when). None: no vote, or
     #: a hub without votes
     vote: TableVote | None = None
+    #: until when (hub time, naive UTC) the table's clock shows the QR code of its players'
+    #: vote page (``/vote/R/T#key``, the sheet's key) to propose a game end: the TD asked
+    #: for it on the dashboard (``POST /api/td/votes/show-code``), for a table whose
+    #: players have not found the page. None: not asked, run out, or an older hub. While a
+    #: vote is open the clock shows the code anyway.
+    vote_code_until: datetime | None = None
 
     @model_validator(mode="after")
     def _round_whole(self) -> Snapshot:

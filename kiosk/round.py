@@ -7,6 +7,7 @@ screen loop (``kiosk.app`` imports pygame; a hub client must not need it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from dipclock.events import EventProfile
 from dipclock.schedule import PhaseRef, Schedule
@@ -40,6 +41,9 @@ class Round:
     #: the table's replacements, each (phase, power letter, player) from its phase on: the
     #: clock names who plays now by its own time (``dipclock.replacements.players_now``)
     players_from: tuple[tuple[PhaseRef, str, str], ...] = ()
+    #: until when (hub time) the TD asked the clock to show its vote page's QR code, for
+    #: players to propose a game end (``Snapshot.vote_code_until``; None: not asked)
+    vote_code_until: datetime | None = None
 
 
 def round_key(profile: EventProfile, schedule: Schedule, table: int | None) -> str:
@@ -56,4 +60,5 @@ def from_snapshot(snap: Snapshot, table: int) -> Round | None:
     return Round(snap.event, snap.schedule, table, key, presses, frozenset(snap.out),
                  tuple(sorted(snap.players.items())), snap.sheet, snap.sheet_before,
                  snap.result, snap.hub, snap.vote,
-                 tuple((PhaseRef.parse(f.phase), f.power, f.player) for f in snap.players_from))
+                 tuple((PhaseRef.parse(f.phase), f.power, f.player) for f in snap.players_from),
+                 snap.vote_code_until)

@@ -637,13 +637,16 @@ class HallJson(BaseModel):
     view: ViewJson | None = None  # the core's raw view, for scripts that read it
     apart: list[ApartJson] = []  # the tables not on the hall's clock, by table number
     message: MessageJson | None = None  # the TD's hall message shown now (server.hallmessage)
+    #: the event's language (``EventProfile.language``): the page's own words follow it
+    #: (``GET /api/words/{lang}``); the hub's words above come in it already
+    lang: str = "en"
 
 
 # --- the board call (``GET /api/boardcall``) ----------------------------------------------
 
 
 class CalledSeat(BaseModel):
-    power: str  # the power's English name
+    power: str  # the power's name in the event's language (its renamed term, if any)
     player: str
 
 
@@ -668,6 +671,7 @@ class BoardCall(BaseModel):
     starts_at: float | None = None
     tables: list[CalledTable] = []
     message: MessageJson | None = None  # the TD's hall message, as on /hall
+    lang: str = "en"  # the event's language, as on /hall
 
 
 # --- the seating desk (``server.seatingdesk``) --------------------------------------------
@@ -1181,9 +1185,21 @@ class ClaimOut(Out):
 
 
 class TDTable(Out):
+    """One table's votes for the TD's card, and the secret votes its event lets a voter
+    cast (a count by hand offers only those)."""
+
     table: int
     vote: TableVote | None
     history: list[TableVote]
+    choices: list[str] = ["yes", "no", "abstain"]
+
+
+class TableCode(Out):
+    """``POST /api/td/votes/show-code``: the table's clock shows its vote page's QR code
+    until ``until`` (hub time, naive UTC)."""
+
+    table: int
+    until: datetime
 
 
 class VoteRecord(Out):
@@ -1207,3 +1223,13 @@ class VoteRecord(Out):
     closed_by: str | None
     undone_at: datetime | None
     undone_by: str | None
+
+
+class PageWordsOut(Out):
+    """``GET /api/words/{lang}``: the pages' own words in a language (``dipclock.i18n``):
+    English -> the language, a plural's forms, whether 0 takes the singular."""
+
+    lang: str
+    words: dict[str, str]
+    plurals: dict[str, list[str]]
+    zero_is_one: bool

@@ -23,7 +23,7 @@ from server.resultsdesk import (
 from server.rounds import Current, current, table_clocks
 from server.sheets import ending_text
 from server.store import PressRow
-from server.votedesk import table_votes
+from server.votedesk import table_votes, vote_codes
 
 
 def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
@@ -48,6 +48,8 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
     message = showing(hub.store, hub.clock.moment())  # every table's, round or none
     votes = table_votes(hub.store, cur.profile, cur.round.number, tables,
                         hub.clock.moment()) if cur is not None else {}
+    codes = vote_codes(hub.store, cur.round.number, tables,
+                       hub.clock.moment()) if cur is not None else {}
     return {
         n: Snapshot(
             seq=seq,
@@ -69,6 +71,7 @@ def models(hub: Hub, tables: set[int]) -> dict[int, Snapshot]:
             result=results.get(n),
             message=message,
             vote=votes.get(n),
+            vote_code_until=codes.get(n),
         )
         for n, rows in by_table.items()
     }

@@ -34,6 +34,7 @@ from dipclock.votes.ballot import (
     Outcome,
     cast,
     cast_all,
+    counted,
     outcome,
     propose,
     rules_for,
@@ -42,6 +43,7 @@ from dipclock.votes.ballot import (
 )
 from dipclock.votes.proposal import Board as Chart
 from dipclock.votes.proposal import Moment, PastVote, Proposal, VoteRefused, parse_form
+from dipclock.votescreen import VOTE_CODE_SECONDS
 from server.refusal import Refused
 from server.resultsdesk import Board
 from server.store import ClaimRow, Store, VoteRow
@@ -51,6 +53,9 @@ from server.store.votes import VoteTx
 #: 3 minutes"): long enough to walk to the clock, short enough that a phone left on the
 #: table cannot be used later by whoever picks it up
 LAPSE = timedelta(minutes=3)
+#: how long the TD's request shows the vote page's code on the clock (the clock's own key
+#: shows it as long)
+CODE_SHOWN = timedelta(seconds=VOTE_CODE_SECONDS)
 #: who did it, as the record names the TD
 BY_TD = "the TD"
 ClaimState = Literal["waiting", "cast", "conflict", "lapsed", "refused"]
@@ -171,7 +176,8 @@ def table_vote(row: VoteRow, claims: Sequence[ClaimRow], now: datetime,
         voted=row.voted, absent=row.absent,
         waiting_button=line.waiting if current and line is not None and not dead else (),
         headline=headline[:200], at=row.proposed_at,
-        closed_at=row.closed_at, queued=line.queued if current and line is not None else 0)
+        closed_at=row.closed_at, queued=line.queued if current and line is not None else 0,
+        undone=row.undone_at is not None)
 
 
 def shown(profile: EventProfile, rows: Sequence[VoteRow], claims: Sequence[ClaimRow],
@@ -210,6 +216,14 @@ def table_votes(store: Store, profile: EventProfile, round_no: int, tables: set[
                 out[n] = got
         return out
     return store.read_votes(now, work)
+
+
+def vote_codes(store: Store, round_no: int, tables: set[int], now: datetime
+               ) -> dict[int, datetime]:
+    """Each of ``tables``' clock that shows its vote page's code now, as the TD asked
+    (``show_code``): until when."""
+    return {n: until for n, until in store.vote_codes(round_no).items()
+            if n in tables and until > now}
 
 
 def passed(store: Store, round_no: int, table: int) -> VoteRow | None:
@@ -509,14 +523,9 @@ def td_count(tx: VoteTx, board: Board, vid: int, votes: Mapping[str, Choice]) ->
     ballot = ballot_of(board.profile, row, {})
     try:
         ballot = cast_all(ballot, votes)
+        result = counted(ballot)
     except VoteRefused as exc:
         raise refused(exc) from None
-    result = outcome(ballot)
-    if result is None:
-        rules = ballot.rules
-        choices = "yes or no" if rules.abstention == "refused" else "yes, no or abstain"
-        names = ", ".join(POWERS[p] for p in ballot.waiting)
-        raise Refused(409, f"no vote from {names}: give each voter's {choices}")
     opened = replace(row, opened_at=row.opened_at or tx.now)
     tx.log(f"round {row.round} table {row.table}: the TD counted the vote by hand",
            subject(row.round, row.table))
@@ -574,3 +583,14 @@ __all__ = [
     "press_line", "shown", "subject", "table_vote", "table_votes", "take_press",
     "td_cancel", "td_count", "td_undo", "td_veto",
 ]
+
+
+def show_code(tx: VoteTx, board: Board, table: int) -> datetime:
+    """The TD asks the table's clock to show its vote page's QR code for ``CODE_SHOWN``
+    (players who want to propose a game end and have not found the page); logged.
+    Returns until when (hub time)."""
+    until = tx.now + CODE_SHOWN
+    tx.show_code(board.rnd.number, table, until)
+    tx.log(f"Table {table}: the vote code shown on the clock for "
+           f"{int(CODE_SHOWN.total_seconds()) // 60} minutes", subject(board.rnd.number, table))
+    return until

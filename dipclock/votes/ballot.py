@@ -199,13 +199,17 @@ def count(profile: EventProfile, proposal: Proposal, moment: Moment, board: Boar
           last_year: int | None = None) -> Outcome:
     """A whole vote at once (``dipclock vote``, a TD's vote by hand): a veto first, then
     every vote; each voter must be given (an abstention is said, not assumed)."""
-    ballot = cast_all(propose(profile, proposal, moment, board, history,
-                              last_year=last_year), votes)
+    return counted(cast_all(propose(profile, proposal, moment, board, history,
+                                    last_year=last_year), votes))
+
+
+def counted(ballot: Ballot) -> Outcome:
+    """The result of a vote given whole (``cast_all``): a voter left out is refused, as an
+    abstention is said, not assumed."""
     result = outcome(ballot)
     if result is None:
-        choices = "yes or no" if ballot.rules.abstention == "refused" else "yes, no or abstain"
         raise VoteRefused(f"no vote from {_names(ballot.waiting)}: give each voter's "
-                          f"{choices}")
+                          f"{_either(ballot.rules.choices)}")
     return result
 
 
@@ -238,6 +242,11 @@ def running_order(rules: VoteRules, proposals: Sequence[Proposal],
 def _open(ballot: Ballot) -> None:
     if outcome(ballot) is not None:
         raise VoteRefused(f"the vote on {ballot.proposal.words} is over")
+
+
+def _either(choices: Sequence[str]) -> str:
+    """"yes, no or abstain"."""
+    return ", ".join(choices[:-1]) + " or " + choices[-1]
 
 
 def _names(powers: Iterable[str]) -> str:
@@ -388,6 +397,7 @@ __all__ = [
     "cast",
     "cast_all",
     "count",
+    "counted",
     "outcome",
     "propose",
     "rules_for",

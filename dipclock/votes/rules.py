@@ -71,6 +71,12 @@ class VoteRules(BaseModel):
     unagreed_end: UnagreedEnd = "scores"
     rule: str = ""
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The secret votes a voter may cast: yes, no, and an abstention where it counts
+        (not where every voter must vote yes or no: wdc2018)."""
+        return ("yes", "no") if self.abstention == "refused" else ("yes", "no", "abstain")
+
     @model_validator(mode="after")
     def _absent_can_count(self) -> VoteRules:
         if self.absent == "abstains" and self.abstention == "refused":

@@ -8,7 +8,8 @@ power's button on the clock is pressed (``POST /api/tables/{n}/votes/presses``, 
 ``server.routers.kiosk``). The TD (session, and CSRF for a change): ``GET
 /api/td/votes?round=N``, ``GET /api/td/votes/record?round=N`` (the record: time, table,
 form, proposer, outcome, why; never a vote), ``POST /api/td/votes`` (opens at once), and
-``.../{id}/count``, ``veto``, ``cancel``, ``undo``. Every change is one transaction of the
+``.../{id}/count``, ``veto``, ``cancel``, ``undo``; ``POST /api/td/votes/show-code`` (the
+table's clock shows its vote page's QR code for 2 minutes). Every change is one transaction of the
 store and pushes the table's snapshot; every refusal is one line.
 """
 
@@ -32,7 +33,15 @@ from server.bodies import Parsed
 from server.context import Hub, HubDep
 from server.gate import NO_VOTE_KEY, WRONG_SHEET_KEY
 from server.refusal import Refused
-from server.responses import Claimed, ClaimOut, ProposedOut, TableVotes, TDTable, VoteRecord
+from server.responses import (
+    Claimed,
+    ClaimOut,
+    ProposedOut,
+    TableCode,
+    TableVotes,
+    TDTable,
+    VoteRecord,
+)
 from server.resultsdesk import Board, board_of, players_of, sheet_key_fits
 from server.routers.results import DEVICE, Device
 from server.schemas import Body
@@ -103,6 +112,13 @@ class VetoIn(Body):
     power: PowerLetter
 
 
+class ShowCodeIn(Body):
+    """The table whose clock shows its vote page's QR code (``votedesk.show_code``)."""
+
+    round: Annotated[int, Field(ge=1, le=99)]
+    table: Annotated[int, Field(ge=1, le=999)]
+
+
 # --- the phones ---------------------------------------------------------------------------
 
 
@@ -159,7 +175,7 @@ def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep,
         vote=votedesk.shown(profile, rows, claims, now),
         history=votedesk.history(rows, claims, now),
         can_propose=not why_not, why_not=why_not, forms=forms,
-        choices=["yes", "no"] + ([] if rules.abstention == "refused" else ["abstain"]),
+        choices=list(rules.choices),
         veto=rules.veto != "none",
         seated={p: n for p, n in sorted(players_of(hub.store, round_no).get(table, {}).items(),
                                          key=lambda i: LETTERS.index(i[0]))},
@@ -254,7 +270,8 @@ def td_votes(_: TD, hub: HubDep, round: RoundQuery = None) -> list[TDTable]:
             claims = tx.claims(number, n) if mine else []
             out.append(TDTable(
                 table=n, vote=votedesk.shown(board.profile, mine, claims, now),
-                history=votedesk.history(mine, claims, now)))
+                history=votedesk.history(mine, claims, now),
+                choices=list(board.profile.votes.choices)))
         return out
     return hub.store.read_votes(now, work)
 
@@ -292,6 +309,24 @@ def td_propose(body: Parsed[TDProposalIn], _: TDWrite, hub: HubDep, base: Base) 
         votedesk.BY_TD, None), subject=votedesk.subject(body.round, body.table), base=base)
     publish(hub, {body.table})
     return done.vote
+
+
+@router.post("/api/td/votes/show-code", response_model=TableCode)
+def td_show_code(body: Parsed[ShowCodeIn], _: TDWrite, hub: HubDep) -> TableCode:
+    """The table's clock shows its vote page's QR code for 2 minutes, for its players to
+    propose a game end from their phones (issue 37: "a TD-chosen way that does not disturb
+    the clock"). Not checked against the screen it was asked from (``base``): it changes no
+    vote, and asking twice only shows the code longer."""
+    board = _board(hub, body.round)
+    if body.table not in hub.store.tables():
+        raise Refused(404, f"table {body.table} is not in this round")
+    if body.round <= hub.store.sheet_links_closed(hub.clock.moment()):
+        raise Refused(409, f"round {body.round} is over: its vote page is closed")
+    until = hub.store.vote_change(
+        hub.clock.moment(), lambda tx: votedesk.show_code(tx, board, body.table),
+        subject=votedesk.subject(body.round, body.table))
+    publish(hub, {body.table})
+    return TableCode(table=body.table, until=until)
 
 
 def _td_change(hub: Hub, vid: int, base: int | None,

@@ -101,6 +101,7 @@ function renderVotes() {
   $("votes-none").hidden = items.length > 0;
   $("votes-none").textContent = votesRound ? "No vote this round." : "No round set up.";
   keepChoice($("vh-table"), rows.map((r) => [String(r.table), `Table ${r.table}`]));
+  keepChoice($("vs-table"), rows.map((r) => [String(r.table), `Table ${r.table}`]));
   renderCounting();
 }
 
@@ -122,13 +123,22 @@ function voteRow(table, v) {
     }
     buttons.append(el("button", { type: "button", class: "small warn",
       onclick: () => cancelVote(table, v) }, "Cancel"));
-  } else if (v.state !== "cancelled" && !/^Undone\b/.test(v.headline)) {
-    // (a vote undone says so in its headline, "Undone by the TD: ...": nothing to undo)
+  } else if (v.state !== "cancelled" && !v.undone) {
     buttons.append(el("button", { type: "button", class: "small",
       onclick: () => undoVote(table, v) }, "Undo"));
   }
   if (buttons.childElementCount) row.append(buttons);
   return row;
+}
+
+// The table's clock shows its players' vote page as a QR code for 2 minutes (the hub's
+// POST /api/td/votes/show-code), for players who want to propose a game end.
+async function showVoteCode() {
+  const table = Number($("vs-table").value);
+  if (!table) return toast("Choose the table", true);
+  await act(`Show the vote code on table ${table}'s clock for 2 minutes? Its players scan ` +
+    "it to propose a game end; the clock runs on.", "POST", "/api/td/votes/show-code",
+  { round: votesRound, table });
 }
 
 // --- counting a vote by hand, or recording a veto --------------------------------------
@@ -137,7 +147,9 @@ let counting = null;  // {table, vote}: the vote the TD counts by hand
 
 function startCounting(table, v) {
   counting = { table, vote: v };
-  const choices = [["", "—"], ["yes", "yes"], ["no", "no"], ["abstain", "abstain"]];
+  // only the votes the event lets a voter cast (wdc2018: no abstention)
+  const allowed = (votesView.find((r) => r.table === table) || {}).choices || ["yes", "no"];
+  const choices = [["", "—"], ...allowed.map((c) => [c, c])];
   $("vc-voters").replaceChildren(...v.voters.filter((p) => !v.absent.includes(p)).map((p) =>
     el("label", {}, powerName(p), el("select", { "data-power": p, "aria-label":
       `${powerName(p)}'s vote` }, ...choices.map(([val, t]) => el("option", { value: val }, t))))));
@@ -262,6 +274,7 @@ function wireVotes() {
   $("vh-form").addEventListener("change", renderHandForm);
   renderHandForm();
   $("btn-vh-propose").onclick = proposeByHand;
+  $("btn-vote-code").onclick = showVoteCode;
   $("btn-vc-count").onclick = countVote;
   $("btn-vc-veto").onclick = vetoVote;
   $("btn-vc-close").onclick = () => { counting = null; $("votes-count").hidden = true; };

@@ -192,11 +192,23 @@ class VoteTx:
         self.db.execute("UPDATE vote_claims SET state = ?, why = ?, press = ? WHERE token = ?",
                         (state, why, press, token))
 
+    def show_code(self, round_no: int, table: int, until: datetime) -> None:
+        """The table's clock shows its vote page's QR code until ``until`` (the TD asked):
+        one meta row per table (``code_key``), so no schema step; replaced when asked
+        again."""
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+                        (code_key(round_no, table), until.isoformat()))
+
     def log(self, summary: str, subject: str) -> None:
         """A line of the hub's log (never a player's vote: a result, a proposal, the TD's
         action)."""
         self.db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
                         (self.now.isoformat(), "vote", summary, subject))
+
+
+def code_key(round_no: int, table: int) -> str:
+    """The meta key of a table's vote code (``VoteTx.show_code``): "vote_code 2/14"."""
+    return f"vote_code {round_no}/{table}"
 
 
 def _votes(db: sqlite3.Connection, round_no: int | None, table: int | None = None
@@ -243,6 +255,15 @@ class Votes(Base):
         with self.change(now, "vote" if action else None, base=base, log=False,
                          subject=subject) as db:
             return work(VoteTx(db, now))
+
+    def vote_codes(self, round_no: int) -> dict[int, datetime]:
+        """Until when each table of round ``round_no`` shows its vote code, where the TD
+        asked for it (run out or not: the reader compares with its own time)."""
+        prefix = code_key(round_no, 0)[:-1]
+        with self._lock:
+            rows = self._db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?",
+                                    (len(prefix), prefix)).fetchall()
+        return {int(key[len(prefix):]): datetime.fromisoformat(value) for key, value in rows}
 
     def vote_row(self, vid: int) -> VoteRow | None:
         with self._lock:

@@ -216,6 +216,17 @@ def test_only_players_with_a_centre_vote():
         assert line.endswith("only a player with a centre votes: Germany has none"), line
 
 
+def test_the_votes_a_voter_may_cast():
+    """wdc2018 Votes: "All players with at least one supply center must vote": no
+    abstention to choose; elsewhere yes, no or abstain."""
+    assert BUILTIN["wdc2018"].votes.choices == ("yes", "no")
+    assert BUILTIN["wdc2006"].votes.choices == ("yes", "no", "abstain")
+    votes = everyone()
+    del votes["T"]
+    assert refused("wdc2018", **votes) == (
+        "no vote from Turkey: give each voter's yes or no")
+
+
 def test_wdc2019_unanimity_ends_the_game():
     """II.4g4: "In case of unanimity for the end of the game, the game will stop ...
     If not, the game will continue" (an abstention is not a yes)."""

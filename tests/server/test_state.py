@@ -67,7 +67,8 @@ def test_snapshot_is_the_protocols_shape_and_seq_rises(hub, td):
     first = snap(hub, 1)
     assert set(first) == {"seq", "hub", "restored", "table", "event", "schedule", "out",
                           "presses", "hub_time", "claims", "clock", "players", "players_from",
-                          "sheet", "sheet_before", "result", "message", "vote"}
+                          "sheet", "sheet_before", "result", "message", "vote",
+                          "vote_code_until"}
     assert (first["claims"], first["clock"], first["message"]) == ([], 0, None)
     assert first["restored"] is None  # never restored from a backup
     assert first["event"]["id"] == "wdc2006"

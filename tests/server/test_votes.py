@@ -389,6 +389,10 @@ def test_the_td_undoes_a_passed_vote_and_the_game_resumes(hub, td):
     r = hub.client.post(f"/api/td/votes/{vid}/undo", headers=td)
     assert r.status_code == 200, r.text
     assert r.json()["headline"].startswith("Undone by the TD: Draw agreed")
+    assert r.json()["undone"] is True
+    [listed] = hub.client.get("/api/td/votes", headers=td).json()[:1]
+    assert [h["undone"] for h in listed["history"]] == [True]
+    assert listed["choices"] == ["yes", "no", "abstain"]  # wdc2006: abstentions count
     got = snap(hub, 1)
     assert got["schedule"]["ends"] == [] and got["vote"] is None
     assert stage(hub, 1)[0] == "negotiating"
