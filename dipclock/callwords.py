@@ -29,15 +29,19 @@ def counts(scoring: PhaseRef | None, words: Words = ENGLISH) -> str:
 
 
 def game_ends(last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,
-              deadline: str = "") -> str:
+              deadline: str = "", words: Words = ENGLISH) -> str:
     """Where a called game ends, in a few words, by the event's call rule: "the game ends
     after Fall 1906" (``deadline``: that phase's, on the venue's clock, put after it), or
     at once "the game ends then, Fall 1909 centres count"."""
     if rule == "at_call":
-        return f"the game ends then, {counts(scoring)}"
+        return words("the game ends then, {counts}", counts=counts(scoring, words))
     if last is None:
-        return "the game ends before its first deadline"
-    return f"the game ends after {last.title}" + (f" ({deadline})" if deadline else "")
+        return words("the game ends before its first deadline")
+    phase = words.phase(last.year, last.season)
+    if deadline:
+        return words("the game ends after {phase} ({deadline})", phase=phase,
+                     deadline=deadline)
+    return words("the game ends after {phase}", phase=phase)
 
 
 def preview_line(who: str, last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,

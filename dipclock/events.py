@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -26,7 +27,7 @@ from pydantic import (
 )
 
 from dipclock.errors import DipclockError, describe
-from dipclock.i18n import N_
+from dipclock.i18n import LANGUAGES, N_, check_terms
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
@@ -130,6 +131,19 @@ def _zone_name(name: str | None) -> str | None:
     return name
 
 
+def _language(code: str) -> str:
+    """One of the languages dipclock has a catalogue for (``dipclock.i18n.LANGUAGES``)."""
+    if code not in LANGUAGES:
+        raise ValueError(f"{code!r} is not a language dipclock speaks: one of "
+                         f"{', '.join(LANGUAGES)}")
+    return code
+
+
+def _terms(value: object) -> object:
+    """``[terms]`` as a table (an event file) or pairs (a stored profile) -> pairs."""
+    return check_terms(value) if isinstance(value, dict) else value
+
+
 class EventProfile(_Strict):
     """One tournament's rules as the clock needs them. Each built-in profile (``BUILTIN``)
     names in ``source`` the organisers' rule text it was read from; those texts are theirs,
@@ -160,6 +174,12 @@ class EventProfile(_Strict):
     standings: StandingsRules | None = None
     #: How a game may be ended early by a vote at the table (``dipclock vote``, the hub).
     votes: VoteRules = VoteRules()
+    #: The language of the hall: the table screens speak it (``dipclock.i18n.words_of``).
+    language: Annotated[str, AfterValidator(_language)] = "en"
+    #: The event's own words for the powers and seasons (``England = "Großbritannien"``),
+    #: over the language's: (English term, the event's word), kept as pairs so a profile
+    #: stays hashable.
+    terms: Annotated[tuple[tuple[str, str], ...], BeforeValidator(_terms)] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> EventProfile:

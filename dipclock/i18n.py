@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import gettext
 import math
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Protocol
 
 from dipclock.errors import DipclockError
@@ -45,7 +44,8 @@ LANGUAGES: dict[str, str] = {
 #: so a screen that cuts off a long translation, or shows an untranslated word, is seen.
 PSEUDO = "xx"
 DOMAIN = "dipclock"
-LOCALE_DIR = Path(__file__).with_name("locale")
+#: the catalogues, inside the package (a wheel carries them: ``pyproject.toml``)
+LOCALE_DIR = str(files("dipclock") / "locale")
 
 
 def N_(text: str) -> str:  # noqa: N802 (gettext's own name for it)
@@ -139,6 +139,39 @@ def _catalogue(lang: str) -> _Catalogue:
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
 
 
+#: The hub's pages' own words (``server/static``): a catalogue of their own, sent to a page
+#: as JSON (``page_words``), so a page carries no word of its own but English.
+PAGES = "pages"
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """The pages' catalogue in one language, as a page takes it: ``words`` (English ->
+    the language), ``plurals`` (a plural's English singular -> the language's forms, by
+    gettext's index) and ``zero_is_one`` (0 takes the singular form: French)."""
+
+    lang: str
+    words: dict[str, str]
+    plurals: dict[str, list[str]]
+    zero_is_one: bool
+
+
+@cache
+def page_words(lang: str) -> PageWords:
+    """The pages' catalogue for ``lang`` (none for English: a page's text is English); a
+    ``LanguageError`` for a language dipclock has no catalogue for."""
+    code = language(lang)
+    if code in ("en", PSEUDO):
+        return PageWords(code, {}, {}, False)
+    pages = gettext.translation(PAGES, LOCALE_DIR, languages=[code])
+    table: dict[object, str] = getattr(pages, "_catalog", {})  # gettext's own table
+    words = {k: v for k, v in table.items() if isinstance(k, str) and k}
+    plurals: dict[str, list[str]] = {}
+    for key in sorted((k for k in table if isinstance(k, tuple)), key=str):
+        plurals.setdefault(str(key[0]), []).append(table[key])
+    return PageWords(code, words, plurals, pages.plural(0) == 0)  # type: ignore[attr-defined]
+
+
 def language(code: str) -> str:
     """``fr``, ``fr_FR.UTF-8``, ``de-CH`` -> the catalogue's language, or a
     ``LanguageError`` naming those there are."""
@@ -148,11 +181,10 @@ def language(code: str) -> str:
     raise LanguageError(f"language {code!r}: one of {', '.join(LANGUAGES)}")
 
 
-def from_environment(env: Mapping[str, str] | None = None) -> str:
+def from_environment(env: Mapping[str, str]) -> str:
     """The language the command line speaks when not told: the first of ``LANGUAGE`` (a
     list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that names a catalogue, as gettext
     looks; English otherwise (``C``, ``POSIX`` or nothing set)."""
-    env = os.environ if env is None else env
     for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         for code in (env.get(key) or "").split(":"):
             if code and code not in ("C", "POSIX") and not code.startswith("C."):
@@ -165,5 +197,38 @@ def from_environment(env: Mapping[str, str] | None = None) -> str:
 
 ENGLISH = Words("en")
 
-__all__ = ["ENGLISH", "LANGUAGES", "LOCALE_DIR", "POWER_NAMES", "PSEUDO", "SEASONS",
-           "WEEKDAYS", "LanguageError", "N_", "Words", "from_environment", "language"]
+#: The terms an event may rename (``[terms]`` in its file): the powers' and the seasons'
+#: English names.
+TERMS: tuple[str, ...] = (*POWER_NAMES.values(), *SEASONS.values())
+
+
+class _Speaks(Protocol):
+    """An event as far as its words go (``dipclock.events.EventProfile``)."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def terms(self) -> tuple[tuple[str, str], ...]: ...
+
+
+def words_of(profile: _Speaks) -> Words:
+    """The words of an event's hall: its ``language``, with its renamed ``terms``. Typed by
+    what it reads, as ``dipclock.events`` itself marks its words with this module."""
+    return Words(profile.language, dict(profile.terms))
+
+
+def check_terms(terms: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """An event's ``[terms]`` as the profile keeps them (hashable, in ``TERMS`` order), or
+    a ``ValueError`` naming the unknown key and the terms there are."""
+    for key, said in terms.items():
+        if key not in TERMS:
+            raise ValueError(f"{key!r} is not a term an event can rename: one of "
+                             f"{', '.join(TERMS)}")
+        if not isinstance(said, str) or not said.strip():
+            raise ValueError(f"{key!r}: the event's word for it, in quotes")
+    return tuple((t, terms[t].strip()) for t in TERMS if t in terms)
+
+
+__all__ = ["ENGLISH", "LANGUAGES", "LOCALE_DIR", "PAGES", "POWER_NAMES", "PSEUDO", "SEASONS",
+           "TERMS", "WEEKDAYS", "LanguageError", "N_", "Words", "check_terms",
+           "PageWords", "from_environment", "language", "page_words", "words_of"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from dipclock.events import PenaltyRules
+from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.provinces import alphabetical, parse_units
 
 Kind = Literal[
@@ -34,6 +35,21 @@ class Penalty:
     units_deleted: int
     label: str
     deleted_orders: tuple[str, ...] | None = field(default=None)
+    #: the label as its catalogue entry and fields (``said``); "": said as ``label``
+    message: str = field(default="", compare=False)
+    values: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    #: a ``no_orders`` label's: the late press's entry, said after "No orders: "
+    of: str = field(default="", compare=False)
+
+    def said(self, words: Words = ENGLISH) -> str:
+        """The label in ``words``' language (the table's screen); ``label`` stays English,
+        as the hub's JSON and the TD's proposals keep it."""
+        if not self.message:
+            return self.label
+        if self.of:  # German nouns keep their capital
+            late = words(self.of, **dict(self.values))
+            return words(self.message, what=late if words.lang == "de" else _lower(late))
+        return words(self.message, **dict(self.values))
 
     @property
     def text(self) -> str:
@@ -57,7 +73,12 @@ class Penalty:
     def no_orders(self) -> Penalty:
         """The same penalty, labelled for a power that handed in no orders at all (it never
         pressed): "No orders: all units hold (NMR)", not a late press's reason."""
-        return replace(self, label=f"No orders: {_NO_ORDERS.get(self.kind) or _lower(self.label)}")
+        said = _NO_ORDERS.get(self.kind)
+        if said is not None:
+            return replace(self, label=said, message=said, values=(), of="")
+        return replace(self, label=f"No orders: {_lower(self.label)}",
+                       message=N_("No orders: {what}") if self.message else "",
+                       of=self.message)
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -71,12 +92,12 @@ class Penalty:
         return out
 
 
-#: What a missed phase costs, said after "No orders: " (the late press's reason, such as
-#: "more than 30 s late", says nothing about orders that never came).
+#: What a missed phase costs (the late press's reason, such as "more than 30 s late", says
+#: nothing about orders that never came).
 _NO_ORDERS: dict[str, str] = {
-    "nmr": "all units hold (NMR)",
-    "red_card": "red card, all units hold",
-    "board_may_allow": "all units hold unless the board allows it",
+    "nmr": N_("No orders: all units hold (NMR)"),
+    "red_card": N_("No orders: red card, all units hold"),
+    "board_may_allow": N_("No orders: all units hold unless the board allows it"),
 }
 
 
@@ -113,45 +134,59 @@ def penalty(
         [u.text for u in alphabetical(parse_units(units))] if units is not None else None
     )
     if late == 0:
-        return _with_units(Penalty("none", False, 0, "On time"), ordered, 0)
+        return _with_units(_said("none", False, 0, N_("On time")), ordered, 0)
     grace = rules.grace_seconds
     match rules.model:
         case "yellow_red":
             if offence == 1 and late <= grace:
-                return _with_units(Penalty("yellow_card", False, 0, "Yellow card"), ordered, 0)
-            why = "second late submission" if offence > 1 else f"more than {grace} s late"
-            return _nmr(Penalty("red_card", True, 0, f"Red card: all units hold ({why})"), ordered)
+                return _with_units(_said("yellow_card", False, 0, N_("Yellow card")), ordered, 0)
+            if offence > 1:
+                said = _said("red_card", True, 0,
+                             N_("Red card: all units hold (second late submission)"))
+            else:
+                said = _said("red_card", True, 0,
+                             N_("Red card: all units hold (more than {grace} s late)"),
+                             grace=grace)
+            return _nmr(said, ordered)
         case "leniency":
             if late > grace:
-                label = f"All units hold (NMR: over {grace} s late)"
-                return _nmr(Penalty("nmr", True, 0, label), ordered)
+                return _nmr(_said("nmr", True, 0,
+                                  N_("All units hold (NMR: over {grace} s late)"), grace=grace),
+                            ordered)
             if offence == 1:
                 return _with_units(
-                    Penalty("grace", False, 0, f"Leniency used ({grace} s)"), ordered, 0
-                )
+                    _said("grace", False, 0, N_("Leniency used ({grace} s)"), grace=grace),
+                    ordered, 0)
             # "tolerated only as determined by the other players": one objection and
             # all units hold, so that is the proposal until the board has said yes
-            label = "All units hold unless the board allows it"
-            return _with_units(Penalty("board_may_allow", True, 0, label), ordered, 0)
+            label = N_("All units hold unless the board allows it")
+            return _with_units(_said("board_may_allow", True, 0, label), ordered, 0)
         case "warning":
             if offence == 1:
-                return _with_units(Penalty("warning", False, 0, "Warning"), ordered, 0)
-            return _nmr(Penalty("nmr", True, 0, "All units hold (after a warning)"), ordered)
+                return _with_units(_said("warning", False, 0, N_("Warning")), ordered, 0)
+            return _nmr(_said("nmr", True, 0, N_("All units hold (after a warning)")), ordered)
         case "nmr":
             # late is NMR, from the first started second: no grace, no warning
-            return _nmr(Penalty("nmr", True, 0, "Late: all units hold (NMR)"), ordered)
+            return _nmr(_said("nmr", True, 0, N_("Late: all units hold (NMR)")), ordered)
         case "referee":
-            return _with_units(Penalty("referee", False, 0, "Referee decides"), ordered, 0)
+            return _with_units(_said("referee", False, 0, N_("Referee decides")), ordered, 0)
         case "graduated":
             for band in rules.bands:
                 if late <= band.up_to_seconds:
                     n = band.units
-                    label = f"{n}-unit NMR"
-                    if offence > 1:
-                        label += " (repeat: TD may add more)"
-                    return _with_units(Penalty("unit_nmr", False, n, label), ordered, n)
-            return _nmr(Penalty("nmr", True, 0, "All units hold (NMR)"), ordered)
+                    said = (_said("unit_nmr", False, n, N_("{n}-unit NMR"), n=n) if offence == 1
+                            else _said("unit_nmr", False, n,
+                                       N_("{n}-unit NMR (repeat: TD may add more)"), n=n))
+                    return _with_units(said, ordered, n)
+            return _nmr(_said("nmr", True, 0, N_("All units hold (NMR)")), ordered)
     raise AssertionError(f"unknown penalty model {rules.model}")
+
+
+def _said(kind: Kind, all_hold: bool, units: int, message: str, **values: int) -> Penalty:
+    """A penalty labelled in English from its catalogue entry, which it keeps for
+    ``Penalty.said``."""
+    return Penalty(kind, all_hold, units, message.format(**values), None, message,
+                   tuple(values.items()))
 
 
 def _with_units(p: Penalty, ordered: list[str] | None, n: int) -> Penalty:
@@ -159,12 +194,12 @@ def _with_units(p: Penalty, ordered: list[str] | None, n: int) -> Penalty:
     if ordered is None:
         return p
     every = n > 0 and n >= len(ordered)
-    return Penalty(p.kind, p.all_units_hold or every, p.units_deleted, p.label,
-                   tuple(ordered[:n]))
+    return replace(p, all_units_hold=p.all_units_hold or every,
+                   deleted_orders=tuple(ordered[:n]))
 
 
 def _nmr(p: Penalty, ordered: list[str] | None) -> Penalty:
     """A full NMR deletes every order."""
     if ordered is None:
         return p
-    return Penalty(p.kind, p.all_units_hold, p.units_deleted, p.label, tuple(ordered))
+    return replace(p, deleted_orders=tuple(ordered))

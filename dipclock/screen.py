@@ -12,6 +12,7 @@ press costs from ``dipclock.penalties``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -22,6 +23,7 @@ from dipclock.boardclock import with_board_starts
 from dipclock.debounce import debounced
 from dipclock.events import CallEnds, EventProfile
 from dipclock.gameclock import Stop
+from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.late import (
     REPEAT,
     DropReason,
@@ -37,10 +39,11 @@ from dipclock.late import (
 )
 from dipclock.penalties import penalty, started_seconds
 from dipclock.phaseview import PhaseView, Stage, view
-from dipclock.powers import LETTERS, POWERS
-from dipclock.schedule import Schedule
+from dipclock.powers import LETTERS
+from dipclock.schedule import PhaseRef, Schedule
 from dipclock.timeline import Phase, table_clock
 from dipclock.venuetime import venue_naive, zone
+from dipclock.votewords import headline_words
 
 Look = Literal[
     "before_start", "negotiating", "warning", "writing", "late", "paused", "held",
@@ -51,15 +54,18 @@ ChipState = Literal["waiting", "in", "late", "just_late", "out"]
 #: How long a press's message stays on screen (from the moment the button went down).
 BANNER_SECONDS = 8.0
 #: How a board on its own clock starts its next phase (``dipclock.boardclock``).
-READY_HINT = "Ready? Two players hold their buttons together for 3 s"
+READY_HINT = N_("Ready? Two players hold their buttons together for 3 s")
 #: From this many seconds before a deadline the screen says "Last minutes".
 WARNING_SECONDS = 120.0
 
 DROPPED: dict[DropReason, str] = {
-    "not_started": "not counted, the round has not started",
-    "game_over": "not counted, the game is over",
-    "already_in": "already in",
+    "not_started": N_("not counted, the round has not started"),
+    "game_over": N_("not counted, the game is over"),
+    "already_in": N_("already in"),
 }
+#: The round titles the hub makes when the TD names none ("Round 2"): said in the event's
+#: language; a title the TD typed is shown as typed.
+HUB_TITLE = re.compile(r"Round (\d+)")
 
 
 @dataclass(frozen=True)
@@ -136,19 +142,37 @@ def duration_text(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-def in_sentence(label: str) -> str:
+def in_sentence(label: str, words: Words = ENGLISH) -> str:
     """A penalty's label after a comma: "Italy +95 s, all units hold (NMR)". A first word in
-    capitals ("NMR: ...") or with a digit ("4-unit NMR") stays as it is."""
+    capitals ("NMR: ...") or with a digit ("4-unit NMR") stays as it is, and so does German,
+    whose nouns keep their capital ("Verwarnung")."""
     first = label.split(" ", 1)[0]
-    if not label or first.isupper() or any(c.isdigit() for c in first):
+    if not label or first.isupper() or any(c.isdigit() for c in first) or words.lang == "de":
         return label
     return label[0].lower() + label[1:]
 
 
-def who(letter: str, players: Mapping[str, str]) -> str:
+def who(letter: str, players: Mapping[str, str], words: Words = ENGLISH) -> str:
     """"Italy (Ann Smith)": the power, and its player when the TD seated one."""
     player = players.get(letter, "").strip()
-    return f"{POWERS[letter]} ({player})" if player else POWERS[letter]
+    power = words.power(letter)
+    return f"{power} ({player})" if player else power
+
+
+def phase_words(ref: PhaseRef, words: Words = ENGLISH) -> str:
+    """"Spring 1903" in ``words``' language (``PhaseRef.title`` in English)."""
+    return words.phase(ref.year, ref.season)
+
+
+def title_words(title: str, words: Words = ENGLISH) -> str:
+    """A round's title: the hub's own "Round 2" in ``words``' language, a TD's as typed."""
+    made = HUB_TITLE.fullmatch(title)
+    return words("Round {number}", number=int(made[1])) if made else title
+
+
+def table_words(table: int, words: Words = ENGLISH) -> str:
+    """"Table 3"."""
+    return words("Table {number}", number=table)
 
 
 def _until_tick(x: float) -> float:
@@ -168,6 +192,7 @@ def build(
     banner_seconds: float = BANNER_SECONDS,
     buttons: bool = True,
     players: Mapping[str, str] | None = None,
+    words: Words = ENGLISH,
 ) -> Screen:
     """The screen of ``table`` at ``now``; ``table`` None is every table's clock.
 
@@ -175,7 +200,8 @@ def build(
     chips, no banner, and no "orders late" after a deadline, which only a table can know.
     ``players`` (power letter -> name, as the TD seated the table) names the player beside
     the power in the late notes and the banner, so the table hears who is late; the chips
-    keep the power's name alone, to fit seven along the bottom.
+    keep the power's name alone, to fit seven along the bottom. ``words``: the language
+    every word is said in (``dipclock.i18n.words_of`` the event; English by default).
     """
     seated = players or {}
     tz = zone(profile.timezone)
@@ -207,70 +233,77 @@ def build(
     late_lines: list[tuple[str, str]] = []
     for letter in LETTERS if buttons else ():
         st = status[letter]
-        name = POWERS[letter]
+        name = words.power(letter)
         just = next(
             (subs.get((p.power, p.at)) for p in reversed(recent)
              if p.power == letter and p.kind == "press"),
             None,
         )
         if st.out:
-            chips.append(Chip(letter, name, "out", "OUT", ""))
+            chips.append(Chip(letter, name, "out", words("OUT"), ""))
         elif st.late_seconds is not None:
             late = started_seconds(st.late_seconds)
             if not st.paused:
                 ticks.append(_until_tick(st.late_seconds))
-            label = st.heading_for.label if st.heading_for else ""
-            chips.append(Chip(letter, name, "late", f"+{late} s", label))
-            count = f"+{late} s paused" if st.paused else f"+{late} s"  # stands still
-            what = f"{count}, {in_sentence(label)}" if label else count
-            late_lines.append((who(letter, seated), what))
+            label = st.heading_for.said(words) if st.heading_for else ""
+            chips.append(Chip(letter, name, "late", words("+{seconds} s", seconds=late), label))
+            count = (words("+{seconds} s paused", seconds=late) if st.paused  # stands still
+                     else words("+{seconds} s", seconds=late))
+            what = f"{count}, {in_sentence(label, words)}" if label else count
+            late_lines.append((who(letter, seated, words), what))
         elif just is not None and just.late:
             cost = penalty(profile.penalty, just.seconds_late, just.offence)
             secs = started_seconds(just.seconds_late)
-            chips.append(Chip(letter, name, "just_late", f"IN +{secs} s", cost.label))
+            chips.append(Chip(letter, name, "just_late", words("IN +{seconds} s", seconds=secs),
+                              cost.said(words)))
         elif st.in_now:
-            chips.append(Chip(letter, name, "in", "IN", ""))
+            chips.append(Chip(letter, name, "in", words("IN"), ""))
         else:
             chips.append(Chip(letter, name, "waiting", "", ""))
 
     banner = ""
     if recent:
         banner = _banner(recent[-1], subs, profile, phases, out, seated,
-                         _Again(mine, stops, tz))
+                         _Again(mine, stops, tz, words))
         board_ready = {id(h) for pair in chords(recent) for h in pair}
         if not profile.central_clock and id(recent[-1]) in board_ready:
-            banner = f"Board ready: {v.phase.title} starts" if v.phase else "Board ready"
+            banner = (words("Board ready: {phase} starts", phase=phase_words(v.phase, words))
+                      if v.phase else words("Board ready"))
     opens = phases[0].opens if phases else schedule.start
     look, label, big, count_to, notes = _stage(
-        v, warning_seconds, bool(late_lines), schedule.title, opens, schedule.call,
-        profile.call_ends, tz,
+        v, warning_seconds, bool(late_lines), title_words(schedule.title, words), opens,
+        schedule.call, profile.call_ends, tz, words,
     )
     if count_to is not None:
         ticks.append(_until_tick((count_to - now).total_seconds()))
     if look in ("late", "adjudicating", "paused", "held"):
-        notes = _late_notes(late_lines) + notes
+        notes = _late_notes(late_lines, words) + notes
     if look == "adjudicating" and not buttons:
-        notes = tuple(n for n in notes if n != READY_HINT)
+        notes = tuple(n for n in notes if n != words(READY_HINT))
         if table is None:
-            label = "Board clocks: each board starts its next phase when it is ready"
-    phase = v.phase.title if v.phase else (v.previous.ref.title if v.previous else "")
+            label = words("Board clocks: each board starts its next phase when it is ready")
+    shown = v.phase or (v.previous.ref if v.previous else None)
+    phase = phase_words(shown, words) if shown else ""
     deadline = ""
     if v.deadline is not None and v.stage != "game_over":
-        first = "First deadline" if v.stage == "before_start" else "Deadline"
-        deadline = f"{first} {clock_text(v.deadline, tz)}"
+        at = clock_text(v.deadline, tz)
+        deadline = (words("First deadline {time}", time=at) if v.stage == "before_start"
+                    else words("Deadline {time}", time=at))
     return Screen(
-        look, schedule.title or "", f"Table {table}" if table is not None else "", phase,
+        look, title_words(schedule.title or "", words),
+        table_words(table, words) if table is not None else "", phase,
         deadline, label, big, count_to, count_to is not None, notes,
         banner, tuple(chips), max(0.001, min(ticks)), v,
-        board_call(seated) if v.stage == "before_start" and table is not None else (),
+        board_call(seated, words) if v.stage == "before_start" and table is not None else (),
         status,
     )
 
 
-def board_call(players: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+def board_call(players: Mapping[str, str], words: Words = ENGLISH
+               ) -> tuple[tuple[str, str], ...]:
     """A table's seated players (power letter -> name) as the board call shows them: each
     power's name and its player, in the powers' order, an empty seat left out."""
-    return tuple((POWERS[p], players[p].strip()) for p in LETTERS
+    return tuple((words.power(p), players[p].strip()) for p in LETTERS
                  if players.get(p, "").strip())
 
 
@@ -336,12 +369,18 @@ def _grouped(lines: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
     return groups
 
 
-def _late_notes(lines: list[tuple[str, str]]) -> tuple[str, ...]:
+def _late_notes(lines: list[tuple[str, str]], words: Words = ENGLISH) -> tuple[str, ...]:
     """"Italy +17 s, 2-unit NMR"; powers on the same count grouped ("5 powers +17 s, ...")."""
-    return tuple(
-        f"{' and '.join(names) if len(names) <= 2 else f'{len(names)} powers'} {what}"
-        for what, names in _grouped(lines).items()
-    )
+    return tuple(f"{_together(names, words)} {what}" for what, names in _grouped(lines).items())
+
+
+def _together(names: Sequence[str], words: Words) -> str:
+    """"Italy", "Italy and France", "5 powers"."""
+    if len(names) == 1:
+        return names[0]
+    if len(names) == 2:
+        return words("{first} and {second}", first=names[0], second=names[1])
+    return words.plural("{n} power", "{n} powers", len(names))
 
 
 def late_summary(heading: Iterable[tuple[str, str]]) -> str:
@@ -359,6 +398,7 @@ class _Again:
     mine: Sequence[Press]
     stops: Sequence[Stop]
     tz: tzinfo
+    words: Words = ENGLISH
 
 
 def _repeat_words(press: Pressed, phases: Sequence[Phase], again: _Again) -> str:
@@ -385,9 +425,12 @@ def _repeat_words(press: Pressed, phases: Sequence[Phase], again: _Again) -> str
                  if s.power == press.power and s.at == when), None)
     if then is None:
         return ""
-    first = (f"already in for {taken[-1].phase.title}" if taken
-             else f"not counted, a second press within {REPEAT.seconds} s")
-    return f"{first}; for {then.phase.title}, press again from {clock_text(when, again.tz)}"
+    words = again.words
+    first = (words("already in for {phase}", phase=phase_words(taken[-1].phase, words))
+             if taken else
+             words("not counted, a second press within {seconds} s", seconds=REPEAT.seconds))
+    return words("{first}; for {phase}, press again from {time}", first=first,
+                 phase=phase_words(then.phase, words), time=clock_text(when, again.tz))
 
 
 def _banner(
@@ -400,20 +443,23 @@ def _banner(
     again: _Again,
 ) -> str:
     """What the last press did, in words: in, late and its cost, out, or why not counted."""
-    name = who(press.power, players)
+    words = again.words
+    name = who(press.power, players, words)
     if press.kind == "hold":
-        return f"{name} is out of the game" if press.power in out else f"{name} is back in the game"
+        return (words("{power} is out of the game", power=name) if press.power in out
+                else words("{power} is back in the game", power=name))
     sub = subs.get((press.power, press.at))
     if sub is None:  # the core gave the press no phase: say why
         repeat = _repeat_words(press, phases, again)
         if repeat:
             return f"{name}: {repeat}"
         reason = drop_reason(phases, press.at)
-        return f"{name}: {DROPPED[reason]}"
+        return f"{name}: {words(DROPPED[reason])}"
     if sub.late:
         cost = penalty(profile.penalty, sub.seconds_late, sub.offence)
-        return f"{name} +{started_seconds(sub.seconds_late)} s, {in_sentence(cost.label)}"
-    return f"{name}: orders in"
+        late = words("+{seconds} s", seconds=started_seconds(sub.seconds_late))
+        return f"{name} {late}, {in_sentence(cost.said(words), words)}"
+    return words("{power}: orders in", power=name)
 
 
 def _stage(
@@ -425,73 +471,92 @@ def _stage(
     call: datetime | None,
     call_ends: CallEnds = "last_deadline",
     tz: tzinfo = UTC,
+    words: Words = ENGLISH,
 ) -> tuple[Look, str, str, datetime | None, tuple[str, ...]]:
     """The look, the stage label, the big text, what it counts to, and the notes."""
     notes: list[str] = []
     if call is not None and v.phase is not None and v.last_counted is not None:
         # the TD has called the round: every table hears where its game will end
-        ends = callwords.game_ends(v.last_counted, v.scoring_phase, call_ends)
-        notes.append(f"Called for {clock_text(call, tz)}: {ends}")
+        ends = callwords.game_ends(v.last_counted, v.scoring_phase, call_ends, words=words)
+        notes.append(words("Called for {time}: {ends}", time=clock_text(call, tz), ends=ends))
     if v.phase is not None:
         if v.final_year:
-            notes.append("Final year")
+            notes.append(words("Final year"))
         if v.victory_centres:
-            notes.append(f"{v.victory_centres} centres to win in {v.phase.year}")
+            notes.append(words("{centres} centres to win in {year}",
+                               centres=v.victory_centres, year=v.phase.year))
         if v.next_length_changes and v.next_phase and v.next_minutes:
-            notes.append(f"Next: {v.next_phase.title}, {v.next_minutes:g} min")
+            minutes = format(v.next_minutes, "g")
+            notes.append(words("Next: {phase}, {minutes} min",
+                               phase=phase_words(v.next_phase, words), minutes=minutes))
     big = duration_text(v.remaining)
     running = v.now + timedelta(seconds=v.remaining)  # the clock runs until then
     match v.stage:
         case "before_start":
-            label = f"{title or 'The round'} starts at {clock_text(opens, tz)}"
+            at = clock_text(opens, tz)
+            label = (words("{title} starts at {time}", title=title, time=at) if title
+                     else words("The round starts at {time}", time=at))
             return "before_start", label, big, running, ()
         case "paused":
-            reason = (v.pause.reason if v.pause else "") or "Break"
+            reason = (v.pause.reason if v.pause else "") or words("Break")
             if v.phase is not None:
-                notes.insert(0, f"Then {v.phase.title}: {big} to the deadline")
+                notes.insert(0, words("Then {phase}: {time} to the deadline",
+                                      phase=phase_words(v.phase, words), time=big))
             if v.restart_at is None:
-                return "paused", f"{reason}: the clock is stopped", "Break", None, tuple(notes)
-            label = f"{reason}, clock restarts at {clock_text(v.restart_at, tz)}"
+                return ("paused", words("{reason}: the clock is stopped", reason=reason),
+                        words("Break"), None, tuple(notes))
+            label = words("{reason}, clock restarts at {time}", reason=reason,
+                          time=clock_text(v.restart_at, tz))
             to_go = duration_text((v.restart_at - v.now).total_seconds())
             return "paused", label, to_go, v.restart_at, tuple(notes)
         case "held":
             # the players at a held table ask why: the TD's reason is on their screen
             held_for = v.pause.reason if v.pause else ""
-            label = f"Table held by the TD: {held_for}" if held_for else "Table held by the TD"
+            label = (words("Table held by the TD: {reason}", reason=held_for) if held_for
+                     else words("Table held by the TD"))
             if v.restart_at is not None:
-                label += f", clock restarts at {clock_text(v.restart_at, tz)}"
+                label = words("{held}, clock restarts at {time}", held=label,
+                              time=clock_text(v.restart_at, tz))
             return "held", label, big, None, tuple(notes)
         case "game_over":
+            over = words("Game over")
             if v.game_over_reason == "voted":  # the vote's result says which chart counts
-                return "game_over", v.voted or "The game ended by vote", "Game over", None, ()
-            counts = callwords.counts(v.scoring_phase)
+                said = headline_words(v.voted, words) if v.voted else ""
+                return "game_over", said or words("The game ended by vote"), over, None, ()
+            counts = callwords.counts(v.scoring_phase, words)
             counted = v.scoring_phase is not None or v.last_counted or v.previous
             scoring = (counts[:1].upper() + counts[1:],) if counted else ()
             called = v.game_over_reason == "called" and call is not None
             if called and call is not None and v.now < call and call_ends != "last_fall":
                 # no deadline is left before the call: boards finish, the call ends them
-                label = f"No more deadlines: the round ends at {clock_text(call, tz)}"
+                label = words("No more deadlines: the round ends at {time}",
+                              time=clock_text(call, tz))
                 to_go = duration_text((call - v.now).total_seconds())
                 return "game_over", label, to_go, call, scoring
             if called and v.last_counted is not None and call_ends == "last_fall":
-                label = f"Round called: the game ended after {v.last_counted.title}"
+                label = words("Round called: the game ended after {phase}",
+                              phase=phase_words(v.last_counted, words))
             elif called:
-                label = "Round called: the game ends here"
+                label = words("Round called: the game ends here")
             elif v.previous is not None:
-                label = f"{v.previous.ref.title} was the last deadline"
+                label = words("{phase} was the last deadline",
+                              phase=phase_words(v.previous.ref, words))
             else:
-                label = "The game is over"
-            return "game_over", label, "Game over", None, scoring
+                label = words("The game is over")
+            return "game_over", label, over, None, scoring
         case "writing":
-            return "writing", "WRITING, silence", big, running, tuple(notes)
+            return "writing", words("WRITING, silence"), big, running, tuple(notes)
         case "adjudicating":
             # a board clock: the next phase's whole length waits for the board
-            nxt = v.phase.title if v.phase else "The next phase"
-            label = f"Adjudicating: {nxt} starts when the board is ready"
-            return "adjudicating", label, big, None, (READY_HINT, *notes)
+            label = (words("Adjudicating: {phase} starts when the board is ready",
+                           phase=phase_words(v.phase, words)) if v.phase
+                     else words("Adjudicating: The next phase starts when the board is ready"))
+            return "adjudicating", label, big, None, (words(READY_HINT), *notes)
     if anyone_late:
-        ended = v.previous.ref.title if v.previous else "The"
-        return "late", f"{ended} deadline passed: orders late", big, running, tuple(notes)
+        label = (words("{phase} deadline passed: orders late",
+                       phase=phase_words(v.previous.ref, words)) if v.previous
+                 else words("The deadline passed: orders late"))
+        return "late", label, big, running, tuple(notes)
     if v.remaining <= warning_seconds:
-        return "warning", "Last minutes", big, running, tuple(notes)
-    return "negotiating", "Negotiating", big, running, tuple(notes)
+        return "warning", words("Last minutes"), big, running, tuple(notes)
+    return "negotiating", words("Negotiating"), big, running, tuple(notes)

@@ -20,6 +20,7 @@ sheet, its open lines and its late counts all come from here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,6 +28,7 @@ from typing import Literal, Protocol
 
 from dipclock.boardclock import with_board_starts
 from dipclock.events import EventProfile
+from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.late import Pressed, board, orders
 from dipclock.penalties import started_seconds
 from dipclock.phaseview import view
@@ -45,9 +47,15 @@ Tone = Literal["ask", "done", "problem"]
 #: A confirmation as the clock's outbox keeps it: not yet answered, taken, refused.
 SentState = Literal["pending", "taken", "refused"]
 
-ASK = "Press your power's button to confirm your line"
-ALL_CONFIRMED = "Every line confirmed: the TD confirms the sheet"
-FINAL = "Confirmed by the TD"
+ASK = N_("Press your power's button to confirm your line")
+ALL_CONFIRMED = N_("Every line confirmed: the TD confirms the sheet")
+FINAL = N_("Confirmed by the TD")
+#: How the hub words a game's ending (``server.sheets.ending_text``), read back to be said
+#: in the hall's language
+_SOLO = re.compile(r"Solo: (\w+)")
+_CONCEDED = re.compile(r"Conceded to (\w+)")
+_DRAW = re.compile(r"Draw: ((?:\w+, )*\w+)")
+_LETTER = {name: letter for letter, name in POWERS.items()}
 
 
 class Sent(Protocol):
@@ -158,10 +166,12 @@ def confirms(at: TableNow, power: str, kind: str, result: TableResult | None,
 
 def sheet_view(at: TableNow, result: TableResult | None, mine: Sequence[Sent] = (),
                players: Mapping[str, str] | None = None,
-               banner_seconds: float = BANNER_SECONDS) -> SheetView | None:
+               banner_seconds: float = BANNER_SECONDS, words: Words = ENGLISH
+               ) -> SheetView | None:
     """The sheet as the table's clock shows it at game over (None: no sheet yet, or the game
     is not over). ``players`` (letter -> name) as the TD seated the table: a sheet is done
-    when every seated power's line is confirmed (every power's when nobody is seated)."""
+    when every seated power's line is confirmed (every power's when nobody is seated).
+    ``words``: the language of the table's screen (``dipclock.i18n.words_of`` the event)."""
     if result is None:
         return None
     late = late_counts(at)
@@ -171,31 +181,53 @@ def sheet_view(at: TableNow, result: TableResult | None, mine: Sequence[Sent] = 
     states = line_states(result, mine)
     lines = tuple(
         SheetLine(
-            letter, POWERS[letter], seated.get(letter, "").strip(),
+            letter, words.power(letter), seated.get(letter, "").strip(),
             str(result.centres[letter]) if letter in result.centres else "-",
             f"{result.scores[letter]:.2f}" if letter in result.scores else "",
             states[letter],
-            f"late +{started_seconds(late[letter])} s" if letter in late else "",
+            words("late +{seconds} s", seconds=started_seconds(late[letter]))
+            if letter in late else "",
         )
         for letter in LETTERS
     )
     needed = set(seated) or set(LETTERS)
     tone: Tone
     if result.final:
-        instruction, tone = FINAL, "done"
+        instruction, tone = words(FINAL), "done"
     elif result.problem:
-        instruction, tone = f"Correct the sheet on the phone: {result.problem}", "problem"
+        instruction = words("Correct the sheet on the phone: {problem}", problem=result.problem)
+        tone = "problem"
     elif all(states[p] != "open" for p in needed):
-        instruction, tone = ALL_CONFIRMED, "done"
+        instruction, tone = words(ALL_CONFIRMED), "done"
     else:
-        instruction, tone = ASK, "ask"
-    ending = f"Fall {result.year} · {result.ending}" if result.ending else f"Fall {result.year}"
+        instruction, tone = words(ASK), "ask"
+    fall = words.phase(result.year, "fall")
+    ending = f"{fall} · {ending_words(result.ending, words)}" if result.ending else fall
     return SheetView(lines, ending, instruction, tone,
-                     _banner(at, result, mine, seated, banner_seconds))
+                     _banner(at, result, mine, seated, banner_seconds, words))
+
+
+def ending_words(ending: str, words: Words = ENGLISH) -> str:
+    """How the game ended, as the hub words it ("Solo: France", "Draw: Austria, Italy"), in
+    ``words``' language; an ending of another shape as it came."""
+    if found := _SOLO.fullmatch(ending):
+        if found[1] in _LETTER:
+            return words("Solo: {power}", power=words.power(_LETTER[found[1]]))
+    if found := _CONCEDED.fullmatch(ending):
+        if found[1] in _LETTER:
+            return words("Conceded to {power}", power=words.power(_LETTER[found[1]]))
+    if found := _DRAW.fullmatch(ending):
+        named = found[1].split(", ")
+        if all(n in _LETTER for n in named):
+            return words("Draw: {powers}",
+                         powers=", ".join(words.power(_LETTER[n]) for n in named))
+    if ending == "A draw of all survivors":
+        return words("A draw of all survivors")
+    return ending
 
 
 def _banner(at: TableNow, result: TableResult, mine: Sequence[Sent],
-            players: Mapping[str, str], banner_seconds: float) -> str:
+            players: Mapping[str, str], banner_seconds: float, words: Words = ENGLISH) -> str:
     """What the last confirmation did, while no press came after it."""
     recent = [c for c in mine if c.round == result.round
               and timedelta(0) <= at.now - c.at < timedelta(seconds=banner_seconds)]
@@ -204,7 +236,8 @@ def _banner(at: TableNow, result: TableResult, mine: Sequence[Sent],
     last = max(recent, key=lambda c: c.at)
     if any(last.at < p.at <= at.now for p in at.presses):
         return ""  # a press after it: the screen's banner says what that did
-    name = who(last.power, players)
+    name = who(last.power, players, words)
     if last.state == "refused" or last.version != result.version:  # the hub refuses those
-        return f"{name}: not confirmed, the sheet changed: check it and press again"
-    return f"{name}: line confirmed"
+        return words("{power}: not confirmed, the sheet changed: check it and press again",
+                     power=name)
+    return words("{power}: line confirmed", power=name)

@@ -24,14 +24,22 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
+from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.powers import LETTERS, POWERS
 from dipclock.screen import BANNER_SECONDS, who
 from dipclock.sheetlines import SentState
 from dipclock.snapshot import TableVote
+from dipclock.votewords import headline_words, period_words
 
 #: How long a closed vote's result stays on the table's screen after it closed: long enough
 #: for a player back from the bar to read it, short enough not to crowd the next phase.
 RESULT_SECONDS = 300.0
+#: How long the vote page's QR code shows when asked for without a vote open: the key
+#: ``v`` on the clock's keyboard, or the TD's dashboard (issue 37: a proposal "is started
+#: from the table (a TD-chosen way that does not disturb the clock: a key, a long press on
+#: a spare button, or the TD's dashboard)"); ``Esc`` hides it sooner. The hub's request
+#: lasts as long (``server.votedesk``).
+VOTE_CODE_SECONDS = 120.0
 #: How long the screen says the hub refused a vote press (from the press): longer than a
 #: press's own banner, as the hub's answer may come a few seconds after it.
 REFUSED_SECONDS = 30.0
@@ -43,8 +51,8 @@ REFUSED_SECONDS = 30.0
 MarkState = Literal["voted", "press", "sent", "waiting", "absent", "proposer"]
 #: Each state's word on the power's chip: a word, so no one needs the colour to read it.
 MARK_WORDS: dict[MarkState, str] = {
-    "voted": "VOTED", "press": "PRESS", "sent": "SENT", "waiting": "To vote",
-    "absent": "Absent", "proposer": "Proposed",
+    "voted": N_("VOTED"), "press": N_("PRESS"), "sent": N_("SENT"), "waiting": N_("To vote"),
+    "absent": N_("Absent"), "proposer": N_("Proposed"),
 }
 
 
@@ -74,6 +82,10 @@ class Mark:
     def word(self) -> str:
         return MARK_WORDS[self.state]
 
+    def said(self, words: Words = ENGLISH) -> str:
+        """The chip's word in ``words``' language."""
+        return words(self.word)
+
 
 @dataclass(frozen=True)
 class VoteView:
@@ -94,62 +106,84 @@ class VoteView:
         return next((m for m in self.marks if m.letter == letter), None)
 
 
-def proposed(vote: TableVote) -> str:
-    """"Draw of all survivors proposed, Fall 1905" (from the vote's words and period)."""
-    words = vote.words.strip()
+def proposed(vote: TableVote, words: Words = ENGLISH) -> str:
+    """"Draw of all survivors proposed, Fall 1905" (from the vote's form, or its words, and
+    its period)."""
+    what = _what(vote, words)
+    if vote.period:
+        return words("{what} proposed, {period}", what=what,
+                     period=period_words(vote.period, words))
+    return words("{what} proposed", what=what)
+
+
+def _what(vote: TableVote, words: Words) -> str:
+    """"Draw of all survivors", "Concession to France": in English the vote's words as the
+    hub sent them, in another language from its form (``dias``, ``draw:A,E``,
+    ``concede:F``)."""
+    form, _, powers = vote.form.partition(":")
+    letters = [p for p in powers.split(",") if p in POWERS]
+    if words.lang == "en" and not words.terms:
+        form = ""
+    if form == "dias":
+        return words("Draw of all survivors")
+    if form == "draw" and letters:
+        return words("Draw of {powers}", powers=names(letters, words))
+    if form == "concede" and len(letters) == 1:
+        return words("Concession to {power}", power=words.power(letters[0]))
+    said = vote.words.strip()
     for article in ("a ", "an ", "the "):
-        if words.lower().startswith(article):
-            words = words[len(article):]
+        if said.lower().startswith(article):
+            said = said[len(article):]
             break
-    what = words[:1].upper() + words[1:] if words else "A game end"
-    return f"{what} proposed, {vote.period}" if vote.period else f"{what} proposed"
+    return said[:1].upper() + said[1:] if said else words("A game end")
 
 
-def names(letters: Iterable[str]) -> str:
+def names(letters: Iterable[str], words: Words = ENGLISH) -> str:
     """"France", "France and Italy", "Austria, France and Italy"."""
-    shown = [POWERS[p] for p in LETTERS if p in set(letters)]
+    shown = [words.power(p) for p in LETTERS if p in set(letters)]
     if len(shown) <= 1:
         return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return words("{first} and {second}", first=", ".join(shown[:-1]), second=shown[-1])
 
 
-def _possessive(letters: Sequence[str]) -> str:
+def _possessive(letters: Sequence[str], words: Words) -> str:
     """"France's button", "the buttons of France and Italy"."""
     if len(letters) == 1:
-        return f"{POWERS[letters[0]]}'s button"
-    return f"the buttons of {names(letters)}"
+        return words("{power}'s button", power=words.power(letters[0]))
+    return words("the buttons of {powers}", powers=names(letters, words))
 
 
-def _queued(n: int) -> str:
+def _queued(n: int, words: Words) -> str:
     if n <= 0:
         return ""
-    return "1 more proposal waits" if n == 1 else f"{n} more proposals wait"
+    return words.plural("{n} more proposal waits", "{n} more proposals wait", n)
 
 
-def _closed_headline(vote: TableVote) -> str:
+def _closed_headline(vote: TableVote, words: Words) -> str:
     if vote.headline:
-        return vote.headline
-    what = proposed(vote).split(" proposed", 1)[0]
-    return {"cancelled": f"{what}: vote cancelled by the TD",
-            "vetoed": f"{what} vetoed: the game goes on",
-            "failed": f"{what} not agreed: the game goes on",
-            "passed": f"{what} agreed"}.get(vote.state, what)
+        return headline_words(vote.headline, words)
+    what = _what(vote, words)
+    return {"cancelled": words("{what}: vote cancelled by the TD", what=what),
+            "vetoed": words("{what} vetoed: the game goes on", what=what),
+            "failed": words("{what} not agreed: the game goes on", what=what),
+            "passed": words("{what} agreed", what=what)}.get(vote.state, what)
 
 
 def view(vote: TableVote | None, now: datetime, sent: Sequence[Sent] = (),
          players: Mapping[str, str] | None = None, later: Iterable[datetime] = (),
-         banner_seconds: float = BANNER_SECONDS) -> VoteView | None:
+         banner_seconds: float = BANNER_SECONDS, words: Words = ENGLISH) -> VoteView | None:
     """The vote at ``now`` (hub time, naive UTC as the snapshot's), or None: no vote, a
     closed one whose result has been shown ``RESULT_SECONDS``, or one that passed (the game
     is over: the clock's game-over screen says it). ``sent``: this clock's vote presses;
     ``players`` (letter -> name) names a player beside the power in the banner; ``later``:
     the moments of the table's other presses (orders): one after the last vote press has
-    the banner, as the screen says what the last press did."""
+    the banner, as the screen says what the last press did. ``words``: the language the
+    table's screen speaks (``dipclock.i18n.words_of`` the event)."""
     if vote is None or vote.state == "passed":
         return None
     seated = players or {}
     mine = [s for s in sent if s.vote == vote.id]
-    banner, banner_for = _banner(mine, now, seated, banner_seconds)
+    banner, banner_for = _banner(mine, now, seated, banner_seconds, words)
     if banner and any(max(s.at for s in mine) < t <= now for t in later):
         banner, banner_for = "", None
     if vote.state != "open":
@@ -157,7 +191,7 @@ def view(vote: TableVote | None, now: datetime, sent: Sequence[Sent] = (),
         left = (closed + timedelta(seconds=RESULT_SECONDS) - now).total_seconds()
         if left <= 0:
             return None
-        return VoteView(vote.state, _closed_headline(vote), "", (), banner,
+        return VoteView(vote.state, _closed_headline(vote, words), "", (), banner,
                         _soonest(left, banner_for))
     pending = {s.power for s in mine if s.state == "pending"}
     marks = _marks(vote, pending)
@@ -165,21 +199,22 @@ def view(vote: TableVote | None, now: datetime, sent: Sequence[Sent] = (),
     if not vote.voters:  # a phone's proposal: the ballot opens on its proposer's button
         who_proposes = vote.proposer or next(iter(vote.waiting_button), "")
         if who_proposes and who_proposes in pending:
-            status = f"{POWERS[who_proposes]}'s proposal sent"
+            status = words("{power}'s proposal sent", power=words.power(who_proposes))
         elif who_proposes:
-            status = f"{POWERS[who_proposes]}: press your button to propose it"
+            status = words("{power}: press your button to propose it",
+                           power=words.power(who_proposes))
         else:
-            status = "Waiting for the proposer's button"
+            status = words("Waiting for the proposer's button")
     elif waiting:
-        status = f"Waiting for {_possessive(waiting)}"
+        status = words("Waiting for {buttons}", buttons=_possessive(waiting, words))
     else:
         still = [m for m in marks if m.state == "waiting"]
-        status = (f"Vote on your phone: {len(still)} still to vote" if still
-                  else "Every vote is in: counting")
-    queued = _queued(vote.queued)
+        status = (words("Vote on your phone: {n} still to vote", n=len(still)) if still
+                  else words("Every vote is in: counting"))
+    queued = _queued(vote.queued, words)
     if queued:
         status = f"{status} · {queued}"
-    return VoteView("open", proposed(vote), status, marks, banner, banner_for)
+    return VoteView("open", proposed(vote, words), status, marks, banner, banner_for)
 
 
 def _marks(vote: TableVote, pending: set[str]) -> tuple[Mark, ...]:
@@ -206,23 +241,23 @@ def _marks(vote: TableVote, pending: set[str]) -> tuple[Mark, ...]:
 
 
 def _banner(mine: Sequence[Sent], now: datetime, players: Mapping[str, str],
-            banner_seconds: float) -> tuple[str, float | None]:
+            banner_seconds: float, words: Words = ENGLISH) -> tuple[str, float | None]:
     """What this clock's last vote press did, and for how many seconds it stays said."""
     if not mine:
         return "", None
     last = max(mine, key=lambda s: s.at)
     age = (now - last.at).total_seconds()
-    name = who(last.power, players)
+    name = who(last.power, players, words)
     shown = REFUSED_SECONDS if last.state == "refused" else banner_seconds
     if not 0 <= age < shown:
         return "", None
     if last.state == "refused":
         reason = last.reason.strip().rstrip(".")
-        return (f"{name}: vote not taken: {reason}" if reason
-                else f"{name}: vote not taken"), shown - age
+        return (words("{power}: vote not taken: {reason}", power=name, reason=reason)
+                if reason else words("{power}: vote not taken", power=name)), shown - age
     if last.state == "taken":
-        return f"{name}: vote counted", shown - age
-    return f"{name}: vote sent", shown - age
+        return words("{power}: vote counted", power=name), shown - age
+    return words("{power}: vote sent", power=name), shown - age
 
 
 def _soonest(*seconds: float | None) -> float | None:
@@ -231,4 +266,4 @@ def _soonest(*seconds: float | None) -> float | None:
 
 
 __all__ = ["MARK_WORDS", "REFUSED_SECONDS", "RESULT_SECONDS", "Mark", "MarkState", "Sent",
-           "VoteView", "names", "proposed", "view"]
+           "VoteView", "headline_words", "names", "period_words", "proposed", "view"]

@@ -196,6 +196,11 @@ class Kiosk:
     #: that acknowledges each once the card has taken it
     _unsaved: dict[str, str] = field(default_factory=dict)
     _started: bool = False  # a frame was made: a message up when the clock starts is no news
+    #: until when (hub time) the vote page's code shows to propose: the key ``v``
+    #: (``show_vote_code``); None: not asked, or hidden by ``Esc``
+    _vote_code_until: datetime | None = None
+    #: the TD's ask (``Round.vote_code_until``) that ``Esc`` hid: not shown again
+    _vote_code_hidden: datetime | None = None
 
     def now(self, mono: float) -> datetime:
         return to_moment(self.timebase.local(mono))
@@ -387,6 +392,19 @@ class Kiosk:
         self._announce(message if fr.screen.message else None)
         return fr
 
+    def show_vote_code(self, mono: float) -> None:
+        """The key ``v``: the vote page's QR code for ``votescreen.VOTE_CODE_SECONDS``, for
+        players to propose a game end from their phones (a player asks, or the TD at the
+        table presses it); the clock runs on as ever."""
+        self._vote_code_until = self.now(mono) + timedelta(seconds=votescreen.VOTE_CODE_SECONDS)
+
+    def hide_vote_code(self) -> None:
+        """``Esc``: the code shown to propose goes (the key's, and the TD's ask of the
+        hub's last snapshot); a vote open keeps its code, for its voters."""
+        rnd = self.source.current()
+        self._vote_code_until = None
+        self._vote_code_hidden = rnd.vote_code_until if rnd is not None else None
+
     def _announce(self, shown: HallMessage | None) -> None:
         """The message cue, once for each new hall message (``since`` tells the same words
         set again from the one shown), where sound is on; not for one already up when the
@@ -411,7 +429,8 @@ class Kiosk:
         risky = self.at_risk(rnd.key)
         # The keyboard wakes the loop 20 times a second: reuse the frame while it is right.
         key = (id(rnd), len(local), lost, self.warning_seconds, alerts,
-               self.outbox.confirmations_revision, self.outbox.votes_revision, risky)
+               self.outbox.confirmations_revision, self.outbox.votes_revision, risky,
+               self._vote_code_until, self._vote_code_hidden)
         if self._cache is not None:
             cached_key, since, until, cached = self._cache
             if cached_key == key and since <= now <= until:
@@ -428,11 +447,19 @@ class Kiosk:
             fr = state.with_sheet(fr, self.hub_url.rstrip("/") + rnd.sheet)
         if rnd.sheet_before and self.hub_url:
             fr = state.with_sheet_before(fr, self.hub_url.rstrip("/") + rnd.sheet_before)
+        words = fr.screen.words  # the event's language (``dipclock.i18n.words_of``)
         fr = state.with_result(fr, sheetlines.sheet_view(table, rnd.result,
-                                                         self.confirmations(rnd), players))
+                                                         self.confirmations(rnd), players,
+                                                         words=words))
         fr = state.with_unsaved(fr, risky)
         fr = state.with_vote(fr, votescreen.view(rnd.vote, now, self.vote_presses(rnd),
-                                                 players, [p.at for p in table.presses]))
+                                                 players, [p.at for p in table.presses],
+                                                 words=words))
+        if rnd.sheet and self.hub_url:  # the vote page: the sheet's key, on the hub's address
+            asked = [u for u in (self._vote_code_until, rnd.vote_code_until)
+                     if u is not None and u != self._vote_code_hidden]
+            fr = state.with_vote_code(fr, self.hub_url.rstrip("/") + state.vote_link(rnd.sheet),
+                                      now, max(asked, default=None))
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)
         return fr
@@ -465,6 +492,9 @@ def votes_for(rnd: Round, event: ButtonEvent) -> bool:
 
 
 KEYS = {getattr(pygame, f"K_{c.lower()}"): c for c in LETTERS}
+#: ``v`` shows the vote page's QR code to propose a game end, ``Esc`` hides it
+#: (``Kiosk.show_vote_code``): on any keyboard, buttons from the keyboard or not
+VOTE_KEYS = frozenset({pygame.K_v, pygame.K_ESCAPE})
 
 
 def run(
@@ -516,6 +546,11 @@ def run(
         for ev in pygame.event.get():
             if ev.type == pygame.QUIT:
                 return 0
+            if ev.type == pygame.KEYDOWN and ev.key in VOTE_KEYS:  # any keyboard plugged in
+                if ev.key == pygame.K_v:
+                    kiosk.show_vote_code(mono())
+                else:
+                    kiosk.hide_vote_code()
             if keyboard is not None and ev.type == pygame.WINDOWFOCUSLOST:
                 keyboard.cancel()  # a key up we'd never see
             if keyboard is not None and ev.type in (pygame.KEYDOWN, pygame.KEYUP):

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 import pygame
 import segno
 
+from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.screen import heading_text
 from dipclock.sheetlines import LineState, SheetView, Tone
 from dipclock.votescreen import Mark, MarkState, VoteView
-from kiosk.state import UNSAVED, Chip, Screen
+from kiosk.state import PROPOSE_HEADLINE, PROPOSE_STATUS, UNSAVED, Chip, Screen
 
 RGB = tuple[int, int, int]
 
@@ -148,7 +149,7 @@ PENALTY_INK_800x480 = 14
 REFERENCE_SCREEN = (800, 480)
 #: The heading's size is the one this title takes beside the table's name: a longer title is
 #: shrunk (to ``TITLE_MIN`` of that size), then shortened, and the table's name never is.
-REFERENCE_TITLE = "Round 8"
+REFERENCE_TITLE = 8  # "Round 8", in the screen's language
 TITLE_MIN = 0.6
 #: A width no screen reaches: a text's size by its box's height alone.
 UNBOUNDED = 10 ** 6
@@ -442,14 +443,15 @@ def alert_rows(alerts: tuple[str, ...], columns: int = 2) -> int:
 
 
 def layout(size: tuple[int, int], alert_rows: int = 0, message: bool = False,
-           vote: bool = False) -> dict[str, pygame.Rect]:
+           vote: bool = False, code: bool = False) -> dict[str, pygame.Rect]:
     """The screen's boxes, proportional to its size and never overlapping.
 
     Alerts take rows above the chips, paid for by the big digits, so a screen without
     alerts is laid out exactly as before. A portrait screen gives the heading a row of its
     own (the phase and the deadline share the next) and the chips two rows. ``message``:
     a row across the top for the TD's hall message (``MESSAGE_ROW``); ``vote``: a row
-    above the alerts and the chips for the table's vote (``VOTE_ROW``).
+    above the alerts and the chips for the table's vote (``VOTE_ROW``); ``code``: the vote
+    page's code beside it, a portrait screen's vote row taller (``PORTRAIT_CODE_FROM``).
     """
     w, h = size
     m = max(6, round(min(w, h) * 0.03))
@@ -471,6 +473,10 @@ def layout(size: tuple[int, int], alert_rows: int = 0, message: bool = False,
         rows = [(name, frac - paid.get(name, 0.0)) for name, frac in rows]
         at = next(i for i, (name, _) in enumerate(rows) if name in ("alerts", "strip"))
         rows.insert(at, ("vote", PORTRAIT_VOTE_ROW if tall else VOTE_ROW))
+        if code and tall:
+            more = sum(PORTRAIT_CODE_FROM.values())
+            rows = [(name, frac + more if name == "vote" else
+                     frac - PORTRAIT_CODE_FROM.get(name, 0.0)) for name, frac in rows]
     if message:
         paid = PORTRAIT_MESSAGE_FROM if tall else MESSAGE_FROM
         rows = [("message", PORTRAIT_MESSAGE_ROW if tall else MESSAGE_ROW),
@@ -539,8 +545,10 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     size = surface.get_size()
     columns = alert_columns(size)
     shout = bool(screen.message) and screen.look != "problem"
-    voting = screen.vote is not None and screen.sheet is None and not screen.board_call
-    boxes = layout(size, alert_rows(screen.alerts, columns), message=shout, vote=voting)
+    voting = ((screen.vote is not None or bool(screen.vote_code)) and screen.sheet is None
+              and not screen.board_call)
+    boxes = layout(size, alert_rows(screen.alerts, columns), message=shout, vote=voting,
+                   code=voting and bool(screen.vote_code))
     drawn: list[Drawn] = []
     t = painter.text
     if screen.look == "problem":
@@ -570,7 +578,9 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     if screen.qr:
         boxes["big"], boxes["notes"] = _sheet_code(surface, drawn, boxes["big"],
                                                    boxes["notes"], screen.qr, painter,
-                                                   screen.qr_caption)
+                                                   _caption(screen))
+    if voting and screen.vote_code:  # beside the vote's panel: the rows it meets narrowed
+        boxes = _vote_code(surface, drawn, boxes, screen, painter)
     big = boxes["big"].inflate(-boxes["big"].w // 20, -boxes["big"].h // 10)
     # "--:--" (no clock yet) cropped to its ink would be scaled into blocks: set it as text
     t(surface, drawn, "big", screen.big, big, look.digits,
@@ -585,7 +595,12 @@ def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Dr
     if voting and screen.vote is not None:
         _vote_panel(surface, drawn, painter, boxes["vote"], screen.vote)
         marks = {m.letter: m for m in screen.vote.marks}
-    _strip(surface, drawn, boxes["strip"], screen.chips, painter, penalty_ink(size), marks)
+    elif voting:  # the code shows to propose, no vote open: what the players do with it
+        _vote_panel(surface, drawn, painter, boxes["vote"],
+                    VoteView("open", screen.words(PROPOSE_HEADLINE),
+                             screen.words(PROPOSE_STATUS)))
+    _strip(surface, drawn, boxes["strip"], screen.chips, painter, penalty_ink(size), marks,
+           screen.words)
     return drawn
 
 
@@ -645,17 +660,20 @@ def _board_call(surface: pygame.Surface, drawn: list[Drawn], boxes: dict[str, py
     if screen.qr and time.w >= time.h:  # the last round's sheet: right of the time
         edge = min(time.h, time.w // 2)
         code = _qr_code(surface, drawn, pygame.Rect(time.right - edge, time.top, edge, time.h),
-                        screen.qr, painter, edge, screen.qr_caption)
+                        screen.qr, painter, edge, _caption(screen))
         time = pygame.Rect(time.left, time.top, code.left - gap - time.left, time.h)
     elif screen.qr:  # a narrow box (a portrait screen): under the time
         edge = min(time.w, time.h // 2)
         code = _qr_code(surface, drawn, pygame.Rect(time.right - edge, time.bottom - edge,
                                                     edge, edge), screen.qr, painter, edge,
-                        screen.qr_caption)
+                        _caption(screen))
         time = pygame.Rect(time.left, time.top, time.w, code.top - gap - time.top)
-    table = screen.table_name.removeprefix("Table ").strip()
-    for caption, text, box, colour, role in (("Table", table, number, TABLE_GOLD, "board_table"),
-                                             ("Starts in", screen.big, time, digits, "big")):
+    words = screen.words
+    found = re.findall(r"\d+", screen.table_name)  # "Table 3", "Tisch 3": its number
+    table = found[-1] if found else screen.table_name.strip()
+    for caption, text, box, colour, role in (
+            (words("Table"), table, number, TABLE_GOLD, "board_table"),
+            (words("Starts in"), screen.big, time, digits, "big")):
         head = pygame.Rect(box.left, box.top, box.w, box.h // 5)
         painter.text(surface, drawn, f"{role}_caption", caption, head, DIM)
         painter.text(surface, drawn, role, text,
@@ -683,6 +701,18 @@ def _message(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, band
     inner = band.inflate(-band.h // 2, -band.h // 8)
     lines, size = _wrapped(painter, text, inner, MESSAGE_LINES, breaking=True)
     _draw_lines(surface, drawn, painter, "message", lines, size, inner, DARK_TEXT)
+
+
+def short_name(name: str) -> str:
+    """A power's name before its hyphen: "Österreich" for "Österreich-Ungarn", as players
+    say it too, where the whole is too wide to read (a chip, a sheet's column)."""
+    head = name.partition("-")[0].strip()
+    return head or name
+
+
+def fitted_name(font: pygame.font.Font, name: str, width: int) -> str:
+    """``name`` whole where it fits ``width`` at ``font``, else its ``short_name``."""
+    return name if font.size(name)[0] <= width else short_name(name)
 
 
 #: Notes on a portrait screen: several on at most this many lines, one note to a line; a
@@ -751,9 +781,10 @@ def _heading(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, scre
         upper = _upper(box) if lost else box
         painter.text(surface, drawn, "heading", title, upper, DIM, "left")
         if lost:
-            _hub_lost(surface, drawn, painter, _lower(box, upper))
+            _hub_lost(surface, drawn, painter, _lower(box, upper), screen.words)
         return
-    size = painter.fit_size(heading_text(REFERENCE_TITLE if title or lost else "", table),
+    reference = screen.words("Round {number}", number=REFERENCE_TITLE)
+    size = painter.fit_size(heading_text(reference if title or lost else "", table),
                             box.w, box.h)
     font = painter.font(size)
     named = f"· {table}" if title else table
@@ -771,7 +802,7 @@ def _heading(surface: pygame.Surface, drawn: list[Drawn], painter: Painter, scre
         if lost:
             painter.text(surface, drawn, "heading", shown, upper, DIM, "left", max_size=fitted)
     if lost:
-        _hub_lost(surface, drawn, painter, _lower(column, upper))
+        _hub_lost(surface, drawn, painter, _lower(column, upper), screen.words)
         right = max(right, drawn[-1].rect.right)
     left = right + space
     painter.text(surface, drawn, "table", named,
@@ -813,12 +844,12 @@ def _lower(box: pygame.Rect, upper: pygame.Rect) -> pygame.Rect:
 
 
 def _hub_lost(surface: pygame.Surface, drawn: list[Drawn], painter: Painter,
-              box: pygame.Rect) -> None:
+              box: pygame.Rect, words: Words = ENGLISH) -> None:
     """A small red mark: the hub is not answering (the clock keeps running)."""
     dot = max(2, box.h // 4)  # drawn: the bundled font has no bullet glyph
     pygame.draw.circle(surface, HUB_LOST, (box.left + dot, box.centery), dot)
     text_box = pygame.Rect(box.left + 3 * dot, box.top, box.w - 3 * dot, box.h)
-    painter.text(surface, drawn, "hub_lost", "hub lost", text_box, HUB_LOST, "left")
+    painter.text(surface, drawn, "hub_lost", words("hub lost"), text_box, HUB_LOST, "left")
 
 
 def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
@@ -835,14 +866,28 @@ def _sheet_code(surface: pygame.Surface, drawn: list[Drawn], big: pygame.Rect,
             pygame.Rect(notes.left, notes.top, right - notes.left, notes.h))
 
 
+#: The words under the result sheet's code, for the round's own sheet
+QR_CAPTION = N_("Result sheet: scan")
+
+
+def _caption(screen: Screen) -> str:
+    """The words under the screen's code: its own (the last round's sheet) or
+    ``QR_CAPTION``, in the screen's language."""
+    return screen.qr_caption or screen.words(QR_CAPTION)
+
+
 def _qr_code(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect, url: str,
-             painter: Painter, widest: int, words: str = "") -> pygame.Rect:
+             painter: Painter, widest: int, words: str = "", role: str = "qr",
+             caption_lines: int = 1) -> pygame.Rect:
     """``url`` as a QR code at the top right of ``area``, at most ``widest`` pixels wide,
     its caption under it; returns the rectangle both cover. Dark modules on white inside
-    the standard's quiet zone, each module whole pixels: any phone reads it."""
+    the standard's quiet zone, each module whole pixels: any phone reads it. ``role``:
+    the code's in ``Drawn`` ("qr": the result sheet's), its caption's ``role_caption``;
+    ``caption_lines``: the caption's room, in lines of a tenth of the area (on two where
+    that draws it larger: a long caption under a small code)."""
     code = segno.make(url, error="l")  # a lit screen, not a worn label: little to repair
     rows = list(code.matrix_iter(border=QUIET_ZONE))
-    caption_h = area.h // 10
+    caption_h = area.h * caption_lines // (9 + caption_lines)
     side = min(area.h - caption_h, widest)
     module = max(1, side // len(rows))
     side = module * len(rows)
@@ -853,10 +898,48 @@ def _qr_code(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect, url
             if dark:
                 surface.fill(DARK_TEXT, (square.left + x * module, square.top + y * module,
                                          module, module))
-    drawn.append(Drawn("qr", url, square))
+    drawn.append(Drawn(role, url, square))
     caption = pygame.Rect(square.left, square.bottom, side, caption_h)
-    painter.text(surface, drawn, "qr_caption", words or "Result sheet: scan", caption, WHITE)
+    if caption_lines == 1:
+        painter.text(surface, drawn, f"{role}_caption", words or QR_CAPTION, caption, WHITE)
+    else:
+        lines, size = _wrapped(painter, words or QR_CAPTION, caption, caption_lines)
+        _draw_lines(surface, drawn, painter, f"{role}_caption", lines, size, caption, WHITE)
     return square.union(caption)
+
+
+#: The vote page's code (``kiosk.state.with_vote_code``): its side this share of the
+#: screen's shorter edge, so a phone reads it from across the table (3 pixels a module at
+#: 800x480); at the right of the vote's panel, its caption's bottom on the panel's, rising
+#: into the rows above (the banner, the notes, the right of the big digits, where a
+#: landscape countdown leaves room; never above them): the countdown keeps its height.
+VOTE_CODE_SIDE = 0.26
+#: On a portrait screen, narrow, the panel beside the code needs more lines: its row is
+#: made taller by these shares of the height, from the big digits' row (its digits are as
+#: wide as the screen before they are as tall as the row: the countdown keeps its size)
+#: and the chips' two rows.
+PORTRAIT_CODE_FROM = {"big": 0.025, "strip": 0.025}
+
+
+def _vote_code(surface: pygame.Surface, drawn: list[Drawn], boxes: dict[str, pygame.Rect],
+               screen: Screen, painter: Painter) -> dict[str, pygame.Rect]:
+    """The vote page's QR code and its caption at the right of the vote's panel; returns
+    the boxes with every row it meets (the panel too) narrowed to its left."""
+    panel = boxes["vote"]
+    modules = int(segno.make(screen.vote_code, error="l").symbol_size(border=QUIET_ZONE)[0])
+    side = max(1, round(min(surface.get_size()) * VOTE_CODE_SIDE) // modules) * modules
+    top = max(boxes["big"].top, panel.bottom - side - (2 * side + 8) // 9)  # two lines
+    area = pygame.Rect(panel.right - side, top, side, panel.bottom - top)
+    code = _qr_code(surface, drawn, area, screen.vote_code, painter, side,
+                    screen.vote_code_caption, role="vote_qr", caption_lines=2)
+    gap = max(3, side // 12)
+    out = dict(boxes)
+    for name in ("big", "notes", "banner", "vote"):
+        box = out[name]
+        if box.bottom > code.top and box.top < code.bottom:
+            out[name] = pygame.Rect(box.left, box.top, max(0, code.left - gap - box.left),
+                                    box.h)
+    return out
 
 
 def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
@@ -901,17 +984,20 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
     if under:  # the code at the right of the ending, the lines across the whole width
         code = pygame.Rect(body.right - side, band.top - beside, side, beside - gap)
         table.h = code.top - gap - table.top
-        size = _sheet_lines(surface, drawn, table, sheet, painter, ending=False)
-        _qr_code(surface, drawn, code, screen.qr, painter, side)
+        size = _sheet_lines(surface, drawn, table, sheet, painter, ending=False,
+                            words=screen.words)
+        _qr_code(surface, drawn, code, screen.qr, painter, side, _caption(screen))
         ending = pygame.Rect(body.left, code.top, code.left - body.w // 40 - body.left,
                              code.h)
         paragraph(surface, drawn, painter, "ending", sheet.ending, ending, WHITE, size)
     elif screen.qr:  # corrections are made on the phone: its code stays beside the lines
-        right = _qr_code(surface, drawn, table, screen.qr, painter, body.w * 3 // 10).left
+        right = _qr_code(surface, drawn, table, screen.qr, painter, body.w * 3 // 10,
+                         _caption(screen)).left
         right -= body.w // 40
     if not under:
         _sheet_lines(surface, drawn, pygame.Rect(table.left, table.top, right - table.left,
-                                                  table.h), sheet, painter)
+                                                  table.h), sheet, painter,
+                     words=screen.words)
     fill, ink = SHEET_TONES[sheet.tone]
     pygame.draw.rect(surface, fill, band, border_radius=max(2, round(unit * 0.25)))
     inner = pygame.Rect(band.left + (band.w - width) // 2, band.top + pad, width,
@@ -925,10 +1011,13 @@ def _result_sheet(surface: pygame.Surface, drawn: list[Drawn],
 
 #: How far the sheet's lines may shrink to show every player's name whole.
 NAMES_GIVE = 0.7
+#: The most of the sheet's width its powers' column takes, in per cent.
+POWER_COLUMN = 27
 
 
 def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
-                 sheet: SheetView, painter: Painter, ending: bool = True) -> int:
+                 sheet: SheetView, painter: Painter, ending: bool = True,
+                 words: Words = ENGLISH) -> int:
     """The lines of ``sheet`` in ``area``: one size for every line, as large as the rows
     allow while the columns leave a player's name room (a little smaller, to
     ``NAMES_GIVE`` but never below a penalty's readable size, to show every name whole); a
@@ -944,9 +1033,12 @@ def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
     while True:
         font = painter.font(size)
         small = painter.font(max(painter.MIN_SIZE, size * 6 // 10))
-        name_w = max(font.size(ln.power)[0] for ln in sheet.lines) + 4 * pad
-        centres_w = max(font.size("34")[0], small.size("Centres")[0])
-        score_w = max(font.size("100.00")[0], small.size("Score")[0])
+        # a long name in the event's language ("Österreich-Ungarn") gives way (its short
+        # form, then smaller) rather than take a player's name's room
+        name_w = min(max(font.size(ln.power)[0] for ln in sheet.lines) + 4 * pad,
+                     area.w * POWER_COLUMN // 100)
+        centres_w = max(font.size("34")[0], small.size(words("Centres"))[0])
+        score_w = max(font.size("100.00")[0], small.size(words("Score"))[0])
         mark_w = row_h
         player_w = area.w - name_w - centres_w - score_w - mark_w - 5 * pad
         names = [font.size(t)[0] for t in ("Player name", *(ln.player for ln in sheet.lines))]
@@ -955,7 +1047,7 @@ def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
         size -= 1
     columns = _columns(area.left, (name_w, player_w, centres_w, score_w, mark_w), pad)
     head = pygame.Rect(area.left, area.top, area.w, head_h)
-    for title, (x, w) in (("Centres", columns[2]), ("Score", columns[3])):
+    for title, (x, w) in ((words("Centres"), columns[2]), (words("Score"), columns[3])):
         painter.text(surface, drawn, "sheet_head", title, pygame.Rect(x, head.top, w, head.h),
                      DIM, "right", max_size=max(painter.MIN_SIZE, size * 6 // 10))
     for i, ln in enumerate(sheet.lines):
@@ -965,7 +1057,8 @@ def _sheet_lines(surface: pygame.Surface, drawn: list[Drawn], area: pygame.Rect,
         cells = [pygame.Rect(x, row.top + 1, w, row_h - 2) for x, w in columns]
         tile_bg, tile_fg = POWER_COLOURS[ln.letter]
         pygame.draw.rect(surface, tile_bg, cells[0], border_radius=max(2, row_h // 8))
-        painter.text(surface, drawn, f"line-{ln.letter}-power", ln.power,
+        painter.text(surface, drawn, f"line-{ln.letter}-power",
+                     fitted_name(font, ln.power, cells[0].w - 2 * pad),
                      cells[0].inflate(-2 * pad, 0), tile_fg, max_size=size)
         player = _shortened(font, ln.player, cells[1].w)
         painter.text(surface, drawn, f"line-{ln.letter}-player", player, cells[1], WHITE,
@@ -1092,6 +1185,7 @@ def _strip(
     painter: Painter,
     min_ink: int = PENALTY_INK_800x480,
     marks: Mapping[str, Mark] | None = None,
+    words: Words = ENGLISH,
 ) -> None:
     """Seven chips in table order: power tile on top, its state below; in one row, or in
     two (four, then three, centred) on a strip too narrow for one (a portrait screen). A
@@ -1099,7 +1193,8 @@ def _strip(
     lines first (every chip then gives two lines to it, so the row stays one size), and
     ends in "..." only when two lines cannot hold it. ``marks``: while a vote is open, each
     power's part in it ("VOTED", "PRESS") on a pill where a penalty would be: a late
-    power's penalty keeps its place (the panel names whose button the vote waits for)."""
+    power's penalty keeps its place (the panel names whose button the vote waits for).
+    ``words``: the screen's language, for the marks and the reference sizes."""
     if not chips:
         return
     marks = marks or {}
@@ -1117,10 +1212,12 @@ def _strip(
     pad = max(2, cw // 20)
     # One size per row across the strip, from reference texts, so no chip shouts louder.
     name_box = pygame.Rect(0, 0, cw, tile_h).inflate(-2 * pad, -tile_h // 5)
-    name_size = min(painter.fit_size(c.name, name_box.w, name_box.h) for c in chips)
+    # a long name in the event's language too wide at a penalty's size: its short form
+    names = {c.letter: fitted_name(painter.font(floor), c.name, name_box.w) for c in chips}
+    name_size = min(painter.fit_size(names[c.letter], name_box.w, name_box.h) for c in chips)
     # no smaller than a penalty (a short name in a wide chip), where the width allows it
-    name_size = max(name_size, min([floor] + [painter.fit_size(c.name, name_box.w, 10 ** 4)
-                                              for c in chips]))
+    name_size = max(name_size, min([floor] + [painter.fit_size(names[c.letter], name_box.w,
+                                                               10 ** 4) for c in chips]))
     body_box = pygame.Rect(0, 0, cw, row_h - tile_h)
     inner_box = body_box.inflate(-2 * pad, -body_box.h // 12)
     detail_size = max(painter.size_for_ink(min_ink),
@@ -1131,7 +1228,7 @@ def _strip(
     line_h = detail_font.get_linesize()
     lower_h = max((len(lines) for lines in details.values()), default=1) * line_h
     upper_h = max(0, inner_box.h - lower_h)
-    note_size = painter.fit_size("IN +888 s", inner_box.w, upper_h)
+    note_size = painter.fit_size(words("IN +{seconds} s", seconds=888), inner_box.w, upper_h)
     for i, chip in enumerate(chips):
         r, c = divmod(i, per_row)
         in_row = min(per_row, len(chips) - r * per_row)
@@ -1140,13 +1237,14 @@ def _strip(
         tile = pygame.Rect(box.left, box.top, box.w, tile_h)
         body = pygame.Rect(box.left, box.top + tile_h, box.w, box.h - tile_h)
         tile_bg, tile_fg = OUT_TILE if chip.state == "out" else POWER_COLOURS[chip.letter]
-        body_bg, body_fg = UNSAVED_CHIP if chip.note == UNSAVED else CHIP_STATES[chip.state]
+        body_bg, body_fg = (UNSAVED_CHIP if chip.note == words(UNSAVED)
+                            else CHIP_STATES[chip.state])
         pygame.draw.rect(surface, body_bg, box, border_radius=radius)
         pygame.draw.rect(surface, tile_bg, tile, border_top_left_radius=radius,
                          border_top_right_radius=radius)
         inner = tile.inflate(-2 * pad, -tile.h // 5)
-        painter.text(surface, drawn, f"chip-{chip.letter}-name", chip.name, inner, tile_fg,
-                     max_size=name_size)
+        painter.text(surface, drawn, f"chip-{chip.letter}-name", names[chip.letter], inner,
+                     tile_fg, max_size=name_size)
         inner = body.inflate(-2 * pad, -body.h // 12)
         if chip.detail:
             upper = pygame.Rect(inner.left, inner.top, inner.w, upper_h)
@@ -1167,7 +1265,7 @@ def _strip(
             pill.centery = (upper.bottom + inner.bottom) // 2
             fill, ink = VOTE_MARKS[mark.state]
             pygame.draw.rect(surface, fill, pill, border_radius=max(2, line_h // 4))
-            painter.text(surface, drawn, f"chip-{chip.letter}-vote", mark.word,
+            painter.text(surface, drawn, f"chip-{chip.letter}-vote", mark.said(words),
                          pill.inflate(-2 * pad, 0), ink, max_size=detail_size)
         else:
             painter.text(surface, drawn, f"chip-{chip.letter}-note", chip.note, inner, body_fg,

@@ -69,6 +69,12 @@ class Scene:
     #: vote presses made on this clock: (power, "pending" | "taken" | "refused", HH:MM:SS)
     vote_sent: tuple[tuple[str, sheetlines.SentState, str], ...] = ()
     ends: tuple[VotedEnd, ...] = ()  # games a passed vote ended (``Schedule.ends``)
+    #: the event's language (``language = "fr"`` in its file): every word the table shows
+    language: str = "en"
+    #: the players' vote page's address (``state.vote_link``): its QR code beside the vote's
+    #: panel while the vote is open, or until ``vote_code_until`` to propose
+    vote_code: str = ""
+    vote_code_until: datetime | None = None
 
     def frame(self) -> state.Frame:
         if not self.message:
@@ -79,7 +85,7 @@ class Scene:
     def _frame(self) -> state.Frame:
         if self.before_round is not None:
             return self.before_round()
-        profile = BUILTIN[self.event]
+        profile = BUILTIN[self.event].model_copy(update={"language": self.language})
         if self.board:
             profile = profile.model_copy(update={"central_clock": False})
         schedule = Schedule(start=_t("10:00:00"), last_year=self.last_year,
@@ -100,12 +106,14 @@ class Scene:
         mine = [StoredConfirmation(f"c{i}", "hub", round_no, p, version, _t(w), state=s)
                 for i, (p, s, w) in enumerate(self.confirmed_here)]
         table = sheetlines.TableNow(profile, schedule, self.at, presses, out, 3)
+        words = frame.screen.words  # the event's language (``dipclock.i18n.words_of``)
         frame = state.with_result(frame, sheetlines.sheet_view(table, self.result, mine,
-                                                               players))
+                                                               players, words=words))
         sent = [StoredVotePress(f"v{i}", "hub", self.vote.id, p, _t(w), state=s)
                 for i, (p, s, w) in enumerate(self.vote_sent)] if self.vote else []
         frame = state.with_vote(frame, votescreen.view(self.vote, self.at, sent, players,
-                                                       [p.at for p in presses]))
+                                                       [p.at for p in presses], words=words))
+        frame = state.with_vote_code(frame, self.vote_code, self.at, self.vote_code_until)
         return state.introduce(frame, 3, state.hub_line("10.0.0.1:8000", discovered=True))
 
 
@@ -218,6 +226,10 @@ SCENES: tuple[Scene, ...] = (
           presses=tuple((p, f"12:33:{10 + 5 * i}") for i, p in enumerate("AEFGIRT")),
           vote=vote("open", "dias", "a draw of all survivors", "Fall 1905", "A",
                     waiting_button="A", at="12:37:40")),
+    # the vote page's QR code beside the panel while the vote is open: each voter scans it
+    Scene("vote-code", "wdc2006", _t("12:46:20"), title="Round 2", players=SEATED,
+          vote=dias(proposer="A", voters="AEFIRT", voted="AE"),
+          vote_code="https://10.0.0.1:8000/vote/2/3#k7qm2x4pdzralz3n"),
     Scene("vote-vetoed", "wdc2006", _t("12:50:00"), title="Round 2", players=SEATED,
           vote=dias("vetoed", proposer="A", voters="AEFIRT", voted="AE",
                     headline="Draw vetoed by France: the game goes on",
@@ -267,6 +279,14 @@ def _cannot_start() -> state.Frame:
 #: The portrait screenshot: (file stem, scene, size), a 1080p TV on its side (rotate = 90).
 PORTRAIT = ("portrait", "late-orders", (1080, 1920))
 
+#: The table's screen in the event's language (``language`` in its file): a French and a
+#: German table negotiating, a power late (``docs/languages.md``)
+LANGUAGE_SCENES: tuple[Scene, ...] = tuple(
+    Scene(f"table-{lang}", "wdc2019", _t("10:31:00"), language=lang,
+          presses=tuple((p, f"10:17:{10 + 5 * i}") for i, p in enumerate("AEFGIR"))
+          + (("T", "10:18:20"), ("A", "10:29:00"), ("F", "10:29:40"), ("R", "10:30:10")))
+    for lang in ("fr", "de"))
+
 
 def draw(scene: Scene, size: tuple[int, int], painter: Painter | None = None
          ) -> tuple[pygame.Surface, list[Drawn], state.Screen]:
@@ -281,14 +301,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m kiosk.screenshots", description=__doc__)
     p.add_argument("outdir")
     p.add_argument("--size", default="1280x720")
-    p.add_argument("--only", nargs="+", metavar="NAME", choices=[s.name for s in SCENES],
+    p.add_argument("--only", nargs="+", metavar="NAME",
+                   choices=[s.name for s in (*SCENES, *LANGUAGE_SCENES)],
                    help="draw these scenes alone (without the portrait one)")
     args = p.parse_args(argv)
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)
     painter = Painter()
     stem, name, size = PORTRAIT
-    shots = [(scene.name, scene, parse_size(args.size)) for scene in SCENES
+    shots = [(scene.name, scene, parse_size(args.size)) for scene in (*SCENES,
+                                                                      *LANGUAGE_SCENES)
              if not args.only or scene.name in args.only]
     if not args.only:
         shots.append((stem, next(s for s in SCENES if s.name == name), size))

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
 from dipclock import hallmessage
 from dipclock import screen as core
 from dipclock.events import EventProfile
+from dipclock.i18n import ENGLISH, N_, Words, words_of
 from dipclock.late import Pressed
 from dipclock.phaseview import PhaseView
 from dipclock.powers import LETTERS, POWERS
@@ -31,7 +32,7 @@ __all__ = [
     "BANNER_SECONDS", "Chip", "ChipState", "Frame", "Look", "Screen", "build", "clock_text",
     "connecting", "duration_text", "hub_line", "introduce", "looking_for_hub",
     "pairing", "problem", "with_card_notes", "with_message", "with_result", "with_sheet",
-    "with_sheet_before", "with_unsaved", "with_vote",
+    "with_sheet_before", "with_unsaved", "with_vote", "with_vote_code",
 ]
 
 Look = Literal[core.Look, "connecting", "problem"]
@@ -72,6 +73,15 @@ class Screen:
     #: the table's game-end vote (``dipclock.votescreen``): a panel above the chips and a
     #: mark on each voter's chip, the countdown running on beside it (None: none shows)
     vote: VoteView | None = None
+    #: the language the screen speaks (its event's, ``dipclock.i18n.words_of``): the words
+    #: ``kiosk.draw`` adds itself ("Table", "Starts in", "hub lost") are said in it too. A
+    #: screen with no event yet (connecting, pairing, a problem) speaks English.
+    words: Words = field(default=ENGLISH)
+    #: the players' vote page as a QR code beside the vote's panel (``with_vote_code``):
+    #: while a vote is open, or for ``VOTE_CODE_SECONDS`` when asked ("" when none shows)
+    vote_code: str = ""
+    #: the words under it: "Vote: scan", or "Propose a game end: scan" when no vote is open
+    vote_code_caption: str = ""
 
     @property
     def heading(self) -> str:
@@ -196,8 +206,8 @@ def with_card_notes(frame: Frame, notes: tuple[str, ...]) -> Frame:
     return replace(frame, screen=replace(screen, alerts=(*screen.alerts, *added)))
 
 
-def _table_heading(table: int | None) -> str:
-    return f"Table {table}" if table is not None else ""
+def _table_heading(table: int | None, words: Words = ENGLISH) -> str:
+    return core.table_words(table, words) if table is not None else ""
 
 
 def introduce(frame: Frame, table: int | None, hub: str) -> Frame:
@@ -208,7 +218,7 @@ def introduce(frame: Frame, table: int | None, hub: str) -> Frame:
     screen = frame.screen
     if screen.look not in ("connecting", "before_start"):
         return frame
-    named = screen.table_name or ("" if screen.title else _table_heading(table))
+    named = screen.table_name or ("" if screen.title else _table_heading(table, screen.words))
     notes = screen.notes if not hub or hub in screen.notes else (*screen.notes, hub)
     if (named, notes) == (screen.table_name, screen.notes):
         return frame
@@ -230,7 +240,7 @@ def with_sheet_before(frame: Frame, url: str) -> Frame:
     found = re.search(r"/sheet/(\d+)/", url)
     if frame.screen.look != "before_start" or found is None or frame.screen.qr == url:
         return frame
-    caption = f"Round {found[1]} sheet: scan"
+    caption = frame.screen.words("Round {number} sheet: scan", number=int(found[1]))
     return replace(frame, screen=replace(frame.screen, qr=url, qr_caption=caption))
 
 
@@ -262,16 +272,55 @@ def with_vote(frame: Frame, vote: VoteView | None) -> Frame:
     return replace(frame, screen=screen, valid_for=max(0.001, valid))
 
 
+#: The words under the vote page's code while a vote is open: each voter scans it
+VOTE_CODE_CAPTION = N_("Vote: scan")
+#: ... and when asked for, to propose
+PROPOSE_CODE_CAPTION = N_("Propose a game end: scan")
+#: The vote's panel while the code shows to propose (no vote open): what the players do
+PROPOSE_HEADLINE = N_("Propose a game end from your phone")
+PROPOSE_STATUS = N_("Scan the code, then press your power's button")
+
+
+def vote_link(sheet: str) -> str:
+    """The players' vote page of a table ("/vote/2/14#key"): its result sheet's link
+    ("/sheet/2/14#key") with the same key (``server.routers.pages``)."""
+    return re.sub(r"^(\w+://[^/]*)?/sheet/", r"\1/vote/", sheet, count=1)
+
+
+def with_vote_code(frame: Frame, url: str, now: datetime,
+                   until: datetime | None = None) -> Frame:
+    """The vote page's QR code beside the vote's panel on a clock that is counting (the
+    looks of ``with_vote``): while the table's vote is open (a proposal waiting for its
+    proposer's button too), "Vote: scan", so each voter reaches it at once; else until
+    ``until`` (hub time: the key ``v`` or the TD asked), "Propose a game end: scan". The
+    frame is then redrawn no later than the moment it goes."""
+    screen = frame.screen
+    if not url or screen.look not in VOTE_LOOKS or screen.sheet is not None \
+            or screen.board_call:
+        return frame
+    voting = screen.vote is not None and screen.vote.state == "open"
+    if voting:
+        return replace(frame, screen=replace(screen, vote_code=url,
+                                             vote_code_caption=screen.words(VOTE_CODE_CAPTION)))
+    if until is None or now >= until:
+        return frame
+    left = max(0.001, min(frame.valid_for, (until - now).total_seconds()))
+    return replace(frame, screen=replace(screen, vote_code=url,
+                                         vote_code_caption=screen.words(PROPOSE_CODE_CAPTION)),
+                   valid_for=left)
+
+
 #: A chip's note while its power's press is held in memory only (the clock's card is full)
 #: and the hub has not taken it yet: a power cut would lose it, so it is not "IN".
-UNSAVED = "NOT SAVED"
+UNSAVED = N_("NOT SAVED")
 
 
 def with_unsaved(frame: Frame, powers: Collection[str]) -> Frame:
     """The chips of ``powers``, whose presses this clock could not save (a full card) and
     the hub does not have yet, say "NOT SAVED" instead of "IN": the press counts, and is
     sent as soon as it can be, but is not acknowledged as kept (the alert says why)."""
-    chips = tuple(replace(c, note=UNSAVED) if c.letter in powers else c
+    note = frame.screen.words(UNSAVED)
+    chips = tuple(replace(c, note=note) if c.letter in powers else c
                   for c in frame.screen.chips)
     if chips == frame.screen.chips:
         return frame
@@ -308,10 +357,12 @@ def build(
     players: Mapping[str, str] | None = None,
 ) -> Frame:
     """The screen of ``table`` at ``now`` (hub local time): ``dipclock.screen.build``;
-    ``players`` (letter -> name) are the table's seated players, named when late."""
+    ``players`` (letter -> name) are the table's seated players, named when late. Every
+    word is in the event's language (``dipclock.i18n.words_of``)."""
+    words = words_of(profile)
     s = core.build(profile, schedule, now, presses, out, table, warning_seconds, banner_seconds,
-                   players=players)
+                   players=players, words=words)
     shown = Screen(s.look, s.title, s.table_name, s.phase, s.deadline, s.label, s.big,
                    s.notes, s.banner, s.chips, hub_lost, tuple(alerts),
-                   board_call=s.board_call)
+                   board_call=s.board_call, words=words)
     return Frame(shown, s.valid_for, s.view)

@@ -39,6 +39,7 @@ from server.routers import register as register_routes
 from server.routers import replacements as replacement_routes
 from server.routers import roster as roster_routes
 from server.routers import votes as vote_routes
+from server.routers import words as word_routes
 from server.settings import Settings
 from server.slowclients import quiet_when_out_of_files
 from server.store import Stale, Store, StoreConflict
@@ -157,6 +158,7 @@ def create_app(
     app.include_router(register_routes.router)
     app.include_router(replacement_routes.router)
     app.include_router(vote_routes.router)
+    app.include_router(word_routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_middleware(PublicReads)  # innermost: a read's address before its route
     app.add_middleware(SecurityHeaders)

@@ -158,7 +158,7 @@ def _plan(args: argparse.Namespace) -> int:
     for note in notes + check_round(built, args.pause, args.call):
         print(f"dipclock: note: {note}", file=sys.stderr)
     table = built.timetable()
-    words = Words(language(args.lang) if args.lang else from_environment())
+    words = Words(language(args.lang) if args.lang else from_environment(os.environ))
     if args.json:
         _say(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
     else:

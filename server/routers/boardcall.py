@@ -16,7 +16,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 
-from dipclock.powers import LETTERS, POWERS
+from dipclock.i18n import ENGLISH, words_of
+from dipclock.powers import LETTERS
 from dipclock.sync import to_moment, to_seconds
 from dipclock.timeline import table_clock
 from server.context import Hub, HubDep
@@ -53,7 +54,7 @@ def board_call(hub: Hub, round: int | None) -> BoardCall:
         (s.round for s in hub.store.seating()), default=None)
     event = hub.store.event()
     out = BoardCall(seq=hub.store.seq(), hub_time=t, event=event.name if event else None,
-                    round=number)
+                    round=number, lang=event.language if event else "en")
     stored = hub.store.round(number) if number is not None else None
     profile = round_profile(hub.store, stored) if stored is not None else None
     tz = venue(profile if profile is not None else event)
@@ -68,7 +69,9 @@ def board_call(hub: Hub, round: int | None) -> BoardCall:
         out.starts, out.starts_at = iso(opens, tz), to_seconds(opens)
     out.title = (stored.title if stored and stored.title else "") or f"Round {number}"
     tables = players_of(hub.store, number)
-    out.tables = [CalledTable(table=n, seats=[CalledSeat(power=POWERS[p], player=t[p])
+    speaks = profile or event
+    words = words_of(speaks) if speaks is not None else ENGLISH
+    out.tables = [CalledTable(table=n, seats=[CalledSeat(power=words.power(p), player=t[p])
                                              for p in LETTERS if p in t])
                   for n, t in sorted(tables.items())]
     return out

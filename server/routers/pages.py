@@ -78,6 +78,7 @@ def hall_json(hub: Hub) -> HallJson:
     out = HallJson(hub_time=t, seq=hub.store.seq())
     if cur is not None:
         out.event = cur.profile.name
+        out.lang = cur.profile.language
         out.timezone = cur.profile.timezone or "UTC"
         out.round = cur.round.title or f"Round {cur.round.number}"
         out.clock = clock_model(cur.profile, cur.schedule, now)

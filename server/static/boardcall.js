@@ -28,7 +28,7 @@ let drawn = null;   // what the tables were laid out for: redrawn when it change
 
 function tableCard(t) {
   return el("section", { class: "call-table", "data-table": t.table },
-    el("h2", {}, `Table ${t.table}`),
+    el("h2", {}, words("Table {table}", { table: t.table })),
     el("ol", {}, ...t.seats.map((s) =>
       el("li", {}, el("span", { class: "power" }, s.power),
         el("span", { class: "player" }, s.player)))));
@@ -39,9 +39,10 @@ function tableCard(t) {
 function startLine(c, now) {
   if (!c || c.starts === null || c.starts_at === null) return [];
   const at = messageClock(c.starts);
-  if (now === null) return [`Starts at ${at}`];
+  if (now === null) return [words("Starts at {time}", { time: at })];
   const left = c.starts_at - now;
-  return left > 0 ? [`Starts at ${at}`, `in ${duration(left)}`] : [`Started at ${at}`];
+  return left > 0 ? [words("Starts at {time}", { time: at }),
+    words("in {time}", { time: duration(left) })] : [words("Started at {time}", { time: at })];
 }
 
 function showStart(parts) {
@@ -126,7 +127,8 @@ function layTables(box, tables) {
   const pages = Math.max(1, Math.ceil(tables.length / most));
   const perPage = Math.ceil(tables.length / pages);
   callPage %= pages;
-  $("call-page").textContent = pages > 1 ? `Page ${callPage + 1} of ${pages}` : "";
+  $("call-page").textContent = pages > 1
+    ? words("Page {page} of {pages}", { page: callPage + 1, pages }) : "";
   const share = (p) => Math.ceil(p * tables.length / pages);  // where page p starts
   const shown = tables.slice(share(callPage), share(callPage + 1));
   const best = bestColumns(perPage, tablesRoom(box), card);  // the page count may wrap the head
@@ -155,15 +157,16 @@ function render() {
   fitHeight(banner, BANNER_SIZES, "vw", BANNER_MOST);
   showStart(startLine(call, hubNow()));
   const seated = call && call.round !== null && call.tables.length;
-  $("call-title").textContent = seated ? `${call.title} · board call` :
-    call && call.event ? `${call.event} · board call` : "Board call";
+  $("call-title").textContent = seated ? words("{title} · board call", { title: call.title }) :
+    call && call.event ? words("{title} · board call", { title: call.event })
+      : words("Board call");
   fitHeight(document.querySelector(".call-head"), HEAD_SIZES, "vh", HEAD_MOST);
   if (seated) {
     layTables(box, call.tables);
   } else {
     $("call-page").textContent = "";
     box.style.fontSize = box.style.gridTemplateColumns = box.style.minHeight = "";
-    box.replaceChildren(el("p", { class: "call-empty" }, "No seating yet."));
+    box.replaceChildren(el("p", { class: "call-empty" }, words("No seating yet.")));
   }
   drawn = { call, page: callPage, message: m, start: $("call-start").textContent.length,
     width: window.innerWidth, height: window.innerHeight };
@@ -192,6 +195,7 @@ async function poll() {
     const same = call && JSON.stringify({ ...call, hub_time: 0 }) ===
       JSON.stringify({ ...data, hub_time: 0 });
     if (!same) call = data;
+    if (await useLanguage(data.lang)) render();  // the event's language: its words now
     document.body.classList.remove("offline");
   } catch (e) {
     document.body.classList.add("offline");

@@ -91,7 +91,8 @@ function renderClock(clock) {
   const stage = $("stage"), rem = $("remaining"), detail = $("clock-detail");
   document.body.dataset.look = clock ? clock.look : "none";
   if (!clock) {
-    stage.textContent = page === "hall" ? "Waiting for the round" : "No round set up";
+    stage.textContent = page === "hall" ? words("Waiting for the round")
+      : words("No round set up");
     rem.textContent = "--:--";
     detail.textContent = "";
     return;
@@ -259,4 +260,66 @@ function deviceId() {
     try { localStorage.setItem("dipclock-device", id); } catch (e) { /* kept for this visit */ }
   }
   return id;
+}
+
+// --- the page's language ----------------------------------------------------------------
+// A page's own words go through words("...", {field: value}) (and plural), looked up in
+// the catalogue the hub sends for the page's language (GET /api/words/{lang}: the "pages"
+// gettext catalogue, dipclock.i18n); a page's fixed text is an element marked data-w.
+// English is the text itself. The words of the game the hub sends (a stage, a phase) come
+// already in the event's language.
+let WORDS = {};
+let wordsLang = "en";
+
+function fill(text, values) {
+  return values ? text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m))
+    : text;
+}
+
+function words(text, values) {
+  return fill(WORDS[text] || text, values);
+}
+
+// "1 table", "3 tables": the catalogue's form for n (the hub says whether 0 takes the
+// singular, as in French)
+let PLURALS = {};
+let zeroIsOne = false;
+
+function plural(one, many, n, values) {
+  const forms = PLURALS[one];
+  const single = n === 1 || (n === 0 && zeroIsOne);
+  const said = forms ? forms[single ? 0 : Math.min(1, forms.length - 1)] : (single ? one : many);
+  return fill(said, { n, ...(values || {}) });
+}
+
+// Each element marked data-w says its English text (kept in data-w-en) in the language.
+function translateStatic() {
+  for (const e of document.querySelectorAll("[data-w]")) {
+    if (e.dataset.wEn === undefined) e.dataset.wEn = e.textContent.replace(/\s+/g, " ").trim();
+    e.textContent = words(e.dataset.wEn);
+  }
+}
+
+// Switch the page to ``lang`` ("fr", ...; "en" or unknown: the page's own English); the
+// hub's catalogue is fetched once per language. True when the page's words changed.
+async function useLanguage(lang) {
+  const want = lang || "en";
+  if (want === wordsLang) return false;
+  let got = { words: {}, plurals: {}, zero_is_one: false };
+  if (want !== "en") {
+    try {
+      const r = await fetch(`/api/words/${encodeURIComponent(want)}`);
+      if (!r.ok) return false;
+      got = await r.json();
+    } catch (e) {
+      return false;  // the hub is away: the page keeps the words it has
+    }
+  }
+  WORDS = got.words;
+  PLURALS = got.plurals;
+  zeroIsOne = got.zero_is_one;
+  wordsLang = want;
+  document.documentElement.lang = want;
+  translateStatic();
+  return true;
 }

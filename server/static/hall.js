@@ -9,6 +9,10 @@ function wireHall() {
     try {
       const { data, age } = await publicNow("/api/hall");
       last = { data, at: performance.now() - age * 1000 };
+      if (await useLanguage(data.lang)) {  // the event's language: the page's own words
+        soundLabel();
+        fitted = null;
+      }
       $("hall-event").textContent = data.clock ? eventLine(data) : "";
       renderApart(data.apart || [], data.clock);
       document.body.classList.remove("offline");
@@ -40,21 +44,26 @@ function eventLine(data) {
 // 2 min, 1 min 30 s, 45 s, 1 h 5 min: how much time a table was given or lost.
 function howMuch(seconds) {
   const s = Math.round(Math.abs(seconds)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-  if (h) return m ? `${h} h ${m} min` : `${h} h`;
-  if (m) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
-  return `${s} s`;
+  if (h) return m ? words("{h} h {m} min", { h, m }) : words("{h} h", { h });
+  if (m) return s % 60 ? words("{m} min {s} s", { m, s: s % 60 }) : words("{m} min", { m });
+  return words("{s} s", { s });
 }
 
 // One table whose clock is not the hall's, in a line (the hub says which and how:
 // dipclock.screen.apart): "Table 4 held: TD ruling", "Table 7: 2 min extra · Deadline 10:21:30".
 function apartLine(a) {
   if (a.held) {
-    return `Table ${a.table} held${a.reason ? `: ${a.reason}` : ""}` +
-      (a.restart ? `, restarts at ${a.restart}` : "");
+    const held = a.reason ? words("Table {table} held: {reason}", { table: a.table, reason: a.reason })
+      : words("Table {table} held", { table: a.table });
+    return held + (a.restart ? words(", restarts at {time}", { time: a.restart }) : "");
   }
-  const extra = a.extra ? `${howMuch(a.extra)} ${a.extra > 0 ? "extra" : "less"}` : "";
-  const phase = a.stage === "adjudicating" && a.phase ? `adjudicating, ${a.phase} next` : a.phase;
-  return `Table ${a.table}: ${[extra, phase, a.deadline].filter(Boolean).join(" · ")}`;
+  const time = a.extra ? howMuch(a.extra) : "";
+  const extra = !a.extra ? "" : a.extra > 0 ? words("{time} extra", { time })
+    : words("{time} less", { time });
+  const phase = a.stage === "adjudicating" && a.phase
+    ? words("adjudicating, {phase} next", { phase: a.phase }) : a.phase;
+  return words("Table {table}: {what}",
+    { table: a.table, what: [extra, phase, a.deadline].filter(Boolean).join(" · ") });
 }
 
 // The list and the big clock above it, as large as the screen lets both be (vw: the clock,
@@ -102,16 +111,16 @@ function fitApart(clock) {
   big.style.fontSize = list.style.fontSize = "";
   const root = document.documentElement;
   const fits = () => root.scrollHeight <= window.innerHeight && root.scrollWidth <= window.innerWidth;
-  const words = clock && !/\d/.test(clock.big);  // "Break", "Game over": sized by the CSS
+  const wordy = clock && !/\d/.test(clock.big);  // "Break", "Game over": sized by the CSS
   if (list.hidden) {
-    for (const size of words ? WORDS_SIZES : CLOCK_SIZES) {
+    for (const size of wordy ? WORDS_SIZES : CLOCK_SIZES) {
       if (fits()) return;
       big.style.fontSize = `${size}vw`;
     }
     return;
   }
   for (const [clockSize, listSize] of APART_SIZES) {
-    if (!words) big.style.fontSize = `${clockSize}vw`;
+    if (!wordy) big.style.fontSize = `${clockSize}vw`;
     list.style.fontSize = `${listSize}vw`;
     if (fits()) return;
   }

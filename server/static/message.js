@@ -77,6 +77,12 @@ function chime() {
   }
 }
 
+// The sound button says whether the hall's chimes are on, in the page's language.
+function soundLabel() {
+  const button = $("hall-sound");
+  if (button) button.textContent = hallSound.on ? words("Sound on") : words("Sound off");
+}
+
 // The tap that turns the sound on is what lets the browser play it: the audio starts there.
 function toggleHallSound() {
   hallSound.on = !hallSound.on;
@@ -90,7 +96,7 @@ function toggleHallSound() {
     }
   }
   const button = $("hall-sound");
-  button.textContent = hallSound.on ? "Sound on" : "Sound off";
+  soundLabel();
   button.setAttribute("aria-pressed", String(hallSound.on));
 }
 

@@ -13,7 +13,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.draw import Drawn, Painter
-from kiosk.screenshots import SCENES, Scene, draw
+from kiosk.screenshots import LANGUAGE_SCENES, SCENES, Scene, draw
 from kiosk.screenshots import main as screenshots_main
 
 #: Landscape from a 7" panel to a 4K TV; portrait: a TV on its side, 7" and 10" panels.
@@ -146,7 +146,7 @@ def test_screenshot_needs_a_moment(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_screenshots_module_writes_every_stage(tmp_path: Path) -> None:
     assert screenshots_main([str(tmp_path), "--size", "800x480"]) == 0
     assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(
-        [s.name for s in SCENES] + ["portrait"])
+        [s.name for s in (*SCENES, *LANGUAGE_SCENES)] + ["portrait"])
     assert pygame.image.load(str(tmp_path / "portrait.png")).get_size() == (1080, 1920)
 
 
