@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from dipclock.errors import DipclockError, describe
-from dipclock.i18n import LANGUAGES, N_, check_terms
+from dipclock.i18n import ENGLISH, LANGUAGES, N_, Words, check_terms
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
@@ -239,22 +239,27 @@ class EventProfile(_Strict):
         known = ", ".join(str(r.number) for r in self.rounds) or "none"
         raise EventError(f"{self.id} has no round {number} (rounds: {known})")
 
-    def summary(self) -> str:
-        """One line for ``dipclock events``."""
-        lengths = "; ".join(_describe_lengths(self.phase_lengths, self.writing_minutes))
-        writing = f" incl. {self.writing_minutes:g} min writing" if self.writing_minutes else ""
-        end = f"to Fall {self.last_year}" if self.last_year else "no fixed last year"
+    def summary(self, words: Words = ENGLISH) -> str:
+        """One line for ``dipclock events``, in ``words``' language (the ids stay)."""
+        lengths = "; ".join(_describe_lengths(self.phase_lengths, self.writing_minutes, words))
+        writing = (" " + words("incl. {minutes} min writing",
+                                 minutes=format(self.writing_minutes, "g"))
+                   if self.writing_minutes else "")
+        end = (words("to Fall {year}", year=self.last_year) if self.last_year
+               else words("no fixed last year"))
         varies = {r.last_year for r in self.rounds if r.last_year}
         if varies:
-            end = "to Fall " + "/".join(str(y) for y in sorted(varies)) + " by round"
-        model = self.penalty.model
-        call = f"; {CALL_RULES[self.call_ends]}" if self.call_ends != "last_deadline" else ""
-        board = "; board clocks" if not self.central_clock else ""
-        return (f"{self.id:<12} {self.name}: {lengths}{writing}; {end}{call}{board}; "
-                f"penalties: {model}")
+            end = words("to Fall {years} by round",
+                        years="/".join(str(y) for y in sorted(varies)))
+        call = f"; {words(CALL_RULES[self.call_ends])}" if self.call_ends != "last_deadline" \
+            else ""
+        board = f"; {words('board clocks')}" if not self.central_clock else ""
+        said = words("penalties: {model}", model=self.penalty.model)
+        return f"{self.id:<12} {self.name}: {lengths}{writing}; {end}{call}{board}; {said}"
 
 
-def _describe_lengths(rules: tuple[PhaseLengths, ...], writing: float) -> list[str]:
+def _describe_lengths(rules: tuple[PhaseLengths, ...], writing: float,
+                      words: Words = ENGLISH) -> list[str]:
     out = []
     for i, r in enumerate(rules):
         until = rules[i + 1].from_year - 1 if i + 1 < len(rules) else None
@@ -262,8 +267,10 @@ def _describe_lengths(rules: tuple[PhaseLengths, ...], writing: float) -> list[s
         label = f"{span} " if span else ""
         tier = ""
         if r.writing_minutes is not None and r.writing_minutes != writing:
-            tier = f" incl. {r.writing_minutes:g} min writing"
-        out.append(f"{label}S{r.spring:g}/F{r.fall:g} min{tier}")
+            tier = " " + words("incl. {minutes} min writing",
+                               minutes=format(r.writing_minutes, "g"))
+        out.append(label + words("S{spring}/F{fall} min", spring=format(r.spring, "g"),
+                                 fall=format(r.fall, "g")) + tier)
     return out
 
 

@@ -55,14 +55,20 @@ class Penalty:
     def text(self) -> str:
         """The label and, when the power's units were given, the orders it deletes: exactly
         as many as it deletes, and "all N" when that is every order the power has."""
+        return self.told()
+
+    def told(self, words: Words = ENGLISH) -> str:
+        """``text`` in ``words``' language (``dipclock penalty --lang``)."""
+        label = self.said(words)
         if not self.deleted_orders:
-            return self.label
+            return label
         names = ", ".join(self.deleted_orders)
         if not self.all_units_hold:
-            return f"{self.label}: delete {names}"
+            return words("{label}: delete {orders}", label=label, orders=names)
         n = len(self.deleted_orders)
-        every = "the only order" if n == 1 else f"all {n} orders"
-        return f"{self.label}: delete {every} ({names})"
+        every = words("the only order") if n == 1 else words("all {n} orders", n=n)
+        return words("{label}: delete {which} ({orders})", label=label, which=every,
+                     orders=names)
 
     @property
     def asks_units(self) -> bool:

@@ -117,10 +117,14 @@ def proposed(vote: TableVote, words: Words = ENGLISH) -> str:
 
 
 def _what(vote: TableVote, words: Words) -> str:
-    """"Draw of all survivors", "Concession to France": in English the vote's words as the
-    hub sent them, in another language from its form (``dias``, ``draw:A,E``,
-    ``concede:F``)."""
-    form, _, powers = vote.form.partition(":")
+    return proposal_words(vote.form, vote.words, words)
+
+
+def proposal_words(key: str, english: str, words: Words = ENGLISH) -> str:
+    """"Draw of all survivors", "Concession to France": in English the proposal's words as
+    the core gives them (``english``), in another language from its form (``key``:
+    ``dias``, ``draw:A,E``, ``concede:F``)."""
+    form, _, powers = key.partition(":")
     letters = [p for p in powers.split(",") if p in POWERS]
     if words.lang == "en" and not words.terms:
         form = ""
@@ -130,7 +134,7 @@ def _what(vote: TableVote, words: Words) -> str:
         return words("Draw of {powers}", powers=names(letters, words))
     if form == "concede" and len(letters) == 1:
         return words("Concession to {power}", power=words.power(letters[0]))
-    said = vote.words.strip()
+    said = english.strip()
     for article in ("a ", "an ", "the "):
         if said.lower().startswith(article):
             said = said[len(article):]

@@ -95,6 +95,12 @@ def extracted(domain: str = "dipclock") -> Catalog:
     return pot
 
 
+def translated(message: Any) -> bool:
+    """A message has its translation: every form of a plural."""
+    said = message.string
+    return all(said) if isinstance(said, tuple | list) else bool(said)
+
+
 def po_path(lang: str, domain: str = "dipclock") -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
 
@@ -125,7 +131,7 @@ def main() -> int:
             with path.open("wb") as f:
                 write_po(f, po, omit_header=True, sort_output=True, ignore_obsolete=True)
             path.with_suffix(".mo").write_bytes(compiled(read(lang, domain)))
-            left = [m.id for m in read(lang, domain) if m.id and not m.string]
+            left = [m.id for m in read(lang, domain) if m.id and not translated(m)]
             missing += len(left)
             print(f"{domain} {lang}: {len(pot)} strings, {len(left)} to translate")
     return 1 if missing else 0

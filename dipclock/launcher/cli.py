@@ -27,8 +27,9 @@ from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, CALL_RULES, EventProfile
-from dipclock.i18n import ENGLISH, Words, from_environment, language
+from dipclock.i18n import ENGLISH, Words
 from dipclock.launcher.exports import add_export_parsers, run_export, run_import
+from dipclock.launcher.language import add_lang, words_for
 from dipclock.launcher.results import (
     add_score_parser,
     add_standings_parser,
@@ -59,7 +60,8 @@ MAX_LATE_SECONDS = 24 * 60 * 60
 def _build_parser() -> Parser:
     p = Parser(prog="dipclock", description="Deadline clock for Diplomacy tournaments.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
-    sub.add_parser("events", help="list the built-in events")
+    events = sub.add_parser("events", help="list the built-in events")
+    add_lang(events)
 
     plan = sub.add_parser("plan", help="print a round's timetable")
     plan.add_argument("event", help="built-in id (see `dipclock events`) or a .toml file")
@@ -74,8 +76,7 @@ def _build_parser() -> Parser:
         "--call", help="the round's call time: games end at the last deadline before it"
     )
     plan.add_argument("--json", action="store_true", help="print JSON")
-    plan.add_argument("--lang", help="the language of the timetable: en, fr, de, it or nl "
-                      "(default: LANG's); --json keeps its English keys")
+    add_lang(plan)
 
     pen = sub.add_parser("penalty", help="what a late submission costs")
     pen.add_argument("event")
@@ -85,6 +86,7 @@ def _build_parser() -> Parser:
     pen.add_argument("--units", help='the power\'s units, "A Bud, F Tri, Vie" (names or '
                      "abbreviations; the alphabetically earliest provinces go first)")
     pen.add_argument("--json", action="store_true")
+    add_lang(pen)
 
     add_score_parser(sub)
     add_standings_parser(sub)
@@ -123,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _build_parser().parse_args(args_list)
         if args.command == "events":
-            _say("\n".join(profile.summary() for profile in BUILTIN.values()))
+            said = words_for(args)
+            _say("\n".join(profile.summary(said) for profile in BUILTIN.values()))
             return 0
         if args.command == "plan":
             return _plan(args)
@@ -158,7 +161,7 @@ def _plan(args: argparse.Namespace) -> int:
     for note in notes + check_round(built, args.pause, args.call):
         print(f"dipclock: note: {note}", file=sys.stderr)
     table = built.timetable()
-    words = Words(language(args.lang) if args.lang else from_environment(os.environ))
+    words = words_for(args)
     if args.json:
         _say(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
     else:
@@ -358,7 +361,7 @@ def _penalty(args: argparse.Namespace) -> int:
         result = penalty(profile.penalty, args.late, args.offence, units)
     except UnknownUnit as exc:
         raise UsageError(f"--units: {exc}") from None
-    _say(json.dumps(result.as_json()) if args.json else result.text)
+    _say(json.dumps(result.as_json()) if args.json else result.told(words_for(args)))
     return 0
 
 

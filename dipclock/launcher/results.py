@@ -19,6 +19,7 @@ from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds, score_result
+from dipclock.launcher.language import add_lang, words_for
 from dipclock.powers import POWERS
 from dipclock.scoring import SYSTEMS, GameResult
 from dipclock.scoring.result import (
@@ -62,6 +63,7 @@ def add_score_parser(sub: Any) -> None:
                        help="the largest power did not grow in the final year (wdc2003: "
                             "no victory)")
     score.add_argument("--json", action="store_true", help="print JSON")
+    add_lang(score)
 
 
 def scoring_of(profile: EventProfile) -> str:
@@ -91,9 +93,11 @@ def run_score(args: argparse.Namespace) -> tuple[str, list[str]]:
     notes = list(scored.notes)
     if args.json:
         return json.dumps({"event": profile.id, "scores": named}), notes
-    width = max(len(n) for n in named)
+    words = words_for(args)
+    said = {p: words.power(p) for p in POWERS}
+    width = max(len(n) for n in said.values())
     lines = [f"{profile.id}: {SYSTEMS[system].name}, {result.year}"]
-    lines += [f"  {name:<{width}}  {result.centres[p]:>2}  {named[name]:>9.{DECIMALS}f}"
+    lines += [f"  {said[p]:<{width}}  {result.centres[p]:>2}  {named[name]:>9.{DECIMALS}f}"
               for p, name in POWERS.items()]
     return "\n".join(lines), notes
 
@@ -109,6 +113,7 @@ def add_standings_parser(sub: Any) -> None:
                     help="the top board's seven players, where the event has a top board "
                          "(they play it in the event's top-board round)")
     st.add_argument("--json", action="store_true", help="print JSON")
+    add_lang(st)
 
 
 def read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
@@ -207,16 +212,15 @@ def run_standings(args: argparse.Namespace) -> tuple[str, list[str]]:
         rows = [{"rank": s.rank, "player": s.player, "total": round(s.total, DECIMALS)}
                 for s in table]
         return json.dumps({"event": profile.id, "standings": rows}), notes
+    words = words_for(args)
     width = max(len(s.player) for s in table)
-    lines = [f"{profile.id}: standings from {_count(len({s.round for s in scores}), 'round')}"]
+    rounds = words.plural("standings from {n} round", "standings from {n} rounds",
+                          len({s.round for s in scores}))
+    lines = [f"{profile.id}: {rounds}"]
+    games = {n: words.plural("{n} game", "{n} games", n) for n in {s.games for s in table}}
     lines += [f"{s.rank:>4}{'=' if s.shared else ' '} {s.player:<{width}}  "
-              f"{s.total:>9.{DECIMALS}f}  ({_count(s.games, 'game')})" for s in table]
+              f"{s.total:>9.{DECIMALS}f}  ({games[s.games]})" for s in table]
     return "\n".join(lines), notes
-
-
-def _count(n: int, what: str) -> str:
-    """"1 game", "3 games"."""
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def top_board_of(profile: EventProfile, rules: StandingsRules, given: str | None,

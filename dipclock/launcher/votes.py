@@ -15,10 +15,14 @@ from typing import Any
 from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.eventscoring import check_rounds, last_year
+from dipclock.i18n import Words
+from dipclock.launcher.language import add_lang, words_for
 from dipclock.powers import POWERS, power_letter
 from dipclock.scoring.result import parse_centres
 from dipclock.votes.ballot import CHOICES, Choice, count
 from dipclock.votes.proposal import Board, Moment, parse_form
+from dipclock.votescreen import proposal_words
+from dipclock.votewords import headline_words
 
 #: ``--votes``' word for a power whose player has left the game: it votes as the rule says.
 ABSENT = "absent"
@@ -44,6 +48,7 @@ def add_vote_parser(sub: Any) -> None:
                            "absent for a player who has left the game")
     vote.add_argument("--round", type=int, help="the round, where its last year differs")
     vote.add_argument("--json", action="store_true", help="print JSON")
+    add_lang(vote)
 
 
 def run_vote(args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -64,11 +69,28 @@ def run_vote(args: argparse.Namespace) -> tuple[str, list[str]]:
                            "passes": result.passes, "why": result.why,
                            "chart_year": result.chart_year,
                            "voters": [POWERS[p] for p in result.voters]}), []
-    lines = [f"{profile.id}: {result.proposal.words}, voted in {moment.period_words} "
-             f"(after {moment.season.capitalize()} {moment.year})",
-             f"  {'passes' if result.passes else 'fails'}: {result.headline}",
-             f"  why: {result.why}"]
+    words = words_for(args)
+    period = words.phase(*moment.period)
+    after = words.phase(moment.year, moment.season)
+    lines = [words("{event}: {proposal}, voted in {period} (after {phase})", event=profile.id,
+                   proposal=_proposal(result.proposal.key, result.proposal.words, words),
+                   period=period,
+                   phase=after),
+             "  " + (words("passes: {headline}", headline=headline_words(result.headline,
+                                                                           words))
+                     if result.passes else
+                     words("fails: {headline}", headline=headline_words(result.headline,
+                                                                         words))),
+             "  " + words("why: {why}", why=result.why)]
     return "\n".join(lines), []
+
+
+def _proposal(key: str, english: str, words: Words) -> str:
+    """The proposal in the command's words: English as the core says it ("a draw of all
+    survivors"), another language as the table's screen does."""
+    if words.lang == "en" and not words.terms:
+        return english
+    return proposal_words(key, english, words)
 
 
 def parse_votes(text: str) -> tuple[dict[str, Choice], list[str]]:

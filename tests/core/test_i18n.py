@@ -99,3 +99,33 @@ def test_plan_follows_lang_and_the_lang_option(capsys, monkeypatch):
         assert json.loads(other) == json.loads(english)
     code, _, err = run(capsys, monkeypatch, {}, *PLAN, "--lang", "es")
     assert code == 2 and err == "dipclock: error: language 'es': one of en, fr, de, it, nl\n"
+
+
+def test_every_command_speaks_the_language_asked(capsys, monkeypatch, tmp_path):
+    """Issue 38: "the command line follows LANG and a --lang option"; --json keeps its
+    English keys and values."""
+    code, out, _ = run(capsys, monkeypatch, {"LANG": "fr_FR.UTF-8"}, "events")
+    assert code == 0 and "jusqu'à l'automne 1909" in out and "to Fall" not in out
+    code, out, _ = run(capsys, monkeypatch, {}, "penalty", "graduated20", "--late", "45",
+                       "--units", "A Bud, A Vie, F Tri", "--lang", "de")
+    assert code == 0 and out.strip() == "NMR für 3 Einh.: alle 3 Befehle streichen " \
+        "(A Bud, F Tri, A Vie)"
+    score = ("score", "wdc2018", "--centres", "A=5,E=4,F=6,G=0,I=7,R=6,T=6", "--year",
+             "1907", "--eliminated", "G=1905")
+    code, out, _ = run(capsys, monkeypatch, {}, *score, "--lang", "it")
+    assert code == 0 and "Germania" in out and "Germany" not in out
+    _, english, _ = run(capsys, monkeypatch, {}, *score, "--json")
+    _, italian, _ = run(capsys, monkeypatch, {}, *score, "--json", "--lang", "it")
+    assert json.loads(italian) == json.loads(english)
+    scores = tmp_path / "scores.csv"
+    scores.write_text("round,player,score\n1,Ann,20\n2,Ann,10\n1,Bob,15\n", encoding="utf-8")
+    code, out, _ = run(capsys, monkeypatch, {"LANG": "nl_NL.UTF-8"}, "standings",
+                       "graduated20", "--scores", str(scores))
+    assert code == 0 and "stand na 2 rondes" in out and "(2 spellen)" in out
+    code, out, _ = run(capsys, monkeypatch, {}, "vote", "wdc2006", "--form", "dias",
+                       "--year", "1905", "--phase", "fall", "--centres",
+                       "A=5,E=6,F=5,G=0,I=6,R=6,T=6", "--votes",
+                       "A=yes,E=yes,F=yes,I=yes,R=yes,T=yes", "--lang", "fr")
+    assert code == 0 and out.splitlines()[:2] == [
+        "wdc2006 : Nulle entre tous les survivants, voté en Printemps 1906 (après Automne 1905)",
+        "  adopté : Nulle acceptée, Printemps 1906 : les centres de 1905 comptent"]
