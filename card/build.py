@@ -77,11 +77,16 @@ PACKAGES = (
     # dipclock: Python for the venv, and what pygame-ce's SDL draws with (KMS/DRM, Mesa)
     "python3", "python3-venv", "libgbm1", "libdrm2", "libegl1", "libgles2", "libgl1-mesa-dri",
     "libasound2t64",
+    # a player's name in any script on the table's screen (kiosk/fonts.py): Noto for Thai,
+    # Arabic, Hebrew, ... (42 MB) and Chinese, Japanese, Korean (its serif faces pruned)
+    "fonts-noto-core", "fonts-noto-cjk",
 )
 #: Left out of the root: documentation, manuals and translations nobody reads on a table.
 PRUNE = ("usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale",
          "usr/share/lintian", "var/cache/apt", "var/lib/apt/lists", "var/cache/debconf/*-old",
-         "var/log/*.log", "var/log/apt")
+         "var/log/*.log", "var/log/apt",
+         # the table draws in sans: Noto's serif CJK faces are 53 MB of the card's root
+         "usr/share/fonts/opentype/noto/NotoSerifCJK-*")
 BOOT_MB = 256
 DATA_MB = 64
 

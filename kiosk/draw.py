@@ -14,7 +14,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 import segno
@@ -23,6 +23,7 @@ from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.screen import heading_text
 from dipclock.sheetlines import LineState, SheetView, Tone
 from dipclock.votescreen import Mark, MarkState, VoteView
+from kiosk.fonts import MISSING_NOTE, ScriptFont, font_set, forget_open, strings
 from kiosk.state import PROPOSE_HEADLINE, PROPOSE_STATUS, UNSAVED, Chip, Screen
 
 RGB = tuple[int, int, int]
@@ -44,18 +45,25 @@ class Look:
     digits: RGB
 
 
+#: States told by luminance as well as hue (issue 38; ``tests/kiosk/test_colours.py``): "in"
+#: and negotiating a light green with dark text, late a dark red with white text, 3.9:1
+#: apart in luminance (the old green and red: 1.33:1, alike to a red-green colour-blind
+#: player); every text at least WCAG's 4.5:1 on its colour.
+GO: RGB = (90, 210, 130)
+STOP: RGB = (170, 20, 30)
+
 LOOKS: dict[str, Look] = {
     "connecting": Look((20, 22, 27), (60, 64, 72), WHITE, DIM),
     "before_start": Look((10, 24, 52), (40, 110, 200), WHITE, WHITE),
-    "negotiating": Look((14, 17, 22), (34, 150, 86), WHITE, WHITE),
+    "negotiating": Look((14, 17, 22), GO, DARK_TEXT, WHITE),
     "warning": Look((44, 30, 4), (255, 176, 0), DARK_TEXT, (255, 190, 40)),
     "writing": Look((64, 28, 120), (245, 240, 255), (64, 28, 120), WHITE),
-    "late": Look((50, 8, 12), (214, 36, 36), WHITE, WHITE),
+    "late": Look((50, 8, 12), STOP, WHITE, WHITE),
     "paused": Look((6, 46, 58), (40, 170, 190), DARK_TEXT, WHITE),
     "held": Look((56, 14, 52), (214, 96, 206), DARK_TEXT, WHITE),
     # a board clock waiting for the board: calm, like a break, but its own colour
     "adjudicating": Look((12, 40, 34), (120, 200, 170), DARK_TEXT, (200, 230, 220)),
-    "game_over": Look((36, 36, 38), (120, 120, 126), WHITE, (210, 210, 214)),
+    "game_over": Look((36, 36, 38), (96, 96, 102), WHITE, (210, 210, 214)),
     "problem": Look((38, 20, 16), (196, 60, 40), WHITE, WHITE),
 }
 
@@ -64,32 +72,32 @@ POWER_COLOURS: dict[str, tuple[RGB, RGB]] = {  # tile, text on it
     "E": ((44, 84, 196), WHITE),
     "F": ((74, 168, 228), DARK_TEXT),
     "G": ((96, 98, 104), WHITE),
-    "I": ((40, 156, 72), WHITE),
+    "I": ((40, 156, 72), DARK_TEXT),
     "R": ((232, 232, 236), DARK_TEXT),
     "T": ((232, 188, 32), DARK_TEXT),
 }
 
 CHIP_STATES: dict[str, tuple[RGB, RGB]] = {  # body, text
     "waiting": ((34, 38, 46), DIM),
-    "in": ((30, 150, 74), WHITE),
-    "late": ((214, 36, 36), WHITE),
+    "in": (GO, DARK_TEXT),
+    "late": (STOP, WHITE),
     "just_late": ((230, 120, 20), DARK_TEXT),
-    "out": ((44, 44, 46), (110, 110, 114)),
+    "out": ((44, 44, 46), (170, 170, 176)),
 }
-OUT_TILE: tuple[RGB, RGB] = ((70, 70, 74), (140, 140, 146))
+OUT_TILE: tuple[RGB, RGB] = ((70, 70, 74), (200, 200, 206))
 #: a press held in memory only (``kiosk.state.UNSAVED``): amber, never the green of "IN"
 UNSAVED_CHIP: tuple[RGB, RGB] = ((255, 176, 0), DARK_TEXT)
 HUB_LOST: RGB = (255, 90, 90)
 #: The result sheet's lines: every other one on a lighter band, a line's mark, its late
 #: count, and the instruction under them by what it asks (``dipclock.sheetlines.Tone``)
 SHEET_STRIPE: RGB = (50, 50, 54)
-CONFIRMED: RGB = (30, 150, 74)
-OPEN_RING: RGB = (110, 110, 116)
+CONFIRMED: RGB = GO  # a dark tick on it (``_mark``)
+OPEN_RING: RGB = (150, 150, 156)  # 3:1 on either stripe (WCAG 1.4.11)
 LATE_TEXT: RGB = (255, 110, 110)
 SHEET_TONES: dict[Tone, tuple[RGB, RGB]] = {
     "ask": ((255, 176, 0), DARK_TEXT),
-    "done": ((30, 150, 74), WHITE),
-    "problem": ((214, 36, 36), WHITE),
+    "done": (GO, DARK_TEXT),
+    "problem": (STOP, WHITE),
 }
 ALERT: RGB = (255, 190, 40)
 FIX: RGB = (255, 214, 120)
@@ -175,15 +183,18 @@ class Painter:
     def __init__(self) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
+        forget_open()  # fonts opened before a display restart (pygame.quit) are dead
         self._fonts: dict[int, pygame.font.Font] = {}
         self._fits: dict[tuple[str, int, int], int] = {}
         self._inked: dict[int, int] = {}
         self._widest_digit: str | None = None
 
     def font(self, size: int) -> pygame.font.Font:
+        """pygame's font at ``size``, falling back to Noto for letters it lacks (a Thai or
+        Chinese name: ``kiosk.fonts``)."""
         f = self._fonts.get(size)
         if f is None:
-            f = self._fonts[size] = pygame.font.Font(None, size)
+            f = self._fonts[size] = ScriptFont(size)
         return f
 
     def _template(self, text: str) -> str:
@@ -540,6 +551,9 @@ def turn(canvas: pygame.Surface, rotate: int, onto: pygame.Surface | None = None
 
 def render(surface: pygame.Surface, screen: Screen, painter: Painter) -> list[Drawn]:
     """Draw the whole frame; returns every text drawn with its rectangle."""
+    if screen.look != "problem" and any(font_set().lacking(t) for t in strings(screen)):
+        # a letter no font has draws as a box: the screen says so, among the alerts
+        screen = replace(screen, alerts=(*screen.alerts, screen.words(MISSING_NOTE)))
     look = LOOKS[screen.look]
     surface.fill(look.background)
     size = surface.get_size()
@@ -1093,7 +1107,7 @@ def _columns(left: int, widths: tuple[int, ...], pad: int) -> list[tuple[int, in
 def _mark(surface: pygame.Surface, drawn: list[Drawn], role: str, state: LineState,
           cell: pygame.Rect) -> None:
     """A line's state, drawn (the bundled font has no check mark): an empty ring to
-    confirm, a grey tick in a ring sent, a white tick on green confirmed."""
+    confirm, a grey tick in a ring sent, a dark tick on green confirmed."""
     r = max(4, min(cell.w, cell.h) * 2 // 5)
     box = pygame.Rect(0, 0, 2 * r, 2 * r)
     box.center = cell.center
@@ -1102,7 +1116,7 @@ def _mark(surface: pygame.Surface, drawn: list[Drawn], role: str, state: LineSta
             (box.left + r * 1.5, box.top + r * 0.65)]
     if state == "confirmed":
         pygame.draw.circle(surface, CONFIRMED, box.center, r)
-        pygame.draw.lines(surface, WHITE, False, tick, width + 1)
+        pygame.draw.lines(surface, DARK_TEXT, False, tick, width + 1)
     elif state == "pending":
         pygame.draw.circle(surface, DIM, box.center, r, width)
         pygame.draw.lines(surface, DIM, False, tick, width)

@@ -134,6 +134,12 @@ def sheet(centres: str, ending: str = "", solo: str | None = None,
 SEATED = (("A", "Ann Smith"), ("E", "Bob Jones"), ("F", "Claire Dubois"),
           ("G", "Dieter Weiss"), ("I", "Elena Rossi"), ("R", "Fyodor Petrov"),
           ("T", "Gül Yilmaz"))
+#: Players whose names are in other scripts (``docs/languages.md``): Greek, Chinese, Thai,
+#: Cyrillic and Arabic, drawn with the Noto fonts where pygame's own has no letter
+SCRIPTS = (("A", "Ann Smith"), ("E", "Γιώργος Παππάς"), ("F", "王伟"),
+           ("G", "Dieter Weiss"), ("I", "สมชาย ใจดี"), ("R", "Елена Смирнова"),
+           ("T", "محمد علي"))
+
 
 def vote(state: str, form: str, words: str, period: str, proposer: str | None = None,
          voters: str = "", voted: str = "", absent: str = "", waiting_button: str = "",
@@ -172,6 +178,8 @@ SCENES: tuple[Scene, ...] = (
     # round 2 set up in advance: round 1's result sheet code stays up until round 2 starts
     Scene("board-call-last-sheet", "wdc2019", _t("09:52:10"), title="Round 2", players=SEATED,
           sheet_before="https://10.0.0.1:8000/sheet/1/3#k3hv7qz2mxw4pa6d"),
+    # names in other scripts on the board call (kiosk.fonts: Noto where pygame's font lacks)
+    Scene("names-scripts", "wdc2019", _t("09:52:10"), title="Round 2", players=SCRIPTS),
     Scene("negotiating", "wdc2003", _t("11:40:00"),
           presses=tuple((p, f"11:33:{10 + 5 * i}") for i, p in enumerate("AEFGIRT"))
           + (("A", "11:38:00"), ("F", "11:38:20"), ("R", "11:39:00"))),

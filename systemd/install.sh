@@ -153,10 +153,11 @@ required_packages() {  # sets $pkgs: what the role cannot run without
 
 # gpiozero on Bookworm needs lgpio: Raspberry Pi OS packages it (PyPI's aarch64 wheel is
 # empty); the venv sees it through --system-site-packages. Debian proper lacks it. The sound
-# cues' libasound2 is libasound2t64 from Trixie on. Each only where apt knows it.
+# cues' libasound2 is libasound2t64 from Trixie on. The Noto fonts draw a player's name in
+# Thai, Arabic or Chinese (kiosk/fonts.py), as the card has them. Each only where apt knows it.
 optional_packages() {  # sets $optional: each a package, or alternatives a|b (the first apt knows)
     optional=""
-    [ "$role" = kiosk ] && optional="python3-lgpio libasound2t64|libasound2"
+    [ "$role" = kiosk ] && optional="python3-lgpio libasound2t64|libasound2 fonts-noto-core fonts-noto-cjk"
     return 0
 }
 

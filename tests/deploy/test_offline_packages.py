@@ -75,7 +75,8 @@ def test_the_installer_names_its_os_packages_for_make_debs():
     assert {"python3", "python3-venv", "libgbm1", "libegl1", "libgl1-mesa-dri"} <= set(required)
     assert "python3-pip" not in required  # the venv's own pip (ensurepip) is enough
     # Trixie renamed the sound library: the first apt knows of the two
-    assert kiosk[1] == "optional: python3-lgpio libasound2t64|libasound2"
+    assert kiosk[1] == ("optional: python3-lgpio libasound2t64|libasound2 fonts-noto-core "
+                        "fonts-noto-cjk")
     assert hub == ["required: python3 python3-venv", "optional: "]
 
 
