@@ -36,8 +36,8 @@ def pixels(surface: pygame.Surface) -> tuple[tuple[int, int], bytes]:
 
 def drawn_with(d: Drawn) -> pygame.font.Font:
     """The painter's font that drew ``d``: the size whose text is as large as its rectangle,
-    found by halving on its width (a font per size tried holds a file open: trying all 400 once ran the
-    test process out of file descriptors)."""
+    found by halving on its width (a font per size tried holds a file open: trying all 400
+    once ran the test process out of file descriptors)."""
     low, high = Painter.MIN_SIZE, 400
     while low < high:  # the smallest size whose text is at least as wide
         mid = (low + high) // 2
