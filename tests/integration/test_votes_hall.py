@@ -74,11 +74,16 @@ def current(p: httpx.Client, table: int) -> dict[str, Any]:
 
 def vote_all(hall: Hall, table: int, phones: dict[str, httpx.Client], vid: int,
              choices: dict[str, str]) -> None:
-    """Each power's phone chooses, then its player presses the power's button."""
+    """Each power's phone chooses, then its player presses the power's button once the
+    clock asks for it (a press before the clock has heard of the choice is orders in, as
+    it would be at the table)."""
     for power, choice in choices.items():
         said = ok(phones[power].post(f"/api/votes/1/{table}/{vid}/claims",
                                      json={"power": power, "choice": choice}))
         assert said["press"].startswith("Press ")
+    asked = set(choices)
+    shown(hall, table, f"the clock asking for {''.join(sorted(asked))}'s buttons", lambda s: {
+        m["letter"] for m in vote_of(s).get("marks", []) if m["state"] == "press"} >= asked)
     for power in choices:
         hall.kiosks[table].press(power)
 
@@ -137,6 +142,9 @@ def test_three_tables_vote_on_their_clocks(tmp_path: Path) -> None:
         austria.vote("A", "yes")
         england = Phone(browser, hall, 1)
         england.vote("E", "yes")
+        shown(hall, 1, "the clock asking for Austria's and England's buttons", lambda s: {
+            m["letter"] for m in vote_of(s).get("marks", []) if m["state"] == "press"} >= {
+            "A", "E"})
         for power in "AE":
             hall.kiosks[1].press(power)
         expect(page.locator("#claim-end")).to_have_text("Austria: your vote counts.",
