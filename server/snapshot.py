@@ -7,7 +7,7 @@ from typing import Any
 
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
-from dipclock.replacements import Replacement, players_at
+from dipclock.replacements import Replacement, begun, players_at
 from dipclock.snapshot import Claim, PlayerFrom, Snapshot, SnapshotPress, TableResult
 from server.context import Hub
 from server.hallmessage import showing
@@ -20,7 +20,7 @@ from server.resultsdesk import (
     sheet_link,
     sheet_secret,
 )
-from server.rounds import Current, current, table_clocks
+from server.rounds import Current, current
 from server.sheets import ending_text
 from server.store import PressRow
 from server.votedesk import table_votes, vote_codes
@@ -89,11 +89,9 @@ def playing_now(hub: Hub, cur: Current, seated: dict[int, dict[str, str]],
     if not records:
         return seated
     now = hub.clock.moment()
-    clocks = table_clocks(cur.profile, cur.schedule, records)
     out = dict(seated)
     for n, mine in records.items():
-        began = [p.ref for p in clocks[n].timetable().phases if p.opens <= now]
-        out[n] = players_at(seated.get(n, {}), mine, began[-1] if began else None)
+        out[n] = players_at(seated.get(n, {}), mine, begun(cur.profile, cur.schedule, n, now))
     return out
 
 

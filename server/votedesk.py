@@ -25,7 +25,6 @@ from dipclock.events import EventProfile
 from dipclock.eventscoring import endings
 from dipclock.phaseview import view
 from dipclock.powers import LETTERS, POWERS
-from dipclock.scoring.result import FIRST_YEAR
 from dipclock.snapshot import TableVote, VotePress
 from dipclock.votes.ballot import (
     CHOICES,
@@ -242,10 +241,10 @@ def moment_at(board: Board, table: int, now: datetime) -> Moment:
         raise Refused(409, f"round {board.rnd.number} has not started: no vote before it")
     if seen.stage == "game_over" or seen.phase is None:
         raise Refused(409, f"table {table}'s game is over: no vote after it")
-    if seen.phase.year == FIRST_YEAR and seen.phase.season == "spring":
-        raise Refused(409, f"no vote before the first orders are played: Spring {FIRST_YEAR} "
-                           "is under way")
-    return Moment.in_period(seen.phase.year, seen.phase.season)
+    try:
+        return Moment.in_period(seen.phase.year, seen.phase.season)
+    except VoteRefused as exc:
+        raise refused(exc) from None
 
 
 def history_of(rows: Sequence[VoteRow], claims: Sequence[ClaimRow], now: datetime,
@@ -293,11 +292,17 @@ def _vote_now(tx: VoteTx, board: Board, row: VoteRow) -> TableVote:
     return table_vote(fresh, claims, tx.now, line)
 
 
+def game_over(rows: Sequence[VoteRow]) -> str:
+    """Why a table whose game a vote ended takes no more proposals ("" when none did)."""
+    gone = [r for r in rows if r.state == "passed" and r.undone_at is None]
+    return f"the game is over: {gone[-1].headline}" if gone else ""
+
+
 def _ended(tx: VoteTx, round_no: int, table: int) -> None:
     """In the change's own transaction: no vote at a table whose game a vote ended."""
-    gone = [r for r in tx.votes(round_no, table) if r.state == "passed" and r.undone_at is None]
-    if gone:
-        raise Refused(409, f"table {table}'s game is over: {gone[-1].headline}")
+    over = game_over(tx.votes(round_no, table))
+    if over:
+        raise Refused(409, f"table {table}'s {over.removeprefix('the ')}")
 
 
 def _tidy(tx: VoteTx, profile: EventProfile, round_no: int, table: int) -> None:
@@ -579,7 +584,7 @@ def _td_live(tx: VoteTx, board: Board, vid: int) -> VoteRow:
 
 __all__ = [
     "BY_TD", "LAPSE", "Done", "Line", "add_claim", "claim_state", "close", "conflict_line",
-    "history", "history_of", "line_up", "moment_at", "open_proposal", "passed",
+    "game_over", "history", "history_of", "line_up", "moment_at", "open_proposal", "passed",
     "press_line", "shown", "subject", "table_vote", "table_votes", "take_press",
     "td_cancel", "td_count", "td_undo", "td_veto",
 ]

@@ -110,6 +110,15 @@ def rules_for(profile: EventProfile) -> tuple[VoteRules, Endings]:
     return profile.votes, endings(profile)
 
 
+def forms_of(profile: EventProfile) -> tuple[str, ...]:
+    """What the event lets a table propose: a draw of all survivors always; a named draw
+    where its draws are not all survivors' (wdc2003's two leaders, an event's ``any``); a
+    concession where it has them."""
+    _, allowed = rules_for(profile)
+    return ("dias", *(("draw",) if allowed.draws != "all_survivors" else ()),
+            *(("concede",) if allowed.concession else ()))
+
+
 def propose(profile: EventProfile, proposal: Proposal, moment: Moment, board: Board,
             history: Iterable[PastVote] = (), *, last_year: int | None = None) -> Ballot:
     """A ballot for ``proposal`` at ``moment``, or a ``VoteRefused`` naming the rule.
@@ -398,6 +407,7 @@ __all__ = [
     "cast_all",
     "count",
     "counted",
+    "forms_of",
     "outcome",
     "propose",
     "rules_for",

@@ -73,7 +73,10 @@ class Moment:
     @classmethod
     def in_period(cls, year: int, season: Season) -> Moment:
         """The moment of a vote held in the negotiation period ``season`` ``year`` (a table's
-        clock knows the period it is in)."""
+        clock knows the period it is in); none in Spring 1901, before any orders."""
+        if (year, season) == (FIRST_YEAR, "spring"):
+            raise VoteRefused(f"no vote before the first orders are played: Spring "
+                              f"{FIRST_YEAR} is under way")
         return cls(year - 1, "fall") if season == "spring" else cls(year, "spring")
 
 

@@ -21,10 +21,10 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
 from pydantic import Field, field_validator, model_validator
 
-from dipclock.phaseview import view
 from dipclock.powers import LETTERS, POWERS, PowerLetter
+from dipclock.replacements import CIVIL_DISORDER, begun, players_at
 from dipclock.snapshot import TableVote
-from dipclock.votes.ballot import Choice, rules_for
+from dipclock.votes.ballot import Choice, forms_of, rules_for
 from dipclock.votes.proposal import Board as Chart
 from dipclock.votes.proposal import parse_form
 from server import votedesk
@@ -155,7 +155,7 @@ def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep,
     board = _key(hub, round_no, table, key)
     now = hub.clock.moment()
     profile = board.profile
-    rules, allowed = rules_for(profile)
+    rules, _ = rules_for(profile)
 
     def work(tx: VoteTx) -> tuple[list[VoteRow], list[ClaimRow]]:
         return tx.votes(round_no, table), tx.claims(round_no, table)
@@ -164,17 +164,14 @@ def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep,
     why_not, period = "", None
     try:
         period = votedesk.moment_at(board, table, now).period_words
-        gone = [r for r in rows if r.state == "passed" and r.undone_at is None]
-        if gone:
-            why_not, period = f"the game is over: {gone[-1].headline}", None
+        why_not = votedesk.game_over(rows)
+        period = None if why_not else period
     except Refused as exc:
         why_not = exc.message
-    forms = ["dias"] + (["draw"] if allowed.draws != "all_survivors" else []) \
-        + (["concede"] if allowed.concession else [])
     return TableVotes(
         vote=votedesk.shown(profile, rows, claims, now),
         history=votedesk.history(rows, claims, now),
-        can_propose=not why_not, why_not=why_not, forms=forms,
+        can_propose=not why_not, why_not=why_not, forms=list(forms_of(profile)),
         choices=list(rules.choices),
         veto=rules.veto != "none",
         seated={p: n for p, n in sorted(players_of(hub.store, round_no).get(table, {}).items(),
@@ -183,13 +180,12 @@ def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep,
 
 
 def _absent(hub: Hub, board: Board, table: int, given: list[str]) -> list[str]:
-    """The powers whose player has left: the TD's, and the civil disorders recorded for
-    the table from a phase already begun (``dipclock.replacements``)."""
-    seen = view(board.profile, board.schedule, hub.clock.moment(), table).phase
-    gone = {r.power for _, r in hub.store.replacements(board.rnd.number)
-            if r.table == table and r.player is None and seen is not None
-            and r.phase.index <= seen.index}
-    return [p for p in LETTERS if p in gone or p in given]
+    """The powers whose player has left: the TD's, and those in civil disorder at the
+    table now (``dipclock.replacements``: who plays each power from a phase begun)."""
+    records = [r for _, r in hub.store.replacements(board.rnd.number) if r.table == table]
+    now = begun(board.profile, board.schedule, table, hub.clock.moment())
+    playing = players_at(dict.fromkeys(LETTERS, ""), records, now)
+    return [p for p in LETTERS if playing[p] == CIVIL_DISORDER or p in given]
 
 
 @router.post("/api/votes/{round_no}/{table}", response_model=ProposedOut)

@@ -7,7 +7,15 @@ import pytest
 from dipclock.events import BUILTIN, EventProfile, parse_event_toml
 from dipclock.eventscoring import score_result, unagreed_end
 from dipclock.scoring.result import GameResult
-from dipclock.votes.ballot import cast, count, outcome, propose, running_order, veto
+from dipclock.votes.ballot import (
+    cast,
+    count,
+    forms_of,
+    outcome,
+    propose,
+    running_order,
+    veto,
+)
 from dipclock.votes.proposal import Board, Moment, PastVote, Proposal, VoteRefused, parse_form
 
 # A board after Fall 1905: Germany is out; everyone else holds centres.
@@ -53,6 +61,16 @@ def test_the_chart_that_counts_is_the_last_adjustments_one():
     assert AFTER_FALL_1905.period_words == "Spring 1906"
     assert AFTER_SPRING_1906.period_words == "Fall 1906"
     assert Moment.in_period(1906, "fall") == AFTER_SPRING_1906
+    with pytest.raises(VoteRefused, match="no vote before the first orders are played"):
+        Moment.in_period(1901, "spring")
+
+
+def test_what_each_event_lets_a_table_propose():
+    """wdc2006 rule 16: "only ... a DIAS"; graduated20 rule 16: "a concession to a named
+    Great Power, or The Draw"; wdc2003: a concession, or a two-way draw of two leaders."""
+    assert forms_of(BUILTIN["wdc2006"]) == ("dias",)
+    assert forms_of(BUILTIN["graduated20"]) == ("dias", "concede")
+    assert forms_of(BUILTIN["wdc2003"]) == ("dias", "draw", "concede")
 
 
 def test_wdc2006_no_proposal_before_the_1905_chart():
