@@ -13,9 +13,11 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
+from concurrent.futures import wait as first_of
 
 import serial
 
@@ -30,14 +32,16 @@ WAIT = 2.5
 PATTERNS = ("/dev/serial/by-id/*", "/dev/ttyACM*", "/dev/ttyUSB*")
 
 
-def probe(url: str, wait: float = WAIT, clock: Callable[[], float] = time.monotonic) -> bool:
+def probe(url: str, wait: float = WAIT, clock: Callable[[], float] = time.monotonic,
+          stop: threading.Event | None = None) -> bool:
     """True when a dipclock box answers at ``url`` (a hello or a heartbeat) within ``wait``
-    seconds; False for silence or another protocol. A port that cannot be opened raises
-    (serial.SerialException, OSError, ValueError for a malformed URL)."""
+    seconds; False for silence, another protocol, or ``stop`` set (the box was found
+    elsewhere). A port that cannot be opened raises (serial.SerialException, OSError,
+    ValueError for a malformed URL)."""
     with serial.serial_for_url(url, baudrate=BAUD, timeout=0.1) as port:
         lines = LineAssembler()
         deadline = clock() + wait
-        while clock() < deadline:
+        while clock() < deadline and not (stop and stop.is_set()):
             for line in lines.feed(port.read(port.in_waiting or 1)):
                 if isinstance(line, bytes) and isinstance(parse_line(line), Hello | Heartbeat):
                     return True
@@ -57,25 +61,36 @@ def serial_ports(patterns: Sequence[str] = PATTERNS) -> list[str]:
     return out
 
 
-def _answers(url: str, wait: float) -> bool:
+def _answers(url: str, wait: float, stop: threading.Event) -> bool:
     try:
-        return probe(url, wait)
+        return probe(url, wait, stop=stop)
     except (serial.SerialException, OSError, ValueError) as exc:  # busy, gone, not a tty
         log.debug("button box search: %s: %s", url, exc)
         return False
 
 
 def find_box(wait: float = WAIT, candidates: list[str] | None = None) -> str | None:
-    """The first port (in ``candidates`` order, default the USB serial ports) where a box
-    answers within ``wait`` seconds, or None. Ports are listened to side by side, so the
-    search takes ``wait`` however many there are."""
+    """The first port to answer as a box within ``wait`` seconds (among ``candidates``,
+    default the USB serial ports), or None. Ports are listened to side by side and the
+    search ends at the first answer, so a box is found as soon as it speaks however many
+    silent devices share the hub; only a search that finds none takes the whole ``wait``.
+    Of two boxes answering in the same instant, the earlier in ``candidates`` wins."""
     ports = serial_ports() if candidates is None else list(candidates)
     if not ports:
         return None
+    stop = threading.Event()
     with ThreadPoolExecutor(max_workers=min(8, len(ports)),
                             thread_name_prefix="boxfinder") as pool:
-        answers = list(pool.map(lambda url: _answers(url, wait), ports))
-    return next((url for url, ok in zip(ports, answers, strict=True) if ok), None)
+        pending = {pool.submit(_answers, url, wait, stop): url for url in ports}
+        while pending:
+            done, _ = first_of(pending, return_when=FIRST_COMPLETED)
+            found = [pending.pop(f) for f in done if f.result()]
+            for f in done:
+                pending.pop(f, None)
+            if found:
+                stop.set()  # the others stop listening: the pool's exit waits for them
+                return min(found, key=ports.index)
+    return None
 
 
 __all__ = ["PATTERNS", "WAIT", "find_box", "probe", "serial_ports"]

@@ -97,7 +97,7 @@ def test_a_port_that_is_not_there_raises(tmp_path) -> None:  # noqa: ANN001
 def test_find_box_takes_the_port_that_speaks_the_protocol(devices: list[Device], tmp_path) -> None:  # noqa: ANN001
     gps, silent, box = device(devices, b"", GPS), device(devices), device(devices, HELLO, HEARTBEAT)
     missing = str(tmp_path / "ttyUSB7")
-    assert find_box(3, [missing, gps.path, silent.path, box.path]) == box.path
+    assert find_box(60, [missing, gps.path, silent.path, box.path]) == box.path  # ends at the hello
     assert find_box(0.5, [missing, gps.path, silent.path]) is None
     assert find_box(0.5, []) is None
 

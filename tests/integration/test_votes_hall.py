@@ -88,6 +88,19 @@ def vote_all(hall: Hall, table: int, phones: dict[str, httpx.Client], vid: int,
         hall.kiosks[table].press(power)
 
 
+def propose(hall: Hall, table: int, phones: dict[str, httpx.Client], form: str,
+            proposer: str) -> None:
+    """``proposer``'s phone proposes ``form``; its player presses the power's button once the
+    clock asks for it (a press before the clock heard of the proposal is orders in). While
+    another ballot is open, the clock asks by the proposer's mark."""
+    ok(phones[proposer].post(f"/api/votes/1/{table}", json={
+        "form": form, "centres": CHART, "proposer": proposer}))
+    shown(hall, table, f"the clock asking for {proposer}'s button to propose", lambda s: any(
+        m["letter"] == proposer and m["state"] == "press" for m in vote_of(s).get("marks", []))
+        or vote_of(s).get("status", "").endswith("press your button to propose it"))
+    hall.kiosks[table].press(proposer)
+
+
 class Phone:
     """A player's phone in Chromium on the table's vote page (opened from its sheet link),
     under the hub's Content-Security-Policy; every script error kept."""
@@ -170,9 +183,7 @@ def test_three_tables_vote_on_their_clocks(tmp_path: Path) -> None:
         assert [(v["form"], v["state"]) for v in passed] == [("dias", "passed")]
 
         # --- table 2: a draw vetoed -----------------------------------------------------
-        ok(phones[2]["E"].post("/api/votes/1/2", json={
-            "form": "dias", "centres": CHART, "proposer": "E"}))
-        hall.kiosks[2].press("E")
+        propose(hall, 2, phones[2], "dias", "E")
         shown(hall, 2, "England's ballot open", lambda s: any(
             m["state"] == "waiting" for m in vote_of(s).get("marks", [])))
         vid = current(phones[2]["E"], 2)["id"]
@@ -182,14 +193,10 @@ def test_three_tables_vote_on_their_clocks(tmp_path: Path) -> None:
         assert screen["stage"] == "negotiating"  # the game goes on, the clock with it
 
         # --- table 3: a concession is voted before the draw proposed first -------------
-        ok(phones[3]["A"].post("/api/votes/1/3", json={
-            "form": "dias", "centres": CHART, "proposer": "A"}))
-        hall.kiosks[3].press("A")
+        propose(hall, 3, phones[3], "dias", "A")
         shown(hall, 3, "the draw's ballot open", lambda s: vote_of(s).get("headline") ==
               "Draw of all survivors proposed, Spring 1906")
-        ok(phones[3]["F"].post("/api/votes/1/3", json={
-            "form": "concede:T", "centres": CHART, "proposer": "F"}))
-        hall.kiosks[3].press("F")
+        propose(hall, 3, phones[3], "concede:T", "F")
         screen = shown(hall, 3, "the concession first, the draw waiting", lambda s: vote_of(
             s).get("headline") == "Concession to Turkey proposed, Spring 1906")
         now = current(phones[3]["F"], 3)

@@ -94,7 +94,8 @@ def test_a_port_that_is_not_a_serial_device_fails_with_pyserials_reason(tmp_path
 def test_auto_finds_the_port_that_speaks_the_boxs_protocol(pty_box):
     modem = pty_box(b"+CREG: 0,1\r\n")  # another USB serial device: never says hello
     ours = pty_box(b"K\n")
-    check, url = box.check_box("auto", wait=2,
+    # the search ends when the box speaks, so a long limit costs nothing on a quiet machine
+    check, url = box.check_box("auto", wait=60,
                                find=lambda wait: boxfinder.find_box(wait, [modem.path, ours.path]))
     assert check.verdict == "ok" and check.detail == f"found at {ours.path} (it answers)"
     assert url == ours.path
