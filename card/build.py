@@ -36,7 +36,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from card import base as raspios
@@ -48,6 +48,8 @@ from card.proot import (
     SCMP_FLTATR_ACT_BADARCH,
     seccomp,
 )
+from dipclock.i18n import ENGLISH, LANGUAGES, LanguageError, Words, language
+from machine import cardfile
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "files"
@@ -545,6 +547,23 @@ def forget_identity(root: Path) -> None:
         (root / seed).unlink(missing_ok=True)
 
 
+def card_words(env: Mapping[str, str] = os.environ) -> Words:
+    """The language of the card's ``dipclock.txt`` (``CARD_LANGUAGE``: ``make card
+    CARD_LANGUAGE=fr``; English when not set): its notes, and its ``language`` line, so
+    the venue's cards speak it from their first boot. A language dipclock has no catalogue
+    for is a BuildError naming those there are, before anything is built."""
+    given = (env.get("CARD_LANGUAGE") or "").strip()
+    if not given:
+        return ENGLISH
+    try:
+        code = language(given)
+    except LanguageError:
+        code = ""
+    if code not in LANGUAGES:
+        raise BuildError(f"CARD_LANGUAGE={given}: one of {', '.join(LANGUAGES)}")
+    return Words(code)
+
+
 def boot_files(root: Path, work: Path) -> Path:
     """The boot partition's contents: what raspi-firmware put in /boot/firmware (firmware,
     kernel, initramfs, device trees, config.txt, cmdline.txt) and the card's dipclock.txt.
@@ -560,7 +579,9 @@ def boot_files(root: Path, work: Path) -> Path:
     firmware.mkdir()
     for initrd in (root / "boot").glob("initrd.img-*"):
         initrd.unlink()  # the copy on the boot partition is the one the Pi loads
-    shutil.copy(FILES / "boot/dipclock.txt", boot / "dipclock.txt")
+    # the card's settings file in the venue's language (machine.cardfile: the committed
+    # card/files/boot/dipclock.txt is its English render)
+    (boot / "dipclock.txt").write_text(cardfile.render(card_words()), encoding="utf-8")
     (boot / "kiosk.toml").write_text(KIOSK_TOML_HEADER + (ROOT / "kiosk/kiosk.example.toml")
                                      .read_text())
     return boot
@@ -641,6 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     figures: dict[str, object] = {"ok": False}
     try:
+        figures["language"] = card_words().lang  # a wrong CARD_LANGUAGE: said first
         if args.base is not None:
             args.base = raspios.source(args.base)  # a base that is not there: said first
         absent = not_in_repository()

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
+from dipclock.i18n import N_, Said, said
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Pause, PhaseRef, Schedule
 from dipclock.venuetime import NoSuchTime, resolve, zone
@@ -39,7 +40,50 @@ class Parser(argparse.ArgumentParser):
         self.refusal = refusal
 
     def error(self, message: str) -> NoReturn:
-        raise self.refusal(message)
+        raise self.refusal(argparse_said(message))
+
+
+#: argparse's own refusals (Python's ``argparse``, which speaks English: it has no
+#: catalogue of its own), with its ``%`` fields as ``{fields}``: ``Parser.error`` reads its
+#: message back into one of these, so the command line says it in its language.
+ARGPARSE: tuple[str, ...] = (
+    N_("argument {argument}: {message}"),
+    N_("the following arguments are required: {arguments}"),
+    N_("unrecognized arguments: {arguments}"),
+    N_("invalid choice: {value} (choose from {choices})"),
+    N_("invalid {type} value: {value}"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("not allowed with argument {argument}"),
+    N_("one of the arguments {arguments} is required"),
+    N_("ambiguous option: {option} could match {matches}"),
+    N_("ignored explicit argument {value}"),
+)
+
+
+def _read_back(text: str) -> re.Pattern[str]:
+    """``text`` with each ``{field}`` a named group, to find argparse's values again."""
+    parts = re.split(r"\{(\w+)\}", text)  # text, field, text, ...
+    return re.compile("".join(f"(?P<{part}>.*?)" if i % 2 else re.escape(part)
+                              for i, part in enumerate(parts)) + r"\Z", re.DOTALL)
+
+
+_ARGPARSE = tuple((_read_back(text), text) for text in ARGPARSE)
+
+
+def argparse_said(message: str) -> Said | str:
+    """argparse's English ``message`` as the catalogue's sentence (an argument's own
+    message too), or as it is where argparse said something else."""
+    for pattern, text in _ARGPARSE:
+        found = pattern.match(message)
+        if found is not None:
+            fields = found.groupdict()
+            if "message" in fields:
+                fields["message"] = argparse_said(fields["message"])
+            sentence = Said(text, fields)
+            return sentence if str(sentence) == message else message
+    return message
 
 
 def parse_moment(text: str, on: date | None = None) -> datetime:
@@ -57,11 +101,14 @@ def parse_moment(text: str, on: date | None = None) -> datetime:
             except ValueError:
                 pass
     if moment is None:
-        raise UsageError(f"{text!r} is not a time like 2003-02-14T19:00 or 19:00")
+        raise UsageError(said("{text} is not a time like 2003-02-14T19:00 or 19:00",
+                              text=repr(text)))
     if moment.tzinfo is not None:
-        raise UsageError(f"{text!r}: give the venue's local time, without a time zone")
+        raise UsageError(said("{text}: give the venue's local time, without a time zone",
+                              text=repr(text)))
     if not 1970 <= moment.year <= 2999:
-        raise UsageError(f"{text!r}: the year must be between 1970 and 2999")
+        raise UsageError(said("{text}: the year must be between 1970 and 2999",
+                              text=repr(text)))
     return moment
 
 
@@ -69,27 +116,28 @@ def parse_pause(text: str, start: datetime) -> Pause:
     """``S1903=60``: 60 minutes from the Spring 1903 deadline; ``12:30=45``: from 12:30."""
     where, sep, minutes_text = text.partition("=")
     if not sep:
-        raise UsageError(f"--pause {text!r}: expected PHASE=MINUTES, like S1903=60")
+        raise UsageError(said("--pause {text}: expected PHASE=MINUTES, like S1903=60",
+                              text=repr(text)))
     try:
         minutes = float(minutes_text)
     except ValueError:
-        raise UsageError(f"--pause {text!r}: {minutes_text!r} is not a number of minutes") from None
+        raise UsageError(said("--pause {text}: {minutes} is not a number of minutes",
+                              text=repr(text), minutes=repr(minutes_text))) from None
     if not 0 < minutes <= MAX_BREAK_MINUTES:  # also refuses nan and inf
-        raise UsageError(
-            f"--pause {text!r}: minutes must be more than 0 and at most {MAX_BREAK_MINUTES}"
-        )
+        raise UsageError(said("--pause {text}: minutes must be more than 0 and at most "
+                              "{most}", text=repr(text), most=MAX_BREAK_MINUTES))
     if re.fullmatch(r"[SFAsfa]\d{4}", where.strip()):
         try:
             return Pause(at_deadline=PhaseRef.parse(where), minutes=minutes, reason="Break")
         except ValueError:
-            raise UsageError(f"--pause {text!r}: no such deadline (games start in 1901)") from None
+            raise UsageError(said("--pause {text}: no such deadline (games start in 1901)",
+                                  text=repr(text))) from None
     try:
         at = moment_in_round(where, start)
     except UsageError:
-        raise UsageError(
-            f"--pause {text!r}: {where.strip()!r} is neither a deadline like S1903 nor a "
-            "time like 12:30"
-        ) from None
+        raise UsageError(said("--pause {text}: {where} is neither a deadline like S1903 nor "
+                              "a time like 12:30", text=repr(text),
+                              where=repr(where.strip()))) from None
     return Pause(at=at, minutes=minutes, reason="Break")
 
 
@@ -120,14 +168,16 @@ def round_schedule(
     title, last_year = round_naming(profile, round_number, last_year=end_year, listed_only=True)
     call = call if call is not None else published_call(profile, round_number)
     if last_year is not None and not FIRST_YEAR <= last_year <= LAST_YEAR:
-        raise UsageError(f"--end-year {last_year}: a game year from {FIRST_YEAR} to {LAST_YEAR}")
+        raise UsageError(said("--end-year {year}: a game year from {first} to {last}",
+                              year=last_year, first=FIRST_YEAR, last=LAST_YEAR))
     tz = zone(profile.timezone)
 
     def utc(local: datetime, option: str) -> datetime:
         try:
             moment, note = resolve(local, tz)
         except NoSuchTime as exc:
-            raise UsageError(f"{option}: {exc}") from None
+            raise UsageError(said("{option}: {reason}", option=option,
+                                  reason=exc.said or str(exc))) from None
         if note is not None and notes is not None:
             notes.append(f"{option}: {note}")
         return moment

@@ -12,11 +12,30 @@ that escapes is a bug, not a message. Subclasses say who raises it (``EventError
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class _Sayable(Protocol):
+    """A sentence said in its reader's language (``dipclock.i18n.Said``; not imported
+    here, as the catalogue's own errors are ``DipclockError`` themselves)."""
+
+    def in_(self, words: Any) -> str: ...
 
 
 class DipclockError(Exception):
-    """An error with one clear message for whoever has to fix it; never a traceback."""
+    """An error with one clear message for whoever has to fix it; never a traceback. Raised
+    with a ``dipclock.i18n.said(...)`` sentence, it is told in the reader's language
+    (``in_``: a phone's page, the command line's ``--lang``); ``str()`` is English."""
+
+    def __init__(self, *args: object) -> None:
+        first = args[0] if args else None
+        self.said: _Sayable | None = first if isinstance(first, _Sayable) else None
+        super().__init__(*((str(first), *args[1:]) if self.said is not None else args))
+
+    def in_(self, words: Any) -> str:
+        """The message in ``words``' language (English where it was raised as a str)."""
+        return self.said.in_(words) if self.said is not None else str(self)
 
 
 #: How a problem of each pydantic error type is said; any other type says pydantic's words.

@@ -9,6 +9,7 @@ checks every other core module and leaves this one (and the launcher) out by nam
 
 from __future__ import annotations
 
+import errno
 import warnings
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -16,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import tzlocal
 
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
+from dipclock.i18n import N_, Said, said
 
 
 def load_event(ref: str) -> EventProfile:
@@ -52,9 +54,34 @@ def _read(ref: str) -> EventProfile:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise EventError(f"{ref}: cannot read event file: {exc.strerror}") from None
+            raise EventError(said("{file}: cannot read event file: {reason}", file=ref,
+                                  reason=os_reason(exc))) from None
         except UnicodeDecodeError:
-            raise EventError(f"{ref}: not a text file (TOML is UTF-8)") from None
+            raise EventError(said("{file}: not a text file (TOML is UTF-8)", file=ref)) \
+                from None
         return parse_event_toml(text, str(path))
     known = ", ".join(BUILTIN)
-    raise EventError(f"unknown event {ref!r}: use one of {known} or a .toml file")
+    raise EventError(said("unknown event {event}: use one of {known} or a .toml file",
+                          event=repr(ref), known=known))
+
+
+#: The system's reasons for the errors a command meets most (reading an event file, a
+#: scores file, writing an export), as the catalogue has them: ``strerror`` is the C
+#: library's English, which no catalogue of ours translates.
+_REASONS: dict[int, str] = {
+    errno.ENOENT: N_("No such file or directory"),
+    errno.EACCES: N_("Permission denied"),
+    errno.EISDIR: N_("Is a directory"),
+    errno.ENOTDIR: N_("Not a directory"),
+    errno.ENOSPC: N_("No space left on device"),
+    errno.EROFS: N_("Read-only file system"),
+}
+
+
+def os_reason(exc: OSError) -> Said | str:
+    """An ``OSError``'s reason (``strerror``), said in the reader's language where the
+    catalogue has it, else the system's own words (``str(exc)`` if it gives none)."""
+    english = _REASONS.get(exc.errno or 0)
+    if english is not None and exc.strerror == english:
+        return Said(english)  # the very same words, so English reads as before
+    return exc.strerror or str(exc)

@@ -114,6 +114,149 @@ class Words:
         return self(WEEKDAYS[day.weekday()])
 
 
+@dataclass(frozen=True)
+class Said:
+    """A sentence said now and read later, in whichever language its reader speaks: a
+    hub's refusal is made before it is known which phone reads it. ``str()`` is English;
+    ``in_(words)`` the reader's language. A field's value may be a ``Said`` itself."""
+
+    text: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def in_(self, words: Words) -> str:
+        return words(self.text, **{k: v.in_(words) if isinstance(v, Said) else v
+                                   for k, v in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.in_(ENGLISH_WORDS)
+
+    def to_json(self) -> dict[str, object]:
+        """What a store keeps to say it again later (a log line read on a French phone):
+        ``{"text": ..., "values": {...}}`` and, for a sentence of its own kind (a power, a
+        phase, a count), its ``kind`` and what it needs; a value a number, a string, None or
+        a sentence of its own; any other value is kept as its English text."""
+        def kept(v: object) -> object:
+            if isinstance(v, Said):
+                return v.to_json()
+            return v if v is None or isinstance(v, str | int | float | bool) else str(v)
+        return {"text": self.text, "values": {k: kept(v) for k, v in self.values.items()},
+                **self._kind()}
+
+    def _kind(self) -> dict[str, object]:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: object) -> Said | None:
+        """The sentence ``to_json`` kept, or None for anything else (a line stored before
+        sentences were kept, a damaged one: its English text is shown instead)."""
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            return None
+        values = data.get("values")
+        if not isinstance(values, dict):
+            return None
+
+        def back(v: object) -> object:
+            inner = Said.from_json(v) if isinstance(v, dict) else None
+            return inner if inner is not None else v
+        plain = Said(data["text"], {str(k): back(v) for k, v in values.items()})
+        kind = data.get("kind")
+        if kind is None:
+            return plain
+        made = _KINDS.get(kind)
+        return made(plain, data) if made is not None else None
+
+
+@dataclass(frozen=True)
+class _Power(Said):
+    """A power's name by its letter, as the reader's language (or the event) calls it."""
+
+    letter: str = "A"
+
+    def in_(self, words: Words) -> str:
+        return words.power(self.letter)
+
+    def _kind(self) -> dict[str, object]:
+        return {"kind": "power", "letter": self.letter}
+
+
+@dataclass(frozen=True)
+class _Powers(Said):
+    """Powers listed with commas, "Austria, England, France"."""
+
+    letters: tuple[str, ...] = ()
+
+    def in_(self, words: Words) -> str:
+        return ", ".join(words.power(p) for p in self.letters)
+
+    def _kind(self) -> dict[str, object]:
+        return {"kind": "powers", "letters": list(self.letters)}
+
+
+@dataclass(frozen=True)
+class _Phase(Said):
+    """A phase, "Fall 1905", "Automne 1905"."""
+
+    year: int = 1901
+    season: str = "spring"
+
+    def in_(self, words: Words) -> str:
+        return words.phase(self.year, self.season)
+
+    def _kind(self) -> dict[str, object]:
+        return {"kind": "phase", "year": self.year, "season": self.season}
+
+
+@dataclass(frozen=True)
+class _Plural(Said):
+    """``text`` is the singular; the form follows ``n`` in the reader's language."""
+
+    many: str = ""
+    n: int = 1
+
+    def in_(self, words: Words) -> str:
+        return words.plural(self.text, self.many, self.n, **{
+            k: v.in_(words) if isinstance(v, Said) else v for k, v in self.values.items()})
+
+    def _kind(self) -> dict[str, object]:
+        return {"kind": "count", "many": self.many, "n": self.n}
+
+
+def _power_back(plain: Said, data: dict[str, object]) -> Said | None:
+    letter = data.get("letter")
+    return _Power(plain.text, letter=letter) if letter in POWERS else None
+
+
+def _powers_back(plain: Said, data: dict[str, object]) -> Said | None:
+    letters = data.get("letters")
+    ok = isinstance(letters, list) and all(p in POWERS for p in letters)
+    return _Powers(plain.text, letters=tuple(letters)) if ok else None  # type: ignore[arg-type]
+
+
+def _phase_back(plain: Said, data: dict[str, object]) -> Said | None:
+    year, season = data.get("year"), data.get("season")
+    ok = isinstance(year, int) and season in SEASONS
+    return _Phase(plain.text, year=year, season=str(season)) if ok else None  # type: ignore[arg-type]
+
+
+def _count_back(plain: Said, data: dict[str, object]) -> Said | None:
+    many, n = data.get("many"), data.get("n")
+    ok = isinstance(many, str) and isinstance(n, int)
+    return _Plural(plain.text, plain.values, many=many, n=n) if ok else None  # type: ignore[arg-type]
+
+
+_KINDS = {"power": _power_back, "powers": _powers_back, "phase": _phase_back,
+          "count": _count_back}
+
+
+def said(text: str, /, **values: object) -> Said:
+    """``text`` (marked for the catalogue, like ``words(...)``) with its fields, to be said
+    in the reader's language."""
+    return Said(text, values)
+
+
+ENGLISH_WORDS = Words("en")
+
+
 def _fill(text: str, values: Mapping[str, object]) -> str:
     return text.format(**values) if values else text
 
@@ -161,14 +304,19 @@ def page_words(lang: str) -> PageWords:
     """The pages' catalogue for ``lang`` (none for English: a page's text is English); a
     ``LanguageError`` for a language dipclock has no catalogue for."""
     code = language(lang)
-    if code in ("en", PSEUDO):
+    if code == "en":
         return PageWords(code, {}, {}, False)
-    pages = gettext.translation(PAGES, LOCALE_DIR, languages=[code])
+    # the pseudo-language says every page string 40 % longer: its keys are any catalogue's
+    pages = gettext.translation(PAGES, LOCALE_DIR, languages=["fr" if code == PSEUDO else code])
     table: dict[object, str] = getattr(pages, "_catalog", {})  # gettext's own table
     words = {k: v for k, v in table.items() if isinstance(k, str) and k}
     plurals: dict[str, list[str]] = {}
     for key in sorted((k for k in table if isinstance(k, tuple)), key=str):
         plurals.setdefault(str(key[0]), []).append(table[key])
+    if code == PSEUDO:  # a plural's English plural is not in a compiled catalogue: its
+        # singular stands for it, as long (what the pseudo-language is for is length)
+        return PageWords(code, {k: _pseudo(k) for k in words},
+                         {one: [_pseudo(one)] * 2 for one in plurals}, False)
     return PageWords(code, words, plurals, pages.plural(0) == 0)  # type: ignore[attr-defined]
 
 
@@ -195,7 +343,7 @@ def from_environment(env: Mapping[str, str]) -> str:
     return "en"
 
 
-ENGLISH = Words("en")
+ENGLISH = ENGLISH_WORDS
 
 #: The terms an event may rename (``[terms]`` in its file): the powers' and the seasons'
 #: English names.
@@ -230,5 +378,5 @@ def check_terms(terms: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 __all__ = ["ENGLISH", "LANGUAGES", "LOCALE_DIR", "PAGES", "POWER_NAMES", "PSEUDO", "SEASONS",
-           "TERMS", "WEEKDAYS", "LanguageError", "N_", "Words", "check_terms",
+           "TERMS", "WEEKDAYS", "LanguageError", "N_", "Said", "Words", "check_terms", "said",
            "PageWords", "from_environment", "language", "page_words", "words_of"]

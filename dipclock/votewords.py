@@ -23,6 +23,14 @@ _PASSED = re.compile(r"(?P<what>.+) agreed, (?P<period>.+): the (?P<year>\d+) ce
 _VETOED = re.compile(r"(?P<what>.+) vetoed by (?P<power>\w+): the game goes on")
 _FAILED = re.compile(r"(?P<what>.+) not agreed: the game goes on")
 _LETTER = {name: letter for letter, name in POWERS.items()}
+#: The headlines the hub gives a vote that closed without a result of its own
+#: (``server.votedesk``): undone, dropped for another that passed, cancelled, never opened
+_UNDONE = re.compile(r"Undone by the TD: (?P<rest>.+)")
+_NOT_VOTED = re.compile(r"Not voted: (?P<rest>.+)")
+_CANCELLED = "Cancelled by the TD: the game goes on"
+_NOT_PROPOSED_TWO = re.compile(r"Not proposed: two phones chose for (?P<power>\w+)")
+_NOT_PROPOSED_LATE = re.compile(r"Not proposed: (?P<power>\w+|the proposer)'s button was not "
+                                r"pressed within (?P<n>\d+) minutes")
 
 
 def period_words(period: str, words: Words = ENGLISH) -> str:
@@ -50,6 +58,32 @@ def headline_words(headline: str, words: Words = ENGLISH) -> str:
     if found := _FAILED.fullmatch(headline):
         return words("{what} not agreed: the game goes on",
                      what=_result_what(found["what"], words))
+    return _closed_words(headline, words)
+
+
+def _closed_words(headline: str, words: Words) -> str:
+    """A headline of a vote that closed without a result of its own, in ``words``."""
+    if found := _UNDONE.fullmatch(headline):
+        return words("Undone by the TD: {headline}",
+                     headline=headline_words(found["rest"], words))
+    if found := _NOT_VOTED.fullmatch(headline):
+        return words("Not voted: {headline}", headline=headline_words(found["rest"], words))
+    if headline == _CANCELLED:
+        return words("Cancelled by the TD: the game goes on")
+    if (found := _NOT_PROPOSED_TWO.fullmatch(headline)) and found["power"] in _LETTER:
+        return words("Not proposed: two phones chose for {power}",
+                     power=words.power(_LETTER[found["power"]]))
+    if found := _NOT_PROPOSED_LATE.fullmatch(headline):
+        who = found["power"]
+        if who in _LETTER:
+            return words.plural("Not proposed: {power}'s button was not pressed within {n} "
+                                "minute", "Not proposed: {power}'s button was not pressed "
+                                "within {n} minutes", int(found["n"]),
+                                power=words.power(_LETTER[who]))
+        if who == "the proposer":
+            return words.plural("Not proposed: the proposer's button was not pressed within "
+                                "{n} minute", "Not proposed: the proposer's button was not "
+                                "pressed within {n} minutes", int(found["n"]))
     return headline
 
 

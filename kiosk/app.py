@@ -28,6 +28,7 @@ import pygame
 
 from dipclock import sheetlines, votescreen
 from dipclock.hallmessage import HallMessage
+from dipclock.i18n import ENGLISH, Words, words_of
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.replacements import begun, players_now
@@ -35,6 +36,7 @@ from dipclock.sync import Slew, to_moment
 from hardware.events import ButtonEvent
 from hardware.keyboard import KeyboardButtons
 from kiosk import state
+from kiosk.config import HEARD, heard
 from kiosk.display import Display
 from kiosk.draw import Painter
 from kiosk.outbox import Outbox, StoredConfirmation, StoredPress, StoredVotePress
@@ -179,6 +181,15 @@ class Kiosk:
     table: int | None = None  # named on the screen before a round, with ``hub_text``
     hub_text: str = ""  # "Hub 10.0.0.1:8000, found on the network"
     hub_url: str = ""  # "https://10.0.0.1:8000": the result sheet's QR code points there
+    #: the hub was found on the network: with ``hub_url``, named in the screen's language
+    #: ("Hub 10.0.0.1:8000, found on the network"), instead of ``hub_text``
+    hub_found: bool = False
+    #: the screens' language while there is no round to show (``kiosk.config.spoken``);
+    #: the event's once a round's snapshot has said it
+    words: Words = ENGLISH
+    #: the event's language a round said in this run (kept in the outbox too, ``HEARD``,
+    #: for the next boot's first screens); None: none yet
+    told: Words | None = None
     #: the network's last reading: told, with its fix, while the hub does not answer and
     #: there is no round to show (``state.with_network``)
     network: Callable[[], NetworkState | None] = lambda: None
@@ -383,7 +394,10 @@ class Kiosk:
     def frame(self, mono: float) -> state.Frame:
         """What the screen shows at ``mono``; plays a cue when a stage begins. Before a round
         it names the table and the hub, so a TD walking a hall of cloned cards can check."""
-        fr = state.introduce(self._frame(mono), self.table, self.hub_text)
+        inner = self._frame(mono)
+        hub = (state.hub_line(self.hub_url, self.hub_found, inner.screen.words)
+               if self.hub_url else self.hub_text)
+        fr = state.introduce(inner, self.table, hub)
         if fr.screen.look == "connecting" and fr.screen.hub_lost:
             fr = state.with_network(fr, self.network())
         message = self.message()
@@ -423,7 +437,8 @@ class Kiosk:
         rnd = self.source.current()
         lost = self.source.hub_lost()
         if rnd is None:
-            return state.connecting("", lost, alerts=alerts)
+            return state.connecting("", lost, alerts=alerts, words=self.words)
+        self._hear(words_of(rnd.profile))
         now = self.now(mono)
         local = self.presses(rnd.key)
         risky = self.at_risk(rnd.key)
@@ -463,6 +478,18 @@ class Kiosk:
         self._cue(fr)
         self._cache = (key, now, now + timedelta(seconds=fr.valid_for) - _EPS, fr)
         return fr
+
+    def _hear(self, words: Words) -> None:
+        """The event's language, said by a round: the screens with no round speak it from
+        now on, and the outbox keeps it for the next boot's first screens (a full or
+        failing card only loses that: the clock runs on)."""
+        if words == self.told:
+            return
+        self.told = self.words = words
+        try:
+            self.outbox.put(HEARD, heard(words))
+        except sqlite3.Error as exc:
+            log.warning("cannot keep the event's language for the next start: %s", exc)
 
     def _cue(self, fr: state.Frame) -> None:
         last, self._last = self._last, fr

@@ -16,9 +16,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from dipclock import i18n
 from dipclock.errors import DipclockError, describe
+from dipclock.i18n import ENGLISH, Words
 from dipclock.powers import LETTERS, power_letter
-from machine.identity import AUTO, hub_url
+from machine.identity import AUTO, Refusal, hub_url, notes_in, refusal_notes
 
 SYSTEM_CONFIG = Path("/etc/dipclock/kiosk.toml")
 SYSTEM_OUTBOX = Path("/var/lib/dipclock/outbox.sqlite")
@@ -77,6 +79,8 @@ class Settings(_Strict):
     warning_minutes: Annotated[float, Field(ge=0, le=60)] = 2.0
     sound: bool = False
     outbox: str | None = None
+    #: what the screens say before the hub has said the event's language (``spoken``)
+    language: str | None = None
     buttons: Buttons = Buttons()
 
     @field_validator("start", "call", mode="before")
@@ -93,6 +97,16 @@ class Settings(_Strict):
         if value is not None:
             parse_size(value)
         return value
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        code = i18n.language(value)  # a LanguageError (a ValueError) names those there are
+        if code not in i18n.LANGUAGES:
+            raise ValueError(f"language {value!r}: one of {', '.join(i18n.LANGUAGES)}")
+        return code
 
     @field_validator("hub")
     @classmethod
@@ -118,8 +132,19 @@ class Loaded:
     settings: Settings
     config: Path | None
     #: what the screen says beside the clock about the card's settings: dipclock.txt's lines
-    #: not used and their fix, Imager's settings ignored (``machine.identity.refusal_notes``)
+    #: not used and their fix, Imager's settings ignored (``machine.identity.refusal_notes``),
+    #: in English (the journal's); ``notes_in`` says them in a screen's language
     notes: tuple[str, ...] = ()
+    #: dipclock.txt's lines not used (``machine.identity.Refusal``), and Imager's notes as
+    #: the card's setup left them: what ``notes`` says, to say again in another language
+    refused: tuple[Refusal, ...] = ()
+    imager: tuple[str, ...] = ()
+
+    def notes_in(self, words: Words) -> tuple[str, ...]:
+        """``notes`` in ``words``' language (the card's, or the event's once told)."""
+        if not self.refused and not self.imager:
+            return self.notes
+        return refusal_notes(self.refused, words) + notes_in(self.imager, words)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -171,6 +196,41 @@ def merge(file_data: dict[str, Any], options: dict[str, Any], origin: str) -> Se
     return validate(data, origin)
 
 
+#: The outbox's key for the last event's language the hub said (``Kiosk.frame`` keeps it):
+#: ``{"language": "fr", "terms": {"England": "Grande-Bretagne"}}``
+HEARD = "language"
+
+
+def spoken(setting: str | None, heard: object = None) -> Words:
+    """The language of a table's screens before its hub has said the event's (connecting,
+    looking for the hub, pairing, a problem at start-up): the card's ``language`` setting,
+    else the last event's language the hub said (``heard``, kept in the outbox), else
+    English. Once a snapshot says the event's language, that wins (``Kiosk.frame``).
+
+    The setting wins over the remembered one because it is the TD's own word, the one thing
+    a TD can change without a hub: a card that last served a German event and is now set to
+    ``language = fr`` for a French one must speak French from its first screen, and a card
+    whose remembered language is wrong is put right by one line of dipclock.txt. A card set
+    to nothing speaks what its last event spoke, which is what a TD expects of a card that
+    comes back to the same hall."""
+    if setting is not None:
+        return Words(i18n.language(setting))
+    if isinstance(heard, dict):
+        try:
+            code = i18n.language(str(heard.get("language") or "en"))
+        except i18n.LanguageError:  # an outbox of a later version's language: English
+            return ENGLISH
+        terms = heard.get("terms")
+        return Words(code, {str(k): str(v) for k, v in terms.items()}
+                     if isinstance(terms, dict) else {})
+    return ENGLISH
+
+
+def heard(words: Words) -> dict[str, object]:
+    """What the outbox keeps of an event's language (``HEARD``; read by ``spoken``)."""
+    return {"language": words.lang, "terms": dict(words.terms)}
+
+
 def default_outbox() -> Path:
     """/var/lib/dipclock on a Pi where that is writable, else the user's state directory."""
     parent = SYSTEM_OUTBOX.parent
@@ -180,5 +240,5 @@ def default_outbox() -> Path:
     return state / "dipclock" / "outbox.sqlite"
 
 
-__all__ = ["AUTO", "LETTERS", "Buttons", "ConfigError", "Loaded", "Settings", "default_outbox",
-           "merge"]
+__all__ = ["AUTO", "HEARD", "LETTERS", "Buttons", "ConfigError", "Loaded", "Settings",
+           "default_outbox", "heard", "merge", "spoken"]

@@ -120,6 +120,8 @@ def read_settings(config: str | None) -> tuple[Settings | None, Check]:
               f"box {settings.buttons.serial}" if settings.buttons.serial else "",
               "keyboard" if settings.buttons.keyboard else ""]
     said.append(", ".join(i for i in inputs if i) or "no buttons")
+    if settings.language:  # the screens' before the hub says the event's (kiosk.config.spoken)
+        said.append(f"screens in {settings.language} until the hub says the event's language")
     return settings, ok(name, "; ".join(said))
 
 

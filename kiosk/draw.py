@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -175,6 +176,13 @@ class Drawn:
     rect: pygame.Rect
 
 
+#: Sizes of the font a Painter keeps open at once: each open font holds its file open
+#: (SDL_ttf reads glyphs from it), a screen fitted in a long language tries many sizes, and
+#: a process with over 1,024 files open breaks the button box's serial port (pyserial waits
+#: with select(), which takes no higher file number). The sizes a screen keeps using stay.
+FONTS_OPEN = 48
+
+
 class Painter:
     """Keeps fonts and fitted sizes between frames: a steady countdown costs one blit each."""
 
@@ -184,7 +192,7 @@ class Painter:
         if not pygame.font.get_init():
             pygame.font.init()
         forget_open()  # fonts opened before a display restart (pygame.quit) are dead
-        self._fonts: dict[int, pygame.font.Font] = {}
+        self._fonts: OrderedDict[int, pygame.font.Font] = OrderedDict()
         self._fits: dict[tuple[str, int, int], int] = {}
         self._inked: dict[int, int] = {}
         self._widest_digit: str | None = None
@@ -195,6 +203,10 @@ class Painter:
         f = self._fonts.get(size)
         if f is None:
             f = self._fonts[size] = ScriptFont(size)
+            while len(self._fonts) > FONTS_OPEN:  # the least used is closed as it is dropped
+                self._fonts.popitem(last=False)
+        else:
+            self._fonts.move_to_end(size)
         return f
 
     def _template(self, text: str) -> str:

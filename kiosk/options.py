@@ -59,6 +59,9 @@ def build_parser() -> Parser:
     p.add_argument("--boot-file", metavar="PATH",
                    help="the card's identity file (default /boot/firmware/dipclock.txt or "
                         "/boot/dipclock.txt)")
+    p.add_argument("--lang", dest="language", metavar="LANG",
+                   help="what the screens say before the hub has said the event's language: "
+                        "en, fr, de, it or nl (default: the last event's, else English)")
     p.add_argument("--size", help="window size, 1280x720 (default: the whole display)")
     _bool_flag(p, "fullscreen", "fullscreen (default) or a window")
     p.add_argument("--rotate", type=int, choices=ROTATIONS,
@@ -118,7 +121,9 @@ def read_settings(
     boot = read_boot(boot_files(args))
     if boot is not None:
         data |= boot.settings()
-    notes = refusal_notes(boot.refused if boot is not None else ()) + imager()
+    refused = boot.refused if boot is not None else ()
+    imager_said = imager()
+    notes = refusal_notes(refused) + imager_said
     if data.get("table") is None and args.table is None:
         table = hostname()
         if table is not None:
@@ -137,6 +142,7 @@ def read_settings(
         "table": args.table, "hub": args.hub, "key": args.key, "size": args.size,
         "fullscreen": args.fullscreen, "rotate": args.rotate,
         "warning_minutes": args.warning_minutes, "sound": args.sound, "outbox": args.outbox,
+        "language": getattr(args, "language", None),
         "buttons.gpio": gpio,
         "buttons.pin_factory": args.pin_factory,
         "buttons.serial": args.serial, "buttons.keyboard": args.keyboard,
@@ -144,7 +150,7 @@ def read_settings(
     given = any(v is not None for v in options.values())
     origin = "options" if given or path is None else str(path)
     settings = merge(data, options, origin)
-    return Loaded(settings, path, notes)
+    return Loaded(settings, path, notes, refused, imager_said)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -23,6 +23,7 @@ import pygame  # noqa: E402
 from dipclock import sheetlines, votescreen  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
 from dipclock.hallmessage import HallMessage  # noqa: E402
+from dipclock.i18n import ENGLISH, Words  # noqa: E402
 from dipclock.late import powers_out  # noqa: E402
 from dipclock.schedule import Pause, PhaseRef, Schedule, VotedEnd  # noqa: E402
 from dipclock.scoring import GameResult, score_game  # noqa: E402
@@ -53,7 +54,9 @@ class Scene:
     title: str = "Round 2"
     hub_lost: bool = False
     alerts: tuple[str, ...] = ()
-    before_round: Callable[[], state.Frame] | None = None  # a screen with no round yet
+    #: a screen with no round yet, in the card's language (``kiosk.config.spoken``): the
+    #: scene's ``language`` stands for it
+    before_round: Callable[[Words], state.Frame] | None = None
     extra: dict[str, object] = field(default_factory=dict)
     board: bool = False  # the event on board clocks (a club night), not a central clock
     sheet: str = ""  # the result sheet's address, as the hub gives it (game over: a QR code)
@@ -84,7 +87,7 @@ class Scene:
 
     def _frame(self) -> state.Frame:
         if self.before_round is not None:
-            return self.before_round()
+            return self.before_round(Words(self.language))
         profile = BUILTIN[self.event].model_copy(update={"language": self.language})
         if self.board:
             profile = profile.model_copy(update={"central_clock": False})
@@ -255,32 +258,42 @@ SCENES: tuple[Scene, ...] = (
           alerts=("Clock not verified: no hub and no network time", "Button box unplugged",
                   "Another kiosk (192.168.100.123) also says it is table 3")),
     Scene("waiting-for-the-round", "wdc2019", _t("09:00:00"),
-          before_round=lambda: state.introduce(
-              state.connecting("", False, ("Button box unplugged",)), 3,
-              state.hub_line("http://10.0.0.1:8000", discovered=True))),
+          before_round=lambda words: state.introduce(
+              state.connecting("", False, ("Button box unplugged",), words=words), 3,
+              state.hub_line("http://10.0.0.1:8000", discovered=True, words=words))),
     Scene("looking-for-the-hub", "wdc2019", _t("09:00:00"),
-          before_round=lambda: state.looking_for_hub(3, network=NetworkState(
-              "connected", ("10.0.0.23",), "dipclock-table-3", "Hall B", "wlan0"))),
+          before_round=lambda words: state.looking_for_hub(3, network=NetworkState(
+              "connected", ("10.0.0.23",), "dipclock-table-3", "Hall B", "wlan0"),
+              words=words)),
     # a wrong Wi-Fi password: said, with its fix, instead of looking for the hub
     Scene("wifi-wrong-password", "wdc2019", _t("09:00:00"),
-          before_round=lambda: state.looking_for_hub(3, network=NetworkState(
-              "wifi_wrong_password", (), "dipclock-table-3", "Hall B", "wlan0"))),
-    Scene("cannot-start", "wdc2019", _t("09:00:00"), before_round=lambda: _cannot_start()),
+          before_round=lambda words: state.looking_for_hub(3, network=NetworkState(
+              "wifi_wrong_password", (), "dipclock-table-3", "Hall B", "wlan0"),
+              words=words)),
+    # a new clock shows the code the TD approves it with, and which hub it asked
+    Scene("pairing", "wdc2019", _t("09:00:00"),
+          before_round=lambda words: state.pairing(
+              3, "K7P-2QX", state.hub_line("https://10.0.0.1:8000", discovered=True,
+                                           words=words),
+              "3F:9A:C2:11:7B:E0:54:D8", words=words)),
+    Scene("cannot-start", "wdc2019", _t("09:00:00"), before_round=lambda words: _cannot_start(
+        words)),
     # a typo in dipclock.txt costs its line only: the clock runs, and says which and the fix
     Scene("boot-file-line-not-used", "wdc2019", _t("10:08:40"), presses=(("A", "10:08:35"),),
           alerts=_boot_file_notes()),
 )
 
 
-def _cannot_start() -> state.Frame:
-    """A kiosk.toml with a mistake, worded as the kiosk words it."""
+def _cannot_start(words: Words = ENGLISH) -> state.Frame:
+    """A kiosk.toml with a mistake, worded as the kiosk words it (the file's own words, a
+    setting's name and pydantic's, stay as they are: the TD looks for them in the file)."""
     from kiosk.config import ConfigError
     from kiosk.startup import problem_for
 
     exc = ConfigError("/etc/dipclock/kiosk.toml: warning_minutes: Input should be a valid "
                       "number, unable to parse string as a number")
     found = problem_for(exc, Path("/etc/dipclock/kiosk.toml"))
-    return state.problem(found.what, found.fix)
+    return state.problem(*found.shown(words), words=words)
 
 
 

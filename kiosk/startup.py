@@ -32,16 +32,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import ENGLISH, N_, Words
 from dipclock.sync import to_moment
 from dipclock.venuetime import venue_naive, zone
 from kiosk import state
 from kiosk.app import Kiosk
-from kiosk.config import ConfigError, Loaded, default_outbox
+from kiosk.config import HEARD, ConfigError, Loaded, default_outbox, spoken
 from kiosk.display import Display, Screens, console_screens
-from kiosk.options import watched_files
+from kiosk.options import boot_files, watched_files
 from kiosk.outbox import Outbox
 from kiosk.problems import DisplayUnavailable, Problem
-from machine.identity import IdentityError, board_serial
+from machine.identity import IdentityError, board_serial, read_boot
 from machine.network import NetworkState, NetworkWatch
 from machine.storage import is_disk_full
 
@@ -56,20 +57,21 @@ PUMP = 0.25
 #: How long the box search listens on each port (the box's heartbeat is once a second).
 BOX_WAIT = 2.5
 
-UNPAIRED_REVOKED = "The hub no longer takes this clock (the TD revoked it): pair it again"
-UNPAIRED_CERTIFICATE = ("For 10 minutes the hub has not been the one this clock was paired "
-                        "with (another certificate): pair again only if the TD set the hub "
-                        "up afresh")
+UNPAIRED_REVOKED = N_("The hub no longer takes this clock (the TD revoked it): pair it again")
+UNPAIRED_CERTIFICATE = N_("For 10 minutes the hub has not been the one this clock was paired "
+                          "with (another certificate): pair again only if the TD set the hub "
+                          "up afresh")
 #: The card under the outbox is full (a write failed before the outbox could keep it in
 #: memory: a card full as the kiosk starts): said so, and tried again every ``FULL_RETRY``
 #: seconds, so the clock comes back by itself once there is room.
-CARD_FULL = "this clock's card is full"
-CARD_FULL_FIX = ("free space on it (sudo journalctl --vacuum-size=20M, or delete files you "
-                 "put there); the clock starts again by itself once there is room")
+CARD_FULL = N_("this clock's card is full")
+CARD_FULL_FIX = N_("free space on it (sudo journalctl --vacuum-size=20M, or delete files you "
+                   "put there); the clock starts again by itself once there is room")
 FULL_RETRY = 30.0
-UNEXPECTED_FIX = ("restart it (sudo systemctl restart dipclock-kiosk); if this comes back, "
-                  "send the output of dipclock doctor and journalctl -u dipclock-kiosk to "
-                  "whoever looks after the kiosks")
+UNEXPECTED = N_("unexpected {kind}: {error}")
+UNEXPECTED_FIX = N_("restart it (sudo systemctl restart dipclock-kiosk); if this comes back, "
+                    "send the output of dipclock doctor and journalctl -u dipclock-kiosk to "
+                    "whoever looks after the kiosks")
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -195,17 +197,18 @@ def problem_for(exc: Exception, config: Path | None) -> Problem:
     """A settings exception as the TD reads it: what, and where to fix it."""
     if isinstance(exc, Problem):
         return exc
-    text = str(exc)
+    text = str(exc)  # the settings' own words (a file, a key, pydantic's): as they are
     if isinstance(exc, IdentityError):  # the card's root is read-only: no editor on the Pi
-        return Problem(text, "take the card out, open its DIPCLOCK drive on a laptop, correct "
-                             "that line of dipclock.txt and put the card back: it reads "
-                             "dipclock.txt at every start")
+        return Problem(text, N_("take the card out, open its DIPCLOCK drive on a laptop, "
+                                "correct that line of dipclock.txt and put the card back: it "
+                                "reads dipclock.txt at every start"))
     if isinstance(exc, ConfigError) and not text.startswith("options:"):
         where = text.split(": ", 1)[0] if ": " in text else str(config or "kiosk.toml")
-        return Problem(text, f"correct {where} (sudo nano {where}); the clock starts over "
-                             f"by itself when it is saved")
-    return Problem(text, "correct the kiosk's command line (sudo systemctl edit "
-                         "dipclock-kiosk) or its settings file")
+        return Problem("{error}", N_("correct {where} (sudo nano {where}); the clock starts "
+                                     "over by itself when it is saved"),
+                       {"error": text, "where": where})
+    return Problem(text, N_("correct the kiosk's command line (sudo systemctl edit "
+                            "dipclock-kiosk) or its settings file"))
 
 
 Reader = Callable[[argparse.Namespace], Loaded]
@@ -253,9 +256,13 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display,
 
     painter = Painter()
     note: str | None = None  # why this clock pairs again, for the pairing screen
+    #: the event's language, once a hub's snapshot said it in this run: it wins over the
+    #: card's setting from then on (``kiosk.config.spoken``)
+    told: Words | None = None
     while True:
         loaded: Loaded | None = None
         problem: Problem | None = None
+        table: Table | None = None
         # every file read or looked for, taken before reading: an edit during it counts
         watch = Watch(watched_files(args))
         try:
@@ -263,9 +270,11 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display,
             s = loaded.settings
             display.use(s.window_size, s.fullscreen, s.rotate)
             table = Table(args, loaded, display, clock, painter, watch, note=note,
-                          network=network or (lambda: None))
-            outcome = table.run()
-            note = table.note
+                          network=network or (lambda: None), told=told)
+            try:
+                outcome = table.run()
+            finally:
+                note, told = table.note, table.told
         except DisplayUnavailable:  # first: it is a DipclockError too
             raise
         except DipclockError as exc:  # settings, boot file, event, pins: on the screen
@@ -273,7 +282,8 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display,
         except Exception as exc:  # a failure nobody foresaw: on the screen, not a traceback
             log.debug("the kiosk stopped", exc_info=True)
             problem = (Problem(CARD_FULL, CARD_FULL_FIX) if is_disk_full(exc) else
-                       Problem(f"unexpected {type(exc).__name__}: {exc}", UNEXPECTED_FIX))
+                       Problem(UNEXPECTED, UNEXPECTED_FIX,
+                               {"kind": type(exc).__name__, "error": exc}))
         showing_problem = problem is not None
         retry_at = clock.mono() + FULL_RETRY
         while problem is not None:
@@ -281,7 +291,10 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display,
                 outcome = show_problem(
                     args, problem, loaded, display, clock, painter, watch,
                     ready=partial(_after, clock, retry_at) if problem.what == CARD_FULL
-                    else (lambda: False))
+                    else (lambda: False),
+                    # the card's language: its remembered one too, once the outbox was read
+                    words=told or (table.words if table is not None
+                                   else _card_words(args, loaded)))
                 problem = None
             except Problem as exc:  # the screen that came on meanwhile refuses the size
                 problem = exc
@@ -301,14 +314,27 @@ def _after(clock: Clock, moment: float) -> bool:
     return clock.mono() >= moment
 
 
+def _card_words(args: argparse.Namespace, loaded: Loaded | None) -> Words:
+    """The card's language for a problem at start-up: its setting where the settings were
+    read, else dipclock.txt's ``language`` line alone (a broken kiosk.toml must not make a
+    French card speak English), else English. The outbox's remembered language is not
+    opened for it: a problem may be the outbox itself."""
+    if loaded is not None:
+        return spoken(loaded.settings.language)
+    boot = read_boot(boot_files(args))
+    return spoken(boot.language if boot is not None else None)
+
+
 def show_problem(args: argparse.Namespace, problem: Problem, loaded: Loaded | None,
                  display: Display, clock: Clock, painter: Any, watch: Watch,
-                 ready: Callable[[], bool] = lambda: False) -> Outcome:
+                 ready: Callable[[], bool] = lambda: False, words: Words = ENGLISH
+                 ) -> Outcome:
     """Draw the problem until a settings file changes (``"changed"``: start over) or
-    ``ready()`` (``"ready"``: try again)."""
+    ``ready()`` (``"ready"``: try again); the console's line in English, the screen in the
+    card's language."""
     print(f"dipclock kiosk: {problem.what}. Fix: {problem.fix}", file=sys.stderr, flush=True)
     table = loaded.settings.table if loaded is not None else None
-    frame = state.problem(problem.what, problem.fix, table)
+    frame = state.problem(*problem.shown(words), table, words)
     if display.asked is None:  # the settings were not read: the display's own mode
         display.use(None, not args.headless)
     return hold(display, lambda: frame, watch, clock, ready=ready, painter=painter,
@@ -330,7 +356,8 @@ class Table:
     def __init__(self, args: argparse.Namespace, loaded: Loaded, display: Display,
                  clock: Clock, painter: Any, watch: Watch,
                  board: Callable[[], str | None] = board_serial,
-                 note: str | None = None, network: NetworkReading = lambda: None) -> None:
+                 note: str | None = None, network: NetworkReading = lambda: None,
+                 told: Words | None = None) -> None:
         self.args, self.loaded, self.settings = args, loaded, loaded.settings
         #: the card's notes on its settings (dipclock.txt's lines not used, Imager's
         #: settings ignored): among the alerts of every screen while the clock works
@@ -341,6 +368,11 @@ class Table:
         self.note = note
         self.board = board  # the Pi's serial: tells a cloned card's outbox
         self.network = network  # told on the screen while no hub answers
+        #: the event's language a hub's snapshot said in this run (None: not yet)
+        self.told = told
+        #: the screens' language before the event's is known (``kiosk.config.spoken``):
+        #: set once the outbox is open
+        self.words = told or spoken(self.settings.language)
         self.watch = watch
         self.display, self.clock, self.painter = display, clock, painter
         self.inputs: queue.Queue[object] = queue.Queue()
@@ -362,9 +394,10 @@ class Table:
         try:
             outbox = own_outbox(path, self.board())
         except Exception as exc:  # sqlite3.Error, OSError: a path the TD must fix
-            raise Problem(f"cannot keep the presses in {path}: {exc}",
-                          "free space on the card or set outbox in kiosk.toml to a "
-                          "writable file (dipclock doctor checks the data folder)") from None
+            raise Problem(N_("cannot keep the presses in {path}: {error}"),
+                          N_("free space on the card or set outbox in kiosk.toml to a "
+                             "writable file (dipclock doctor checks the data folder)"),
+                          {"path": path, "error": exc}) from None
         self.closers.append(outbox.close)
         return outbox
 
@@ -377,7 +410,8 @@ class Table:
         finder = HubFinder(hub_id)
         try:
             outcome = hold(self.display, lambda: state.with_card_notes(
-                               state.looking_for_hub(s.table, network=self.network()),
+                               state.looking_for_hub(s.table, network=self.network(),
+                                                     words=self.words),
                                self.notes), watch,
                            self.clock, ready=lambda: finder.found() is not None,
                            painter=self.painter, on_screen=_status_file(self.args, lambda m: m))
@@ -393,14 +427,16 @@ class Table:
 
         s = self.settings
         pairing = Pairing(url, kiosk, s.table, outbox, wake=lambda: None, note=note)
-        hub = state.hub_line(url, discovered=not s.hub)
+        words = self.words
+        hub = state.hub_line(url, discovered=not s.hub, words=words)
 
         def frame() -> state.Frame:
             shown = pairing.shown()
             # a typed address that does not answer may be a network down; a hub just found
             # on the network shows the network works
+            said = words(shown.problem) if shown.problem else None  # ours: UNPAIRED_...
             return state.with_card_notes(state.with_network(
-                state.pairing(s.table, shown.code, hub, shown.fingerprint, shown.problem),
+                state.pairing(s.table, shown.code, hub, shown.fingerprint, said, words),
                 self.network() if shown.code is None and s.hub else None), self.notes)
 
         pairing.start()
@@ -426,12 +462,14 @@ class Table:
             log.warning("key = ... is no longer used: each clock is paired with the hub on "
                         "the TD's dashboard (remove it from dipclock.txt or kiosk.toml)")
         outbox = self._outbox()
+        self.words = self.told or spoken(s.language, outbox.get(HEARD))
+        self.notes = self.loaded.notes_in(self.words)
         sources, keyboard, box, factory = self._buttons()
         inputs: list[Any] = [src.source for src in sources]
         hub = None
         source: Source
         timebase: TimeBase
-        hub_text = hub_url = ""
+        hub_url = ""
         # a card that says nothing finds the hall's hub, unless it ran one board alone
         # before (``--event`` once): that round is resumed, as a club's Pi expects
         finds = s.finds_hub and (s.hub is not None or outbox.get("standalone") is None)
@@ -450,7 +488,7 @@ class Table:
                 credential, outcome = self._pair(url, me, outbox, self.note)
                 if credential is None:
                     return outcome or "changed"
-            hub_text, hub_url = state.hub_line(url, discovered=finds), url
+            hub_url = url
             where, shown_table = f"hub {url}", credential.table
             about = About(me, credential.table, inputs, factory, box,
                           mono=self.clock.mono, started=self.clock.started,
@@ -473,9 +511,10 @@ class Table:
                 now = to_moment(time.time())  # UTC, as the core counts
                 profile, schedule, record = standalone_round(s, date.today(), stored, now)
             except DipclockError as exc:
-                raise Problem(f"no round to show: {exc}",
-                              "set event and start in kiosk.toml (one board), or remove event "
-                              "to find the hall's hub on the network") from None
+                raise Problem(N_("no round to show: {error}"),
+                              N_("set event and start in kiosk.toml (one board), or remove "
+                                 "event to find the hall's hub on the network"),
+                              {"error": exc}) from None
             outbox.put("standalone", record)
             table = record.get("table")
             source = FixedRound(Round(profile, schedule, table,
@@ -486,11 +525,14 @@ class Table:
             shown_table = table
             alerts = About("", s.table, inputs, factory, box, data=outbox.path.parent).alerts
 
-        alerts = _noted(alerts, self.notes)
+        # the card's notes in the screen's language: the event's, once a round said it
+        alerts = _noted(alerts, lambda: self.loaded.notes_in(
+            self.kiosk.words if self.kiosk is not None else self.words))
         kiosk = Kiosk(source, outbox, timebase, s.warning_minutes * 60,
                       log=lambda line: print(line, flush=True),
                       sounds=Sounds(s.sound) if s.sound else None, alerts=alerts,
-                      table=shown_table, hub_text=hub_text, hub_url=hub_url,
+                      table=shown_table, hub_url=hub_url, hub_found=bool(finds and hub),
+                      words=self.words,
                       message=hub.message if hub is not None else lambda: None,
                       network=self.network)
         on_screen = _status_file(self.args, timebase.local,
@@ -500,8 +542,12 @@ class Table:
         if hub is not None:
             hub.start()
         remaining = None if self.clock.end is None else max(0.0, self.clock.end - self.clock.mono())
-        run_loop(kiosk, self.display, self.inputs, run_for=remaining, keyboard=keyboard,
-                 on_screen=on_screen, stop=lambda: hub is not None and hub.unpaired is not None)
+        try:
+            run_loop(kiosk, self.display, self.inputs, run_for=remaining, keyboard=keyboard,
+                     on_screen=on_screen,
+                     stop=lambda: hub is not None and hub.unpaired is not None)
+        finally:
+            self.told = kiosk.told or self.told
         if hub is not None and hub.unpaired is not None:
             from kiosk import pairing
 
@@ -516,7 +562,7 @@ class Table:
         address, and the result sheet's QR code points there."""
         kiosk = self.kiosk
         if kiosk is not None:
-            kiosk.hub_text, kiosk.hub_url = state.hub_line(url, discovered=True), url
+            kiosk.hub_url, kiosk.hub_found = url, True
 
     def _buttons(self) -> tuple[list[Any], Any, Any, str | None]:
         """Start every configured button source on the one queue; a wrong pin, a missing pin
@@ -533,8 +579,8 @@ class Table:
             try:
                 factory = load_pin_factory(b.pin_factory)
             except PinFactoryError as exc:
-                raise Problem(f"buttons.pin_factory: {exc}", _factory_fix(b.pin_factory)
-                              ) from None
+                raise Problem("buttons.pin_factory: {error}", _factory_fix(b.pin_factory),
+                              {"error": exc}) from None
             if factory is not None:
                 self.closers.append(factory.close)
             if b.gpio:
@@ -542,8 +588,8 @@ class Table:
                     gpio = GpioButtons(b.gpio, self.inputs,
                                        hold_seconds=b.hold_seconds, pin_factory=factory)
                 except Exception as exc:  # gpiozero: BadPinFactory, PinInvalidPin, GPIOPinInUse
-                    raise Problem(f"buttons.gpio: {type(exc).__name__}: {exc}",
-                                  _gpio_fix(exc)) from None
+                    raise Problem("buttons.gpio: {kind}: {error}", _gpio_fix(exc),
+                                  {"kind": type(exc).__name__, "error": exc}) from None
                 self.closers.append(gpio.close)
                 sources.append(gpio)
                 used = next(iter(gpio.buttons.values())).pin_factory
@@ -558,9 +604,10 @@ class Table:
                 else:
                     box = SerialButtonBox(b.serial, self.inputs)
             except ValueError as exc:
-                raise Problem(f"buttons.serial {b.serial!r}: {exc}",
-                              "set buttons.serial in kiosk.toml to the box's port "
-                              "(ls /dev/serial/by-id) or to \"auto\"") from None
+                raise Problem("buttons.serial {port!r}: {error}",
+                              N_("set buttons.serial in kiosk.toml to the box's port "
+                                 "(ls /dev/serial/by-id) or to \"auto\""),
+                              {"port": b.serial, "error": exc}) from None
             self.closers.append(box.close)
             sources.append(box)
         if b.keyboard and not self.display.headless:
@@ -587,10 +634,10 @@ def _joined(*parts: Callable[[], tuple[str, ...]]) -> Callable[[], tuple[str, ..
     return lambda: tuple(line for part in parts for line in part())
 
 
-def _noted(alerts: Callable[[], tuple[str, ...]], notes: tuple[str, ...]
+def _noted(alerts: Callable[[], tuple[str, ...]], notes: Callable[[], tuple[str, ...]]
            ) -> Callable[[], tuple[str, ...]]:
     """The shell's alerts, then the card's notes on its settings."""
-    return alerts if not notes else lambda: (*alerts(), *notes)
+    return lambda: (*alerts(), *notes())
 
 
 def ready_line(table: int | None, where: str, mono: float) -> str:
@@ -603,19 +650,19 @@ def ready_line(table: int | None, where: str, mono: float) -> str:
 
 def _factory_fix(name: str | None) -> str:
     if name == "lgpio":
-        return ("install lgpio: sudo apt install python3-lgpio, in a venv made with "
-                "--system-site-packages (sudo sh systemd/install.sh kiosk does both)")
-    return "set buttons.pin_factory in kiosk.toml to lgpio (Pi 4 and Pi 5), or remove it"
+        return N_("install lgpio: sudo apt install python3-lgpio, in a venv made with "
+                  "--system-site-packages (sudo sh systemd/install.sh kiosk does both)")
+    return N_("set buttons.pin_factory in kiosk.toml to lgpio (Pi 4 and Pi 5), or remove it")
 
 
 def _gpio_fix(exc: Exception) -> str:
     name = type(exc).__name__
     if "InUse" in name or "busy" in str(exc).lower():
-        return "give each power its own pin, and stop whatever else uses it"
+        return N_("give each power its own pin, and stop whatever else uses it")
     if "Factory" in name:
-        return ("set buttons.pin_factory = \"lgpio\" in kiosk.toml and install python3-lgpio "
-                "(sudo sh systemd/install.sh kiosk)")
-    return "use BCM pin numbers (like A = 5) or names like \"GPIO5\" in [buttons.gpio]"
+        return N_("set buttons.pin_factory = \"lgpio\" in kiosk.toml and install "
+                  "python3-lgpio (sudo sh systemd/install.sh kiosk)")
+    return N_("use BCM pin numbers (like A = 5) or names like \"GPIO5\" in [buttons.gpio]")
 
 
 __all__ = ["EX_CONFIG", "Watch", "hold", "own_outbox", "problem_for", "run"]

@@ -21,7 +21,7 @@ from dipclock.events import EventProfile
 from dipclock.i18n import ENGLISH, N_, Words, words_of
 from dipclock.late import Pressed
 from dipclock.phaseview import PhaseView
-from dipclock.powers import LETTERS, POWERS
+from dipclock.powers import LETTERS
 from dipclock.schedule import Schedule
 from dipclock.screen import BANNER_SECONDS, Chip, ChipState, clock_text, duration_text
 from dipclock.sheetlines import SheetView
@@ -75,7 +75,8 @@ class Screen:
     vote: VoteView | None = None
     #: the language the screen speaks (its event's, ``dipclock.i18n.words_of``): the words
     #: ``kiosk.draw`` adds itself ("Table", "Starts in", "hub lost") are said in it too. A
-    #: screen with no event yet (connecting, pairing, a problem) speaks English.
+    #: screen with no event yet (connecting, pairing, a problem) speaks the card's
+    #: (``kiosk.config.spoken``: the last event's, or the card's ``language`` setting).
     words: Words = field(default=ENGLISH)
     #: the players' vote page as a QR code beside the vote's panel (``with_vote_code``):
     #: while a vote is open, or for ``VOTE_CODE_SECONDS`` when asked ("" when none shows)
@@ -98,37 +99,48 @@ class Frame:
     view: PhaseView | None
 
 
-def connecting(table_name: str, hub_lost: bool, alerts: tuple[str, ...] = ()) -> Frame:
+def _waiting_chips(words: Words) -> tuple[Chip, ...]:
+    """The seven powers' chips before any round: named, nothing pressed."""
+    return tuple(Chip(c, words.power(c), "waiting", "", "") for c in LETTERS)
+
+
+def connecting(table_name: str, hub_lost: bool, alerts: tuple[str, ...] = (),
+               words: Words = ENGLISH) -> Frame:
     """No round to show yet: say why rather than show a made-up clock.
 
     Hub lost: it has not answered yet. Hub there: the TD has not set up the round.
+    ``words``: the card's language (``kiosk.config.spoken``), there being no event yet.
     """
-    chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
-    label = WAITING_FOR_HUB if hub_lost else "Waiting for the TD to set up the round"
-    screen = Screen("connecting", "", table_name, "", "", label, "--:--", (), "", chips,
-                    hub_lost, tuple(alerts))
+    label = words(WAITING_FOR_HUB if hub_lost else WAITING_FOR_TD)
+    screen = Screen("connecting", "", table_name, "", "", label, "--:--", (), "",
+                    _waiting_chips(words), hub_lost, tuple(alerts), words=words)
     return Frame(screen, 1.0, None)
 
 
-def hub_line(address: str, discovered: bool = False) -> str:
+def hub_line(address: str, discovered: bool = False, words: Words = ENGLISH) -> str:
     """"Hub 10.0.0.1:8000, found on the network": which hub this table talks to."""
     shown = address.removeprefix("http://").removeprefix("https://").rstrip("/")
-    return f"Hub {shown}, found on the network" if discovered else f"Hub {shown}"
+    return (words("Hub {address}, found on the network", address=shown) if discovered
+            else words("Hub {address}", address=shown))
 
 
 #: What a table looking for its hub shows once its network works (``looking_for_hub``).
-LOOKING = "Looking for the hub on the network"
+LOOKING = N_("Looking for the hub on the network")
 #: The advice under it: true on a card (the hub card announces itself on its network), the
 #: typed address only as a last resort.
-HUB_ADVICE = ("Start the hub card on this same network: it is found by itself. Last resort: "
-              "hub = https://ADDRESS:8000 in dipclock.txt")
+HUB_ADVICE = N_("Start the hub card on this same network: it is found by itself. Last "
+                "resort: hub = https://ADDRESS:8000 in dipclock.txt")
 #: The labels of the screens of a table that has no hub answering yet (``with_network``).
-WAITING_FOR_HUB = "Waiting for the hub"
-ASKING_FOR_CODE = "Asking the hub for a pairing code"
+WAITING_FOR_HUB = N_("Waiting for the hub")
+ASKING_FOR_CODE = N_("Asking the hub for a pairing code")
+#: ... and of one whose hub answers, with no round set up yet
+WAITING_FOR_TD = N_("Waiting for the TD to set up the round")
+#: A fix, as the screens with no round say it under what is wrong
+FIX = N_("Fix: {fix}")
 
 
 def looking_for_hub(table: int | None, alerts: tuple[str, ...] = (),
-                    network: NetworkState | None = None) -> Frame:
+                    network: NetworkState | None = None, words: Words = ENGLISH) -> Frame:
     """A kiosk with no hub address browses the network (mDNS) for its hub.
 
     With no working network there is nothing to browse: the network's state and its fix
@@ -136,15 +148,15 @@ def looking_for_hub(table: int | None, alerts: tuple[str, ...] = (),
     connected, the card's address and name, then the hub advice. ``network`` None: not read
     yet (the hub advice alone).
     """
-    chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
     notes: tuple[str, ...]
     if network is not None and network.kind != "connected":
-        label, notes = network.words(), (f"Fix: {network.fix()}",)
+        label, notes = network.words(words), (words(FIX, fix=network.fix(words)),)
     else:
-        label = LOOKING  # one note: wrapped, it is drawn larger than two one to a line
-        notes = (f"{network.words()}. {HUB_ADVICE}" if network is not None else HUB_ADVICE,)
-    screen = Screen("connecting", "", _table_heading(table), "", "", label, "--:--", notes,
-                    "", chips, False, tuple(alerts))
+        label = words(LOOKING)  # one note: wrapped, drawn larger than two one to a line
+        advice = words(HUB_ADVICE)  # two whole sentences, each said in the language
+        notes = (f"{network.words(words)}. {advice}" if network is not None else advice,)
+    screen = Screen("connecting", "", _table_heading(table, words), "", "", label, "--:--",
+                    notes, "", _waiting_chips(words), False, tuple(alerts), words=words)
     return Frame(screen, 1.0, None)
 
 
@@ -152,44 +164,47 @@ def with_network(frame: Frame, network: NetworkState | None) -> Frame:
     """A table whose hub does not answer (its typed address, or the one it found) and whose
     network is down says so, with the fix, instead of only waiting for the hub."""
     screen = frame.screen
+    words = screen.words
     if (network is None or network.kind == "connected" or screen.look != "connecting"
-            or screen.label not in (WAITING_FOR_HUB, ASKING_FOR_CODE)):
+            or screen.label not in (words(WAITING_FOR_HUB), words(ASKING_FOR_CODE))):
         return frame
-    notes = (*screen.notes[:1], f"Fix: {network.fix()}")
-    return replace(frame, screen=replace(screen, label=network.words(), notes=notes))
+    notes = (*screen.notes[:1], words(FIX, fix=network.fix(words)))
+    return replace(frame, screen=replace(screen, label=network.words(words), notes=notes))
 
 
 def pairing(table: int | None, code: str | None, hub: str, fingerprint: str | None,
-            note: str | None = None) -> Frame:
+            note: str | None = None, words: Words = ENGLISH) -> Frame:
     """A clock not yet paired shows the code the TD approves it with (``kiosk.pairing``).
 
     The code is the big text, read from across the table; the hub and its certificate's
     fingerprint are named, so the TD sees which hub this clock asked and can check it is
-    theirs. Before the hub has given a code: dashes, and why if something is wrong."""
-    chips = tuple(Chip(c, POWERS[c], "waiting", "", "") for c in LETTERS)
-    label = ("Pair this clock: the TD enters this code on the dashboard, under Clocks"
-             if code else ASKING_FOR_CODE)
+    theirs. Before the hub has given a code: dashes, and why if something is wrong.
+    ``hub`` and ``note`` come said in ``words`` (``hub_line``, the kiosk's own notes)."""
+    label = (words("Pair this clock: the TD enters this code on the dashboard, under Clocks")
+             if code else words(ASKING_FOR_CODE))
     notes = [hub]
     if fingerprint:
-        notes.append(f"Hub certificate {fingerprint}")
+        notes.append(words("Hub certificate {fingerprint}", fingerprint=fingerprint))
     if note:
         notes.append(note)
-    title, asked = ("", f"Table {table}?") if table is not None else ("New clock", "")
+    title, asked = (("", words("Table {number}?", number=table)) if table is not None
+                    else (words("New clock"), ""))
     screen = Screen("connecting", title, asked, "", "", label, code or "---  ---",
-                    tuple(notes), "", chips, False)
+                    tuple(notes), "", _waiting_chips(words), False, words=words)
     return Frame(screen, 1.0, None)
 
 
-def problem(what: str, fix: str, table: int | None = None) -> Frame:
+def problem(what: str, fix: str, table: int | None = None, words: Words = ENGLISH) -> Frame:
     """The kiosk cannot start: what is wrong and the fix, for the TD called to the table.
 
     Drawn instead of a clock (a wrong clock is worse than none); the kiosk stays up on it
-    and starts over when a settings file changes.
+    and starts over when a settings file changes. ``what`` and ``fix`` come said in
+    ``words`` (``kiosk.problems.Problem.shown``).
     """
-    screen = Screen("problem", "" if table is not None else "dipclock", _table_heading(table),
-                    "", "",
-                    "This clock cannot start: please call the TD", "",
-                    (what, f"Fix: {fix}"), "", (), False)
+    screen = Screen("problem", "" if table is not None else "dipclock",
+                    _table_heading(table, words), "", "",
+                    words("This clock cannot start: please call the TD"), "",
+                    (what, words(FIX, fix=fix)), "", (), False, words=words)
     return Frame(screen, 1.0, None)
 
 

@@ -13,8 +13,9 @@ Bookworm)::
 All are optional: a card that says nothing finds the hub on the network and shows a code;
 the TD approves it for a table on the dashboard (``kiosk.pairing``). ``rotate`` (0, 90, 180
 or 270: the picture turned clockwise) is here because how each table's screen hangs differs
-between cloned cards too. ``key`` (the hall's shared key of old) is still read, so an old
-file is no error, and ignored.
+between cloned cards too; ``language`` (en, fr, de, it or nl) is what the screen says before
+the hub has said the event's (``kiosk.config.spoken``). ``key`` (the hall's shared key of
+old) is still read, so an old file is no error, and ignored.
 
 The card image (``card/``, docs/card.md) reads more of it at every boot, through
 ``machine.cardsetup``: ``role`` (table or hub), ``wifi_name``, ``wifi_password``,
@@ -37,16 +38,18 @@ import difflib
 import re
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from dipclock import i18n
 from dipclock.errors import DipclockError
+from dipclock.i18n import ENGLISH, N_, Words
 from machine.passwords import check_new_password
 
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
 BOOT_FILES: tuple[Path, ...] = (Path("/boot/firmware/dipclock.txt"), Path("/boot/dipclock.txt"))
-KEYS = ("table", "hub", "key", "rotate")
+KEYS = ("table", "hub", "key", "rotate", "language")
 #: The quarter turns ``rotate`` takes, clockwise (the kiosk's ``rotate`` setting).
 ROTATIONS = (0, 90, 180, 270)
 #: What the card image reads too (``machine.cardsetup``); ``size`` goes to the kiosk.
@@ -75,30 +78,45 @@ class IdentityError(DipclockError):
 
 @dataclass(frozen=True)
 class Refusal:
-    """One line of ``dipclock.txt`` not taken, and why; the file's other lines are."""
+    """One line of ``dipclock.txt`` not taken, and why; the file's other lines are.
+
+    ``why`` is English (the console's, the journal's); ``template`` and ``fields`` say it
+    again in a screen's language (``shown``): the catalogue's entry (``N_``) and its
+    ``{fields}``. A refusal made without them (a library's words) is shown as it is."""
 
     path: Path
     line: int | None  # None: the file itself (it cannot be read)
     key: str | None  # None: the line is not ``name = value``
     why: str  # "unknown key 'tabel' (the keys are ...)"
+    template: str = field(default="", compare=False)
+    fields: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         """"/boot/firmware/dipclock.txt line 2: unknown key 'tabel' (...)": the console's."""
         return f"{self.path}: {self.why}" if self.line is None else \
             f"{self.path} line {self.line}: {self.why}"
 
-    def shown(self) -> str:
+    def shown(self, words: Words = ENGLISH) -> str:
         """The words for a screen, short enough for an alert, with the file's name as the
         laptop shows it: "dipclock.txt line 2 not used: unknown key 'tabel', did you mean
-        table?"."""
-        where = self.path.name if self.line is None else f"{self.path.name} line {self.line}"
-        why = self.why.split(" (", 1)[0]  # the keys' list, an example: the console has them
+        table?"; in ``words``' language (the card's, before the hub says the event's)."""
+        said = words(self.template, **dict(self.fields)) if self.template else self.why
+        why = said.split(" (", 1)[0]  # the keys' list, an example: the console has them
         known = (*KEYS, *CARD_KEYS)
         if self.key is not None and self.key.lower() not in known:
             close = difflib.get_close_matches(self.key.lower(), _NAMED, 1)
             if close:
-                why += f", did you mean {close[0]}?"
-        return f"{where} not used: {why}"
+                why = words("{why}, did you mean {key}?", why=why, key=close[0])
+        if self.line is None:
+            return words("{file} not used: {why}", file=self.path.name, why=why)
+        return words("{file} line {line} not used: {why}", file=self.path.name,
+                     line=self.line, why=why)
+
+
+def _refusal(path: Path, line: int | None, key: str | None, why: str, /,
+             **fields: object) -> Refusal:
+    """A refusal whose ``why`` is the catalogue's entry ``why`` (``N_``) filled."""
+    return Refusal(path, line, key, why.format(**fields), why, tuple(fields.items()))
 
 
 @dataclass(frozen=True)
@@ -110,6 +128,7 @@ class BootFile:
     hub: str | None = None  # a URL, or "auto"
     key: str | None = None
     rotate: int | None = None  # 0, 90, 180 or 270
+    language: str | None = None  # "fr": the screens' before the hub says the event's
     role: str = "table"  # "table" or "hub": which of the two services the card runs
     wifi_name: str | None = None
     wifi_password: str | None = None  # None: an open network
@@ -134,6 +153,8 @@ class BootFile:
             out["rotate"] = self.rotate
         if self.size is not None:
             out["size"] = self.size
+        if self.language is not None:
+            out["language"] = self.language
         return out
 
 
@@ -189,31 +210,33 @@ def parse_boot_lines(text: str, path: Path) -> BootFile:
             continue
         match = re.match(r"^([A-Za-z_][\w.-]*)\s*[=:]\s*(.*)$", stripped)
         if match is None:
-            refused.append(Refusal(path, number, None, "expected 'name = value', like "
-                                   f"table = 7, not {stripped[:40]!r}"))
+            refused.append(_refusal(path, number, None, N_(
+                "expected 'name = value', like table = 7, not {text!r}"), text=stripped[:40]))
             continue
         key, value = match.group(1).lower(), _value(match.group(2))
         if key not in KEYS and key not in CARD_KEYS:
-            refused.append(Refusal(path, number, match.group(1),
-                                   f"unknown key {match.group(1)!r} (the keys are "
-                                   f"{', '.join(_NAMED[:-1])} and {_NAMED[-1]})"))
+            refused.append(_refusal(path, number, match.group(1), N_(
+                "unknown key {key!r} (the keys are {keys} and {last})"), key=match.group(1),
+                keys=", ".join(_NAMED[:-1]), last=_NAMED[-1]))
         elif key in found:
-            refused.append(Refusal(path, number, key,
-                                   f"{key} is given twice (first on line {lines[key]})"))
+            refused.append(_refusal(path, number, key, N_(
+                "{key} is given twice (first on line {first})"), key=key, first=lines[key]))
         elif not value:
-            refused.append(Refusal(path, number, key, f"{key} has no value"))
+            refused.append(_refusal(path, number, key, N_("{key} has no value"), key=key))
         else:
             found[key], lines[key] = value, number
 
-    def refuse(key: str, why: str) -> None:
-        refused.append(Refusal(path, lines[key], key, why))
+    def refuse(key: str, why: str, /, **fields: object) -> None:
+        """``why``: the catalogue's entry (``N_``), its ``fields`` filled."""
+        refused.append(_refusal(path, lines[key], key, why, **fields))
         del found[key]
 
     table = None
     if "table" in found:
         raw = found["table"]
         if not raw.isdigit() or not 1 <= int(raw) <= MAX_TABLE:
-            refuse("table", f"table must be a number from 1 to {MAX_TABLE}, not {raw!r}")
+            refuse("table", N_("table must be a number from 1 to {most}, not {raw!r}"),
+                   most=MAX_TABLE, raw=raw)
         else:
             table = int(raw)
     hub = found.get("hub")
@@ -221,53 +244,68 @@ def parse_boot_lines(text: str, path: Path) -> BootFile:
         try:
             hub = hub_url(hub)
         except ValueError as exc:
-            refuse("hub", str(exc))
+            refuse("hub", "{error}", error=exc)  # hub_url's words: English
             hub = None
     rotate = None
     if "rotate" in found:
         raw = found["rotate"]
         if not raw.isdigit() or int(raw) not in ROTATIONS:
-            refuse("rotate", "rotate must be 0, 90, 180 or 270 (the picture turned "
-                             f"clockwise), not {raw!r}")
+            refuse("rotate", N_("rotate must be 0, 90, 180 or 270 (the picture turned "
+                                "clockwise), not {raw!r}"), raw=raw)
         else:
             rotate = int(raw)
+    language = None
+    if "language" in found:
+        raw = found["language"]
+        try:
+            language = i18n.language(raw)
+            if language not in i18n.LANGUAGES:
+                raise i18n.LanguageError(raw)
+        except i18n.LanguageError:
+            refuse("language", N_("language is one of {languages}, not {raw!r}"),
+                   languages=", ".join(i18n.LANGUAGES), raw=raw)
+            language = None
     card = _card_keys(found, lines, refuse)
     if card.get("role") == "hub" and table is not None:
-        refuse("table", "a hub has no table: remove the table line, or say role = table")
+        refuse("table", N_("a hub has no table: remove the table line, or say role = table"))
         table = None
     refused.sort(key=lambda r: r.line or 0)
-    return BootFile(path, table, hub, found.get("key"), rotate, **card,
+    return BootFile(path, table, hub, found.get("key"), rotate, language, **card,
                     refused=tuple(refused))
 
 
 def _card_keys(found: dict[str, str], lines: dict[str, int],
-               refuse: Callable[[str, str], None]) -> dict[str, str]:
+               refuse: Callable[..., None]) -> dict[str, str]:
     """The card's own keys, checked: what a laptop's typo would make silently wrong (a Wi-Fi
     password WPA refuses, a time zone that does not exist) is refused, naming the line."""
     role = found.get("role", "table").lower()
     if role not in ROLES:
-        refuse("role", f"role is table or hub, not {found['role']!r}")
+        refuse("role", N_("role is table or hub, not {raw!r}"), raw=found["role"])
     elif "role" in found:
         found["role"] = role
     name = found.get("wifi_name")
     if name is not None and len(name.encode()) > 32:
-        refuse("wifi_name", "a Wi-Fi name has at most 32 bytes")
+        refuse("wifi_name", N_("a Wi-Fi name has at most 32 bytes"))
     password = found.get("wifi_password")
     if password is not None:
         hex64 = len(password) == 64 and all(c in "0123456789abcdefABCDEF" for c in password)
         if "wifi_name" not in found:
-            refuse("wifi_password", "a Wi-Fi password needs its network: add wifi_name = ..."
-                   if name is None else "a Wi-Fi password needs its network, and the "
-                   f"wifi_name on line {lines['wifi_name']} was refused")
+            if name is None:
+                refuse("wifi_password", N_("a Wi-Fi password needs its network: add "
+                                           "wifi_name = ..."))
+            else:
+                refuse("wifi_password", N_("a Wi-Fi password needs its network, and the "
+                                           "wifi_name on line {line} was refused"),
+                       line=lines["wifi_name"])
         elif not (8 <= len(password) <= 63 and password.isascii() and password.isprintable()
                   or hex64):
-            refuse("wifi_password", "a WPA password has 8 to 63 characters, not "
-                                    f"{len(password)}")
+            refuse("wifi_password", N_("a WPA password has 8 to 63 characters, not {n}"),
+                   n=len(password))
     country = found.get("wifi_country")
     if country is not None:
         if not _COUNTRY.match(country):
-            refuse("wifi_country", "wifi_country is a two-letter code like GB or DE, not "
-                                   f"{country!r}")
+            refuse("wifi_country", N_("wifi_country is a two-letter code like GB or DE, not "
+                                      "{raw!r}"), raw=country)
         else:
             found["wifi_country"] = country.upper()
     zone = found.get("timezone")
@@ -277,18 +315,18 @@ def _card_keys(found: dict[str, str], lines: dict[str, int],
                 raise ValueError(zone)
             ZoneInfo(zone)
         except (ValueError, ZoneInfoNotFoundError):
-            refuse("timezone", f"no time zone {zone!r} (one like Europe/London, "
-                               "America/New_York or UTC)")
+            refuse("timezone", N_("no time zone {raw!r} (one like Europe/London, "
+                                  "America/New_York or UTC)"), raw=zone)
     size = found.get("size")
     if size is not None and not _size_ok(size):
-        refuse("size", f"size is like 1920x1080, not {size!r}")
+        refuse("size", N_("size is like 1920x1080, not {raw!r}"), raw=size)
     password = found.get("td_password")
     if password is not None and check_new_password(password):
-        refuse("td_password", str(check_new_password(password)))
+        refuse("td_password", "{error}", error=check_new_password(password))
     ssh_key = found.get("ssh_key")
     if ssh_key is not None and not _SSH_KEY.match(ssh_key):
-        refuse("ssh_key", "ssh_key is one public key line, like ssh-ed25519 AAAA... "
-                          "you@laptop (the .pub file)")
+        refuse("ssh_key", N_("ssh_key is one public key line, like ssh-ed25519 AAAA... "
+                             "you@laptop (the .pub file)"))
     return {k: v for k, v in found.items() if k in CARD_KEYS}
 
 
@@ -320,8 +358,9 @@ def read_boot(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
         except FileNotFoundError:
             continue
         except OSError as exc:
-            return BootFile(path, refused=(Refusal(path, None, None,
-                                                   f"cannot read it: {exc.strerror}"),))
+            return BootFile(path, refused=(_refusal(path, None, None,
+                                                    N_("cannot read it: {error}"),
+                                                    error=exc.strerror),))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:  # an editor that saved in Windows-1252: keys are ASCII
@@ -339,23 +378,24 @@ FIX_ON_A_LAPTOP = ("take the card out, open its DIPCLOCK drive on a laptop, corr
 #: reads none of them; ``imager_files`` finds them so the screen can say where they belong.
 IMAGER_FILES = ("firstrun.sh", "user-data", "network-config", "meta-data")
 IMAGER_NOTES = (  # three alerts short enough to read on a 7" panel
-    "This card ignores Imager's settings: Wi-Fi, hostname, SSH key, user",
-    "They belong in dipclock.txt on the card's DIPCLOCK drive:",
-    "wifi_name, wifi_password, wifi_country, ssh_key, table",
+    N_("This card ignores Imager's settings: Wi-Fi, hostname, SSH key, user"),
+    N_("They belong in dipclock.txt on the card's DIPCLOCK drive:"),
+    "wifi_name, wifi_password, wifi_country, ssh_key, table",  # keys: typed as they are
 )
 #: Where ``machine.cardsetup`` leaves its notes for the screens, one line each: ``refused``
 #: (the dipclock.txt lines it did not use, then the fix) and ``imager`` (IMAGER_NOTES).
 CARD_NOTES = Path("/run/dipclock-card")
 
 
-def line_words(refused: Sequence[Refusal]) -> str:
+def line_words(refused: Sequence[Refusal], words: Words = ENGLISH) -> str:
     """"line 2", "lines 2 and 5", "lines 2, 5 and 9"; "" for a file that cannot be read."""
     numbers = sorted({r.line for r in refused if r.line is not None})
     if not numbers:
         return ""
     if len(numbers) == 1:
-        return f"line {numbers[0]}"
-    return f"lines {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+        return words("line {number}", number=numbers[0])
+    return words("lines {numbers} and {last}", numbers=", ".join(map(str, numbers[:-1])),
+                 last=numbers[-1])
 
 
 def refusal_fix(refused: Sequence[Refusal]) -> str:
@@ -363,18 +403,25 @@ def refusal_fix(refused: Sequence[Refusal]) -> str:
     return FIX_ON_A_LAPTOP.format(lines=_of_the_file(refused))
 
 
-def _of_the_file(refused: Sequence[Refusal]) -> str:
-    words = line_words(refused)
-    return f"{words} of dipclock.txt" if words else "dipclock.txt"
+def _of_the_file(refused: Sequence[Refusal], words: Words = ENGLISH) -> str:
+    said = line_words(refused, words)
+    return words("{lines} of dipclock.txt", lines=said) if said else "dipclock.txt"
 
 
-def refusal_notes(refused: Sequence[Refusal]) -> tuple[str, ...]:
+def refusal_notes(refused: Sequence[Refusal], words: Words = ENGLISH) -> tuple[str, ...]:
     """The lines a screen shows beside a working clock: each line refused, then the fix in
-    few enough words to be read in an alert."""
+    few enough words to be read in an alert; in ``words``' language (the card's)."""
     if not refused:
         return ()
-    fix = f"Fix: correct {_of_the_file(refused)} on a laptop (the DIPCLOCK drive)"
-    return (*(r.shown() for r in refused), fix)
+    fix = words("Fix: correct {lines} on a laptop (the DIPCLOCK drive)",
+                lines=_of_the_file(refused, words))
+    return (*(r.shown(words) for r in refused), fix)
+
+
+def notes_in(notes: Sequence[str], words: Words) -> tuple[str, ...]:
+    """Imager's notes (``IMAGER_NOTES``, as ``machine.cardsetup`` left them in English) in
+    ``words``' language; any other line as it is."""
+    return tuple(words(n) if n in IMAGER_NOTES[:2] else n for n in notes)
 
 
 def imager_files(folder: Path) -> tuple[str, ...]:
@@ -456,8 +503,8 @@ def hostname_table(gethostname: Callable[[], str] = socket.gethostname) -> int |
 
 __all__ = ["AUTO", "BOOT_FILES", "CARD_KEYS", "CARD_NOTES", "IMAGER_FILES", "IMAGER_NOTES",
            "ROLES", "ROTATIONS", "BootFile", "IdentityError", "Refusal", "board_serial",
-           "card_notes", "imager_files", "imager_notes", "line_words", "refusal_fix",
-           "refusal_notes",
+           "card_notes", "imager_files", "imager_notes", "line_words", "notes_in",
+           "refusal_fix", "refusal_notes",
            "hostname_table", "hub_url",
            "parse_boot_file", "parse_boot_lines", "read_boot", "read_boot_file",
            "table_from_hostname"]

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dipclock.i18n import ENGLISH, Words
 from machine.check import Check, fail, ok, warn
 
 log = logging.getLogger(__name__)
@@ -56,58 +57,67 @@ class NetworkState:
     wifi_name: str | None = None  # the network dipclock.txt names, if any
     device: str | None = None  # the interface it is about (wlan0, end0)
 
-    def _wifi(self) -> str:
-        return f"Wi-Fi '{self.wifi_name}'" if self.wifi_name else "Wi-Fi"
+    def _wifi(self, words: Words = ENGLISH) -> str:
+        return (words("Wi-Fi '{name}'", name=self.wifi_name) if self.wifi_name
+                else words("Wi-Fi"))
 
     def _wired(self) -> bool:
         return self.device is not None and not _is_wifi_name(self.device)
 
-    def words(self) -> str:
-        """One short line for a screen: what the network is now."""
+    def words(self, words: Words = ENGLISH) -> str:
+        """One short line for a screen: what the network is now (in ``words``' language:
+        a table's screen before the hub has said the event's)."""
         if self.kind == "connected":
-            shown = ", ".join(self.addresses[:2]) or "connected"
-            return f"Network: {shown}, {self.hostname}" if self.hostname \
-                else f"Network: {shown}"
+            shown = ", ".join(self.addresses[:2]) or words("connected")
+            return (words("Network: {addresses}, {hostname}", addresses=shown,
+                          hostname=self.hostname) if self.hostname
+                    else words("Network: {addresses}", addresses=shown))
         if self.kind == "no_device":
-            return "No network: no cable, and no Wi-Fi on this Pi"
+            return words("No network: no cable, and no Wi-Fi on this Pi")
         if self.kind == "no_wifi_settings":
-            return "No network: no cable and no Wi-Fi set in dipclock.txt"
+            return words("No network: no cable and no Wi-Fi set in dipclock.txt")
         if self.kind == "wifi_not_found":
-            return f"{self._wifi()}: not found (not in range, or not that name)"
+            return words("{wifi}: not found (not in range, or not that name)",
+                         wifi=self._wifi(words))
         if self.kind == "wifi_wrong_password":
-            return f"{self._wifi()}: the password was refused"
+            return words("{wifi}: the password was refused", wifi=self._wifi(words))
         if self.kind == "no_address":
             if self._wired():
-                return "Network cable in, but the router gave no address"
-            return f"{self._wifi()}: joined, but the router gave no address"
+                return words("Network cable in, but the router gave no address")
+            return words("{wifi}: joined, but the router gave no address",
+                         wifi=self._wifi(words))
         if self._wired():
-            return "Network: asking the router for an address (cable)"
-        return f"Joining {self._wifi()}..."
+            return words("Network: asking the router for an address (cable)")
+        return words("Joining {wifi}...", wifi=self._wifi(words))
 
-    def fix(self) -> str:
+    def fix(self, words: Words = ENGLISH) -> str:
         """The advice that works on a card (its root is read-only: dipclock.txt is edited
         from a laptop, on the card's DIPCLOCK drive); "" when there is nothing to fix."""
-        drive = "dipclock.txt on this card's DIPCLOCK drive (from a laptop), then restart the Pi"
         if self.kind == "connected":
             return ""
         if self.kind == "no_device":
-            return ("This Pi has no Wi-Fi chip (or no driver for it): use a cable from the "
-                    "hall's router")
+            return words("This Pi has no Wi-Fi chip (or no driver for it): use a cable from "
+                         "the hall's router")
         if self.kind == "no_wifi_settings":
-            return f"Plug a network cable in, or add wifi_name and wifi_password to {drive}"
+            return words("Plug a network cable in, or add wifi_name and wifi_password to "
+                         "dipclock.txt on this card's DIPCLOCK drive (from a laptop), then "
+                         "restart the Pi")
         if self.kind == "wifi_not_found":
-            return (f"Check wifi_name (exactly, capitals count) and wifi_country in {drive}; "
-                    "or plug a network cable in")
+            return words("Check wifi_name (exactly, capitals count) and wifi_country in "
+                         "dipclock.txt on this card's DIPCLOCK drive (from a laptop), then "
+                         "restart the Pi; or plug a network cable in")
         if self.kind == "wifi_wrong_password":
-            return (f"Correct wifi_password (capitals count) in {drive}; or plug a network "
-                    "cable in")
+            return words("Correct wifi_password (capitals count) in dipclock.txt on this "
+                         "card's DIPCLOCK drive (from a laptop), then restart the Pi; or plug "
+                         "a network cable in")
         if self.kind == "no_address":
-            return ("The router gave no address: check the router's DHCP is on and has "
-                    "addresses free")
+            return words("The router gave no address: check the router's DHCP is on and has "
+                         "addresses free")
         if self._wired():
-            return "Wait a minute; if this stays, check the router's DHCP is on"
-        return ("Wait a minute; if this stays, check wifi_name and wifi_password in "
-                f"{drive}")
+            return words("Wait a minute; if this stays, check the router's DHCP is on")
+        return words("Wait a minute; if this stays, check wifi_name and wifi_password in "
+                     "dipclock.txt on this card's DIPCLOCK drive (from a laptop), then "
+                     "restart the Pi")
 
 
 def _is_wifi_name(device: str) -> bool:

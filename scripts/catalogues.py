@@ -3,8 +3,8 @@
 Two catalogues, one per kind of reader (``dipclock.i18n``):
 
 - ``dipclock``: every string marked for a person to read in the Python (``words(...)``,
-  ``words.plural(...)``, ``N_(...)``), for the table screens, the hub's own words and the
-  command line;
+  ``words.plural(...)``, ``N_(...)``, ``said(...)``), for the table screens, the hub's own
+  words and the command line;
 - ``pages``: the hub's page scripts' own words (``words(...)``, ``plural(...)`` in
   ``server/static/*.js``) and the pages' fixed text (an HTML element marked ``data-w``),
   which the hub sends a page as JSON (``GET /api/words/{lang}``).
@@ -32,7 +32,9 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "dipclock" / "locale"
 LANGUAGES = ("fr", "de", "it", "nl")
-KEYWORDS = {"words": None, "N_": None, "plural": (1, 2)}
+KEYWORDS = {"words": None, "N_": None, "plural": (1, 2), "said": None}
+#: a page script's own: its words(...) and plural(...) alone (a script's said() is no mark)
+PAGE_KEYWORDS = {"words": None, "plural": (1, 2)}
 #: each catalogue: the folders its words are in, and how each kind of file is read
 DOMAINS: dict[str, tuple[tuple[str, ...], list[tuple[str, str]]]] = {
     "dipclock": (("dipclock", "kiosk", "server", "hardware", "machine"),
@@ -42,8 +44,14 @@ DOMAINS: dict[str, tuple[tuple[str, ...], list[tuple[str, str]]]] = {
 }
 
 
+#: elements with no end tag (``<input>``): their attributes only
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                   "source", "track", "wbr"})
+
+
 class _Marked(HTMLParser):
-    """The text of each element marked ``data-w`` (its own text, one string)."""
+    """The text of each element marked ``data-w`` (its own text, one string), and each
+    attribute an element names in ``data-w-attrs`` ("placeholder title")."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -52,6 +60,13 @@ class _Marked(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         marked = any(name == "data-w" for name, _ in attrs)
+        said = dict(attrs)
+        for name in (said.get("data-w-attrs") or "").split():
+            text = " ".join((said.get(name) or "").split())
+            if text:
+                self.found.append((self.getpos()[0], text))
+        if tag in _VOID:  # no end tag comes: nothing of its own to keep open
+            return
         self._open.append((tag, self.getpos()[0], []) if marked else None)
 
     def handle_endtag(self, tag: str) -> None:
@@ -74,7 +89,8 @@ class _Marked(HTMLParser):
 
 def extract_html(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                  options: Any) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel's extractor for a page: each ``data-w`` element's text, where it starts."""
+    """Babel's extractor for a page: each ``data-w`` element's text and ``data-w-attrs``
+    attribute, where it starts."""
     parser = _Marked()
     parser.feed(fileobj.read().decode("utf-8"))
     for line, text in parser.found:
@@ -87,7 +103,8 @@ def extracted(domain: str = "dipclock") -> Catalog:
     pot = Catalog(project="dipclock", domain=domain, charset="utf-8")
     for source in sources:
         for name, line, message, comments, context in extract_from_dir(
-                ROOT / source, methods, keywords=KEYWORDS, comment_tags=("i18n:",),
+                ROOT / source, methods,
+                keywords=PAGE_KEYWORDS if domain == "pages" else KEYWORDS, comment_tags=("i18n:",),
                 strip_comment_tags=True):
             flags = ("python-brace-format",) if "{" in str(message) else ()
             pot.add(message, locations=[(f"{source}/{name}", line)],

@@ -19,12 +19,15 @@ from typing import Generic, TypeVar
 
 from dipclock.arguments import moment_in_round
 from dipclock.events import BUILTIN, EventError, EventProfile, parse_event_toml
+from dipclock.i18n import Said, said
 from dipclock.names import name_key
-from dipclock.powers import POWERS, power_letter
+from dipclock.powers import power_letter
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Adjustment, Pause, PhaseRef
 from dipclock.seating import SeatingError
 from dipclock.seating.seatfile import read_seats
+from dipclock.sentences import phase as said_phase
+from dipclock.sentences import plural, power
 from dipclock.timeline import break_state, timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server.refusal import Refused
@@ -51,23 +54,31 @@ class Action(Generic[T]):
     """What to store, and the audit log's line for it."""
 
     what: T
-    summary: str
+    #: the log's line as a sentence (``said``): the log keeps its English text and says it
+    #: in its reader's language (``server.logline``); plain text is said in English alone
+    said: str | Said
+
+    @property
+    def summary(self) -> str:
+        """The log's line in English, as the log keeps it."""
+        return str(self.said)
 
 
-def who(table: int | None) -> str:
-    return "all tables" if table is None else f"table {table}"
+def who(table: int | None) -> Said:
+    """The audit log's words for the tables an action is for (``str()``: English)."""
+    return said("all tables") if table is None else said("table {table}", table=table)
 
 
 def need_round(cur: Current | None) -> Current:
     """The round every clock action acts on; none set up yet is a 409."""
     if cur is None:
-        raise Refused(409, "set up the event and the round first")
+        raise Refused(409, said("set up the event and the round first"))
     return cur
 
 
 def need_table(tables: Collection[int], table: int | None) -> None:
     if table is not None and table not in tables:
-        raise Refused(404, f"table {table} is not in this round")
+        raise Refused(404, said("table {table} is not in this round", table=table))
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -78,14 +89,15 @@ def choose_event(body: EventChoice) -> Action[EventProfile]:
     if body.builtin is not None:
         if body.builtin not in BUILTIN:
             known = ", ".join(BUILTIN)
-            raise Refused(422, f"builtin: unknown event {body.builtin!r} (one of {known})")
+            raise Refused(422, said("builtin: unknown event {event} (one of {known})",
+                                    event=repr(body.builtin), known=known))
         profile = BUILTIN[body.builtin]
     else:
         try:
             profile = parse_event_toml(body.toml or "", body.filename)
         except EventError as exc:
             raise Refused(422, str(exc)) from None
-    return Action(profile, f"event {profile.id}: {profile.name}")
+    return Action(profile, said("event {event}: {name}", event=profile.id, name=profile.name))
 
 
 @dataclass(frozen=True)
@@ -99,7 +111,7 @@ class EventScope:
 
 
 def event_scope(
-    profile: EventProfile, summary: str, cur: RoundRow | None, now: datetime,
+    profile: EventProfile, summary: str | Said, cur: RoundRow | None, now: datetime,
     record: bool = False,
 ) -> Action[EventScope]:
     """A round is a record: one under way, called or with anything played (``record``)
@@ -109,10 +121,12 @@ def event_scope(
         return Action(EventScope(profile, 1, None), summary)
     if not played(cur, now) and not record:
         return Action(EventScope(profile, cur.number, cur.number),
-                      f"{summary}, for round {cur.number} (not started)")
-    kept = cur.profile.name if cur.profile else "its event"
+                      said("{change}, for round {round} (not started)", change=summary,
+                           round=cur.number))
+    kept = cur.profile.name if cur.profile else said("its event")
     return Action(EventScope(profile, cur.number + 1, None),
-                  f"{summary}, from round {cur.number + 1} on (round {cur.number} keeps {kept})")
+                  said("{change}, from round {next} on (round {round} keeps {event})",
+                       change=summary, next=cur.number + 1, round=cur.number, event=kept))
 
 
 def played(rnd: RoundRow, now: datetime) -> bool:
@@ -135,39 +149,51 @@ def set_up_round(
     ):
         event = stored.profile
     if event is None:
-        raise Refused(409, "choose the event first")
+        raise Refused(409, said("choose the event first"))
     if body.call is not None and body.call <= body.start:
-        raise Refused(422, "call: must be after the start")
+        raise Refused(422, said("call: must be after the start"))
     title, last_year = round_naming(event, body.number, body.title, body.last_year)
-    summary = f"round {body.number} starts {body.start.isoformat(sep=' ')}"
+    summary = said("round {round} starts {start}", round=body.number,
+                   start=body.start.isoformat(sep=' '))
     if last_year:
-        summary += f", last year {last_year}"
+        summary = said("{change}, last year {year}", change=summary, year=last_year)
     call, published = body.call, published_call(event, body.number)
     if call is None and published is not None:
         call = moment_in_round(published, body.start)  # the event's published call time
     if call:
-        summary += f", call {call.isoformat(sep=' ')}"
-        summary += " (published)" if body.call is None else ""
+        summary = (said("{change}, call {call}", change=summary, call=call.isoformat(sep=' '))
+                   if body.call is not None else
+                   said("{change}, call {call} (published)", change=summary,
+                        call=call.isoformat(sep=' ')))
     # the TD typed the venue's time; the round is kept in UTC (dipclock.venuetime)
     tz = venue(event)
-    start, summary = _utc(body.start, tz, "start", summary)
-    utc_call, summary = _utc(call, tz, "call", summary) if call else (None, summary)
+    start, note = _utc(body.start, tz, "start")
+    summary = _noted(summary, note)
+    utc_call = None
+    if call:
+        utc_call, note = _utc(call, tz, "call")
+        summary = _noted(summary, note)
     return Action(RoundRow(body.number, start, last_year, utc_call, title, event), summary)
 
 
-def _utc(local: datetime, tz: tzinfo, key: str, summary: str) -> tuple[datetime, str]:
+def _utc(local: datetime, tz: tzinfo, key: str) -> tuple[datetime, str | None]:
     """A time the TD typed on the venue's clock, in UTC; one the clocks skip is a 422 and
-    one they repeat is the first, said in the log line ``summary``."""
+    one they repeat is the first, with the core's note (English) for the log line."""
     try:
-        moment, note = resolve(local, tz)
+        return resolve(local, tz)
     except NoSuchTime as exc:
         raise Refused(422, f"{key}: {exc}") from None
-    return moment, summary + (f" ({note})" if note else "")
+
+
+def _noted(summary: Said, note: str | None) -> Said:
+    return said("{change} ({note})", change=summary, note=note) if note else summary
 
 
 def set_up_tables(body: TablesSetup) -> Action[list[int]]:
     numbers = body.numbers()
-    return Action(numbers, f"{len(numbers)} tables: {table_ranges(numbers)}")
+    # one English form ("1 tables: 1", as the log has always said); a language's own forms
+    return Action(numbers, plural("{n} tables: {tables}", "{n} tables: {tables}",
+                                  len(numbers), tables=table_ranges(numbers)))
 
 
 def table_ranges(numbers: Sequence[int]) -> str:
@@ -197,35 +223,47 @@ def start_pause(
     now = whole_second(now)
     need_table(tables, body.table)
     tz = venue(cur.profile)
-    until = _utc(body.until, tz, "until", "")[0] if body.until is not None else None
+    until = _utc(body.until, tz, "until")[0] if body.until is not None else None
     if until is not None and until <= now:
-        raise Refused(422, "until: the restart must be in the future")
+        raise Refused(422, said("until: the restart must be in the future"))
     if body.deadline is None:
         for _i, p in cur.pauses:
             if p.table == body.table and break_state(cur.profile, cur.schedule, p, now) == (
                 "running"
             ):
-                raise Refused(409, f"{who(body.table)} already paused: resume first")
+                raise Refused(409, said("all tables already paused: resume first")
+                              if body.table is None else
+                              said("table {table} already paused: resume first",
+                                   table=body.table))
         new = Pause(at=now, until=until, minutes=body.minutes, table=body.table,
                     reason=body.reason)
-        when = "now"
+        summary = (said("hold {tables} now", tables=who(body.table)) if body.table
+                   else said("pause {tables} now", tables=who(body.table)))
     else:
         ref = PhaseRef.parse(body.deadline)
         phase = timetable(cur.profile, cur.schedule, table=body.table).phase(ref)
         if phase is None:
-            raise Refused(422, f"deadline: {ref.code} is not a deadline of this round")
+            raise Refused(422, said("deadline: {code} is not a deadline of this round",
+                                    code=ref.code))
         if phase.deadline <= now:
-            raise Refused(409, f"the {ref.title} deadline has passed")
+            raise Refused(409, said("the {phase} deadline has passed",
+                                    phase=said_phase(ref.year, ref.season)))
         new = Pause(at_deadline=ref, until=until, minutes=body.minutes, table=body.table,
                     reason=body.reason)
-        when = f"at the {ref.title} deadline ({venue_naive(phase.deadline, tz):%H:%M:%S})"
-    summary = f"{'hold' if body.table else 'pause'} {who(body.table)} {when}"
+        at = f"{venue_naive(phase.deadline, tz):%H:%M:%S}"
+        summary = (said("hold {tables} at the {phase} deadline ({time})",
+                        tables=who(body.table), phase=said_phase(ref.year, ref.season), time=at)
+                   if body.table else
+                   said("pause {tables} at the {phase} deadline ({time})",
+                        tables=who(body.table), phase=said_phase(ref.year, ref.season), time=at))
     if body.until:
-        summary += f", restart {body.until:%H:%M}"
+        summary = said("{change}, restart {time}", change=summary,
+                       time=format(body.until, "%H:%M"))
     elif body.minutes:
-        summary += f", for {body.minutes:g} min"
+        summary = said("{change}, for {minutes} min", change=summary,
+                       minutes=format(body.minutes, "g"))
     if body.reason:
-        summary += f" ({body.reason})"
+        summary = said("{change} ({reason})", change=summary, reason=body.reason)
     return Action(new, summary)
 
 
@@ -238,8 +276,9 @@ def resume(body: ResumeRequest, cur: Current, now: datetime) -> Action[dict[int,
         if p.table == body.table and break_state(cur.profile, cur.schedule, p, now) == "running"
     }
     if not ending:
-        raise Refused(409, f"{who(body.table)}: no pause is running")
-    return Action(ending, f"resume {who(body.table)}")
+        raise Refused(409, said("all tables: no pause is running") if body.table is None
+                      else said("table {table}: no pause is running", table=body.table))
+    return Action(ending, said("resume {tables}", tables=who(body.table)))
 
 
 def end_pause(pause_id: int, cur: Current, now: datetime) -> Action[dict[int, Pause]]:
@@ -247,12 +286,19 @@ def end_pause(pause_id: int, cur: Current, now: datetime) -> Action[dict[int, Pa
     now = whole_second(now)
     found = dict(cur.pauses).get(pause_id)
     if found is None:
-        raise Refused(404, f"no pause {pause_id} in this round")
+        raise Refused(404, said("no pause {pause} in this round", pause=pause_id))
     state = break_state(cur.profile, cur.schedule, found, now)
     if state == "over":
-        raise Refused(409, f"pause {pause_id} is already over")
-    verb = "cancel" if state == "due" else "end"
-    summary = f"{verb} {'hold' if found.table else 'break'} {pause_id} ({who(found.table)})"
+        raise Refused(409, said("pause {pause} is already over", pause=pause_id))
+    tables = who(found.table)
+    if state == "due":
+        summary = (said("cancel hold {pause} ({tables})", pause=pause_id, tables=tables)
+                   if found.table else
+                   said("cancel break {pause} ({tables})", pause=pause_id, tables=tables))
+    else:
+        summary = (said("end hold {pause} ({tables})", pause=pause_id, tables=tables)
+                   if found.table else
+                   said("end break {pause} ({tables})", pause=pause_id, tables=tables))
     return Action({pause_id: found.model_copy(update={"ended": now})}, summary)
 
 
@@ -264,10 +310,12 @@ def adjust(
     need_table(tables, body.table)
     seconds = float(round(body.seconds))
     if seconds == 0:
-        raise Refused(422, "seconds: give or take at least 1 s")
-    verb = "add" if seconds > 0 else "take away"
+        raise Refused(422, said("seconds: give or take at least 1 s"))
+    given, whom = f"{abs(seconds):g}", who(body.table)
     return Action(Adjustment(at=whole_second(now), seconds=seconds, table=body.table),
-                  f"{verb} {abs(seconds):g} s, {who(body.table)}")
+                  said("add {seconds} s, {tables}", seconds=given, tables=whom)
+                  if seconds > 0 else
+                  said("take away {seconds} s, {tables}", seconds=given, tables=whom))
 
 
 def undo_adjustment(adjustment_id: int, made: Sequence[tuple[int, Adjustment]], cur: Current
@@ -276,32 +324,37 @@ def undo_adjustment(adjustment_id: int, made: Sequence[tuple[int, Adjustment]], 
     call is undone: a second tap, or a wrong table, costs nothing."""
     found = dict(made).get(adjustment_id)
     if found is None:
-        raise Refused(404, f"no time given or taken with id {adjustment_id} in round "
-                           f"{cur.round.number}")
-    verb = "given" if found.seconds > 0 else "taken away"
-    at = venue_naive(found.at, venue(cur.profile))
-    return Action(adjustment_id, f"undo: {abs(found.seconds):g} s {verb}, {who(found.table)} "
-                                 f"(made {at:%H:%M:%S})")
+        raise Refused(404, said("no time given or taken with id {id} in round {round}",
+                                id=adjustment_id, round=cur.round.number))
+    at = f"{venue_naive(found.at, venue(cur.profile)):%H:%M:%S}"
+    given, tables = f"{abs(found.seconds):g}", who(found.table)
+    return Action(adjustment_id,
+                  said("undo: {seconds} s given, {tables} (made {time})", seconds=given,
+                       tables=tables, time=at)
+                  if found.seconds > 0 else
+                  said("undo: {seconds} s taken away, {tables} (made {time})",
+                       seconds=given, tables=tables, time=at))
 
 
 def call_round(body: CallRequest, cur: Current, now: datetime) -> Action[datetime]:
     """Call the round (now, or at ``body.at``): games end at the last deadline before it
     (``server.calling.preview`` shows where, table by table, before the TD confirms)."""
     tz = venue(cur.profile)
-    at = whole_second(_utc(body.at, tz, "at", "")[0] if body.at is not None else now)
+    at = whole_second(_utc(body.at, tz, "at")[0] if body.at is not None else now)
     if at <= cur.round.start:
-        raise Refused(422, "at: the call must be after the round's start")
-    return Action(at, f"round {cur.round.number} called at {venue_naive(at, tz):%H:%M:%S}")
+        raise Refused(422, said("at: the call must be after the round's start"))
+    return Action(at, said("round {round} called at {time}", round=cur.round.number,
+                           time=format(venue_naive(at, tz), "%H:%M:%S")))
 
 
 def undo_call(cur: Current) -> Action[RoundRow]:
     """Take the call back: the round as it was, with no call, so every game plays on."""
     if cur.round.call is None:
-        raise Refused(409, f"round {cur.round.number} has not been called")
+        raise Refused(409, said("round {round} has not been called", round=cur.round.number))
+    was = f"{venue_naive(cur.round.call, venue(cur.profile)):%H:%M:%S}"
     return Action(replace(cur.round, call=None),
-                  f"call of round {cur.round.number} undone "
-                  f"(was {venue_naive(cur.round.call, venue(cur.profile)):%H:%M:%S}): "
-                  "games play on")
+                  said("call of round {round} undone (was {time}): games play on",
+                       round=cur.round.number, time=was))
 
 
 # --- seating ----------------------------------------------------------------------------
@@ -312,34 +365,40 @@ def seat(body: SeatingIn) -> Action[list[Seat]]:
     seats = ([Seat(s.round, s.table, s.power, s.player) for s in body.seats]
              if body.seats is not None else seats_from_csv(body.csv or ""))
     if not seats:
-        raise Refused(422, "seating: no seats given (round,table,power,player, one a line)")
+        raise Refused(422, said("seating: no seats given (round,table,power,player, one a "
+                                "line)"))
     given: set[tuple[int, int, str]] = set()
     for s in seats:  # one pass: 20,000 lines once took 42 s to find their one repeat
         key = (s.round, s.table, s.power)
         if key in given:
-            raise Refused(422, f"seating: round {s.round} table {s.table} {POWERS[s.power]} "
-                               "is given twice")
+            raise Refused(422, said("seating: round {round} table {table} {power} is given "
+                                    "twice", round=s.round, table=s.table,
+                                    power=power(s.power)))
         given.add(key)
     rounds = sorted({s.round for s in seats})
-    summary = (f"seating: {sum(1 for s in seats if s.player)} players, "
-               f"round{'s' if len(rounds) > 1 else ''} {table_ranges(rounds)}")
+    players = sum(1 for s in seats if s.player)
+    summary = plural("seating: {players} players, round {rounds}",
+                     "seating: {players} players, rounds {rounds}", len(rounds),
+                     players=players, rounds=table_ranges(rounds))
     cleared = sum(1 for s in seats if not s.player)
-    if cleared:
-        summary += f", {cleared} seats cleared"
+    if cleared:  # one English form, as the log has always said it
+        summary = plural("{change}, {n} seats cleared", "{change}, {n} seats cleared",
+                         cleared, change=summary)
     return Action(seats, summary)
 
 
-def csv_lines(text: str, what: str) -> Iterator[tuple[int, list[str]]]:
-    """A CSV file's lines, numbered from 1 (a byte-order mark dropped). What the csv
+def csv_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    """A teams CSV file's lines, numbered from 1 (a byte-order mark dropped). What the csv
     module cannot read (a field over its 131,072 characters, a NUL) is a 422 naming the
-    line, not a server error."""
+    line, not a server error (the csv module's own words in it stay English)."""
     rows = csv.reader(io.StringIO(text.lstrip("\ufeff")))
     n = 0
     try:
         for n, row in enumerate(rows, start=1):
             yield n, row
     except csv.Error as exc:
-        raise Refused(422, f"{what} line {n + 1}: not a CSV line ({exc})") from None
+        raise Refused(422, said("teams line {line}: not a CSV line ({error})", line=n + 1,
+                                error=str(exc))) from None
 
 
 def teams_from_csv(text: str, roster: Mapping[str, str] | None = None,
@@ -355,7 +414,7 @@ def teams_from_csv(text: str, roster: Mapping[str, str] | None = None,
     members: list[tuple[str, str, str | None]] = []
     seen: dict[str, str] = {}
     widths: set[int] = set()
-    for n, row in csv_lines(text, "teams"):
+    for n, row in csv_lines(text):
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
@@ -363,23 +422,28 @@ def teams_from_csv(text: str, roster: Mapping[str, str] | None = None,
                                                         ["team", "player", "power"]):
             continue
         if len(cells) not in (2, 3) or not all(cells):
-            raise Refused(422, f"teams line {n}: give team,player or team,player,power")
+            raise Refused(422, said("teams line {line}: give team,player or "
+                                    "team,player,power", line=n))
         widths.add(len(cells))
         if len(widths) > 1:
-            raise Refused(422, f"teams line {n}: give a power on every line or none")
+            raise Refused(422, said("teams line {line}: give a power on every line or none",
+                                    line=n))
         team, player = cells[:2]
         if any(len(c) > 80 or not c.isprintable() for c in cells):
-            raise Refused(422, f"teams line {n}: a name is one line of at most 80 characters")
+            raise Refused(422, said("teams line {line}: a name is one line of at most 80 "
+                                    "characters", line=n))
         if roster:
             player = _on_roster(player, roster, n)
         if player in seen:
-            raise Refused(422, f"teams line {n}: {player} is already in {seen[player]}")
+            raise Refused(422, said("teams line {line}: {player} is already in {team}",
+                                    line=n, player=player, team=seen[player]))
         power = _team_power(cells[2], team, members, n) if len(cells) == 3 else None
         seen[player] = team
         members.append((team, player, power))
     teams = {m[0] for m in members}
-    summary = (f"teams: {len(teams)} teams, {len(members)} players" if members
-               else "teams: cleared")
+    summary = (said("teams: {teams} teams, {players} players", teams=len(teams),
+                    players=len(members)) if members
+               else said("teams: cleared"))
     return Action(members, summary)
 
 
@@ -392,8 +456,12 @@ def _on_roster(player: str, roster: Mapping[str, str], n: int) -> str:
         return found
     bare = _unaccented(player)
     alike = [name for name in roster.values() if _unaccented(name) == bare]
-    hint = f" (the roster has {alike[0]}: give the name as it has it)" if len(alike) == 1 else ""
-    raise Refused(422, f"teams line {n}: {player} is not on the roster{hint}")
+    if len(alike) == 1:
+        raise Refused(422, said("teams line {line}: {player} is not on the roster (the "
+                                "roster has {name}: give the name as it has it)",
+                                line=n, player=player, name=alike[0]))
+    raise Refused(422, said("teams line {line}: {player} is not on the roster", line=n,
+                            player=player))
 
 
 def _unaccented(name: str) -> str:
@@ -408,11 +476,12 @@ def _team_power(text: str, team: str, members: list[tuple[str, str, str | None]]
     try:
         letter = power_letter(text)
     except ValueError as exc:
-        raise Refused(422, f"teams line {n}: {exc}") from None
+        raise Refused(422, said("teams line {line}: {error}", line=n, error=str(exc))) from None
     had = next((p for t, p, pw in members if t == team and pw == letter), None)
     if had is not None:
-        raise Refused(422, f"teams line {n}: team {team} has {POWERS[letter]} already "
-                           f"({had})")
+        raise Refused(422, said("teams line {line}: team {team} has {power} already "
+                                "({player})", line=n, team=team, power=power(letter),
+                                player=had))
     return letter
 
 
@@ -422,7 +491,7 @@ def seats_from_csv(text: str) -> list[Seat]:
     try:
         return read_seats(text, clearing=True)
     except SeatingError as exc:
-        raise Refused(422, f"seating {exc}") from None
+        raise Refused(422, said("seating {error}", error=str(exc))) from None
 
 
 # --- penalties --------------------------------------------------------------------------
@@ -438,9 +507,8 @@ def decide(
         None,
     )
     if found is None:
-        raise Refused(
-            404, f"no late submission by {body.power} at table {body.table} in {body.phase}"
-        )
+        raise Refused(404, said("no late submission by {power} at table {table} in {phase}",
+                                power=body.power, table=body.table, phase=body.phase))
     final = {
         # the proposal's text: its label and, once units are entered, the orders to delete
         "confirm": found.proposed.text or found.proposed.label,
@@ -449,8 +517,14 @@ def decide(
     }[body.decision]
     d = Decision(body.round, body.table, body.power, body.phase, body.decision, final,
                  body.note, now)
-    summary = (
-        f"penalty {body.decision}: table {body.table} {body.power} {body.phase}: {final}"
-        + (f" ({body.note})" if body.note else "")
-    )
+    # the power and the phase as their codes, the penalty as the review names it
+    where = {"table": body.table, "power": body.power, "phase": body.phase, "penalty": final}
+    summary = {"confirm": said("penalty confirm: table {table} {power} {phase}: {penalty}",
+                               **where),
+               "waive": said("penalty waive: table {table} {power} {phase}: {penalty}",
+                             **where),
+               "change": said("penalty change: table {table} {power} {phase}: {penalty}",
+                              **where)}[body.decision]
+    if body.note:
+        summary = said("{change} ({note})", change=summary, note=body.note)
     return Action(d, summary)

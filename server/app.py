@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import State
 
+from dipclock.i18n import ENGLISH, Words
 from machine.timesync import boot_id, clock_synchronised
 from server import errors, gcpauses
 from server.backroom import Backroom
@@ -24,6 +25,7 @@ from server.context import Hub
 from server.gate import Gate
 from server.headers import SecurityHeaders
 from server.hubtime import NOTE_EVERY, note_time
+from server.language import preferred, words_for
 from server.mdns import Announcement
 from server.opening import open_hub
 from server.readlimit import PublicReads
@@ -119,8 +121,11 @@ def create_app(
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> JSONResponse:
-        """A TD action ``server.actions`` turned down: its status and its one line."""
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        """A TD action ``server.actions`` turned down: its status and its one line, in the
+        language the request asks for (no store read here: the header alone decides)."""
+        lang = preferred(request.headers.get("accept-language"))
+        return JSONResponse({"detail": exc.in_(Words(lang) if lang else ENGLISH)},
+                            status_code=exc.status)
 
     @app.exception_handler(sqlite3.ProgrammingError)
     async def _restoring(request: Request, exc: sqlite3.ProgrammingError) -> JSONResponse:
@@ -134,13 +139,17 @@ def create_app(
     async def _conflict(request: Request, exc: StoreConflict) -> JSONResponse:
         """A change the store would not make (it raises no HTTP errors): a 409 with its
         one line (a change from a stale screen names what changed, on the venue's
-        clock)."""
+        clock, in the language the request asks for, else the event's)."""
         message = exc.message
         if isinstance(exc, Stale):
             hub: Hub = request.app.state.hub
-            tz = await anyio.to_thread.run_sync(  # store reads: off the event loop
-                lambda: hall_venue(hub.store, current(hub.store)))
-            message = exc.text(tz)
+            accept = request.headers.get("accept-language")
+
+            def said() -> str:  # store reads: off the event loop
+                cur = current(hub.store)
+                words = words_for(accept, cur.profile if cur else hub.store.event())
+                return exc.text(hall_venue(hub.store, cur), words)
+            message = await anyio.to_thread.run_sync(said)
         return JSONResponse({"detail": message}, status_code=409)
 
     app.include_router(kiosk.router)

@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path, Request, Response, WebSocket
+from fastapi import Depends, Path, Request, Response, WebSocket
 
+from dipclock.i18n import ENGLISH, Said, Words, said
 from server.context import Hub, HubDep, client_address
+from server.language import preferred
+from server.refusal import Refused
 from server.stale import BASE_HEADER
 from server.store import PairedClock
 
@@ -71,8 +74,8 @@ def require_td(request: Request, hub: HubDep) -> Session:
     if session is not None:
         return session
     if bearer(request) is not None:
-        raise HTTPException(403, "a clock's token cannot do this: sign in as the TD")
-    raise HTTPException(401, "sign in as the TD first")
+        raise Refused(403, said("a clock's token cannot do this: sign in as the TD"))
+    raise Refused(401, said("sign in as the TD first"))
 
 
 def require_td_csrf(request: Request, session: Annotated[Session, Depends(require_td)]
@@ -81,9 +84,9 @@ def require_td_csrf(request: Request, session: Annotated[Session, Depends(requir
     any moment (the TD's time wins over the tables')."""
     sent = request.headers.get(CSRF_HEADER)
     if not sent:
-        raise HTTPException(403, f"missing the {CSRF_HEADER} header")
+        raise Refused(403, said("missing the {header} header", header=CSRF_HEADER))
     if not same_secret(sent, session.csrf):
-        raise HTTPException(403, f"wrong {CSRF_HEADER}: reload the dashboard")
+        raise Refused(403, said("wrong {header}: reload the dashboard", header=CSRF_HEADER))
     return session
 
 
@@ -94,9 +97,17 @@ def require_td_write(hub: HubDep, session: Annotated[Session, Depends(require_td
     adjustment stamped with a time about to move by an hour would be in the wrong place."""
     left = hub.kept.gathering(hub.clock.mono())
     if left is not None:
-        raise HTTPException(409, "the hub is taking the time its tables kept across its "
-                                 f"restart: try again in {max(1, ceil(left))} s")
+        raise Refused(409, said("the hub is taking the time its tables kept across its "
+                                "restart: try again in {seconds} s", seconds=max(1, ceil(left))))
     return session
+
+
+def spoken(request: Request, line: Said) -> str:
+    """``line`` in the language the request asks for (``Accept-Language``), as
+    ``server.app`` answers a ``Refused``: for a refusal answered otherwise (one with
+    headers, or before the app)."""
+    lang = preferred(request.headers.get("accept-language"))
+    return line.in_(Words(lang) if lang else ENGLISH)
 
 
 def same_secret(sent: str, kept: str) -> bool:
@@ -131,7 +142,8 @@ def screen_base(request: Request) -> int | None:
     if sent is None:
         return None
     if not sent.strip().isdigit() or len(sent.strip()) > 12:
-        raise HTTPException(422, f"{BASE_HEADER}: the dashboard state's base, a whole number")
+        raise Refused(422, said("{header}: the dashboard state's base, a whole number",
+                                header=BASE_HEADER))
     return int(sent)
 
 

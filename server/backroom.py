@@ -55,6 +55,7 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
+from dipclock.i18n import Said, said
 from server.refusal import Refused
 
 A = TypeVar("A")
@@ -81,8 +82,8 @@ class Task:
     """A kind of job in the TD's words: ``name`` ("the draft") and what to do when it is
     too big ("seat fewer players at once")."""
 
-    name: str
-    advice: str
+    name: Said
+    advice: Said
 
 
 Gone = Callable[[], Awaitable[bool]]
@@ -118,15 +119,16 @@ class Backroom:
         past the time limit or out of memory, or when ``gone()`` says the page that asked
         has left (then its process is killed at once)."""
         if self._turn.locked() and self.waiting >= self.queue:
-            raise Refused(503, f"{task.name} was not started: the hub is busy with "
-                               f"{self.waiting + 1} like it; try again in a minute")
+            raise Refused(503, said("{task} was not started: the hub is busy with {n} like "
+                                    "it; try again in a minute", task=task.name,
+                                    n=self.waiting + 1))
         try:
             return await self._in_turn(work, arg, task, gone)
         except asyncio.CancelledError:
             # the hub is stopping and its grace for requests under way is over (as in
             # ``server.bodylimit``): the job is killed, and the TD hears why, not a 500
-            raise Refused(503, f"{task.name} was stopped: the hub is restarting; try again "
-                               "in a moment") from None
+            raise Refused(503, said("{task} was stopped: the hub is restarting; try again in "
+                                    "a moment", task=task.name)) from None
 
     async def close(self) -> None:
         """The hub stops: the job running, if any, is killed (its request is cancelled by
@@ -154,7 +156,8 @@ class Backroom:
             while not taking.done():
                 await asyncio.wait({taking}, timeout=POLL)
                 if not taking.done() and await gone():
-                    raise Refused(503, f"{task.name} was not started: its page left")
+                    raise Refused(503, said("{task} was not started: its page left",
+                                            task=task.name))
         except BaseException:
             if taking.done() and not taking.cancelled() and taking.exception() is None:
                 self._turn.release()  # the turn came as the wait ended: pass it on
@@ -204,17 +207,21 @@ class Backroom:
                     await anyio.to_thread.run_sync(proc.join, 10)
                     raise self._ended(proc.exitcode, task) from None
             if await gone():
-                raise Refused(503, f"{task.name} was stopped: its page left")
+                raise Refused(503, said("{task} was stopped: its page left",
+                                        task=task.name))
             if time.monotonic() > deadline:
-                raise Refused(503, f"{task.name} took longer than {self.seconds:g} s and was "
-                                   f"stopped: {task.advice}, or try again")
+                raise Refused(503, said("{task} took longer than {seconds} s and was stopped: "
+                                        "{advice}, or try again", task=task.name,
+                                        seconds=format(self.seconds, "g"), advice=task.advice))
             await asyncio.sleep(POLL)
 
     def _ended(self, code: int | None, task: Task) -> Refused:
         if code == OUT_OF_MEMORY:
-            return Refused(503, f"{task.name} needed more than {self.memory_mb} MB and was "
-                                f"stopped: {task.advice}")
-        return Refused(503, f"{task.name} stopped unexpectedly (exit code {code}): try again")
+            return Refused(503, said("{task} needed more than {mb} MB and was stopped: "
+                                     "{advice}", task=task.name, mb=self.memory_mb,
+                                     advice=task.advice))
+        return Refused(503, said("{task} stopped unexpectedly (exit code {code}): try again",
+                                 task=task.name, code=code))
 
 
 def _job(out: Connection, work: Callable[[A], R], arg: A, seconds: float, memory_mb: int,

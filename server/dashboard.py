@@ -12,13 +12,15 @@ from datetime import tzinfo
 
 from dipclock import callwords
 from dipclock.events import BUILTIN, EventProfile
+from dipclock.i18n import ENGLISH, Words
 from dipclock.timeline import break_state, timetable
-from server import kepttime, pairing, roundsetup
+from server import kepttime, logline, pairing, roundsetup
 from server.actions import played
 from server.context import Hub
 from server.grid import grid
 from server.hallmessage import as_json, showing
 from server.hubtime import status as clock_status
+from server.language import words_for
 from server.responses import (
     AdjustmentInfo,
     AuditLine,
@@ -47,8 +49,10 @@ DEADLINES = 12
 AUDIT_LINES = 40
 
 
-def state(hub: Hub, review: int | None = None) -> DashboardState:
-    """``review``: the round whose late orders the dashboard lists (default: the current)."""
+def state(hub: Hub, review: int | None = None, accept: str | None = None) -> DashboardState:
+    """``review``: the round whose late orders the dashboard lists (default: the current);
+    ``accept``: the phone's ``Accept-Language`` (``server.language``), the clock card's
+    language."""
     kepttime.settle(hub)  # a restarted hub's time, decided once the tables have had a say
     base = hub.store.audit_head()  # first: whatever is read after it is at least as new
     cur = current(hub.store)
@@ -57,6 +61,8 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
     number, start, correcting = roundsetup.next_round(hub, now)
     last = hub.store.last_round_change()
     profile = hub.store.event()
+    #: the phone's language (its Accept-Language), else the round's event's
+    words = words_for(accept, cur.profile if cur else profile)
     out = DashboardState(
         hub_time=hub.clock.now(),
         now=iso(now, tz),
@@ -75,17 +81,20 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
         hall=None,
         pauses=[],
         deadlines=[],
-        tables=grid(hub, cur),
+        tables=grid(hub, cur, words),
         penalties=[],
         review_round=None,
         undecided=0,
         rounds=[],
-        audit=[AuditLine(at=iso(a.at, tz), action=a.action, summary=a.summary)
+        # each line in the phone's language where its sentence was kept (server.logline)
+        audit=[AuditLine(at=iso(a.at, tz), action=a.action,
+                         summary=logline.shown(a.summary, a.said, words))
                for a in hub.store.audit(AUDIT_LINES)],
         base=base,
         next_round=NextRound(number=number, start=iso(start, tz), correcting=correcting),
         round_change=None if last is None else RoundChange(
-            round=last[0], summary=last[1], at=iso(last[2], tz)),
+            round=last[0], summary=logline.shown(last[1], last[3], words),
+            at=iso(last[2], tz)),
         adjustments=[],
         message=as_json(showing(hub.store, now), tz),
     )
@@ -94,8 +103,8 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
         out.round = RoundInfo(
             number=r.number, title=r.title, start=iso(r.start, tz), last_year=r.last_year,
             call=iso(r.call, tz), event=EventName(id=cur.profile.id, name=cur.profile.name),
-            started=played(r, now), call_rule=callwords.rule_sentence(cur.profile.call_ends))
-        out.hall = clock_model(cur.profile, cur.schedule, now)
+            started=played(r, now), call_rule=callwords.rule_sentence(cur.profile.call_ends, words))
+        out.hall = clock_model(cur.profile, cur.schedule, now, words)
         out.pauses = [
             PauseInfo(id=i, state=break_state(cur.profile, cur.schedule, p, now),
                       at=iso(p.at, tz),
@@ -113,7 +122,8 @@ def state(hub: Hub, review: int | None = None) -> DashboardState:
             for ph in timetable(cur.profile, cur.schedule).phases
             if ph.deadline > now
         ][:DEADLINES]
-    review_rounds(hub, out, review if review is not None else cur.round.number if cur else None)
+    review_rounds(hub, out, review if review is not None else cur.round.number if cur else None,
+                  words)
     out.teams_note = coming_teams(hub, cur, profile)
     return out
 
@@ -130,9 +140,11 @@ def coming_teams(hub: Hub, cur: Current | None, chosen: EventProfile | None) -> 
     return event_teams_note(hub.store, chosen)
 
 
-def review_rounds(hub: Hub, out: DashboardState, review: int | None) -> None:
+def review_rounds(hub: Hub, out: DashboardState, review: int | None,
+                  words: Words = ENGLISH) -> None:
     """Every round's late orders are judged (the count of those not yet decided, in any
-    round, is at the top of the dashboard); the rows of round ``review`` are listed."""
+    round, is at the top of the dashboard); the rows of round ``review`` are listed, the
+    powers in ``words`` (the phone's language)."""
     counts = undecided(hub)
     stored = hub.store.rounds()
     out.undecided = sum(counts.values())
@@ -143,12 +155,12 @@ def review_rounds(hub: Hub, out: DashboardState, review: int | None) -> None:
                     event_id=rnd.profile.id if rnd.profile else "",
                     undecided=counts.get(rnd.number, 0), start=iso(rnd.start, tz),
                     last_year=rnd.last_year, call=iso(rnd.call, tz),
-                    record=record.text() if record else "")
+                    record=record.text(words) if record else "")
         for rnd, record in ((r, hub.store.record(r)) for r in stored)
     ]
     if review is not None and any(rnd.number == review for rnd in stored):
         out.review_round = review
-        out.penalties = late_submissions(hub, review)
+        out.penalties = late_submissions(hub, review, words)
 
 
 def clocks_card(hub: Hub, tz: tzinfo) -> ClocksOut:

@@ -32,7 +32,8 @@ from fastapi import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from server.auth import COOKIE, bearer, current_session, require_td
+from dipclock.i18n import Said, said
+from server.auth import COOKIE, bearer, current_session, require_td, spoken
 from server.bodylimit import refuse
 from server.context import Hub
 from server.refusal import Refused
@@ -46,11 +47,15 @@ TABLE = re.compile(r"/api/tables/(\d{1,3})/")
 SHEET = re.compile(r"/api/sheets/(\d{1,2})/(\d{1,3})(?:/|$)")
 #: a table's game-end votes, from its players' phones (the sheet's key only)
 VOTES = re.compile(r"/api/votes/(\d{1,2})/(\d{1,3})(?:/|$)")
-#: a sheet's write without its key and without the TD's session
-NO_SHEET_KEY = "open this sheet from the table's QR code, or sign in as the TD"
-WRONG_SHEET_KEY = "this link is not this table's sheet: scan the table's QR code"
+#: a sheet's write without its key and without the TD's session, said in the reader's
+#: language (the ``str`` below: English, for the routes that say it too)
+NO_SHEET_KEY_SAID = said("open this sheet from the table's QR code, or sign in as the TD")
+WRONG_SHEET_KEY_SAID = said("this link is not this table's sheet: scan the table's QR code")
 #: a vote's write without the table's key (a phone's: the TD votes on the dashboard)
-NO_VOTE_KEY = "open the vote from the table's QR code (its result sheet)"
+NO_VOTE_KEY_SAID = said("open the vote from the table's QR code (its result sheet)")
+NO_SHEET_KEY = str(NO_SHEET_KEY_SAID)
+WRONG_SHEET_KEY = str(WRONG_SHEET_KEY_SAID)
+NO_VOTE_KEY = str(NO_VOTE_KEY_SAID)
 
 
 Check = Callable[[Hub, Request], Awaitable[None]]
@@ -72,14 +77,14 @@ def _sheet(round_no: int, table: int) -> Check:
     def by_store(hub: Hub, request: Request, key: str | None) -> None:
         if key is not None:
             if not sheet_key_fits(hub.store, round_no, table, key):
-                raise Refused(403, WRONG_SHEET_KEY)
+                raise Refused(403, WRONG_SHEET_KEY_SAID)
         elif current_session(request, hub) is None:
-            raise Refused(401, NO_SHEET_KEY)
+            raise Refused(401, NO_SHEET_KEY_SAID)
 
     async def check(hub: Hub, request: Request) -> None:
         key = request.headers.get(KEY_HEADER)
         if key is None and COOKIE not in request.cookies:
-            raise Refused(401, NO_SHEET_KEY)
+            raise Refused(401, NO_SHEET_KEY_SAID)
         await anyio.to_thread.run_sync(by_store, hub, request, key)
     return check
 
@@ -87,12 +92,12 @@ def _sheet(round_no: int, table: int) -> Check:
 def _votes(round_no: int, table: int) -> Check:
     def by_store(hub: Hub, key: str) -> None:
         if not sheet_key_fits(hub.store, round_no, table, key):
-            raise Refused(403, WRONG_SHEET_KEY)
+            raise Refused(403, WRONG_SHEET_KEY_SAID)
 
     async def check(hub: Hub, request: Request) -> None:
         key = request.headers.get(KEY_HEADER)
         if key is None:
-            raise Refused(401, NO_VOTE_KEY)
+            raise Refused(401, NO_VOTE_KEY_SAID)
         await anyio.to_thread.run_sync(by_store, hub, key)
     return check
 
@@ -132,8 +137,9 @@ class Gate:
         except HTTPException as exc:
             await refuse(send, exc.status_code, str(exc.detail), exc.headers)
             return
-        except Refused as exc:
-            await refuse(send, exc.status, exc.message)
+        except Refused as exc:  # in the language the request asks for, as ``server.app`` says
+            await refuse(send, exc.status, spoken(request, exc.said)
+                         if isinstance(exc.said, Said) else exc.message)
             return
         await self.app(scope, receive, send)
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from dipclock import screen
+from dipclock.i18n import Words, words_of
 from dipclock.late import orders, powers_out
 from dipclock.penalties import started_seconds
 from dipclock.timeline import break_state
@@ -86,7 +87,9 @@ def own_changes(cur: Current, now: datetime, table: int
     )
 
 
-def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
+def grid(hub: Hub, cur: Current | None, words: Words | None = None) -> list[TableRow]:
+    """Each table's tile; its clock in ``words`` (the TD's phone's language), else the
+    event's."""
     tables = hub.store.tables()
     mono = hub.clock.mono()
     rows: dict[int, tuple[PressRow, ...]] = {}
@@ -114,7 +117,7 @@ def grid(hub: Hub, cur: Current | None) -> list[TableRow]:
             # the table's own screen, built once: the tile, its clock and its powers are
             # what the table shows (its board's own starts, for a board clock, included)
             shown = screen.build(cur.profile, cur.schedule, now, orders(presses), gone,
-                                 table=n)
+                                 table=n, words=words or words_of(cur.profile))
             v, powers = shown.view, shown.powers
             row.view = TileView(  # the few fields a tile shows: the grid is polled every 2 s
                 stage=v.stage,

@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Strict, ValidationError
 
 from dipclock.hallmessage import HallMessage, check_minutes, clean_text, shown
+from dipclock.i18n import Said, said
 from dipclock.screen import clock_text
 from dipclock.sync import to_seconds
 from server.responses import MessageJson
@@ -63,12 +64,16 @@ def as_json(message: HallMessage | None, tz: tzinfo) -> MessageJson | None:
                        ends=to_seconds(message.until) if message.until else None)
 
 
-def set_line(message: HallMessage, before: HallMessage | None, tz: tzinfo) -> str:
-    """The log's line: ``hall message "Lunch in the bar" until 13:59:41``."""
-    until = f"until {clock_text(message.until, tz)}" if message.until else "until cleared"
-    replaces = f" (replaces \"{before.text}\")" if before is not None else ""
-    return f"hall message \"{message.text}\" {until}{replaces}"
+def set_line(message: HallMessage, before: HallMessage | None, tz: tzinfo) -> Said:
+    """The log's line: ``hall message "Lunch in the bar" until 13:59:41`` (a sentence:
+    ``server.logline``)."""
+    line = said("hall message \"{text}\" until {time}", text=message.text,
+                time=clock_text(message.until, tz)) if message.until else \
+        said("hall message \"{text}\" until cleared", text=message.text)
+    if before is not None:
+        line = said("{change} (replaces \"{text}\")", change=line, text=before.text)
+    return line
 
 
-def clear_line(before: HallMessage) -> str:
-    return f"hall message cleared: \"{before.text}\""
+def clear_line(before: HallMessage) -> Said:
+    return said("hall message cleared: \"{text}\"", text=before.text)

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
 from machine.storage import is_disk_full
@@ -42,7 +43,8 @@ LEGACY_CORRECTION = "clock_correction"
 
 
 class ClockRefused(DipclockError):
-    """The hub's time cannot be set that way now: the reason, for a 409."""
+    """The hub's time cannot be set that way now: the reason, for a 409 (raised with a
+    ``said(...)``: in the reader's language; ``str()`` is English)."""
 
 
 def anchor_of(hub: Hub) -> str | None:
@@ -185,31 +187,32 @@ def set_time(hub: Hub, target: datetime | None, base: int | None = None,
     tz = hall_venue(hub.store, current(hub.store))
     if machine:
         if hub.clock_standing != KEPT_BY_TABLES:
-            raise ClockRefused("the hub's time is not the time its tables kept: nothing to "
-                               "undo")
+            raise ClockRefused(said("the hub's time is not the time its tables kept: nothing "
+                                    "to undo"))
         after, standing = hub.clock.wall(), standing_of(hub.synced())
     elif target is None:
         if hub.synced() is not True:
-            raise ClockRefused(
-                "the system clock is not synchronised: set the hub's time from your phone"
-            )
+            raise ClockRefused(said("the system clock is not synchronised: set the hub's time "
+                                    "from your phone"))
         after, standing = hub.clock.wall(), SYNCHRONISED
     else:
         try:  # the phone's wall time, on the venue's clock (schemas.LocalTime)
             after, standing = to_seconds(to_utc(target, tz)), SET_BY_TD
         except NoSuchTime as exc:
-            raise ClockRefused(f"time: {exc}") from None
+            raise ClockRefused(f"time: {exc}") from None  # the core's words: English
     shift = after - before
     old, new = to_moment(before), to_moment(after)
     here, there = venue_naive(old, tz), venue_naive(new, tz)
-    summary = (
-        ("hub time put back on the hub machine's own clock (the TD undid the time the "
-         "tables kept)," if machine else
-         "hub time set" + (" to the system's synchronised time," if target is None else ""))
-        + f" from {when(here, there)} to {when(there, here)}, {change_text(shift)}"
-    )
+    moved = {"before": when(here, there), "after": when(there, here),
+             "change": change_text(shift)}
+    line = (said("hub time put back on the hub machine's own clock (the TD undid the time "
+                 "the tables kept), from {before} to {after}, {change}", **moved) if machine
+            else said("hub time set to the system's synchronised time, from {before} to "
+                      "{after}, {change}", **moved) if target is None
+            else said("hub time set from {before} to {after}, {change}", **moved))
+    summary = str(line)  # the reply's words: English, as the log keeps them
     anchor = moved_anchor(hub, after, standing)
-    hub.store.set_clock(shift, new, summary, anchor, base=base)  # first: if it fails,
+    hub.store.set_clock(shift, new, line, anchor, base=base)  # first: if it fails,
     # nothing moved
     with hub.kept.lock:  # the TD's time wins over what the tables kept
         hub.kept.decided = 0.0 if hub.kept.decided is None else hub.kept.decided

@@ -21,6 +21,7 @@ import logging
 import sqlite3
 import threading
 
+from dipclock.i18n import said
 from dipclock.keptvote import kept_time_change
 from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import venue_naive
@@ -93,11 +94,17 @@ def settle(hub: Hub) -> None:
         tz = hall_venue(hub.store, current(hub.store))
         here, there = venue_naive(to_moment(before), tz), venue_naive(to_moment(after), tz)
         tables = len(verdict.agreeing)
-        summary = (f"hub time taken from the {tables} tables that kept it across the hub's "
-                   f"restart, from {when(here, there)} to {when(there, here)}, "
-                   f"{change_text(change)}: the hub machine's clock was "
-                   f"{'ahead' if change < 0 else 'behind'} ({verdict.text})")
-        hub.store.set_clock(change, to_moment(after), summary,
+        # the tables' verdict in the core's words (English)
+        moved = {"tables": tables, "before": when(here, there), "after": when(there, here),
+                 "change": change_text(change), "verdict": verdict.text}
+        line = (said("hub time taken from the {tables} tables that kept it across the hub's "
+                     "restart, from {before} to {after}, {change}: the hub machine's clock "
+                     "was ahead ({verdict})", **moved) if change < 0 else
+                said("hub time taken from the {tables} tables that kept it across the hub's "
+                     "restart, from {before} to {after}, {change}: the hub machine's clock "
+                     "was behind ({verdict})", **moved))
+        summary = str(line)
+        hub.store.set_clock(change, to_moment(after), line,
                             moved_anchor(hub, after, KEPT_BY_TABLES), new_epoch=False)
         # moved by ``change`` from now, not set to ``after``: the store's write took time,
         # and a clock set to a time read before it would lag by that (6 ms, once)

@@ -134,12 +134,12 @@ def served(rendered: Rendered, request: Request,
     ``no-cache`` and ``headers``."""
     zipped = rendered.gzipped is not None and takes_gzip(request.headers.get("accept-encoding"))
     etag = rendered.gzip_etag if zipped else rendered.etag
-    said = {"ETag": etag, **REVALIDATE, **(headers or {})}
+    sent = {"ETag": etag, **REVALIDATE, **(headers or {})}
     if rendered.gzipped is not None:
-        said["Vary"] = "Accept-Encoding"
+        sent["Vary"] = "Accept-Encoding"
     if matches(request.headers.get("if-none-match"), etag):
-        return Response(status_code=304, headers=said)
+        return Response(status_code=304, headers=sent)
     if zipped:
-        said["Content-Encoding"] = "gzip"
+        sent["Content-Encoding"] = "gzip"
     return Response(rendered.gzipped if zipped and rendered.gzipped is not None
-                    else rendered.body, media_type="application/json", headers=said)
+                    else rendered.body, media_type="application/json", headers=sent)

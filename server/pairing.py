@@ -22,6 +22,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from dipclock.i18n import said
+from dipclock.sentences import plural
 from server.actions import Refused
 from server.store import PairedClock, Store, Waiting
 
@@ -78,15 +80,15 @@ class Clocks:
         """The clock holding ``token``, if it is paired for ``table``; else ``Refused`` with
         what the clock (and whoever reads its log) must do."""
         if not token:
-            raise Refused(401, "this clock is not paired: it shows a code for the TD to "
-                               "approve on the dashboard")
+            raise Refused(401, said("this clock is not paired: it shows a code for the TD to "
+                                    "approve on the dashboard"))
         found = self.by_hash.get(token_hash(token))
         if found is None:
-            raise Refused(401, "this hub does not know this clock (revoked, or paired with "
-                               "another hub): pair it again")
+            raise Refused(401, said("this hub does not know this clock (revoked, or paired "
+                                    "with another hub): pair it again"))
         if found.table != table:
-            raise Refused(403, f"this clock is paired for table {found.table}, "
-                               f"not table {table}")
+            raise Refused(403, said("this clock is paired for table {paired}, not table "
+                                    "{table}", paired=found.table, table=table))
         return found
 
     def known(self, token: str) -> PairedClock | None:
@@ -143,7 +145,7 @@ def ask(store: Store, clocks: Clocks, kiosk: str, hashed: str, wished: int | Non
     Asking again with the same token (a retry after a lost reply) gives the same code; a
     token already paired is refused: the clock must not pair twice with one token."""
     if hashed in clocks.by_hash:
-        raise Refused(409, "this token is already paired: use it, or make a new one")
+        raise Refused(409, said("this token is already paired: use it, or make a new one"))
     again = store.waiting_for(token_hash=hashed, now=now)
     if again is not None:
         return Asked(again.code, again.expires - now)
@@ -158,7 +160,7 @@ def ask(store: Store, clocks: Clocks, kiosk: str, hashed: str, wished: int | Non
                 return Asked(again.code, again.expires - now)
             continue  # the code was taken: draw another
         return Asked(w.code, WAITING_SECONDS)
-    raise Refused(503, "no free pairing code: try again")
+    raise Refused(503, said("no free pairing code: try again"))
 
 
 Standing = Literal["waiting", "paired"]
@@ -172,8 +174,8 @@ def standing(store: Store, clocks: Clocks, token: str, now: float
         return "paired", paired
     w = store.waiting_for(token_hash=token_hash(token), now=now)
     if w is None:
-        raise Refused(404, "no request of this clock is waiting (it expired, or the TD "
-                           "refused it): ask again")
+        raise Refused(404, said("no request of this clock is waiting (it expired, or the TD "
+                                "refused it): ask again"))
     return "waiting", w
 
 
@@ -182,15 +184,17 @@ def approve(store: Store, clocks: Clocks, code: str, table: int, now: float,
     """The TD pairs the clock showing ``code`` for ``table``."""
     w = store.waiting_for(code=typed(code), now=now)
     if w is None:
-        raise Refused(404, f"no clock is waiting with the code {code.strip()!r}: check the "
-                           f"code on the clock's screen (a code lasts "
-                           f"{WAITING_SECONDS // 60} minutes, then the clock shows a new one)")
+        raise Refused(404, said("no clock is waiting with the code {code}: check the code on "
+                                "the clock's screen (a code lasts {minutes} minutes, then the "
+                                "clock shows a new one)", code=repr(code.strip()),
+                                minutes=WAITING_SECONDS // 60))
     others = clocks.same_id(w.kiosk, w.address)
-    summary = f"paired clock {w.kiosk} ({w.address}) for table {table}"
-    if others:
-        summary += ("; it says the id of the clock of " + ", ".join(
-            f"table {c.table} ({c.address})" for c in others)
-            + ", which stays paired: revoke one if they are not the same card")
+    summary = said("paired clock {clock} ({address}) for table {table}", clock=w.kiosk,
+                   address=w.address, table=table)
+    if others:  # the tables listed as the log has always listed them
+        summary = said("{change}; it says the id of the clock of {tables}, which stays "
+                       "paired: revoke one if they are not the same card", change=summary,
+                       tables=", ".join(f"table {c.table} ({c.address})" for c in others))
     paired = store.pair(w, table, moment, summary)
     clocks.add(paired)
     return paired
@@ -201,16 +205,18 @@ def revoke(store: Store, clocks: Clocks, clock_id: int, moment: Any) -> tuple[Pa
     """The TD takes a clock's credential back; returns it and its open push channels."""
     gone = clocks.drop(clock_id)
     if gone is None:
-        raise Refused(404, f"no paired clock {clock_id}")
+        raise Refused(404, said("no paired clock {clock}", clock=clock_id))
     store.unpair(clock_id, moment,
-                 f"revoked clock {gone.kiosk} ({gone.address}) of table {gone.table}")
+                 said("revoked clock {clock} ({address}) of table {table}", clock=gone.kiosk,
+                      address=gone.address, table=gone.table))
     return gone, clocks.cut(clock_id)
 
 
 def refuse(store: Store, code: str) -> None:
     """The TD turns a waiting request down (a clock nobody in the hall knows)."""
     if not store.refuse_waiting(typed(code)):
-        raise Refused(404, f"no clock is waiting with the code {code.strip()!r}")
+        raise Refused(404, said("no clock is waiting with the code {code}",
+                                code=repr(code.strip())))
 
 
 def refuse_all(store: Store, moment: Any) -> int:
@@ -219,8 +225,9 @@ def refuse_all(store: Store, moment: Any) -> int:
     waiting = store.waiting()
     addresses = len({w.address for w in waiting})
     return store.refuse_all_waiting(
-        moment, f"refused all {len(waiting)} clocks waiting to be paired, from {addresses} "
-                f"address{'es' * (addresses != 1)}")
+        moment, plural("refused all {count} clocks waiting to be paired, from {n} address",
+                       "refused all {count} clocks waiting to be paired, from {n} addresses",
+                       addresses, count=len(waiting)))
 
 
 __all__ = ["CODE_ALPHABET", "Asked", "Clocks", "approve", "ask", "refuse", "refuse_all",

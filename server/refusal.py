@@ -8,12 +8,15 @@ its own ``server.store.StoreConflict``, which ``server.app`` answers the same wa
 from __future__ import annotations
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said
 
 
 class Refused(DipclockError):
-    """The hub turns the TD's action down: the HTTP status and one line for the dashboard."""
+    """The hub turns the TD's action down: the HTTP status and one line for the dashboard,
+    a ``Said`` where it is said in the reader's language (``server.app`` answers it in the
+    request's ``Accept-Language``)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: str | Said) -> None:
+        super().__init__(message)  # a Said is kept: ``in_(words)`` says it in a language
         self.status = status
-        self.message = message
+        self.message = str(message)

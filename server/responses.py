@@ -798,7 +798,8 @@ class PowerLine(Out):
     """A power's line of the sheet, in table order."""
 
     letter: str  # "A"
-    name: str  # "Austria"
+    name: str  # "Austria": the key of the sheet's ``players``, ``scores``, ``confirmed``
+    said: str = ""  # the name shown, in the phone's language ("Autriche-Hongrie")
 
 
 class SheetVote(Out):
@@ -1226,10 +1227,13 @@ class VoteRecord(Out):
 
 
 class PageWordsOut(Out):
-    """``GET /api/words/{lang}``: the pages' own words in a language (``dipclock.i18n``):
+    """``GET /api/words/{lang}`` (and ``GET /api/words``, the browser's language): the pages'
+    own words in a language (``dipclock.i18n``):
     English -> the language, a plural's forms, whether 0 takes the singular."""
 
     lang: str
     words: dict[str, str]
     plurals: dict[str, list[str]]
     zero_is_one: bool
+    #: the languages a page's switch offers: code -> the language's own name
+    languages: dict[str, str] = {}

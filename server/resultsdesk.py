@@ -16,12 +16,14 @@ from dataclasses import dataclass
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Endings, Scored, endings, unagreed_end
+from dipclock.i18n import ENGLISH, Words
 from dipclock.powers import LETTERS, POWERS
 from dipclock.replacements import Replacement, sheet_words, split
 from dipclock.roster.register import event_bonuses
 from dipclock.schedule import Schedule
 from dipclock.scoring import SYSTEMS, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
+from dipclock.sheetlines import ending_words
 from dipclock.standings import (
     GameScore,
     SeatTie,
@@ -37,6 +39,7 @@ from dipclock.standings import (
 from dipclock.timeline import table_clock
 from dipclock.votes.ballot import Outcome
 from dipclock.votes.proposal import Moment, Proposal, parse_form
+from dipclock.votewords import headline_words
 from server.auth import same_secret
 from server.csvcells import cell
 from server.responses import (
@@ -136,14 +139,15 @@ def board_result(board: Board, table: int, body: SheetIn) -> Scored:
     return scored_result(board.profile, body, where(board, table))
 
 
-def board_problem(board: Board, table: int, body: SheetIn) -> str | None:
-    """Why table ``table``'s sheet cannot be scored (None: it can)."""
-    return problem(board.profile, body, where(board, table))
+def board_problem(board: Board, table: int, body: SheetIn, words: Words = ENGLISH
+                  ) -> str | None:
+    """Why table ``table``'s sheet cannot be scored (None: it can), in ``words``."""
+    return problem(board.profile, body, where(board, table), words)
 
 
-def vote_prefill(row: VoteRow | None) -> SheetVote | None:
+def vote_prefill(row: VoteRow | None, words: Words = ENGLISH) -> SheetVote | None:
     """What a passed vote gives the table's sheet to start from (``Outcome.sheet``: the
-    ending, its powers, the year whose chart counts)."""
+    ending, its powers, the year whose chart counts), its headline in ``words``' language."""
     if row is None or row.chart_year is None:
         return None
     proposal = parse_form(row.form, row.proposer)
@@ -151,15 +155,17 @@ def vote_prefill(row: VoteRow | None) -> SheetVote | None:
         proposal = Proposal("dias", frozenset(p for p in LETTERS if row.centres.get(p, 0) > 0))
     moment = Moment(row.year, "spring" if row.season == "spring" else "fall")
     start = Outcome(True, row.why, row.chart_year, row.voters, proposal, moment).sheet()
-    return SheetVote.model_validate({"headline": row.headline, **start})
+    return SheetVote.model_validate({"headline": headline_words(row.headline, words), **start})
 
 
 def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, str],
-               replaced: Sequence[Replacement] = (), voted: VoteRow | None = None
-               ) -> SheetView:
+               replaced: Sequence[Replacement] = (), voted: VoteRow | None = None,
+               words: Words = ENGLISH) -> SheetView:
     """``replaced``: the table's replacements this round: a replaced power's line names
     who started and who played it from which phase (``sheet_words``). ``voted``: the
-    passed vote that ended the game, whose result an empty sheet starts from."""
+    passed vote that ended the game, whose result an empty sheet starts from. ``words``:
+    the language of the phone it is shown on (its text; the keys and values a page
+    compares stay English: the powers' ``name``, ``players``, ``scores``)."""
     profile = board.profile
     seated = {p: sheet_words(n, [r for r in replaced if r.power == p])
               for p, n in seated.items()}
@@ -167,17 +173,18 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
     scores: dict[str, float] | None = None
     found: list[str] = []
-    refused = board_problem(board, table, sheet.body) if sheet is not None else None
+    refused = board_problem(board, table, sheet.body, words) if sheet is not None else None
     if sheet is not None:
-        found = ([refused] if refused else []) + warnings(sheet.body)
+        found = ([refused] if refused else []) + warnings(sheet.body, words)
         if year is not None and sheet.body.year > year:
             # the call rule, or the last year, ended the game before: a later Fall is not
             # the one that counts (an earlier one may be: a vote or a solo ends a game)
-            found.append(f"the table's clock ended the game with Fall {year}: "
-                         f"Fall {sheet.body.year} cannot count")
+            found.append(words("the table's clock ended the game with {phase}: {given} "
+                               "cannot count", phase=words.phase(year, "fall"),
+                               given=words.phase(sheet.body.year, "fall")))
         if voted is not None and voted.chart_year not in (None, sheet.body.year):
-            found.append(f"a vote ended the game on the {voted.chart_year} centre chart: "
-                         f"the sheet says {sheet.body.year}")
+            found.append(words("a vote ended the game on the {year} centre chart: the sheet "
+                               "says {given}", year=voted.chart_year, given=sheet.body.year))
         if refused is None:
             unvoted = unagreed_end(profile, sheet.body.result(), year) if voted is None \
                 else None
@@ -185,79 +192,100 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
             done = board_result(board, table, sheet.body)
             scores = named(done.scores)
             found += done.notes  # a victory the sheet called a draw: scored as the solo
-    counts = f"Fall {year} centres count" if year else "the last Fall played counts"
+    counts = (words("{phase} centres count", phase=words.phase(year, "fall")) if year
+              else words("the last Fall played counts"))
     if voted is not None and voted.chart_year is not None:
-        counts = f"Fall {voted.chart_year} centres count (the vote)"
+        counts = words("{phase} centres count (the vote)",
+                       phase=words.phase(voted.chart_year, "fall"))
     allowed = endings(profile, board.rnd.number, board.rnd.last_year) if system else None
-    offered, ask_draw = offered_endings(allowed, year, bool(system and system.draws_by_size))
+    offered, ask_draw = offered_endings(allowed, year, bool(system and system.draws_by_size),
+                                        words)
     return SheetView(
-        round=board.rnd.number, round_title=board.rnd.title or f"Round {board.rnd.number}",
+        round=board.rnd.number,
+        round_title=board.rnd.title or words("Round {number}", number=board.rnd.number),
         table=table, event=profile.name, system=system.name if system else None,
         notes=list(profile.scoring.notes) if profile.scoring else [], year=year,
         counts=counts, draws_by_size=bool(system and system.draws_by_size),
-        endings=_endings(board),
-        powers=[PowerLine(letter=p, name=POWERS[p]) for p in LETTERS],
+        endings=_endings(board, words),
+        powers=[PowerLine(letter=p, name=POWERS[p], said=words.power(p)) for p in LETTERS],
         total_centres=TOTAL_CENTRES, lines=len(seated) or len(LETTERS),
         offered=offered, ask_draw=ask_draw, eliminated_at=0, first_year=FIRST_YEAR,
         latest_year=(allowed.last_year if allowed else None) or LAST_YEAR,
         players={POWERS[p]: n for p, n in sorted(seated.items(), key=lambda i:
                                                    LETTERS.index(i[0]))},
         sheet=sheet.body if sheet else None,
-        ending=ending_text(sheet.body) if sheet else "",
+        ending=ending_words(ending_text(sheet.body), words) if sheet else "",
         version=sheet.version if sheet else 0,
         confirmed=[POWERS[p] for p in LETTERS if sheet and p in sheet.confirmed],
         confirmations={POWERS[p]: how for p, how in sorted(
             sheet.confirmations.items(), key=lambda i: LETTERS.index(i[0]))} if sheet else {},
-        missing=[_line(p, seated) for p in missing_lines(sheet, list(seated))]
+        missing=[_line(p, seated, words) for p in missing_lines(sheet, list(seated))]
         if sheet else [],
-        td_without=[_line(p, seated) for p in sheet.td_without] if sheet else [],
+        td_without=[_line(p, seated, words) for p in sheet.td_without] if sheet else [],
         status=status(sheet, list(seated)), by_td=bool(sheet and sheet.by_td),
         flags=found, blocked=refused is not None, scores=scores,
-        vote=vote_prefill(voted) if sheet is None else None,
+        vote=vote_prefill(voted, words) if sheet is None else None,
     )
 
 
-def _line(power: str, seated: dict[str, str]) -> str:
-    """"Italy (Bob Smith)": a line of the sheet with its player, as the TD reads it."""
-    return f"{POWERS[power]} ({seated[power]})" if power in seated else POWERS[power]
+def _line(power: str, seated: dict[str, str], words: Words = ENGLISH) -> str:
+    """"Italy (Bob Smith)": a line of the sheet with its player, as the TD reads it (in
+    ``words``, the phone's language)."""
+    name = words.power(power)
+    return f"{name} ({seated[power]})" if power in seated else name
 
 
-def offered_endings(rules: Endings | None, year: int | None, by_size: bool
-                    ) -> tuple[list[EndingChoice], bool]:
+def offered_endings(rules: Endings | None, year: int | None, by_size: bool,
+                    words: Words = ENGLISH) -> tuple[list[EndingChoice], bool]:
     """The endings a sheet offers, the default first, and whether it asks who is in the
     draw. A game whose clock ended it (with Fall ``year``) before a vote could end one
     (``Endings.votes_in``) ended on the clock or by a solo: its centres count, and no draw
     or concession is offered (issue 34: a game called in 1901 offered "A draw of all
     survivors" under "A vote can end a game from 1905")."""
-    solo = EndingChoice(ending="solo", words="A solo by")
+    solo = EndingChoice(ending="solo", words=words("A solo by"))
     if rules is not None and year is not None and not rules.votes_in(year):
-        return [EndingChoice(ending="draw", words=f"The game ended on the clock: the Fall "
-                                                  f"{year} centres count"), solo], False
-    draw = EndingChoice(ending="draw", words="A draw of the powers ticked" if by_size
-                        else "A draw of all survivors")
-    conceded = ([EndingChoice(ending="concession", words="Conceded to")]
+        return [EndingChoice(ending="draw", words=words(
+            "The game ended on the clock: the {phase} centres count",
+            phase=words.phase(year, "fall"))), solo], False
+    draw = EndingChoice(ending="draw", words=words("A draw of the powers ticked") if by_size
+                        else words("A draw of all survivors"))
+    conceded = ([EndingChoice(ending="concession", words=words("Conceded to"))]
                 if rules is not None and rules.concession else [])
     return [draw, solo, *conceded], by_size
 
 
-def _endings(board: Board) -> SheetEndings | None:
+def _endings(board: Board, words: Words = ENGLISH) -> SheetEndings | None:
     if board.profile.scoring is None:
         return None
     e = endings(board.profile, board.rnd.number, board.rnd.last_year)
     return SheetEndings(draws=e.draws, concession=e.concession,
                         leader_growth=e.leader_growth, votes_from=e.votes_from,
-                        last_year=e.last_year, text=e.text)
+                        last_year=e.last_year, text=endings_text(e, words))
 
 
-def round_sheets(store: Store, board: Board) -> list[SheetView]:
-    """Every table of the round (set up, seated or with a sheet), in number order."""
+def endings_text(e: Endings, words: Words = ENGLISH) -> str:
+    """``Endings.text`` in ``words``' language: the endings under the sheet's form."""
+    return " ".join(line for line in (
+        words("A vote can end a game from {year}.", year=e.votes_from) if e.votes_from
+        else "",
+        words("Games end with {phase}.", phase=words.phase(e.last_year, "fall"))
+        if e.last_year else "",
+        words("A draw is of all survivors, or of two leaders level at the year's victory "
+              "threshold.") if e.draws == "two_leaders" else "",
+    ) if line)
+
+
+def round_sheets(store: Store, board: Board, words: Words = ENGLISH) -> list[SheetView]:
+    """Every table of the round (set up, seated or with a sheet), in number order, in
+    ``words``' language (``sheet_view``)."""
     sheets = {s.table: s for s in store.sheets(board.rnd.number)}
     seated = players_of(store, board.rnd.number)
     tables = sorted(set(store.tables()) | set(sheets) | set(seated))
     replaced = [r for _, r in store.replacements(board.rnd.number)]
     voted = {v.table: v for v in store.passed_votes(board.rnd.number)}
     return [sheet_view(board, t, sheets.get(t), seated.get(t, {}),
-                       [r for r in replaced if r.table == t], voted.get(t)) for t in tables]
+                       [r for r in replaced if r.table == t], voted.get(t), words)
+            for t in tables]
 
 
 def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
@@ -317,13 +345,15 @@ def rules_of(profile: EventProfile) -> StandingsRules:
     return profile.standings or StandingsRules()
 
 
-def standings_view(store: Store, round_no: int) -> StandingsView:
+def standings_view(store: Store, round_no: int, words: Words = ENGLISH) -> StandingsView:
     """The standings after ``round_no`` under that round's event, with the top board's
-    seeding and the best countries."""
+    seeding and the best countries (the powers named in ``words``' language: the CSV
+    files keep English)."""
     board = board_of(store, round_no)
     if board is None:
         return StandingsView(event="", round=round_no, sheets_final=0, sheets_waiting=[],
-                             standings=[], problem=f"no round {round_no} is set up")
+                             standings=[], problem=words("no round {number} is set up",
+                                                         number=round_no))
     scores, replaced = scores_and_notes(store, round_no)
     rules = rules_of(board.profile)
     waiting = [v.table for v in round_sheets(store, board) if v.status != "final"]
@@ -343,13 +373,19 @@ def standings_view(store: Store, round_no: int) -> StandingsView:
         standings=[StandingRow(rank=s.rank, player=s.player, total=round(s.total, 2),
                                games=s.games, shared=s.shared) for s in rows],
         problem=problem, top_board=top, mixed=mixed_text(scores),
-        best_countries=[CountryBest(power=power, winners=[
+        best_countries=[CountryBest(power=_power_said(power, words), winners=[
             Result(player=w.player, round=w.round, table=w.board or "", centres=w.centres,
                    score=round(w.score, 2)) for w in won])
             for power, won in countries.items()],
         teams=team_rows, team_problem=team_problem,
         teams_mixed=mixed_text(team_games) if team_rows else "", replaced=replaced,
         bonuses=sit_out_bonuses(store, rules, round_no)[1])
+
+
+def _power_said(name: str, words: Words) -> str:
+    """A power's English name (as the standings keep it) in ``words``' language."""
+    letter = next((p for p in LETTERS if POWERS[p] == name), None)
+    return words.power(letter) if letter else name
 
 
 def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_no: int

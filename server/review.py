@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import dipclock
 from dipclock.events import EventProfile
+from dipclock.i18n import ENGLISH, Words
 from dipclock.late import judged_until, missed_to_judge, orders, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
@@ -48,10 +49,12 @@ COLUMNS = (
 )
 
 
-def late_submissions(hub: Hub, round_no: int | None = None) -> list[LateSubmission]:
+def late_submissions(hub: Hub, round_no: int | None = None,
+                     words: Words = ENGLISH) -> list[LateSubmission]:
     """Every late submission and missed phase of every round (or of ``round_no``), with
     the player, the TD's decision and the deadline on the venue's clock. The judged items
-    are kept as JSON (``Store.keep_judged``); the reply is built from them here."""
+    are kept as JSON (``Store.keep_judged``); the reply is built from them here, the
+    powers named in ``words``' language (the dashboard's phone's; the CSV's: English)."""
     decisions = hub.store.decisions()
     seats = {(s.round, s.table, s.power): s.player for s in hub.store.seating(round_no)}
     out: list[LateSubmission] = []
@@ -59,7 +62,7 @@ def late_submissions(hub: Hub, round_no: int | None = None) -> list[LateSubmissi
         rnd, n, item = j.round, j.table, j.item
         d = decisions.get((rnd, n, item.power, item.phase))
         row = LateSubmission(
-            round=rnd, table=n, power=item.power, power_name=item.power_name,
+            round=rnd, table=n, power=item.power, power_name=words.power(item.power),
             phase=item.phase, kind=item.kind, deadline=item.deadline,
             pressed_at=item.pressed_at, seconds_late=item.seconds_late,
             started_second=item.started_second, offence=item.offence,

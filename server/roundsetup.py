@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import NamedTuple
 
 from dipclock.events import BUILTIN, EventProfile
+from dipclock.i18n import Said, said
 from dipclock.powers import POWERS
 from dipclock.schedule import Schedule
 from dipclock.timeline import timetable
@@ -45,7 +46,7 @@ class Change:
     """A round setup as the store would keep it, and what the round was before."""
 
     row: RoundRow
-    summary: str
+    summary: str | Said
     stored: RoundRow | None
     record: str
 
@@ -57,7 +58,7 @@ def change(hub: Hub, body: RoundSetup, now: datetime) -> Change:
     record = hub.store.record(stored) if stored is not None else None
     chosen = _chosen(hub, body.event) if body.event is not None else None
     done = actions.set_up_round(body, hub.store.event(), stored, now, bool(record), chosen)
-    return Change(done.what, done.summary, stored, record.text() if record else "")
+    return Change(done.what, done.said, stored, record.text() if record else "")
 
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -102,8 +103,8 @@ def _chosen(hub: Hub, event_id: str) -> EventProfile:
     if chosen_now is not None:
         known[chosen_now.id] = chosen_now
     if event_id not in known:
-        raise actions.Refused(422, f"event: no event {event_id!r} here (one of "
-                                   f"{', '.join(sorted(known))})")
+        raise actions.Refused(422, said("event: no event {event} here (one of {known})",
+                                        event=repr(event_id), known=", ".join(sorted(known))))
     return known[event_id]
 
 

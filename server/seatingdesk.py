@@ -22,6 +22,7 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import Field
 
+from dipclock.i18n import Said, said
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, PowerLetter
 from dipclock.seating import (
@@ -92,11 +93,11 @@ def earlier(hub: Hub, before: int) -> Past:
     try:
         return read_past(s for s in hub.store.seating() if s.round < before)
     except SeatingError as exc:
-        raise Refused(422, f"seating: the hub's {exc}") from None
+        raise Refused(422, said("seating: the hub's {error}", error=str(exc))) from None
 
 
 #: a draft in the TD's words, for the back room's lines ("the draft took longer ...")
-DRAFT = Task("the draft", "seat fewer players at once")
+DRAFT = Task(said("the draft"), said("seat fewer players at once"))
 
 
 async def draft(hub: Hub, body: DraftIn, gone: Gone) -> bytes:
@@ -105,11 +106,11 @@ async def draft(hub: Hub, body: DraftIn, gone: Gone) -> bytes:
     only waits. A seating that cannot be is a 422; ``gone``: has the TD's page left?"""
     job = await anyio.to_thread.run_sync(lambda: draft_job(hub, body))
     if hub.backroom is None:
-        raise Refused(503, "the hub is starting: try again in a moment")
+        raise Refused(503, said("the hub is starting: try again in a moment"))
     try:
         drafted = await hub.backroom.run(seatingjob.draft, job, DRAFT, gone)
     except SeatingError as exc:
-        raise Refused(422, f"seating: {exc}") from None
+        raise Refused(422, said("seating: {error}", error=str(exc))) from None
     return await anyio.to_thread.run_sync(
         lambda: reply(job, drafted, played(hub, job.round)).model_dump_json().encode())
 
@@ -121,12 +122,15 @@ def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
     rules = _rules(hub)
     if body.two_boards and not two_boards_allowed(rules):
         event = hub.store.event()
-        raise Refused(422, f"two boards: {event.name if event else 'the event'}'s rules do "
-                           "not let a player play two boards")
+        raise Refused(422, said("two boards: {event}'s rules do not let a player play two "
+                                "boards", event=event.name) if event else
+                      said("two boards: the event's rules do not let a player play two "
+                           "boards"))
     held = players_of(hub.store, body.round)
     missing = [n for n in body.keep if n not in held]
     if missing:
-        raise Refused(422, f"keep: round {body.round} has no table {missing[0]} seated")
+        raise Refused(422, said("keep: round {round} has no table {table} seated",
+                                round=body.round, table=missing[0]))
     top_board = rules is not None and rules.top_board_round == body.round
     players = tuple(spelling(p) for p in body.players if p.strip())
     known = {name_key(p): p for p in players}  # "josé" willing is the players' "José"
@@ -181,7 +185,7 @@ def check(hub: Hub, body: CheckIn) -> Judged:
     numbers = [t.table for t in body.tables]
     twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
     if twice is not None:
-        raise Refused(422, f"seating: table {twice} is given twice")
+        raise Refused(422, said("seating: table {table} is given twice", table=twice))
     past, rules = earlier(hub, body.round), _rules(hub)
     mates = team_apart({t: [spelling(p) for p in m] for t, m in hub.store.teams().items()},
                        rules, body.round, past)
@@ -189,7 +193,7 @@ def check(hub: Hub, body: CheckIn) -> Judged:
                  past, rules)
 
 
-def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], str]:
+def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], Said]:
     """The seats that replace round ``body.round``'s, and the log's line; refused (409)
     when the round has been played (``Store.replace_round_seating`` checks it again in
     its write) or the seating has a problem."""
@@ -197,11 +201,13 @@ def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], str]:
     if judged.played:  # looked at first, to say so before any problem; the write looks again
         raise hub.store.seating_stays(body.round, judged.played)
     if judged.problems:
-        raise Refused(422, f"seating: {judged.problems[0]}")
+        raise Refused(422, said("seating: {error}", error=judged.problems[0]))
     seats = [Seat(body.round, t.table, p, n) for t in judged.tables for p, n in t.seats.items()]
     q = judged.quality
-    summary = (f"seating: round {body.round} called, {len(judged.tables)} tables; "
-               f"{q.pairs_met_before} pairs met before, {q.powers_repeated} powers repeated")
+    summary = said("seating: round {round} called, {tables} tables; {pairs} pairs met "
+                   "before, {repeats} powers repeated", round=body.round,
+                   tables=len(judged.tables), pairs=q.pairs_met_before,
+                   repeats=q.powers_repeated)
     return seats, summary
 
 

@@ -13,8 +13,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from dipclock.powers import LETTERS, POWERS
-from dipclock.seating import Table, seating_problems, table_plan, two_boards_allowed
+from dipclock.i18n import ENGLISH, Words
+from dipclock.powers import LETTERS
+from dipclock.seating import SEATS, Table, seating_problems, table_plan, two_boards_allowed
 from dipclock.seating.seat import played_enough
 from dipclock.seating.seatfile import MOST_PLAYERS
 from dipclock.snapshot import PlayerName
@@ -38,9 +39,10 @@ def _two_boards(hub: Hub) -> bool:
     return two_boards_allowed(event.standings if event else None)
 
 
-def view(hub: Hub, picked: int | None) -> SeatingView:
+def view(hub: Hub, picked: int | None, words: Words = ENGLISH) -> SeatingView:
     """Round ``picked`` (when seated or current; else the current round, else the first
-    seated) table by table, each with the core's problems."""
+    seated) table by table, each with the core's problems; the powers named in ``words``'
+    language."""
     seats = hub.store.seating()
     current = hub.store.current_round()
     now = current.number if current else None
@@ -59,7 +61,7 @@ def view(hub: Hub, picked: int | None) -> SeatingView:
     for t in tables:
         here = [p for p in found if t.number in p.tables]
         twice = {n for p in here for n in p.players}
-        lines = [SeatLine(power=p, name=POWERS[p], player=t.seats.get(p, ""),
+        lines = [SeatLine(power=p, name=words.power(p), player=t.seats.get(p, ""),
                           twice=t.seats.get(p, "") in twice) for p in LETTERS]
         out.append(TableView(table=t.number, seats=lines if t.seats else [],
                              problems=[p.words for p in here]))
@@ -67,20 +69,51 @@ def view(hub: Hub, picked: int | None) -> SeatingView:
     unseated = {team: [p for p in players if p not in seated]
                 for team, players in hub.store.teams().items()}
     return SeatingView(
-        powers=[PowerLine(letter=p, name=POWERS[p]) for p in LETTERS],
+        powers=[PowerLine(letter=p, name=words.power(p)) for p in LETTERS],
         rounds=rounds, round=shown, tables=out,
         players=len({n for t in tables for n in t.seats.values()}),
         unseated={team: missing for team, missing in unseated.items() if missing})
 
 
-def plan(hub: Hub, body: PlanIn) -> Plan:
+def plan(hub: Hub, body: PlanIn, words: Words = ENGLISH) -> Plan:
     allowed = _two_boards(hub)
     event = hub.store.event()
     out: list[str] = []
     if body.round is not None and event is not None:
         out = played_enough(body.players, earlier(hub, body.round), body.round,
                             event.standings)
-    return Plan(text=table_plan(body.players, allowed, out), two_boards=allowed)
+    said = table_plan(body.players, allowed, out)
+    # the core says it in English; the same figures in the phone's language, where the
+    # core's line is those figures (a refusal of the names stays as the core words it)
+    if said and said == plan_words(body.players, allowed, out, ENGLISH):
+        said = plan_words(body.players, allowed, out, words)
+    return Plan(text=said, two_boards=allowed)
+
+
+def plan_words(players: list[str], two_boards: bool, played_out: list[str],
+               words: Words) -> str:
+    """``dipclock.seating.table_plan``'s line in ``words``' language: "23 players: 3
+    tables, 2 sitting out (or 5 on two boards); Ann has played the most rounds the event
+    allows"."""
+    done = [p for p in players if p in set(played_out)]
+    tables, surplus = divmod(len(players) - len(done), SEATS)
+    text = words.plural("{n} player: {tables}", "{n} players: {tables}", len(players),
+                        tables=words.plural("{n} table", "{n} tables", tables))
+    if surplus or done:
+        out = surplus + len(done)
+        if two_boards and surplus:
+            text = words("{plan}, {n} sitting out (or {two} on two boards)", plan=text, n=out,
+                         two=SEATS - surplus)
+        else:
+            text = words("{plan}, {n} sitting out", plan=text, n=out)
+    if done:
+        names = ", ".join(done[:3])
+        if len(done) > 3:
+            names = words("{names} and {n} more", names=names, n=len(done) - 3)
+        text = words.plural("{plan}; {names} has played the most rounds the event allows",
+                            "{plan}; {names} have played the most rounds the event allows",
+                            len(done), plan=text, names=names)
+    return text
 
 
 __all__ = ["Plan", "PlanIn", "SeatingView", "plan", "view"]

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Scored, score_result
+from dipclock.i18n import ENGLISH, Words
 from dipclock.powers import LETTERS, POWERS, PowerLetter
 from dipclock.scoring import GameResult, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
@@ -196,22 +197,25 @@ def scored(profile: EventProfile, body: SheetIn, where: Where = Where()) -> dict
     return scored_result(profile, body, where).scores
 
 
-def problem(profile: EventProfile, body: SheetIn, where: Where = Where()) -> str | None:
+def problem(profile: EventProfile, body: SheetIn, where: Where = Where(),
+            words: Words = ENGLISH) -> str | None:
     """Why the core cannot score the sheet (a soloist under the year's threshold, a draw
-    naming an eliminated power, ...): such a sheet cannot be confirmed. None: it scores."""
+    naming an eliminated power, ...): such a sheet cannot be confirmed. None: it scores.
+    In ``words``' language where the core says it so."""
     try:
         scored(profile, body, where)
     except ResultError as exc:
-        return str(exc)
+        return exc.in_(words)
     return None
 
 
-def warnings(body: SheetIn) -> list[str]:
+def warnings(body: SheetIn, words: Words = ENGLISH) -> list[str]:
     """What the TD should look at, though it may be right: a total that is not the board's
-    34 (a neutral centre never taken, or a typo)."""
+    34 (a neutral centre never taken, or a typo), in ``words``' language."""
     total = sum(body.centres.values())
     if len(body.centres) == len(LETTERS) and total < TOTAL_CENTRES:
-        return [f"centres add up to {total}, not {TOTAL_CENTRES}"]
+        return [words("centres add up to {total}, not {board}", total=total,
+                      board=TOTAL_CENTRES)]
     return []
 
 

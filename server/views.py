@@ -6,6 +6,7 @@ from datetime import UTC, datetime, tzinfo
 
 from dipclock import screen
 from dipclock.events import EventProfile
+from dipclock.i18n import Words, words_of
 from dipclock.phaseview import PhaseView
 from dipclock.schedule import Pause, Schedule
 from dipclock.venuetime import venue_naive, zone
@@ -50,9 +51,12 @@ def view_json(v: PhaseView, tz: tzinfo = UTC) -> ViewJson:
     )
 
 
-def clock_model(profile: EventProfile, schedule: Schedule, now: datetime) -> ClockJson:
-    """Every table's clock (table None, no buttons) at ``now``, for the hall and the TD."""
-    return screen_json(screen.build(profile, schedule, now, buttons=False), now,
+def clock_model(profile: EventProfile, schedule: Schedule, now: datetime,
+                words: Words | None = None) -> ClockJson:
+    """Every table's clock (table None, no buttons) at ``now``, for the hall and the TD: in
+    ``words`` (a TD's phone's language), else the event's."""
+    said = words if words is not None else words_of(profile)
+    return screen_json(screen.build(profile, schedule, now, buttons=False, words=said), now,
                        zone(profile.timezone))
 
 

@@ -23,8 +23,10 @@ from typing import Literal, TypeGuard
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import endings
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.phaseview import view
 from dipclock.powers import LETTERS, POWERS
+from dipclock.sentences import power as said_power
 from dipclock.snapshot import TableVote, VotePress
 from dipclock.votes.ballot import (
     CHOICES,
@@ -42,7 +44,8 @@ from dipclock.votes.ballot import (
 )
 from dipclock.votes.proposal import Board as Chart
 from dipclock.votes.proposal import Moment, PastVote, Proposal, VoteRefused, parse_form
-from dipclock.votescreen import VOTE_CODE_SECONDS
+from dipclock.votescreen import VOTE_CODE_SECONDS, proposal_words
+from dipclock.votewords import headline_words, period_words
 from server.refusal import Refused
 from server.resultsdesk import Board
 from server.store import ClaimRow, Store, VoteRow
@@ -64,8 +67,15 @@ def conflict_line(power: str) -> str:
     return f"two phones chose for {POWERS[power]}: choose again, on one phone"
 
 
-def press_line(power: str, what: str) -> str:
-    return f"Press {POWERS[power]}'s button on the clock to {what}"
+def press_line(power: str, what: str, words: Words = ENGLISH) -> str:
+    """What a phone's player is asked to do: ``what`` is ``propose it``, ``veto it`` or
+    ``cast this vote`` (a whole sentence each, for the catalogue)."""
+    name = words.power(power)
+    if what == "propose it":
+        return words("Press {power}'s button on the clock to propose it", power=name)
+    if what == "veto it":
+        return words("Press {power}'s button on the clock to veto it", power=name)
+    return words("Press {power}'s button on the clock to cast this vote", power=name)
 
 
 def subject(round_no: int, table: int) -> str:
@@ -81,13 +91,47 @@ def lapsed(claim: ClaimRow, now: datetime) -> bool:
     return claim.state == "waiting" and now > claim.at + LAPSE
 
 
-def claim_state(claim: ClaimRow, now: datetime) -> tuple[ClaimState, str]:
-    """What a phone is told of its claim: its state and why."""
+def claim_state(claim: ClaimRow, now: datetime, words: Words = ENGLISH
+                ) -> tuple[ClaimState, str]:
+    """What a phone is told of its claim: its state and why, in ``words``' language."""
     if lapsed(claim, now):
-        return "lapsed", (f"{POWERS[claim.power]}'s button was not pressed within "
-                          f"{LAPSE.seconds // 60} minutes: choose again")
+        return "lapsed", words.plural(
+            "{power}'s button was not pressed within {n} minute: choose again",
+            "{power}'s button was not pressed within {n} minutes: choose again",
+            LAPSE.seconds // 60, power=words.power(claim.power))
     state: ClaimState = claim.state  # type: ignore[assignment]
-    return state, claim.why
+    return state, why_words(claim.why, words)
+
+
+def why_words(why: str, words: Words = ENGLISH) -> str:
+    """A claim's stored why (English, as the hub keeps it) in ``words``' language: the
+    hub's own lines; a rule's refusal (the core's) as it came."""
+    if words.lang == "en" and not words.terms:
+        return why
+    if why == "this phone chose again":
+        return words("this phone chose again")
+    if why == "the vote is over":
+        return words("the vote is over")
+    if why.startswith("the vote is over: "):
+        return words("the vote is over: {headline}",
+                     headline=headline_words(why.removeprefix("the vote is over: "), words))
+    letter = next((p for p in LETTERS if why == conflict_line(p)), None)
+    if letter is not None:
+        return words("two phones chose for {power}: choose again, on one phone",
+                     power=words.power(letter))
+    return headline_words(why, words)
+
+
+def phone_vote(vote: TableVote, words: Words = ENGLISH) -> TableVote:
+    """A vote as a phone in ``words``' language shows it: its proposal, period and
+    headline said again (the English ones are the hub's own; the kiosk says them from the
+    snapshot in the hall's language, ``dipclock.votescreen``)."""
+    if words.lang == "en" and not words.terms:
+        return vote
+    return vote.model_copy(update={
+        "words": proposal_words(vote.form, vote.words, words),
+        "period": period_words(vote.period, words),
+        "headline": headline_words(vote.headline, words)})
 
 
 def _dead(row: VoteRow, claims: Sequence[ClaimRow], now: datetime) -> str:
@@ -235,12 +279,15 @@ def passed(store: Store, round_no: int, table: int) -> VoteRow | None:
 
 def moment_at(board: Board, table: int, now: datetime) -> Moment:
     """The moment of a vote held now at ``table``: the movement phase its clock is in the
-    negotiation of (issue 37: "the hub takes the moment from the table's clock")."""
+    negotiation of (issue 37: "the hub takes the moment from the table's clock"). Why not
+    is said in its reader's language (the phone's page says it by the proposal's form)."""
     seen = view(board.profile, board.schedule, now, table)
     if seen.stage == "before_start":
-        raise Refused(409, f"round {board.rnd.number} has not started: no vote before it")
+        raise Refused(409, said("round {number} has not started: no vote before it",
+                                number=board.rnd.number))
     if seen.stage == "game_over" or seen.phase is None:
-        raise Refused(409, f"table {table}'s game is over: no vote after it")
+        raise Refused(409, said("table {table}'s game is over: no vote after it",
+                                table=table))
     try:
         return Moment.in_period(seen.phase.year, seen.phase.season)
     except VoteRefused as exc:
@@ -268,7 +315,8 @@ def last_year_of(board: Board) -> int | None:
 
 
 def refused(exc: VoteRefused) -> Refused:
-    return Refused(409, str(exc))
+    """The core's refusal as the hub's, in its reader's language where it has one."""
+    return Refused(409, exc.said if isinstance(exc.said, Said) else str(exc))
 
 
 # --- changes, each inside one transaction ---------------------------------------------
@@ -292,10 +340,14 @@ def _vote_now(tx: VoteTx, board: Board, row: VoteRow) -> TableVote:
     return table_vote(fresh, claims, tx.now, line)
 
 
-def game_over(rows: Sequence[VoteRow]) -> str:
-    """Why a table whose game a vote ended takes no more proposals ("" when none did)."""
+def game_over(rows: Sequence[VoteRow], words: Words = ENGLISH) -> str:
+    """Why a table whose game a vote ended takes no more proposals ("" when none did), in
+    ``words``' language."""
     gone = [r for r in rows if r.state == "passed" and r.undone_at is None]
-    return f"the game is over: {gone[-1].headline}" if gone else ""
+    if not gone:
+        return ""
+    return words("the game is over: {headline}",
+                 headline=headline_words(gone[-1].headline, words))
 
 
 def _ended(tx: VoteTx, round_no: int, table: int) -> None:
@@ -346,11 +398,14 @@ def open_proposal(tx: VoteTx, board: Board, table: int, form: str, centres: Mapp
         undone_by=None)
     vid = tx.add(row)
     row = replace(row, id=vid)
-    who = f"{POWERS[proposer]} ({by})" if proposer and phone else POWERS[proposer] \
-        if proposer else by
-    tx.log(f"round {round_no} table {table}: {who} proposed {ballot.proposal.words}, "
-           f"{moment.period_words}" + ("" if phone else ": the vote is open"),
-           subject(round_no, table))
+    who: Said | str = said("{power} ({by})", power=said_power(proposer), by=by) \
+        if proposer and phone else said_power(proposer) if proposer else by
+    where = {"round": round_no, "table": table, "who": who,
+             "proposal": ballot.proposal.said, "period": moment.period_said}
+    tx.log(said("round {round} table {table}: {who} proposed {proposal}, {period}", **where)
+           if phone else
+           said("round {round} table {table}: {who} proposed {proposal}, {period}: the "
+                "vote is open", **where), subject(round_no, table))
     token, conflict = None, ""
     if phone and proposer is not None and device is not None:
         token, conflict = _add_claim(tx, row, proposer, "propose", device)
@@ -376,8 +431,9 @@ def _add_claim(tx: VoteTx, row: VoteRow, power: str, choice: str,
     tx.add_claim(ClaimRow(token, row.id, row.round, row.table, power, choice, device, tx.now,
                           "conflict" if conflict else "waiting", conflict, None))
     if conflict:
-        tx.log(f"round {row.round} table {row.table}: {conflict_line(power)}",
-               subject(row.round, row.table))
+        tx.log(said("round {round} table {table}: two phones chose for {power}: choose "
+                    "again, on one phone", round=row.round, table=row.table,
+                    power=said_power(power)), subject(row.round, row.table))
     return token, conflict
 
 
@@ -449,8 +505,9 @@ def take_press(tx: VoteTx, board: Board, table: int, press: VotePress) -> str:
     if claim.choice == "propose":
         tx.update(row.id, state="open", opened_at=tx.now)
         tx.settle_claim(claim.token, "cast", "", press.id)
-        tx.log(f"round {round_no} table {table}: {name}'s button opened the vote on "
-               f"{proposal_of(row).words}", subject(round_no, table))
+        tx.log(said("round {round} table {table}: {power}'s button opened the vote on "
+                    "{proposal}", round=round_no, table=table, power=said_power(press.power),
+                    proposal=proposal_of(row).said), subject(round_no, table))
         _settle(tx, board, replace(row, state="open", opened_at=tx.now), row.proposed_by)
         return ""
     try:
@@ -466,7 +523,8 @@ def take_press(tx: VoteTx, board: Board, table: int, press: VotePress) -> str:
         tx.keep_secret(row.id, press.power, claim.choice or "")
         tx.update(row.id, voted=ballot.voted)
     else:
-        tx.log(f"round {round_no} table {table}: {name} vetoed {proposal_of(row).words}",
+        tx.log(said("round {round} table {table}: {power} vetoed {proposal}", round=round_no,
+                    table=table, power=said_power(press.power), proposal=proposal_of(row).said),
                subject(round_no, table))
     _close_if_done(tx, board, row, ballot, by=f"the players of table {table}")
     return ""
@@ -495,17 +553,17 @@ def close(tx: VoteTx, row: VoteRow, result: Outcome, voted: Sequence[str], by: s
     for c in tx.claims(row.round, row.table):
         if c.vote == row.id and c.state == "waiting":
             tx.settle_claim(c.token, "refused", f"the vote is over: {result.headline}")
-    tx.log(f"round {row.round} table {row.table}: {proposal_of(row).words} "
-           f"({_proposed_by(row)}{moment_of(row).period_words}): {result.why}",
+    where = {"round": row.round, "table": row.table, "proposal": proposal_of(row).said,
+             "period": moment_of(row).period_said,
+             "why": result.said if result.said is not None else result.why}
+    tx.log(said("round {round} table {table}: {proposal} (proposed by {power}, {period}): "
+                "{why}", power=said_power(row.proposer), **where) if row.proposer else
+           said("round {round} table {table}: {proposal} ({period}): {why}", **where),
            subject(row.round, row.table))
     if result.passes:
         for other in tx.votes(row.round, row.table):
             if other.live and other.id != row.id:
                 _drop(tx, other, f"Not voted: {result.headline}", by)
-
-
-def _proposed_by(row: VoteRow) -> str:
-    return f"proposed by {POWERS[row.proposer]}, " if row.proposer else ""
 
 
 def _drop(tx: VoteTx, row: VoteRow, headline: str, by: str) -> None:
@@ -532,8 +590,8 @@ def td_count(tx: VoteTx, board: Board, vid: int, votes: Mapping[str, Choice]) ->
     except VoteRefused as exc:
         raise refused(exc) from None
     opened = replace(row, opened_at=row.opened_at or tx.now)
-    tx.log(f"round {row.round} table {row.table}: the TD counted the vote by hand",
-           subject(row.round, row.table))
+    tx.log(said("round {round} table {table}: the TD counted the vote by hand",
+                round=row.round, table=row.table), subject(row.round, row.table))
     close(tx, opened, result, ballot.voted, BY_TD)
     return _vote_now(tx, board, row)
 
@@ -544,7 +602,8 @@ def td_veto(tx: VoteTx, board: Board, vid: int, power: str) -> TableVote:
         ballot = veto(ballot_of(board.profile, row, tx.secrets(row.id)), power)
     except VoteRefused as exc:
         raise refused(exc) from None
-    tx.log(f"round {row.round} table {row.table}: the TD recorded {POWERS[power]}'s veto",
+    tx.log(said("round {round} table {table}: the TD recorded {power}'s veto",
+                round=row.round, table=row.table, power=said_power(power)),
            subject(row.round, row.table))
     _close_if_done(tx, board, row, ballot, BY_TD)
     return _vote_now(tx, board, row)
@@ -553,8 +612,9 @@ def td_veto(tx: VoteTx, board: Board, vid: int, power: str) -> TableVote:
 def td_cancel(tx: VoteTx, board: Board, vid: int) -> TableVote:
     row = _td_live(tx, board, vid)
     _drop(tx, row, "Cancelled by the TD: the game goes on", BY_TD)
-    tx.log(f"round {row.round} table {row.table}: the TD cancelled the vote on "
-           f"{proposal_of(row).words}", subject(row.round, row.table))
+    tx.log(said("round {round} table {table}: the TD cancelled the vote on {proposal}",
+                round=row.round, table=row.table, proposal=proposal_of(row).said),
+           subject(row.round, row.table))
     return _vote_now(tx, board, row)
 
 
@@ -569,9 +629,13 @@ def td_undo(tx: VoteTx, board: Board, vid: int) -> TableVote:
     if row.undone_at is not None:
         raise Refused(409, f"the vote on {proposal_of(row).words} is undone already")
     tx.update(row.id, undone_at=tx.now, undone_by=BY_TD)
-    resumed = ": the game resumes" if row.state == "passed" else ""
-    tx.log(f"round {row.round} table {row.table}: the TD undid the vote on "
-           f"{proposal_of(row).words} ({row.headline}){resumed}", subject(row.round, row.table))
+    # the result's headline as the record keeps it (English)
+    where = {"round": row.round, "table": row.table, "proposal": proposal_of(row).said,
+             "headline": row.headline}
+    tx.log(said("round {round} table {table}: the TD undid the vote on {proposal} "
+                "({headline}): the game resumes", **where) if row.state == "passed" else
+           said("round {round} table {table}: the TD undid the vote on {proposal} "
+                "({headline})", **where), subject(row.round, row.table))
     return _vote_now(tx, board, row)
 
 
@@ -585,8 +649,8 @@ def _td_live(tx: VoteTx, board: Board, vid: int) -> VoteRow:
 __all__ = [
     "BY_TD", "LAPSE", "Done", "Line", "add_claim", "claim_state", "close", "conflict_line",
     "game_over", "history", "history_of", "line_up", "moment_at", "open_proposal", "passed",
-    "press_line", "shown", "subject", "table_vote", "table_votes", "take_press",
-    "td_cancel", "td_count", "td_undo", "td_veto",
+    "phone_vote", "press_line", "shown", "subject", "table_vote", "table_votes", "take_press",
+    "td_cancel", "td_count", "td_undo", "td_veto", "why_words",
 ]
 
 
@@ -596,6 +660,7 @@ def show_code(tx: VoteTx, board: Board, table: int) -> datetime:
     Returns until when (hub time)."""
     until = tx.now + CODE_SHOWN
     tx.show_code(board.rnd.number, table, until)
-    tx.log(f"Table {table}: the vote code shown on the clock for "
-           f"{int(CODE_SHOWN.total_seconds()) // 60} minutes", subject(board.rnd.number, table))
+    tx.log(said("Table {table}: the vote code shown on the clock for {minutes} minutes",
+                table=table, minutes=int(CODE_SHOWN.total_seconds()) // 60),
+           subject(board.rnd.number, table))
     return until

@@ -61,13 +61,15 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def phone(browser: Any, csp: bool = False) -> Any:
+def phone(browser: Any, csp: bool = False, locale: str | None = None) -> Any:
     """A new browser context the size of a phone (390x844, touch). ``csp``: the hub's
     Content-Security-Policy enforced; left out otherwise, as Playwright evaluates a
     ``wait_for_function`` predicate given as text with eval, which the policy forbids the
-    page (``tests/server/test_browser_policy.py`` loads every page under it)."""
+    page (``tests/server/test_browser_policy.py`` loads every page under it). ``locale``:
+    the phone's language ("fr-FR"; its browser's Accept-Language too)."""
     return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                               is_mobile=True, has_touch=True, bypass_csp=not csp)
+                               is_mobile=True, has_touch=True, bypass_csp=not csp,
+                               **({"locale": locale} if locale else {}))
 
 
 def acted(page: Any, selector: str) -> None:
@@ -106,8 +108,9 @@ class TdPhone:
     yes, a prompt gets ``self.answer``, and a script error on the page is kept (a test
     asserts there is none)."""
 
-    def __init__(self, browser: Any, url: str, password: str) -> None:
-        self.page = phone(browser).new_page()
+    def __init__(self, browser: Any, url: str, password: str,
+                 locale: str | None = None) -> None:
+        self.page = phone(browser, locale=locale).new_page()
         self.asked: list[str] = []
         self.errors: list[str] = []
         self.answer = ""

@@ -27,9 +27,16 @@ from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
 from dipclock.events import BUILTIN, CALL_RULES, EventProfile
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Words, said
 from dipclock.launcher.exports import add_export_parsers, run_export, run_import
-from dipclock.launcher.language import add_lang, words_for
+from dipclock.launcher.language import (
+    add_lang,
+    os_said,
+    print_notes,
+    told,
+    words_for,
+    words_in,
+)
 from dipclock.launcher.results import (
     add_score_parser,
     add_standings_parser,
@@ -136,13 +143,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "roster": run_roster, "export": run_export, "import": run_import,
                    "vote": run_vote}
             text, notes = run[args.command](args)
-            for note in notes:
-                print(f"dipclock: note: {note}", file=sys.stderr)
+            print_notes(words_for(args), notes)
             _say(text)
             return 0
         return _penalty(args)
     except DipclockError as exc:  # UsageError, EventError: one line, no traceback
-        print(f"dipclock: error: {exc}", file=sys.stderr)
+        said = words_in(args_list)
+        print(said("dipclock: error: {message}", message=exc.in_(said)), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader has gone (`| head -1`): nothing more to say, and no traceback when
@@ -158,10 +165,9 @@ def _plan(args: argparse.Namespace) -> int:
     schedule = round_schedule(profile, start, args.round, args.end_year, args.call, args.pause,
                               notes)
     built = table_clock(earliest(profile), schedule, horizon_year=_horizon(schedule))
-    for note in notes + check_round(built, args.pause, args.call):
-        print(f"dipclock: note: {note}", file=sys.stderr)
-    table = built.timetable()
     words = words_for(args)
+    print_notes(words, [*notes, *check_round(built, args.pause, args.call)])
+    table = built.timetable()
     if args.json:
         _say(json.dumps(plan_json(profile, schedule, table, args.round), indent=2))
     else:
@@ -194,7 +200,8 @@ def _say(text: str) -> None:
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+        raise OutputError(said("cannot write the output: {reason}", reason=os_said(exc))) \
+            from None
 
 
 class OutputError(DipclockError):
@@ -345,22 +352,23 @@ def _ending(profile: EventProfile, schedule: Schedule, table: Timetable,
 def _penalty(args: argparse.Namespace) -> int:
     profile = load_event(args.event)
     if args.offence < 1:
-        raise UsageError("--offence counts this late submission too, so it is at least 1")
+        raise UsageError(said("--offence counts this late submission too, so it is at "
+                              "least 1"))
     if not math.isfinite(args.late):
-        raise UsageError(f"--late {args.late}: give a number of seconds")
+        raise UsageError(said("--late {late}: give a number of seconds", late=args.late))
     if not 0 <= args.late <= MAX_LATE_SECONDS:
-        raise UsageError(f"--late {args.late:g}: seconds after the deadline, from 0 to "
-                         f"{MAX_LATE_SECONDS} (a day)")
+        raise UsageError(said("--late {late}: seconds after the deadline, from 0 to {most} "
+                              "(a day)", late=format(args.late, "g"), most=MAX_LATE_SECONDS))
     units = None
     if args.units is not None:
         units = [u for u in args.units.split(",") if u.strip()]
         if not units:
-            raise UsageError('--units: no unit given; leave it out, or give the power\'s '
-                             'units like "A Vie, F Tri"')
+            raise UsageError(said('--units: no unit given; leave it out, or give the '
+                                  'power\'s units like "A Vie, F Tri"'))
     try:
         result = penalty(profile.penalty, args.late, args.offence, units)
     except UnknownUnit as exc:
-        raise UsageError(f"--units: {exc}") from None
+        raise UsageError(said("--units: {reason}", reason=told(exc))) from None
     _say(json.dumps(result.as_json()) if args.json else result.told(words_for(args)))
     return 0
 

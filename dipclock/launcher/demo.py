@@ -29,6 +29,8 @@ import httpx
 
 from dipclock.errors import DipclockError
 from dipclock.eventfiles import load_event
+from dipclock.i18n import said
+from dipclock.launcher.language import words_in
 from dipclock.schedule import Schedule
 from dipclock.sync import to_moment
 from dipclock.timeline import timetable
@@ -57,7 +59,8 @@ def listening(host: str, port: int) -> socket.socket | None:
     try:
         s = bind(host, port)
     except socket.gaierror:
-        raise DemoError(f"--host {host}: not an address of this machine") from None
+        raise DemoError(said("--host {host}: not an address of this machine", host=host)) \
+            from None
     except OSError:
         return None
     try:
@@ -75,16 +78,18 @@ def take_port(host: str, asked: int | None, default: int = DEFAULT_PORT,
     any free port, said aloud."""
     if asked is not None:
         if not 0 <= asked <= 65535:
-            raise DemoError(f"--port {asked}: must be 1-65535 (or 0: a free one)")
+            raise DemoError(said("--port {port}: must be 1-65535 (or 0: a free one)",
+                                 port=asked))
         sock = listening(host, asked)
         if sock is None:
-            raise DemoError(
-                f"port {asked} on {host} is taken (another program, perhaps another demo "
-                "or hub, listens there): choose a free one with --port N (make demo PORT=N)")
+            raise DemoError(said(
+                "port {port} on {host} is taken (another program, perhaps another demo or "
+                "hub, listens there): choose a free one with --port N (make demo PORT=N)",
+                port=asked, host=host))
         return sock
     sock = listening(host, default) or listening(host, 0)
     if sock is None:
-        raise DemoError(f"no free port on {host}")
+        raise DemoError(said("no free port on {host}", host=host))
     port: int = sock.getsockname()[1]
     if port != default:
         say(f"dipclock demo: port {default} is taken, so the hub uses port {port} "
@@ -133,14 +138,16 @@ def _pair_kiosk(td: httpx.Client, table: int, kiosk: subprocess.Popen[bytes], st
     while time.monotonic() < deadline:
         stop.check()
         if kiosk.poll() is not None:
-            raise DemoError("the kiosk stopped before asking to be paired; see the lines above")
+            raise DemoError(said("the kiosk stopped before asking to be paired; see the "
+                                 "lines above"))
         waiting = _ask(td, "GET", "/api/td/clocks")["waiting"]
         if waiting:
             code = str(waiting[0]["code"])
             _ask(td, "POST", "/api/td/clocks", {"code": code, "table": table})
             return code
         time.sleep(0.2)
-    raise DemoError(f"the kiosk did not ask to be paired within {seconds:g} s")
+    raise DemoError(said("the kiosk did not ask to be paired within {seconds} s",
+                         seconds=format(seconds, "g")))
 
 
 def _ask(client: httpx.Client, method: str, path: str, body: object = None) -> dict[str, Any]:
@@ -153,7 +160,9 @@ def _ask(client: httpx.Client, method: str, path: str, body: object = None) -> d
         answer = None
     if reply.status_code >= 400 or not isinstance(answer, dict):
         detail = answer.get("detail") if isinstance(answer, dict) else reply.text[:200]
-        raise DemoError(f"the hub refused {method} {path}: {reply.status_code} {detail}")
+        raise DemoError(said("the hub refused {method} {path}: {status} {detail}",
+                             method=method, path=path, status=reply.status_code,
+                             detail=detail))
     return answer
 
 
@@ -183,7 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile = load_event(args.event)
         sock = take_port(args.host, args.port)
     except DipclockError as exc:  # a taken port, a bad event: one line, no traceback
-        print(f"dipclock demo: error: {exc}", file=sys.stderr)
+        words = words_in(list(argv if argv is not None else sys.argv[1:]))
+        print(words("dipclock demo: error: {message}", message=exc.in_(words)),
+              file=sys.stderr)
         return 2
     args.port = sock.getsockname()[1]
     data = Path(tempfile.mkdtemp(prefix="dipclock-demo-"))
@@ -260,7 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Stop.check: asked to stop while starting
         return 0
     except (DemoError, httpx.TransportError) as exc:  # one line, then clean up
-        print(f"dipclock demo: error: {exc}", file=sys.stderr)
+        words = words_in(list(argv if argv is not None else sys.argv[1:]))
+        message = exc.in_(words) if isinstance(exc, DemoError) else str(exc)
+        print(words("dipclock demo: error: {message}", message=message), file=sys.stderr)
         return 2
     except KeyError as exc:
         print(f"dipclock demo: error: the hub's answer has no {exc}: is it another version?",

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from dipclock.arguments import UsageError
+from dipclock.i18n import Words, said
+from dipclock.launcher.language import Note, add_lang, os_said, told, words_for
 from dipclock.launcher.roster import open_hub_data
 
 _DATA = {"required": True, "type": Path, "metavar": "DIR",
@@ -36,11 +38,13 @@ def add_export_parsers(sub: Any) -> None:
     wdd.add_argument("--data", **_DATA)
     wdd.add_argument("--out", required=True, type=Path, metavar="DIR",
                      help="the folder to write the two files into (made if missing)")
+    add_lang(wdd)
     arch = what.add_parser("archive", help="the event archive: everything the hub knows "
                                            "of the event, in one file")
     arch.add_argument("--data", **_DATA)
     arch.add_argument("--out", required=True, type=Path, metavar="FILE",
                       help="the archive file to write (a .zip)")
+    add_lang(arch)
     imp = sub.add_parser("import", help="an event archive into a hub's data folder")
     kind = imp.add_subparsers(dest="import_command", required=True, metavar="archive",
                               parser_class=type(imp))
@@ -50,16 +54,18 @@ def add_export_parsers(sub: Any) -> None:
     into.add_argument("--data", **_DATA)
     into.add_argument("--replace", action="store_true",
                       help="replace the event the folder holds (its database is kept aside)")
+    add_lang(into)
 
 
 def _write(path: Path, data: bytes, what: str) -> None:
     try:
         path.write_bytes(data)
     except OSError as exc:
-        raise UsageError(f"{what} {path}: cannot write it ({exc.strerror})") from None
+        raise UsageError(said("{option} {file}: cannot write it ({reason})", option=what,
+                              file=path, reason=os_said(exc))) from None
 
 
-def run_export(args: argparse.Namespace) -> tuple[str, list[str]]:
+def run_export(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """What to print, and notes for stderr; bad input is a ``UsageError`` (exit 2)."""
     if args.export_command == "archive":
         import sqlite3
@@ -71,30 +77,41 @@ def run_export(args: argparse.Namespace) -> tuple[str, list[str]]:
         try:
             data = archive.make(Settings(data_dir=args.data).db_path)
         except (sqlite3.Error, OSError) as exc:
-            raise UsageError(f"--data {args.data}: cannot read the hub's store ({exc})") \
-                from None
+            raise UsageError(said("--data {folder}: cannot read the hub's store ({reason})",
+                                  folder=args.data, reason=str(exc))) from None
         _write(args.out, data, "--out")
-        return f"event archive written to {args.out} ({len(data) // 1024 + 1} KB)", []
+        words = words_for(args)
+        return words("event archive written to {file} ({size} KB)", file=args.out,
+                     size=len(data) // 1024 + 1), []
     from server.exports import ExportRefused, wdd_export
 
     store = open_hub_data(args.data)
     try:
         done = wdd_export(store)
     except ExportRefused as exc:
-        raise UsageError(exc.message) from None
+        raise UsageError(told(exc)) from None
     finally:
         store.close()
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot make the folder ({exc.strerror})") \
-            from None
+        raise UsageError(said("--out {folder}: cannot make the folder ({reason})",
+                              folder=args.out, reason=os_said(exc))) from None
     for name, data in done.files.items():
         _write(args.out / name, data, "--out")
-    return f"{' and '.join(done.files)} written to {args.out}", done.notes
+    words = words_for(args)
+    return words("{files} written to {folder}", files=_and(list(done.files), words),
+                 folder=args.out), list(done.notes)
 
 
-def run_import(args: argparse.Namespace) -> tuple[str, list[str]]:
+def _and(names: list[str], words: Words) -> str:
+    """The names as a list is said: ``a.csv and b.csv``, ``a.csv, b.csv and c.csv``."""
+    if len(names) < 2:
+        return "".join(names)
+    return words("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+
+
+def run_import(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """The archive's event made the data folder's; bad input is a ``UsageError``."""
     from server import archive
     from server.settings import Settings
@@ -107,30 +124,37 @@ def run_import(args: argparse.Namespace) -> tuple[str, list[str]]:
     try:
         data = args.file.read_bytes()
     except OSError as exc:
-        raise UsageError(f"{args.file}: cannot read it ({exc.strerror})") from None
+        raise UsageError(said("{file}: cannot read it ({reason})", file=args.file,
+                              reason=os_said(exc))) from None
     if len(data) > archive.MOST_UPLOAD:
-        raise UsageError(f"{args.file}: over {archive.MOST_UPLOAD // 2**20} MB: not an "
-                         "event archive")
+        raise UsageError(said("{file}: over {size} MB: not an event archive", file=args.file,
+                              size=archive.MOST_UPLOAD // 2**20))
     try:
         checked = archive.check(data, args.data)
     except archive.ArchiveRefused as exc:
-        raise UsageError(f"{args.file}: {exc.message}") from None
+        raise UsageError(said("{file}: {reason}", file=args.file, reason=told(exc))) \
+            from None
     try:
         if there is not None and not args.replace:
-            raise UsageError(f"--data {args.data} holds another event ({there}): give "
-                             "--replace to replace it (its database is kept aside)")
+            raise UsageError(said("--data {folder} holds another event ({event}): give "
+                                  "--replace to replace it (its database is kept aside)",
+                                  folder=args.data, event=there))
         aside = archive.install(checked, Settings(data_dir=args.data).db_path,
                                 datetime.now(UTC))
     except OSError as exc:
-        raise UsageError(f"--data {args.data}: the archive could not be put in place "
-                         f"({exc.strerror}): the folder is unchanged") from None
+        raise UsageError(said("--data {folder}: the archive could not be put in place "
+                              "({reason}): the folder is unchanged", folder=args.data,
+                              reason=os_said(exc))) from None
     finally:
         checked.discard()
-    rounds = f"{checked.rounds} round{'' if checked.rounds == 1 else 's'}"
-    people = f"{checked.people} {'person' if checked.people == 1 else 'people'}"
-    said = f"{checked.event or 'the event'} imported: {rounds}, {people} on the roster"
-    notes = [f"the replaced database is kept in {aside}"] if there is not None else []
-    return said, notes
+    words = words_for(args)
+    rounds = words.plural("{n} round", "{n} rounds", checked.rounds)
+    people = words.plural("{n} person", "{n} people", checked.people)
+    answer = words("{event} imported: {rounds}, {people} on the roster",
+                   event=checked.event or words("the event"), rounds=rounds, people=people)
+    notes: list[Note] = ([said("the replaced database is kept in {file}", file=aside)]
+                         if there is not None else [])
+    return answer, notes
 
 
 __all__ = ["add_export_parsers", "run_export", "run_import"]

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from collections.abc import Iterable
 from typing import Any
 
-from dipclock.i18n import Words, from_environment, language
+from dipclock.eventfiles import os_reason as os_said
+from dipclock.i18n import LanguageError, Said, Words, from_environment, language
 
 
 def add_lang(parser: Any) -> None:
@@ -23,4 +26,42 @@ def words_for(args: argparse.Namespace) -> Words:
     return Words(language(lang) if lang else from_environment(os.environ))
 
 
-__all__ = ["add_lang", "words_for"]
+def words_in(argv: list[str]) -> Words:
+    """The words of a command line that may not have parsed: its ``--lang`` as written
+    (``--lang fr``, ``--lang=fr``), else the environment's; a ``--lang`` no catalogue has
+    is English, as its own refusal then says."""
+    for i, arg in enumerate(argv):
+        lang = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
+        if lang is not None:
+            try:
+                return Words(language(lang))
+            except LanguageError:
+                return Words("en")
+    return Words(from_environment(os.environ))
+
+
+#: A line for a person the launcher makes before it knows the reader's language: said
+#: (translated when printed) or plain text (a core's or the hub's English note).
+Note = Said | str
+
+
+def told(exc: BaseException) -> Note:
+    """An error's message as a field of another sentence: its ``Said`` where it was raised
+    with one (then translated with the sentence), else its own (English) text."""
+    sentence = getattr(exc, "said", None)
+    return sentence if isinstance(sentence, Said) else str(exc)
+
+
+def say_in(words: Words, line: Note) -> str:
+    return line.in_(words) if isinstance(line, Said) else line
+
+
+def print_notes(words: Words, notes: Iterable[Note]) -> None:
+    """Each note on stderr as ``dipclock: note: ...``, in the command's language."""
+    for note in notes:
+        print(words("dipclock: note: {note}", note=say_in(words, note)), file=sys.stderr)
+
+
+__all__ = ["Note", "add_lang", "os_said", "print_notes", "say_in", "told", "words_for",
+           "words_in"]

@@ -19,7 +19,8 @@ from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds, score_result
-from dipclock.launcher.language import add_lang, words_for
+from dipclock.i18n import said
+from dipclock.launcher.language import Note, add_lang, os_said, told, words_for
 from dipclock.powers import POWERS
 from dipclock.scoring import SYSTEMS, GameResult
 from dipclock.scoring.result import (
@@ -68,12 +69,13 @@ def add_score_parser(sub: Any) -> None:
 
 def scoring_of(profile: EventProfile) -> str:
     if profile.scoring is None:
-        raise UsageError(f"{profile.id} names no scoring system: add [scoring] system = one "
-                         f"of {', '.join(SYSTEMS)} to its file")
+        raise UsageError(said("{event} names no scoring system: add [scoring] system = one "
+                              "of {systems} to its file", event=profile.id,
+                              systems=", ".join(SYSTEMS)))
     return profile.scoring.system
 
 
-def run_score(args: argparse.Namespace) -> tuple[str, list[str]]:
+def run_score(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """The scores to print, and notes for stderr (a victory the command called a draw)."""
     profile = load_event(args.event)
     system = scoring_of(profile)
@@ -90,7 +92,7 @@ def run_score(args: argparse.Namespace) -> tuple[str, list[str]]:
     )
     scored = score_result(profile, result, round_no=args.round)
     named = {POWERS[p]: round(scored.scores[p], DECIMALS) for p in POWERS}
-    notes = list(scored.notes)
+    notes: list[Note] = list(scored.notes)
     if args.json:
         return json.dumps({"event": profile.id, "scores": named}), notes
     words = words_for(args)
@@ -122,29 +124,37 @@ def read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
     try:
         return _read_scores(text, origin)
     except csv.Error as exc:  # a field past csv's limit (128 KiB), a NUL byte
-        raise UsageError(f"{origin}: not a scores file: {exc}") from None
+        raise UsageError(said("{file}: not a scores file: {reason}", file=origin,
+                              reason=str(exc))) from None
 
 
 def _read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
     rows = csv.reader(io.StringIO(text))
     header = [h.strip().lower() for h in next(rows, [])]
     if header[:3] != list(REQUIRED):
-        raise UsageError(f"{origin}: the first line must be {','.join(REQUIRED)} "
-                         f"(found {_shown(','.join(header)) or 'nothing'})")
+        found = _shown(",".join(header))
+        raise UsageError(said("{file}: the first line must be {columns} (found {found})",
+                              file=origin, columns=",".join(REQUIRED), found=found)
+                         if found else
+                         said("{file}: the first line must be {columns} (found nothing)",
+                              file=origin, columns=",".join(REQUIRED)))
     unknown = [h for h in header if h not in REQUIRED + OPTIONAL]
     if unknown:
-        raise UsageError(f"{origin}: unknown column {_shown(unknown[0])!r} (columns: "
-                         f"{', '.join(REQUIRED + OPTIONAL)})")
+        raise UsageError(said("{file}: unknown column {column} (columns: {columns})",
+                              file=origin, column=repr(_shown(unknown[0])),
+                              columns=", ".join(REQUIRED + OPTIONAL)))
     twice = next((h for i, h in enumerate(header) if h in header[:i]), None)
     if twice is not None:
-        raise UsageError(f"{origin}: the column {twice!r} is named twice")
+        raise UsageError(said("{file}: the column {column} is named twice", file=origin,
+                              column=repr(twice)))
     out = []
     for n, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            raise UsageError(f"{origin}: line {n} has {len(row)} fields, the header "
-                             f"{len(header)}")
+            raise UsageError(said("{file}: line {line} has {fields} fields, the header "
+                                  "{header}", file=origin, line=n, fields=len(row),
+                                  header=len(header)))
         cells = dict(zip(header, (c.strip() for c in row), strict=True))
         try:
             out.append(GameScore(
@@ -154,9 +164,10 @@ def _read_scores(text: str, origin: str) -> tuple[list[GameScore], set[str]]:
                 centres=int(cells["centres"]) if cells.get("centres") else None,
                 system=cells.get("system") or None))
         except ValueError as exc:  # a StandingsError too: one line naming the player
-            raise UsageError(f"{origin}: line {n}: {_shown(_short(exc))}") from None
+            raise UsageError(said("{file}: line {line}: {reason}", file=origin, line=n,
+                                  reason=_short(exc))) from None
     if not out:
-        raise UsageError(f"{origin}: no scores after the header")
+        raise UsageError(said("{file}: no scores after the header", file=origin))
     return out, set(header)
 
 
@@ -169,45 +180,54 @@ def _shown(text: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
-def _short(exc: ValueError) -> str:
+def _short(exc: ValueError) -> Note:
+    """A line's problem, cut to ``SHOWN``: Python's own words for a bad number are said
+    as the file's columns need."""
     text = str(exc)
     if text.startswith(("invalid literal", "could not convert")):
-        return "round and centres are whole numbers, score a number"
-    return text
+        return said("round and centres are whole numbers, score a number")
+    reason = told(exc)  # a core's sentence, said in the reader's language if it is short
+    return reason if len(text) <= SHOWN else _shown(text)
 
 
-def usable_rules(rules: StandingsRules, columns: set[str]) -> tuple[StandingsRules, list[str]]:
+def usable_rules(rules: StandingsRules, columns: set[str]
+                 ) -> tuple[StandingsRules, list[Note]]:
     """The event's rules without the tie-breaks the file cannot feed, and a note for each."""
     missing = [(name, need) for name, need in NEEDS.items()
                if name in rules.tie_breaks and need not in columns]
     if not missing:
         return rules, []
     left = tuple(t for t in rules.tie_breaks if t not in dict(missing))
-    notes = [f"tie-break {name} needs a {need} column: left out" for name, need in missing]
+    notes: list[Note] = [said("tie-break {name} needs a {column} column: left out", name=name,
+                              column=need) for name, need in missing]
     return rules.model_copy(update={"tie_breaks": left}), notes
 
 
-def run_standings(args: argparse.Namespace) -> tuple[str, list[str]]:
+def run_standings(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """The standings to print, and notes for stderr."""
     profile = load_event(args.event)
     try:
         text = Path(args.scores).read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise UsageError(f"--scores {args.scores}: {exc.strerror or exc}") from None
+        raise UsageError(said("--scores {file}: {reason}", file=args.scores,
+                              reason=os_said(exc))) from None
     except UnicodeDecodeError:
-        raise UsageError(f"--scores {args.scores}: not a text file (UTF-8)") from None
+        raise UsageError(said("--scores {file}: not a text file (UTF-8)", file=args.scores)) \
+            from None
     scores, columns = read_scores(text, args.scores)
     try:
         check_rounds(profile, (s.round for s in scores))
     except EventError as exc:
-        raise UsageError(f"{args.scores}: {exc}") from None
+        raise UsageError(said("{file}: {reason}", file=args.scores, reason=told(exc))) \
+            from None
     rules, notes = usable_rules(profile.standings or StandingsRules(), columns)
     top = top_board_of(profile, rules, args.top_board, scores, args.scores)
     notes += mixed_notes(scores)
     try:
         table = standings(scores, rules, top_board=top)
     except StandingsError as exc:
-        raise UsageError(f"{args.scores}: {exc}") from None
+        raise UsageError(said("{file}: {reason}", file=args.scores, reason=told(exc))) \
+            from None
     if args.json:
         rows = [{"rank": s.rank, "player": s.player, "total": round(s.total, DECIMALS)}
                 for s in table]
@@ -228,10 +248,11 @@ def top_board_of(profile: EventProfile, rules: StandingsRules, given: str | None
     """``--top-board``'s names: the event must have a top board, and each name a score."""
     top = frozenset(n.strip() for n in (given or "").split(",") if n.strip())
     if given is not None and rules.top_board_round is None:
-        raise UsageError(f"--top-board: {profile.id} has no top board")
+        raise UsageError(said("--top-board: {event} has no top board", event=profile.id))
     unknown = sorted(top - {s.player for s in scores})
     if unknown:
-        raise UsageError(f"--top-board: {unknown[0]!r} has no score in {origin}")
+        raise UsageError(said("--top-board: {name} has no score in {file}",
+                              name=repr(unknown[0]), file=origin))
     return top
 
 

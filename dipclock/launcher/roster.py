@@ -20,6 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dipclock.arguments import UsageError
+from dipclock.i18n import ENGLISH, Words, said
+from dipclock.launcher.language import (
+    Note,
+    add_lang,
+    os_said,
+    print_notes,
+    say_in,
+    told,
+    words_for,
+)
 from dipclock.roster import (
     Person,
     RosterFile,
@@ -47,16 +57,19 @@ def add_roster_parser(sub: Any) -> None:
                      help="the roster becomes the file's people (default: merge, by name)")
     imp.add_argument("--keep-good", action="store_true",
                      help="store the good lines even when some are refused")
+    add_lang(imp)
     listing = how.add_parser("list", help="print the roster")
     listing.add_argument("--data", **data)
     listing.add_argument("--json", action="store_true", help="print JSON")
+    add_lang(listing)
     export = how.add_parser("export", help="the roster as the CSV file import reads")
     export.add_argument("--data", **data)
     export.add_argument("--out", type=Path, metavar="FILE",
                         help="write the file here (default: standard output)")
+    add_lang(export)
 
 
-def run_roster(args: argparse.Namespace) -> tuple[str, list[str]]:
+def run_roster(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """What to print, and notes for stderr; bad input is a ``UsageError`` (exit 2)."""
     store = open_hub_data(args.data)
     try:
@@ -66,15 +79,18 @@ def run_roster(args: argparse.Namespace) -> tuple[str, list[str]]:
         if args.roster_command == "list":
             return (json.dumps([person_json(i, p) for i, p in store.people()], indent=2,
                                ensure_ascii=False)
-                    if args.json else list_text(people)), []
+                    if args.json else list_text(people, words_for(args))), []
         text = write_roster(people)
         if args.out is None:
             return text.rstrip("\n"), []
         try:
             args.out.write_bytes(text.encode("utf-8"))
         except OSError as exc:
-            raise UsageError(f"--out {args.out}: cannot write it ({exc.strerror})") from None
-        return f"{len(people)} people written to {args.out}", []
+            raise UsageError(said("--out {file}: cannot write it ({reason})", file=args.out,
+                                  reason=os_said(exc))) from None
+        return words_for(args).plural("{n} person written to {file}",
+                                      "{n} people written to {file}", len(people),
+                                      file=args.out), []
     finally:
         store.close()
 
@@ -89,25 +105,30 @@ def open_hub_data(data: Path) -> Store:
 
     path = Settings(data_dir=data).db_path
     if not path.is_file():
-        raise UsageError(f"--data {data}: no hub's data there ({path.name}): give the "
-                         "folder `dipclock hub --data` uses, or start the hub on it once")
+        raise UsageError(said("--data {folder}: no hub's data there ({file}): give the "
+                              "folder `dipclock hub --data` uses, or start the hub on it once",
+                              folder=data, file=path.name))
     try:
         return Store(path)
     except (sqlite3.Error, OSError) as exc:
-        raise UsageError(f"--data {data}: cannot open the hub's store ({exc})") from None
+        raise UsageError(said("--data {folder}: cannot open the hub's store ({reason})",
+                              folder=data, reason=str(exc))) from None
 
 
-def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[str]]:
+def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[Note]]:
     try:
         data = args.file.read_bytes()
     except OSError as exc:
-        raise UsageError(f"{args.file}: cannot read it ({exc.strerror})") from None
+        raise UsageError(said("{file}: cannot read it ({reason})", file=args.file,
+                              reason=os_said(exc))) from None
     try:
         text, note = decode(data)
         read = read_roster(text)
     except RosterFileError as exc:
-        raise UsageError(f"{args.file}: {exc}") from None
-    notes = [f"{args.file}: {n}" for n in ((note,) if note else ()) + read.notes]
+        raise UsageError(said("{file}: {reason}", file=args.file, reason=told(exc))) \
+            from None
+    notes: list[Note] = [said("{file}: {note}", file=args.file, note=n)
+                         for n in ((note,) if note else ()) + read.notes]
     read = RosterFile(read.people, read.refused)
     import sqlite3
 
@@ -117,19 +138,23 @@ def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[str]]:
         done = store.import_roster(read, datetime.now(UTC).replace(tzinfo=None),
                                    replace=args.replace, keep_good=args.keep_good)
     except StoreConflict as exc:  # a replacement that would remove someone seated
-        raise UsageError(exc.message) from None
+        raise UsageError(told(exc)) from None
     except sqlite3.Error as exc:
-        raise UsageError(f"--data {args.data}: the hub's store refused ({exc})") from None
-    refused = [f"{args.file}: {r.text()}" for r in done.combined.refused]
+        raise UsageError(said("--data {folder}: the hub's store refused ({reason})",
+                              folder=args.data, reason=str(exc))) from None
+    refused: list[Note] = [said("{file}: {note}", file=args.file, note=r.text())
+                           for r in done.combined.refused]
     if refused and not done.stored:
-        for note in notes:
-            print(f"dipclock: note: {note}", file=sys.stderr)
+        words = words_for(args)
+        print_notes(words, notes)
         for line in refused:  # one a line, then the verdict as the last line
-            print(f"dipclock: error: {line}", file=sys.stderr)
-        raise UsageError(f"{len(refused)} line(s) refused, nothing stored: fix the file, or "
-                         f"give --keep-good to store the {len(read.people)} good line(s)")
-    said = done.combined.summary() if done.stored else "roster import: nothing to change"
-    return said, notes + refused
+            print(words("dipclock: error: {message}", message=say_in(words, line)),
+                  file=sys.stderr)
+        raise UsageError(said("{refused} line(s) refused, nothing stored: fix the file, or "
+                              "give --keep-good to store the {good} good line(s)",
+                              refused=len(refused), good=len(read.people)))
+    answer = done.combined.summary() if done.stored else "roster import: nothing to change"
+    return answer, notes + refused
 
 
 def person_json(person_id: int, p: Person) -> dict[str, object]:
@@ -140,16 +165,22 @@ def person_json(person_id: int, p: Person) -> dict[str, object]:
             "email": p.email, "location": p.location}
 
 
-def list_text(people: list[Person]) -> str:
+def list_text(people: list[Person], words: Words = ENGLISH) -> str:
     """A line a person: name, nationality, WDD id, club, pre-registered or not."""
     if not people:
-        return "The roster is empty: `dipclock roster import FILE --data DIR` fills it."
-    width = max(len(p.name) for p in people)
-    lines = [f"{'Name':<{width}}  Nat  {'WDD':>9}  Pre  Club"]
-    lines += [f"{p.name:<{width}}  {p.nationality or '-':<3}  {p.wdd or '-':>9}  "
-              f"{'yes' if p.preregistered else 'no ':<3}  {p.club}".rstrip() for p in people]
-    lines.append(f"{len(people)} people, {sum(p.preregistered for p in people)} "
-                 "pre-registered")
+        return words("The roster is empty: `dipclock roster import FILE --data DIR` fills it.")
+    # i18n: the roster's column heads, short: Nationality, pre-registered
+    name, nat, pre, club = words("Name"), words("Nat"), words("Pre"), words("Club")
+    yes, no = words("yes"), words("no")
+    width = max(len(name), *(len(p.name) for p in people))
+    wide = max(3, len(nat))
+    flag = max(len(pre), len(yes), len(no))
+    lines = [f"{name:<{width}}  {nat:<{wide}}  {'WDD':>9}  {pre:<{flag}}  {club}"]
+    lines += [f"{p.name:<{width}}  {p.nationality or '-':<{wide}}  {p.wdd or '-':>9}  "
+              f"{yes if p.preregistered else no:<{flag}}  {p.club}".rstrip() for p in people]
+    lines.append(words.plural("{n} person, {pre} pre-registered",
+                              "{n} people, {pre} pre-registered", len(people),
+                              pre=sum(p.preregistered for p in people)))
     return "\n".join(lines)
 
 

@@ -22,6 +22,8 @@ from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds
+from dipclock.i18n import ENGLISH, POWER_NAMES, Words, said
+from dipclock.launcher.language import Note, add_lang, os_said, told, words_for
 from dipclock.launcher.results import read_scores, usable_rules
 from dipclock.names import name_key, spelling
 from dipclock.powers import POWERS, power_letter
@@ -71,62 +73,66 @@ def add_seat_parser(sub: Any) -> None:
                            "event's top-board round, the top board is seated by the "
                            "standings at table 1 (the first table not kept)")
     seat.add_argument("--json", action="store_true", help="print JSON")
+    add_lang(seat)
 
 
-def run_seat(args: argparse.Namespace) -> tuple[str, list[str]]:
+def run_seat(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """The seating to print, and notes for stderr."""
     profile = load_event(args.event)
     if args.round < 1:
-        raise UsageError(f"--round: {args.round} is not a round (1 or more)")
+        raise UsageError(said("--round: {round} is not a round (1 or more)",
+                              round=args.round))
     try:
         check_rounds(profile, [args.round])
     except EventError as exc:
-        raise UsageError(f"--round: {exc}") from None
+        raise UsageError(said("--round: {reason}", reason=told(exc))) from None
     players = read_players(_text(args.players, "--players"), args.players)
     history = (read_history(_text(args.history, "--history"), args.history)
                if args.history else [])
-    notes: list[str] = []
+    notes: list[Note] = []
     apart = (read_apart(_text(args.apart, "--apart"), args.apart, set(players), notes)
              if args.apart else set())
     two_boards = _names(args.two_boards, "--two-boards", players)
     teams, team_powers = (read_teams(_text(args.teams, "--teams"), args.teams, players)
                           if args.teams else ({}, {}))
     if two_boards and not two_boards_allowed(profile.standings):
-        raise UsageError(f"--two-boards: {profile.id}'s rules do not let a player play two "
-                         "boards")
+        raise UsageError(said("--two-boards: {event}'s rules do not let a player play two "
+                              "boards", event=profile.id))
     history = one_spelling(history, players)  # "JOSÉ" last round is today's "José"
     earlier = [s for s in history if s.round < args.round]
     kept = kept_tables(history, args.round, args.keep)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     if args.seed is None:
-        notes.append(f"seed {seed}: --seed {seed} seats the same again")
+        notes.append(said("seed {seed}: --seed {seed} seats the same again", seed=seed))
     rng = random.Random(seed)
     past = read_past(earlier)
     mates = team_apart(teams, profile.standings, args.round, past)
     if mates:
-        notes.append(f"round {args.round}: {len(mates)} team-mate pair(s) kept apart, as "
-                     f"{profile.id}'s rules say")
+        notes.append(said("round {round}: {pairs} team-mate pair(s) kept apart, as "
+                          "{event}'s rules say", round=args.round, pairs=len(mates),
+                          event=profile.id))
     try:
         kept += top_board_table(profile, args, players, past, rng, kept, notes)
         seating = seat_round(players, past, args.round, rng, apart=apart | mates, fixed=kept,
                              two_boards=two_boards, rules=profile.standings,
                              teams=team_powers or None)
     except SeatingError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(told(exc)) from None
     if seating.played_enough:
-        notes.append(f"sitting out, having played the most rounds {profile.id} allows: "
-                     f"{', '.join(seating.played_enough)}")
+        notes.append(said("sitting out, having played the most rounds {event} allows: "
+                          "{players}", event=profile.id,
+                          players=", ".join(seating.played_enough)))
     if seating.apart_together:
-        notes.append(f"{seating.apart_together} kept-apart pair(s) had to share a table: "
-                     "no seating keeps them all apart")
+        notes.append(said("{pairs} kept-apart pair(s) had to share a table: no seating "
+                          "keeps them all apart", pairs=seating.apart_together))
     if args.json:
         return json.dumps(seating_json(profile, seating), ensure_ascii=False), notes
-    return seating_text(profile, seating), notes
+    return seating_text(profile, seating, words_for(args)), notes
 
 
 def top_board_table(profile: EventProfile, args: argparse.Namespace, players: list[str],
                     past: Past, rng: random.Random, kept: list[Table],
-                    notes: list[str]) -> list[Table]:
+                    notes: list[Note]) -> list[Table]:
     """In the event's top-board round, with ``--scores``: the top board, at the first table
     not kept, seated by the standings; how its powers are given, as a note. The seating
     desk's step (``top_board_round``): a tie for the last seat seats no top board and says
@@ -135,13 +141,14 @@ def top_board_table(profile: EventProfile, args: argparse.Namespace, players: li
     at = rules.top_board_round if rules is not None else None
     if rules is None or at is None or args.round != at:
         if args.scores:
-            where = f"round {at} is its top-board round" if at else "it has no top board"
-            raise UsageError(f"--scores: {profile.id} seats no top board in round "
-                             f"{args.round} ({where})")
+            where = (said("round {round} is its top-board round", round=at) if at else
+                     said("it has no top board"))
+            raise UsageError(said("--scores: {event} seats no top board in round {round} "
+                                  "({why})", event=profile.id, round=args.round, why=where))
         return []
     if not args.scores:
-        notes.append(f"round {at} is {profile.id}'s top-board round: --scores seats the top "
-                     "board by the standings")
+        notes.append(said("round {round} is {event}'s top-board round: --scores seats the "
+                          "top board by the standings", round=at, event=profile.id))
         return []
     scores, columns = read_scores(_text(args.scores, "--scores"), args.scores)
     rules, left_out = usable_rules(rules, columns)
@@ -150,7 +157,7 @@ def top_board_table(profile: EventProfile, args: argparse.Namespace, players: li
         top = top_board_round(args.round, players, scores, rules, past, rng,
                               {t.number for t in kept})
     except StandingsError as exc:  # scores the standings cannot rank
-        raise UsageError(f"--scores: {exc}") from None
+        raise UsageError(said("--scores: {reason}", reason=told(exc))) from None
     notes += top.notes
     return list(top.tables)
 
@@ -168,19 +175,23 @@ def seating_json(profile: EventProfile, s: Seating) -> dict[str, object]:
     }
 
 
-def seating_text(profile: EventProfile, s: Seating) -> str:
+def seating_text(profile: EventProfile, s: Seating, words: Words = ENGLISH) -> str:
     seated = {p for t in s.tables for p in t.seats.values()}
-    lines = [f"{profile.id}: round {s.round}, {len(seated)} players at "
-             f"{len(s.tables)} tables"]
+    lines = [words.plural("{event}: round {round}, {players} players at {n} table",
+                          "{event}: round {round}, {players} players at {n} tables",
+                          len(s.tables), event=profile.id, round=s.round,
+                          players=len(seated))]
+    names = {p: words.power(p) for p in POWERS}
+    width = max(8, *(len(n) for n in names.values()))
     for t in s.tables:
-        lines.append(f"Table {t.number}")
-        lines += [f"  {POWERS[p]:<8} {t.seats[p]}" for p in POWERS if p in t.seats]
+        lines.append(words("Table {number}", number=t.number))
+        lines += [f"  {names[p]:<{width}} {t.seats[p]}" for p in POWERS if p in t.seats]
     if s.sitting_out:
-        lines.append(f"Sitting out: {', '.join(s.sitting_out)}")
+        lines.append(words("Sitting out: {players}", players=", ".join(s.sitting_out)))
     if s.two_boards:
-        lines.append(f"On two boards: {', '.join(s.two_boards)}")
-    lines.append(f"Pairs met before: {s.pairs_met_before}; powers repeated: "
-                 f"{s.powers_repeated}")
+        lines.append(words("On two boards: {players}", players=", ".join(s.two_boards)))
+    lines.append(words("Pairs met before: {pairs}; powers repeated: {powers}",
+                       pairs=s.pairs_met_before, powers=s.powers_repeated))
     return "\n".join(lines)
 
 
@@ -188,9 +199,11 @@ def _text(path: str, option: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise UsageError(f"{option} {path}: {exc.strerror or exc}") from None
+        raise UsageError(said("{option} {file}: {reason}", option=option, file=path,
+                              reason=os_said(exc))) from None
     except UnicodeDecodeError:
-        raise UsageError(f"{option} {path}: not a text file (UTF-8)") from None
+        raise UsageError(said("{option} {file}: not a text file (UTF-8)", option=option,
+                              file=path)) from None
 
 
 def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
@@ -201,15 +214,17 @@ def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
             if any(cells):
                 yield n, cells
     except csv.Error as exc:  # a field past csv's limit (128 KiB), a NUL byte
-        raise UsageError(f"{origin}: not a CSV file: {exc}") from None
+        raise UsageError(said("{file}: not a CSV file: {reason}", file=origin,
+                              reason=str(exc))) from None
 
 
 def _name(text: str, origin: str, n: int) -> str:
     if not text:
-        raise UsageError(f"{origin}: line {n}: a player's name is empty")
+        raise UsageError(said("{file}: line {line}: a player's name is empty", file=origin,
+                              line=n))
     if not is_name(text):
-        raise UsageError(f"{origin}: line {n}: a name is one line of at most {NAME_MAX} "
-                         "characters")
+        raise UsageError(said("{file}: line {line}: a name is one line of at most {most} "
+                              "characters", file=origin, line=n, most=NAME_MAX))
     return spelling(text)
 
 
@@ -219,7 +234,8 @@ def read_players(text: str, origin: str) -> list[str]:
     first = next(rows, None)
     header = [h.casefold() for h in first[1]] if first else []
     if "player" not in header:
-        raise UsageError(f"{origin}: the first line must name a player column")
+        raise UsageError(said("{file}: the first line must name a player column",
+                              file=origin))
     col = header.index("player")
     players: dict[str, int] = {}
     keys: dict[str, str] = {}
@@ -227,15 +243,18 @@ def read_players(text: str, origin: str) -> list[str]:
         name = _name(cells[col] if col < len(cells) else "", origin, n)
         same = keys.setdefault(name_key(name), name)
         if same != name:
-            raise UsageError(f"{origin}: line {n}: {name} and {same} (line {players[same]}) "
-                             "are one name, capitals aside: list the player once, or tell "
-                             "the two apart")
+            raise UsageError(said("{file}: line {line}: {name} and {same} (line {other}) "
+                                  "are one name, capitals aside: list the player once, or "
+                                  "tell the two apart", file=origin, line=n, name=name,
+                                  same=same, other=players[same]))
         if name in players:
-            raise UsageError(f"{origin}: line {n}: {name} is listed twice (line "
-                             f"{players[name]})")
+            raise UsageError(said("{file}: line {line}: {name} is listed twice (line "
+                                  "{other})", file=origin, line=n, name=name,
+                                  other=players[name]))
         players[name] = n
     if len(players) < SEATS:
-        raise UsageError(f"{origin}: {len(players)} players: a table needs {SEATS}")
+        raise UsageError(said("{file}: {players} players: a table needs {seats}",
+                              file=origin, players=len(players), seats=SEATS))
     return list(players)
 
 
@@ -247,12 +266,12 @@ def read_history(text: str, origin: str) -> list[Seat]:
         seats = read_seats(text)
         read_past(seats)
     except SeatingError as exc:
-        raise UsageError(f"{origin}: {exc}") from None
+        raise UsageError(said("{file}: {reason}", file=origin, reason=told(exc))) from None
     return seats
 
 
 def read_apart(text: str, origin: str, players: set[str],
-               notes: list[str]) -> set[tuple[str, str]]:
+               notes: list[Note]) -> set[tuple[str, str]]:
     """``player,player`` lines; a name not playing this round is noted, not an error (the
     event's list outlives a withdrawal)."""
     apart: set[tuple[str, str]] = set()
@@ -261,14 +280,16 @@ def read_apart(text: str, origin: str, players: set[str],
         if n == 1 and [c.casefold() for c in cells] == ["player", "player"]:
             continue
         if len(cells) != 2:
-            raise UsageError(f"{origin}: line {n}: give player,player (2 values, not "
-                             f"{len(cells)})")
+            raise UsageError(said("{file}: line {line}: give player,player (2 values, not "
+                                  "{values})", file=origin, line=n, values=len(cells)))
         a, b = (known.get(name_key(name), name) for name in (_name(c, origin, n) for c in cells))
         if a == b:
-            raise UsageError(f"{origin}: line {n}: {a} is named twice")
+            raise UsageError(said("{file}: line {line}: {name} is named twice", file=origin,
+                                  line=n, name=a))
         absent = [p for p in (a, b) if p not in players]
         if absent:
-            notes.append(f"{origin}: line {n}: {absent[0]} is not among the players")
+            notes.append(said("{file}: line {line}: {name} is not among the players",
+                              file=origin, line=n, name=absent[0]))
         apart.add(pair(a, b))
     return apart
 
@@ -289,26 +310,32 @@ def read_teams(text: str, origin: str, players: list[str]
                                                         ["team", "player", "power"]):
             continue
         if len(cells) not in (2, 3) or not cells[0]:
-            raise UsageError(f"{origin}: line {n}: give team,player or team,player,power")
+            raise UsageError(said("{file}: line {line}: give team,player or "
+                                  "team,player,power", file=origin, line=n))
         widths.add(len(cells))
         if len(widths) > 1:
-            raise UsageError(f"{origin}: line {n}: give a power on every line or none")
+            raise UsageError(said("{file}: line {line}: give a power on every line or none",
+                                  file=origin, line=n))
         team = cells[0]
         who = known.get(name_key(cells[1]), _name(cells[1], origin, n))
         if who in team_of:
-            raise UsageError(f"{origin}: line {n}: {who} is already in team "
-                             f"{team_of[who][0]} (line {team_of[who][1]})")
+            raise UsageError(said("{file}: line {line}: {name} is already in team {team} "
+                                  "(line {other})", file=origin, line=n, name=who,
+                                  team=team_of[who][0], other=team_of[who][1]))
         team_of[who] = (team, n)
         members.setdefault(team, []).append(who)
         if len(cells) == 3:
             try:
                 letter = power_letter(cells[2])
             except ValueError as exc:
-                raise UsageError(f"{origin}: line {n}: {exc}") from None
+                raise UsageError(said("{file}: line {line}: {reason}", file=origin, line=n,
+                                      reason=told(exc))) from None
             mine = powers.setdefault(team, {})
             if letter in mine:
-                raise UsageError(f"{origin}: line {n}: team {team} has {POWERS[letter]} "
-                                 f"already ({mine[letter]})")
+                raise UsageError(said("{file}: line {line}: team {team} has {power} already "
+                                      "({name})", file=origin, line=n, team=team,
+                                      power=said(POWER_NAMES[letter]),
+                                      name=mine[letter]))
             mine[letter] = who
     return members, powers
 
@@ -324,11 +351,13 @@ def kept_tables(history: list[Seat], number: int, keep: str | None) -> list[Tabl
             tables.setdefault(s.table, {})[s.power] = s.player
     missing = sorted(wanted - set(tables))
     if missing:
-        raise UsageError(f"--keep: --history has no table {missing[0]} in round {number}")
+        raise UsageError(said("--keep: --history has no table {table} in round {round}",
+                              table=missing[0], round=number))
     short = next((n for n, seats in sorted(tables.items()) if len(seats) != SEATS), None)
     if short is not None:
-        raise UsageError(f"--keep: table {short} of round {number} has "
-                         f"{len(tables[short])} seats in --history, not {SEATS}")
+        raise UsageError(said("--keep: table {table} of round {round} has {seats} seats in "
+                              "--history, not {needed}", table=short, round=number,
+                              seats=len(tables[short]), needed=SEATS))
     return [Table(n, seats) for n, seats in sorted(tables.items())]
 
 
@@ -337,10 +366,12 @@ def _table_numbers(text: str) -> set[int]:
     for part in (p.strip() for p in text.split(",")):
         low, _, high = part.partition("-")
         if not low.isdigit() or (high and not high.isdigit()):
-            raise UsageError(f"--keep: {part!r} is not a table or a range (1,4-6)")
+            raise UsageError(said("--keep: {part} is not a table or a range (1,4-6)",
+                                  part=repr(part)))
         first, last = int(low), int(high or low)
         if not 1 <= first <= last <= MOST_TABLES:
-            raise UsageError(f"--keep: {part}: table numbers run from 1 to {MOST_TABLES}")
+            raise UsageError(said("--keep: {part}: table numbers run from 1 to {most}",
+                                  part=part, most=MOST_TABLES))
         out.update(range(first, last + 1))
     return out
 
@@ -350,7 +381,8 @@ def _names(text: str | None, option: str, players: list[str]) -> list[str]:
     names = [known.get(name_key(n), spelling(n)) for n in (text or "").split(",") if n.strip()]
     unknown = [n for n in names if n not in players]
     if unknown:
-        raise UsageError(f"{option}: {unknown[0]} is not among the players")
+        raise UsageError(said("{option}: {name} is not among the players", option=option,
+                              name=unknown[0]))
     return names
 
 

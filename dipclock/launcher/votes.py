@@ -15,8 +15,8 @@ from typing import Any
 from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.eventscoring import check_rounds, last_year
-from dipclock.i18n import Words
-from dipclock.launcher.language import add_lang, words_for
+from dipclock.i18n import POWER_NAMES, Words, said
+from dipclock.launcher.language import Note, add_lang, told, words_for
 from dipclock.powers import POWERS, power_letter
 from dipclock.scoring.result import parse_centres
 from dipclock.votes.ballot import CHOICES, Choice, count
@@ -51,7 +51,7 @@ def add_vote_parser(sub: Any) -> None:
     add_lang(vote)
 
 
-def run_vote(args: argparse.Namespace) -> tuple[str, list[str]]:
+def run_vote(args: argparse.Namespace) -> tuple[str, list[Note]]:
     """The result to print (text or one JSON object); no notes."""
     profile = load_event(args.event)
     final = None
@@ -81,7 +81,7 @@ def run_vote(args: argparse.Namespace) -> tuple[str, list[str]]:
                      if result.passes else
                      words("fails: {headline}", headline=headline_words(result.headline,
                                                                          words))),
-             "  " + words("why: {why}", why=result.why)]
+             "  " + words("why: {why}", why=result.why_in(words))]
     return "\n".join(lines), []
 
 
@@ -103,16 +103,19 @@ def parse_votes(text: str) -> tuple[dict[str, Choice], list[str]]:
             continue
         name, sep, word = part.partition("=")
         if not sep:
-            raise UsageError(f"votes: {part!r} is not POWER=VOTE (like A=yes)")
+            raise UsageError(said("votes: {part} is not POWER=VOTE (like A=yes)",
+                                  part=repr(part)))
         letter, word = _power(name), word.strip().casefold()
         if letter in votes or letter in absent:
-            raise UsageError(f"votes: {POWERS[letter]} is given twice: give it once")
+            raise UsageError(said("votes: {power} is given twice: give it once",
+                                  power=said(POWER_NAMES[letter])))
         if word == ABSENT:
             absent.append(letter)
         elif word in CHOICES:
             votes[letter] = word
         else:
-            raise UsageError(f"votes: {part!r}: say yes, no, abstain, veto or absent")
+            raise UsageError(said("votes: {part}: say yes, no, abstain, veto or absent",
+                                  part=repr(part)))
     return votes, absent
 
 
@@ -120,7 +123,7 @@ def _power(text: str) -> str:
     try:
         return power_letter(text)
     except ValueError as exc:
-        raise UsageError(f"{exc}") from None
+        raise UsageError(told(exc)) from None
 
 
 __all__ = ["add_vote_parser", "parse_votes", "run_vote"]

@@ -17,8 +17,10 @@ from typing import Literal
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Endings, endings
+from dipclock.i18n import Said, Words, said
 from dipclock.powers import LETTERS, POWERS
 from dipclock.scoring.result import FIRST_YEAR
+from dipclock.sentences import clauses, phase, plural, power, powers
 from dipclock.votes.proposal import Board, Moment, PastVote, Proposal, VoteRefused
 from dipclock.votes.rules import VoteRules
 
@@ -65,7 +67,10 @@ class Ballot:
 class Outcome:
     """A vote's result, as it may be told. ``chart_year``: the centre chart the game ends
     on (None when it did not pass); ``voters``: the powers whose votes counted (none after
-    a veto); ``why``: one line saying why, naming the rule, never a player's vote."""
+    a veto); ``why``: one line saying why, naming the rule, never a player's vote, in
+    English as the hub keeps it and ``--json`` prints it; ``said``: the same line for its
+    reader's language (``why_in``), where the outcome was counted here, not rebuilt from
+    a stored ``why``."""
 
     passes: bool
     why: str
@@ -74,6 +79,11 @@ class Outcome:
     proposal: Proposal
     moment: Moment
     vetoed_by: str | None = None
+    said: Said | None = field(default=None, compare=False, repr=False)
+
+    def why_in(self, words: Words) -> str:
+        """``why`` in ``words``' language (as stored, English, when there is no ``said``)."""
+        return self.said.in_(words) if self.said is not None else self.why
 
     @property
     def headline(self) -> str:
@@ -137,70 +147,81 @@ def propose(profile: EventProfile, proposal: Proposal, moment: Moment, board: Bo
     return Ballot(profile.id, rules, proposal, moment, board, voters)
 
 
-def veto(ballot: Ballot, power: str) -> Ballot:
-    """``power`` vetoes: the proposal ends at once, and the game goes on."""
+def veto(ballot: Ballot, letter: str) -> Ballot:
+    """``letter``'s power vetoes: the proposal ends at once, and the game goes on."""
     rules, tag = ballot.rules, ballot.tag
     _open(ballot)
     if rules.veto == "none":
-        raise VoteRefused(f"{tag}: there is no veto: vote no in the secret vote")
-    if rules.veto == "with_centres" and ballot.board.centres[power] == 0:
-        raise VoteRefused(f"{tag}: only a player with centres may veto: {POWERS[power]} "
-                          "has none")
+        raise VoteRefused(said("{tag}: there is no veto: vote no in the secret vote", tag=tag))
+    if rules.veto == "with_centres" and ballot.board.centres[letter] == 0:
+        raise VoteRefused(said("{tag}: only a player with centres may veto: {power} has none",
+                               tag=tag, power=power(letter)))
     if ballot.votes and not rules.revealed_is_veto:
-        raise VoteRefused(f"{tag}: the vote has begun: a veto comes before it")
-    return replace(ballot, vetoed_by=power)
+        raise VoteRefused(said("{tag}: the vote has begun: a veto comes before it", tag=tag))
+    return replace(ballot, vetoed_by=letter)
 
 
-def cast(ballot: Ballot, power: str, choice: Choice) -> Ballot:
-    """``power``'s vote, or a ``VoteRefused`` saying why it cannot vote so."""
+def cast(ballot: Ballot, letter: str, choice: Choice) -> Ballot:
+    """``letter``'s power's vote, or a ``VoteRefused`` saying why it cannot vote so."""
     if choice == "veto":
-        return veto(ballot, power)
+        return veto(ballot, letter)
     rules, tag = ballot.rules, ballot.tag
     _open(ballot)
-    name = POWERS[power]
-    if power not in ballot.voters:
-        if power == ballot.proposal.proposer and not rules.proposer_votes:
-            raise VoteRefused(f"{tag}: {name} proposed and counts as in favour: the "
-                              "proposer does not vote")
-        if ballot.board.centres[power] == 0:
-            raise VoteRefused(f"{tag}: only a player with a centre votes: {name} has none")
-        raise VoteRefused(f"{tag}: only {_names(ballot.voters)} vote on "
-                          f"{ballot.proposal.words}")
-    if power in ballot.board.absent:
-        raise VoteRefused(f"{tag}: {name}'s player has left the game: its vote counts as "
-                          f"{_absent_vote(ballot, power)}")
-    if power in ballot.votes:
-        raise VoteRefused(f"{name} has voted: one vote each")
+    name = power(letter)
+    if letter not in ballot.voters:
+        if letter == ballot.proposal.proposer and not rules.proposer_votes:
+            raise VoteRefused(said("{tag}: {power} proposed and counts as in favour: the "
+                                   "proposer does not vote", tag=tag, power=name))
+        if ballot.board.centres[letter] == 0:
+            raise VoteRefused(said("{tag}: only a player with a centre votes: {power} has "
+                                   "none", tag=tag, power=name))
+        raise VoteRefused(said("{tag}: only {powers} vote on {proposal}", tag=tag,
+                               powers=powers(ballot.voters), proposal=ballot.proposal.said))
+    if letter in ballot.board.absent:
+        raise VoteRefused(
+            said("{tag}: {power}'s player has left the game: its vote counts as yes", tag=tag,
+                 power=name) if _absent_vote(ballot, letter) == "yes" else
+            said("{tag}: {power}'s player has left the game: its vote counts as no", tag=tag,
+                 power=name))
+    if letter in ballot.votes:
+        raise VoteRefused(said("{power} has voted: one vote each", power=name))
     if choice == "abstain" and rules.abstention == "refused":
-        raise VoteRefused(f"{tag}: every player with a centre must vote yes or no")
+        raise VoteRefused(said("{tag}: every player with a centre must vote yes or no", tag=tag))
     if choice not in CHOICES:
-        raise VoteRefused(f"{choice!r}: yes, no, abstain or veto")
-    return replace(ballot, votes={**ballot.votes, power: choice})
+        raise VoteRefused(said("{choice}: yes, no, abstain or veto", choice=repr(choice)))
+    return replace(ballot, votes={**ballot.votes, letter: choice})
 
 
 def outcome(ballot: Ballot) -> Outcome | None:
     """The result: at once after a veto, else once every voter has voted; None while
     the vote runs."""
+    tag = ballot.tag
     if ballot.vetoed_by is not None:
-        return Outcome(False, f"vetoed by {POWERS[ballot.vetoed_by]} ({ballot.tag}): the "
-                       "game goes on", None, (), ballot.proposal, ballot.moment,
-                       ballot.vetoed_by)
+        why = said("vetoed by {power} ({tag}): the game goes on",
+                   power=power(ballot.vetoed_by), tag=tag)
+        return Outcome(False, str(why), None, (), ballot.proposal, ballot.moment,
+                       ballot.vetoed_by, why)
     if ballot.waiting:
         return None
-    said = {p: _counts_as(ballot, p) for p in ballot.voters}
-    ayes = sum(1 for v in said.values() if v == "yes")
-    passes = ayes == len(said)
+    counted_as = {p: _counts_as(ballot, p) for p in ballot.voters}
+    ayes = sum(1 for v in counted_as.values() if v == "yes")
+    passes = ayes == len(counted_as)
     notes = _rule_notes(ballot)
+    voters = powers(ballot.voters)
     if passes:
         chart = ballot.moment.chart_year
-        how = "none against" if ballot.rules.abstention == "yes" else "unanimous"
-        why = (f"passes ({ballot.tag}): {how} among {_names(ballot.voters)}{notes}; "
-               f"the {chart} centre chart counts")
-        return Outcome(True, why, chart, ballot.voters, ballot.proposal, ballot.moment)
-    figures = (f"{ayes} for, {len(said) - ayes} against" if ballot.rules.figures_shown
-               else "not unanimous; the figures are not told")
-    why = f"fails ({ballot.tag}): {figures}{notes}; the game goes on"
-    return Outcome(False, why, None, ballot.voters, ballot.proposal, ballot.moment)
+        why = clauses(said("passes ({tag}): none against among {powers}", tag=tag,
+                           powers=voters) if ballot.rules.abstention == "yes" else
+                      said("passes ({tag}): unanimous among {powers}", tag=tag, powers=voters),
+                      *notes, said("the {year} centre chart counts", year=chart))
+        return Outcome(True, str(why), chart, ballot.voters, ballot.proposal, ballot.moment,
+                       said=why)
+    figures = (said("fails ({tag}): {ayes} for, {noes} against", tag=tag, ayes=ayes,
+                    noes=len(counted_as) - ayes) if ballot.rules.figures_shown else
+               said("fails ({tag}): not unanimous; the figures are not told", tag=tag))
+    why = clauses(figures, *notes, said("the game goes on"))
+    return Outcome(False, str(why), None, ballot.voters, ballot.proposal, ballot.moment,
+                   said=why)
 
 
 def count(profile: EventProfile, proposal: Proposal, moment: Moment, board: Board,
@@ -217,8 +238,11 @@ def counted(ballot: Ballot) -> Outcome:
     abstention is said, not assumed."""
     result = outcome(ballot)
     if result is None:
-        raise VoteRefused(f"no vote from {_names(ballot.waiting)}: give each voter's "
-                          f"{_either(ballot.rules.choices)}")
+        waiting = powers(ballot.waiting)
+        raise VoteRefused(
+            said("no vote from {powers}: give each voter's yes, no or abstain", powers=waiting)
+            if "abstain" in ballot.rules.choices else
+            said("no vote from {powers}: give each voter's yes or no", powers=waiting))
     return result
 
 
@@ -228,9 +252,9 @@ def cast_all(ballot: Ballot, votes: Mapping[str, Choice]) -> Ballot:
     vetoes = [p for p in LETTERS if votes.get(p) == "veto"]
     if vetoes:
         return veto(ballot, vetoes[0])
-    for power in LETTERS:
-        if power in votes:
-            ballot = cast(ballot, power, votes[power])
+    for letter in LETTERS:
+        if letter in votes:
+            ballot = cast(ballot, letter, votes[letter])
     return ballot
 
 
@@ -250,42 +274,36 @@ def running_order(rules: VoteRules, proposals: Sequence[Proposal],
 
 def _open(ballot: Ballot) -> None:
     if outcome(ballot) is not None:
-        raise VoteRefused(f"the vote on {ballot.proposal.words} is over")
-
-
-def _either(choices: Sequence[str]) -> str:
-    """"yes, no or abstain"."""
-    return ", ".join(choices[:-1]) + " or " + choices[-1]
-
-
-def _names(powers: Iterable[str]) -> str:
-    return ", ".join(POWERS[p] for p in powers)
+        raise VoteRefused(said("the vote on {proposal} is over", proposal=ballot.proposal.said))
 
 
 def _check_moment(event: str, tag: str, allowed: Endings, moment: Moment) -> None:
     first = allowed.votes_from or FIRST_YEAR
     if moment.chart_year < first:
-        raise VoteRefused(f"{tag}: no proposal before the {first} centre chart (from "
-                          f"{Moment(first, 'fall').period_words})")
+        raise VoteRefused(said("{tag}: no proposal before the {year} centre chart (from "
+                               "{period})", tag=tag, year=first,
+                               period=Moment(first, "fall").period_said))
     if allowed.last_year is not None and moment.index >= Moment(allowed.last_year, "fall").index:
-        raise VoteRefused(f"{event}'s games end with Fall {allowed.last_year}: no vote "
-                          "after it")
+        raise VoteRefused(said("{event}'s games end with {phase}: no vote after it",
+                               event=event, phase=phase(allowed.last_year, "fall")))
 
 
 def _check_proposer(tag: str, rules: VoteRules, proposal: Proposal, board: Board) -> None:
     who = proposal.proposer
     if who is None:
         if rules.limit == "player_per_year":
-            raise VoteRefused(f"{tag}: name the power that proposes: one request per "
-                              "player per year")
+            raise VoteRefused(said("{tag}: name the power that proposes: one request per "
+                                   "player per year", tag=tag))
         if not rules.proposer_votes:
-            raise VoteRefused(f"{tag}: name the power that proposes: the proposer does not "
-                              "vote and counts as in favour")
+            raise VoteRefused(said("{tag}: name the power that proposes: the proposer does "
+                                   "not vote and counts as in favour", tag=tag))
         return
     if who not in POWERS:
-        raise VoteRefused(f"{who!r} is not a power (one of {' '.join(LETTERS)})")
+        raise VoteRefused(said("{power} is not a power (one of {letters})", power=repr(who),
+                               letters=" ".join(LETTERS)))
     if board.centres[who] == 0 or who in board.absent:
-        raise VoteRefused(f"{POWERS[who]} is out of the game: only a player in it proposes")
+        raise VoteRefused(said("{power} is out of the game: only a player in it proposes",
+                               power=power(who)))
 
 
 def _form(profile: EventProfile, tag: str, allowed: Endings, proposal: Proposal,
@@ -294,23 +312,25 @@ def _form(profile: EventProfile, tag: str, allowed: Endings, proposal: Proposal,
     survivors = board.survivors
     if proposal.form == "concede":
         if not allowed.concession:
-            raise VoteRefused(f"{tag}: no concessions: a vote ends a game in a draw")
+            raise VoteRefused(said("{tag}: no concessions: a vote ends a game in a draw",
+                                   tag=tag))
         to = proposal.conceded_to or ""
         if to not in survivors:
-            raise VoteRefused(f"{POWERS.get(to, to)} holds no centre: a game is conceded to "
-                              "a power in it")
+            raise VoteRefused(said("{power} holds no centre: a game is conceded to a power in "
+                                   "it", power=power(to) if to in POWERS else to))
         return proposal, survivors
     if proposal.form == "draw":
         out = [p for p in LETTERS if p in proposal.powers and p not in survivors]
         if out:
-            raise VoteRefused(f"{POWERS[out[0]]} holds no centre: it cannot be in a draw")
+            raise VoteRefused(said("{power} holds no centre: it cannot be in a draw",
+                                   power=power(out[0])))
         if len(proposal.powers) < 2:
-            raise VoteRefused("a draw has at least two powers (one power alone is a "
-                              "concession)")
+            raise VoteRefused(said("a draw has at least two powers (one power alone is a "
+                                   "concession)"))
         if set(proposal.powers) != set(survivors):
             if allowed.draws == "all_survivors":
-                raise VoteRefused(f"{tag}: a draw includes all survivors "
-                                  f"({_names(survivors)}): propose dias")
+                raise VoteRefused(said("{tag}: a draw includes all survivors ({powers}): "
+                                       "propose dias", tag=tag, powers=powers(survivors)))
             if allowed.draws == "two_leaders":
                 pair = tuple(p for p in LETTERS if p in proposal.powers)
                 _check_two_leaders(profile, tag, pair, moment, board)
@@ -326,42 +346,48 @@ def _check_two_leaders(profile: EventProfile, tag: str, pair: tuple[str, ...],
     the year's threshold] and (while not satisfying criteria 1, because their supply
     center counts were tied) both owned more supply centers than all other powers"."""
     if len(pair) != 2:
-        raise VoteRefused(f"{tag}: a draw includes all survivors, or is the two-way draw of "
-                          "two level leaders")
+        raise VoteRefused(said("{tag}: a draw includes all survivors, or is the two-way draw "
+                               "of two level leaders", tag=tag))
     if board.previous is None:
-        raise VoteRefused(f"{tag}: a two-way draw needs two game-years of level leaders: "
-                          f"give {moment.chart_year - 1}'s centres too")
+        raise VoteRefused(said("{tag}: a two-way draw needs two game-years of level leaders: "
+                               "give {year}'s centres too", tag=tag,
+                               year=moment.chart_year - 1))
     year = moment.chart_year
     for chart, when in ((board.centres, year), (board.previous, year - 1)):
         threshold = profile.solo_centres(when)
         a, b = (chart[p] for p in pair)
         rest = max(c for p, c in chart.items() if p not in pair)
         if not a == b >= threshold or rest >= a:
-            raise VoteRefused(f"{tag}: in {when} {_names(pair)} held {a} and {b}: a two-way "
-                              f"draw needs them level at {threshold}+ and ahead of every "
-                              "other power, two game-years running")
+            raise VoteRefused(said("{tag}: in {year} {powers} held {a} and {b}: a two-way "
+                                   "draw needs them level at {threshold}+ and ahead of every "
+                                   "other power, two game-years running", tag=tag, year=when,
+                                   powers=powers(pair), a=a, b=b, threshold=threshold))
     grew = [p for p in pair if board.centres[p] <= board.previous[p]]
     if grew:
-        raise VoteRefused(f"{tag}: {POWERS[grew[0]]} did not grow in {year}: a two-way draw "
-                          "needs both leaders to have grown")
+        raise VoteRefused(said("{tag}: {power} did not grow in {year}: a two-way draw needs "
+                               "both leaders to have grown", tag=tag, power=power(grew[0]),
+                               year=year))
 
 
 def _check_limits(tag: str, rules: VoteRules, proposal: Proposal, moment: Moment,
                   history: Iterable[PastVote]) -> None:
-    period = moment.period_words
+    period = moment.period_said
     for past in history:
         same = past.moment.period == moment.period
         if rules.limit == "result_per_season" and same and past.held \
                 and past.key == proposal.key:
-            raise VoteRefused(f"{tag}: {proposal.words} was voted on in {period}: "
-                              "revotes are not allowed")
+            raise VoteRefused(said("{tag}: {proposal} was voted on in {period}: revotes are "
+                                   "not allowed", tag=tag, proposal=proposal.said,
+                                   period=period))
         if rules.limit == "phase" and same and past.held:
-            raise VoteRefused(f"{tag}: one vote per Spring or Fall phase, and {period} has "
-                              "had its vote")
+            raise VoteRefused(said("{tag}: one vote per Spring or Fall phase, and {period} "
+                                   "has had its vote", tag=tag, period=period))
         if rules.limit == "player_per_year" and past.proposer == proposal.proposer \
                 and past.moment.period[0] == moment.period[0]:
-            raise VoteRefused(f"{tag}: {POWERS[proposal.proposer or 'A']} has requested a "
-                              f"vote in {moment.period[0]}: one request per player per year")
+            raise VoteRefused(said("{tag}: {power} has requested a vote in {year}: one "
+                                   "request per player per year", tag=tag,
+                                   power=power(proposal.proposer or "A"),
+                                   year=moment.period[0]))
 
 
 def _absent_vote(ballot: Ballot, power: str) -> Literal["yes", "no"]:
@@ -384,18 +410,20 @@ def _counts_as(ballot: Ballot, power: str) -> Literal["yes", "no"]:
     return "yes" if said == "yes" else "no"
 
 
-def _rule_notes(ballot: Ballot) -> str:
+def _rule_notes(ballot: Ballot) -> list[Said]:
     """What the rule adds to a count, told whatever the votes were (so it leaks none)."""
     rules, notes = ballot.rules, []
     if ballot.proposal.proposer is not None and not rules.proposer_votes:
-        notes.append(f"{POWERS[ballot.proposal.proposer]} proposed and counts as in favour")
+        notes.append(said("{power} proposed and counts as in favour",
+                          power=power(ballot.proposal.proposer)))
     if rules.abstention == "yes":
-        notes.append("abstentions count as yes")
+        notes.append(said("abstentions count as yes"))
     absent = [p for p in ballot.voters if p in ballot.board.absent]
     if absent:
-        notes.append(f"{_names(absent)} left the game and "
-                     + ("vote" if len(absent) > 1 else "votes") + " by the rule")
-    return "".join(f"; {n}" for n in notes)
+        notes.append(plural("{powers} left the game and votes by the rule",
+                            "{powers} left the game and vote by the rule", len(absent),
+                            powers=powers(absent)))
+    return notes
 
 
 __all__ = [

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said, said
 from dipclock.powers import LETTERS, POWERS, power_letter
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
+from dipclock.sentences import and_powers, phase, power, powers
 
 Season = Literal["spring", "fall"]
 #: ``dias``: a draw including all survivors; ``draw``: a draw of the named powers;
@@ -29,7 +31,8 @@ Form = Literal["dias", "draw", "concede"]
 
 class VoteRefused(DipclockError, ValueError):
     """A proposal, a vote or a veto the event's rules do not allow: one line naming the
-    rule."""
+    rule, raised with a ``said(...)`` so its reader reads it in their language
+    (``in_(words)``; ``str()`` is English)."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +45,11 @@ class Moment:
 
     def __post_init__(self) -> None:
         if self.season not in ("spring", "fall"):
-            raise VoteRefused(f"phase {self.season!r}: spring or fall (the movement phase "
-                              "just adjudicated)")
+            raise VoteRefused(said("phase {season}: spring or fall (the movement phase just "
+                                   "adjudicated)", season=repr(self.season)))
         if not FIRST_YEAR <= self.year <= LAST_YEAR:
-            raise VoteRefused(f"year {self.year}: a game year from {FIRST_YEAR}")
+            raise VoteRefused(said("year {year}: a game year from {first}", year=self.year,
+                                   first=FIRST_YEAR))
 
     @property
     def index(self) -> int:
@@ -67,16 +71,20 @@ class Moment:
     @property
     def period_words(self) -> str:
         """The period as players say it: "Fall 1905"."""
-        year, season = self.period
-        return f"{season.capitalize()} {year}"
+        return str(self.period_said)
+
+    @property
+    def period_said(self) -> Said:
+        """The period in its reader's language: "Fall 1905", "Automne 1905"."""
+        return phase(*self.period)
 
     @classmethod
     def in_period(cls, year: int, season: Season) -> Moment:
         """The moment of a vote held in the negotiation period ``season`` ``year`` (a table's
         clock knows the period it is in); none in Spring 1901, before any orders."""
         if (year, season) == (FIRST_YEAR, "spring"):
-            raise VoteRefused(f"no vote before the first orders are played: Spring "
-                              f"{FIRST_YEAR} is under way")
+            raise VoteRefused(said("no vote before the first orders are played: {phase} is "
+                                   "under way", phase=phase(FIRST_YEAR, "spring")))
         return cls(year - 1, "fall") if season == "spring" else cls(year, "spring")
 
 
@@ -101,12 +109,18 @@ class Proposal:
     @property
     def words(self) -> str:
         """The proposal as a player reads it: "a draw of all survivors"."""
+        return str(self.said)
+
+    @property
+    def said(self) -> Said:
+        """The proposal in its reader's language, as a refusal says it mid-sentence (the
+        table screen's headline form is ``dipclock.votescreen.proposal_words``)."""
         if self.form == "dias":
-            return "a draw of all survivors"
-        names = [POWERS[p] for p in LETTERS if p in self.powers]
+            return said("a draw of all survivors")
         if self.form == "concede":
-            return f"a concession to {names[0]}"
-        return "a draw of " + (", ".join(names[:-1]) + " and " + names[-1])
+            return said("a concession to {power}",
+                        power=power(next(p for p in LETTERS if p in self.powers)))
+        return said("a draw of {powers}", powers=and_powers(self.powers))
 
     @property
     def conceded_to(self) -> str | None:
@@ -119,16 +133,21 @@ def parse_form(text: str, proposer: str | None = None) -> Proposal:
     word = word.strip().casefold()
     if word == "dias" and not rest.strip():
         return Proposal("dias", proposer=proposer)
-    try:
-        powers = frozenset(power_letter(p) for p in rest.split(",") if p.strip())
-    except ValueError as exc:
-        raise VoteRefused(f"form {text!r}: {exc}") from None
-    if word == "draw" and powers:
-        return Proposal("draw", powers, proposer)
-    if word == "concede" and len(powers) == 1:
-        return Proposal("concede", powers, proposer)
-    raise VoteRefused(f"form {text!r}: dias, draw:POWERS (like draw:A,E) or concede:POWER "
-                      "(like concede:F)")
+    letters = set()
+    for part in (p for p in rest.split(",") if p.strip()):
+        try:
+            letters.add(power_letter(part))
+        except ValueError:  # power_letter's own line, said in the reader's language
+            raise VoteRefused(said("form {form}: {power} is not a power (one of {letters})",
+                                   form=repr(text), power=repr(part),
+                                   letters=" ".join(LETTERS))) from None
+    chosen = frozenset(letters)
+    if word == "draw" and chosen:
+        return Proposal("draw", chosen, proposer)
+    if word == "concede" and len(chosen) == 1:
+        return Proposal("concede", chosen, proposer)
+    raise VoteRefused(said("form {form}: dias, draw:POWERS (like draw:A,E) or concede:POWER "
+                           "(like concede:F)", form=repr(text)))
 
 
 @dataclass(frozen=True)
@@ -143,12 +162,14 @@ class Board:
     previous: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
-        for chart, what in ((self.centres, "centres"), (self.previous, "previous centres")):
+        for chart, what in ((self.centres, said("centres")),
+                            (self.previous, said("previous centres"))):
             if chart is not None:
                 _check_chart(chart, what)
         odd = sorted(self.absent - set(POWERS))
         if odd:
-            raise VoteRefused(f"{odd[0]!r} is not a power (one of {' '.join(LETTERS)})")
+            raise VoteRefused(said("{power} is not a power (one of {letters})",
+                                   power=repr(odd[0]), letters=" ".join(LETTERS)))
 
     @property
     def survivors(self) -> tuple[str, ...]:
@@ -156,22 +177,27 @@ class Board:
         return tuple(p for p in LETTERS if self.centres[p] > 0)
 
 
-def _check_chart(chart: Mapping[str, int], what: str) -> None:
-    missing = [POWERS[p] for p in LETTERS if p not in chart]
+def _check_chart(chart: Mapping[str, int], what: Said) -> None:
+    missing = [p for p in LETTERS if p not in chart]
     if missing:
-        raise VoteRefused(f"{what}: every power's centres are needed: {', '.join(missing)} "
-                          "missing")
+        raise VoteRefused(said("{what}: every power's centres are needed: {powers} missing",
+                               what=what, powers=powers(missing)))
     for p in LETTERS:
         if not 0 <= chart[p] <= TOTAL_CENTRES:
-            raise VoteRefused(f"{what}: {POWERS[p]} has {chart[p]}: from 0 to "
-                              f"{TOTAL_CENTRES}")
+            raise VoteRefused(said("{what}: {power} has {n}: from 0 to {total}", what=what,
+                                   power=power(p), n=chart[p], total=TOTAL_CENTRES))
     total = sum(chart[p] for p in LETTERS)
     if total > TOTAL_CENTRES:
-        raise VoteRefused(f"{what} add up to {total}: the board has {TOTAL_CENTRES}")
+        raise VoteRefused(said("{what} add up to {n}: the board has {total}", what=what,
+                               n=total, total=TOTAL_CENTRES))
     alive = [p for p in LETTERS if chart[p] > 0]
-    if len(alive) < 2:
-        raise VoteRefused(f"{what}: only {POWERS[alive[0]] if alive else 'no power'} holds "
-                          "centres: the game is over, with no vote")
+    if alive[1:]:
+        return
+    if alive:
+        raise VoteRefused(said("{what}: only {power} holds centres: the game is over, with "
+                               "no vote", what=what, power=power(alive[0])))
+    raise VoteRefused(said("{what}: only no power holds centres: the game is over, with no "
+                           "vote", what=what))
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ def call_round(body: CallRequest, _: TDWrite, hub: HubDep, base: Base) -> Called
     """Call the round: games end at the last deadline at or before the call."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.call_round(body, cur, now)
-    hub.store.set_call(cur.round.number, done.what, now, done.summary, base=base)
+    hub.store.set_call(cur.round.number, done.what, now, done.said, base=base)
     publish(hub)
     return Called(call=iso(done.what, venue(cur.profile)), seq=hub.store.seq())
 
@@ -46,6 +46,6 @@ def undo_call(_: TDWrite, hub: HubDep, base: Base) -> Called:
     """Undo the call: the round has no call again and every table plays on (logged)."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.undo_call(cur)
-    hub.store.set_call(cur.round.number, done.what.call, now, done.summary, base=base)
+    hub.store.set_call(cur.round.number, done.what.call, now, done.said, base=base)
     publish(hub)
     return Called(call=None, seq=hub.store.seq())

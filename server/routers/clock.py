@@ -6,11 +6,13 @@ the kiosks' time sync on the event loop never waits for it."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
+from dipclock.i18n import Said
 from server.auth import Base, TDClock
 from server.context import HubDep
 from server.hubtime import ClockRefused, set_time
+from server.refusal import Refused
 from server.responses import ClockMoved
 from server.schemas import ClockSet
 from server.snapshot import publish
@@ -24,6 +26,7 @@ def set_clock(body: ClockSet, _: TDClock, hub: HubDep, base: Base) -> ClockMoved
     try:
         done = set_time(hub, body.time, base, machine=body.source == "machine")
     except ClockRefused as exc:
-        raise HTTPException(409, str(exc)) from None
+        # in the reader's language (``server.app``); the core's words stay English
+        raise Refused(409, exc.said if isinstance(exc.said, Said) else str(exc)) from None
     publish(hub)
     return ClockMoved.model_validate(done | {"seq": hub.store.seq()})

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import anyio.to_thread
 from fastapi import APIRouter, Path, Request
 
+from dipclock.i18n import said
 from server import pairing
 from server.actions import Refused
 from server.auth import TD, TDWrite, bearer
@@ -46,7 +47,7 @@ def standing(request: Request, hub: HubDep) -> PairStanding:
     request of it is waiting any more: it asks again)."""
     token = bearer(request)
     if token is None:
-        raise Refused(401, "send the token as 'Authorization: Bearer TOKEN'")
+        raise Refused(401, said("send the token as 'Authorization: Bearer TOKEN'"))
     now = hub.clock.now()
     state, found = pairing.standing(hub.store, hub.clocks, token, now)
     if isinstance(found, Waiting):

@@ -23,10 +23,12 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request, Response
 from starlette.datastructures import State
 
+from dipclock.i18n import ENGLISH, Words
 from server import archive, exports
 from server.auth import TD, Session, TDWrite
 from server.certificate import fingerprint_of
 from server.context import Hub, HubDep, heavy_read
+from server.language import PhoneWords
 from server.opening import open_hub
 from server.refusal import Refused
 from server.responses import ArchiveImported
@@ -77,24 +79,25 @@ async def export_archive(_: TD, hub: HubDep) -> Response:
 
 
 @router.post("/import/archive", response_model=ArchiveImported)
-async def import_archive(request: Request, hub: HubDep, session: TDWrite,
+async def import_archive(request: Request, hub: HubDep, session: TDWrite, words: PhoneWords,
                          replace: Annotated[bool, Query(description=(
                              "replace the event this hub holds (the TD confirmed it)"))] = False,
                          ) -> ArchiveImported:
-    """Make the archive in the body this hub's event."""
+    """Make the archive in the body this hub's event; its summary in the phone's
+    language."""
     state: State = request.app.state
     if getattr(state, "restore_busy", False):
         raise Refused(409, "a restore or an import is already under way: wait for it")
     state.restore_busy = True
     try:
         async with state.backup_lock:  # never while the kept backup is written
-            return await _import(request, hub, session, replace)
+            return await _import(request, hub, session, replace, words)
     finally:
         state.restore_busy = False
 
 
-async def _import(request: Request, hub: Hub, session: Session, replace: bool
-                  ) -> ArchiveImported:
+async def _import(request: Request, hub: Hub, session: Session, replace: bool,
+                  words: Words = ENGLISH) -> ArchiveImported:
     data = await request.body()
     if not data:
         raise Refused(400, "no file sent: choose the event archive file")
@@ -112,25 +115,29 @@ async def _import(request: Request, hub: Hub, session: Session, replace: bool
     finally:
         checked.discard()  # gone already once installed
     request.app.state.hub = new
-    summary = (f"{checked.event or 'The event'} imported from its archive saved "
-               f"{_when(checked.made_at)}: {_count(checked.rounds, 'round', 'rounds')}, "
-               f"{_count(checked.people, 'person', 'people')} on the roster")
-    log.warning("%s; the replaced database is in %s", summary, aside)
+    log.warning("%s; the replaced database is in %s", _summary(checked, ENGLISH), aside)
     return ArchiveImported(event=checked.event, made_at=checked.made_at,
                            rounds=checked.rounds, people=checked.people, aside=aside,
-                           summary=summary)
+                           summary=_summary(checked, words))
 
 
-def _when(made_at: str) -> str:
-    """"28 Nov 2026 09:48 UTC": when an archive was saved, as a TD reads it."""
+def _summary(checked: archive.Checked, words: Words) -> str:
+    """What was imported, as the TD reads it (the log keeps it in English)."""
+    return words("{event} imported from its archive saved {when}: {rounds}, {people} on the "
+                 "roster", event=checked.event or words("The event"),
+                 when=_when(checked.made_at, words),
+                 rounds=words.plural("{n} round", "{n} rounds", checked.rounds),
+                 people=words.plural("{n} person", "{n} people", checked.people))
+
+
+def _when(made_at: str, words: Words = ENGLISH) -> str:
+    """"28 Nov 2026 09:48 UTC": when an archive was saved, as a TD reads it (in another
+    language than English, by numbers: "2026-11-28 09:48 UTC", no month's English name)."""
+    shape = "%d %b %Y %H:%M UTC" if words.lang == "en" else "%Y-%m-%d %H:%M UTC"
     try:
-        return datetime.fromisoformat(made_at).astimezone(UTC).strftime("%d %b %Y %H:%M UTC")
+        return datetime.fromisoformat(made_at).astimezone(UTC).strftime(shape)
     except ValueError:
-        return made_at or "at an unknown time"
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+        return made_at or words("at an unknown time")
 
 
 def _swap(old: Hub, checked: archive.Checked) -> tuple[Hub, str]:

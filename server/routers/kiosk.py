@@ -15,11 +15,12 @@ from dataclasses import replace
 from datetime import datetime
 
 import anyio
-from fastapi import APIRouter, HTTPException, Request, Response, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import ValidationError
 
 from dipclock.debounce import DEBOUNCE
-from dipclock.powers import POWERS
+from dipclock.i18n import said, words_of
+from dipclock.sentences import power as said_power
 from dipclock.snapshot import (
     ConfirmationBatch,
     ConfirmationsReply,
@@ -36,6 +37,7 @@ from server.actions import Refused
 from server.auth import Clock, TablePath, bearer
 from server.context import HubDep, client_address
 from server.errors import describe
+from server.logline import Summary
 from server.resultsdesk import Board, board_of, board_problem
 from server.rounds import current, following, over_on, round_for, venue
 from server.schemas import PRESS_ID, PressBatch, PressIn, StatusIn
@@ -84,9 +86,10 @@ def post_presses(
     status = hub.seen(n, client_address(request))
     cur = current(hub.store)
     if cur is None:
-        raise HTTPException(409, "no round is set up yet: keep the presses and send them later")
+        raise Refused(409, said("no round is set up yet: keep the presses and send them "
+                                "later"))
     if n not in hub.store.tables():
-        raise HTTPException(404, f"table {n} is not in this round")
+        raise Refused(404, said("table {table} is not in this round", table=n))
     rounds = hub.store.rounds()
     now = hub.clock.moment()
     # a restarted hub about to take the time its tables kept may be an hour off: the
@@ -167,7 +170,10 @@ def post_confirmations(
         except SheetChanged as exc:  # what changed, on the venue's clock
             refused.append(Rejected(id=c.id, reason=exc.text(venue(board.profile))))
             continue
-        except (Refused, StoreConflict) as exc:
+        except Refused as exc:  # in the table's words: its screen speaks the event's language
+            refused.append(Rejected(id=c.id, reason=exc.in_(words_of(board.profile))))
+            continue
+        except StoreConflict as exc:
             refused.append(Rejected(id=c.id, reason=exc.message))
             continue
         taken.append(c.id)
@@ -188,7 +194,7 @@ def post_vote_presses(
     hub.seen(n, client_address(request))
     cur = current(hub.store)
     if cur is None:
-        raise HTTPException(409, "no round is set up yet")
+        raise Refused(409, said("no round is set up yet"))
     board = Board(cur.round, cur.profile, cur.schedule)
     taken: list[str] = []
     refused: list[Rejected] = []
@@ -209,22 +215,23 @@ def post_vote_presses(
 
 
 def _confirm_line(board: Board, power: str, table: int
-                  ) -> Callable[[Sheet | None], tuple[Sheet, str] | None]:
+                  ) -> Callable[[Sheet | None], tuple[Sheet, Summary] | None]:
     round_no = board.rnd.number
 
-    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+    def edit(stored: Sheet | None) -> tuple[Sheet, Summary] | None:
         if stored is None:
-            raise Refused(409, "no sheet to confirm")
+            raise Refused(409, said("no sheet to confirm"))
         if stored.td:
-            raise Refused(409, "the TD has confirmed this sheet already")
+            raise Refused(409, said("the TD has confirmed this sheet already"))
         refused = board_problem(board, table, stored.body)
         if refused is not None:
-            raise Refused(409, f"the sheet cannot be confirmed as it stands: {refused}")
+            raise Refused(409, said("the sheet cannot be confirmed as it stands: {problem}",
+                                    problem=refused))
         if power in stored.confirmations:
             return None  # sent again (the clock's outbox): it stands
         return (replace(stored, confirmations={**stored.confirmations, power: "button"}),
-                f"round {round_no} table {table} sheet: {POWERS[power]}'s line confirmed "
-                "with its button")
+                said("round {round} table {table} sheet: {power}'s line confirmed with its "
+                     "button", round=round_no, table=table, power=said_power(power)))
     return edit
 
 

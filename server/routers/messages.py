@@ -12,6 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from dipclock import hallmessage
+from dipclock.i18n import said
 from server.auth import Base, TDWrite
 from server.context import HubDep
 from server.hallmessage import (
@@ -48,7 +49,7 @@ def clear_message(_: TDWrite, hub: HubDep, base: Base) -> MessageSet:
     now = hub.clock.moment()
     before = showing(hub.store, now)
     if before is None:
-        raise Refused(409, "no hall message is shown")
+        raise Refused(409, said("no hall message is shown"))
     hub.store.set_hall_message(None, now, clear_line(before), base=base)
     publish(hub)
     return MessageSet(message=None, seq=hub.store.seq())

@@ -17,6 +17,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
+from dipclock.i18n import N_
 from dipclock.roster.register import (
     WORDS,
     Status,
@@ -28,6 +29,7 @@ from dipclock.standings import StandingsRules
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
+from server.language import PhoneWords
 from server.responses import Registered, RegisterOut, Said, render
 from server.schemas import Body
 from server.store.register import statuses
@@ -37,6 +39,14 @@ router = APIRouter(prefix="/api/td", tags=["register"])
 
 RoundNo = Annotated[int, Path(ge=1, le=99, description="the round")]
 PersonId = Annotated[int, Path(ge=1, le=2**62, description="the person's id")]
+
+
+#: each status as a mark's summary says it, for the catalogue: the core's ``WORDS`` (the
+#: register's JSON keeps them in English; a test holds the two the same)
+SAID: dict[Status, str] = {
+    "present": N_("present"), "absent": N_("not here yet"),
+    "sitting_out": N_("asks to sit out"), "withdrawn": N_("withdrawn from the event"),
+}
 
 
 class MarkIn(Body):
@@ -85,24 +95,29 @@ async def register(round_no: RoundNo, _: TD, hub: HubDep) -> Response:
 
 @router.put("/register/{round_no}/people/{person_id}", response_model=Said)
 def mark(round_no: RoundNo, person_id: PersonId, body: Parsed[MarkIn], _: TDWrite,
-         hub: HubDep, base: Base) -> Said:
+         hub: HubDep, base: Base, words: PhoneWords) -> Said:
     """Mark one person: present, absent, asking to sit out, withdrawn (from this round
-    on). Present is refused (409, with why) once the round's seating is called."""
+    on). Present is refused (409, with why) once the round's seating is called. The
+    summary is in the phone's language."""
     who, was = hub.store.mark(round_no, person_id, body.status, hub.clock.moment(),
                               base=base)
-    said = f"{who.name}: {WORDS[body.status]} in round {round_no}"
-    return Said(summary=said if was != body.status else f"{said} (already)")
+    said = words("{name}: {status} in round {round}", name=who.name,
+                 status=words(SAID[body.status]), round=round_no)
+    return Said(summary=said if was != body.status else words("{said} (already)", said=said))
 
 
 @router.post("/register/{round_no}/preregistered", response_model=Said)
-def mark_preregistered(round_no: RoundNo, _: TDWrite, hub: HubDep, base: Base) -> Said:
-    """Every pre-registered person not yet marked (nor withdrawn) present."""
+def mark_preregistered(round_no: RoundNo, _: TDWrite, hub: HubDep, base: Base,
+                       words: PhoneWords) -> Said:
+    """Every pre-registered person not yet marked (nor withdrawn) present; the summary in
+    the phone's language."""
     names = hub.store.mark_preregistered(round_no, hub.clock.moment(), base=base)
     if not names:
-        return Said(summary=f"round {round_no}: every pre-registered player was marked "
-                            "already")
-    return Said(summary=f"round {round_no}: {len(names)} pre-registered "
-                        f"player{'s' if len(names) > 1 else ''} marked present")
+        return Said(summary=words("round {round}: every pre-registered player was marked "
+                                  "already", round=round_no))
+    return Said(summary=words.plural("round {round}: {n} pre-registered player marked present",
+                                     "round {round}: {n} pre-registered players marked present",
+                                     len(names), round=round_no))
 
 
 __all__ = ["router"]

@@ -16,14 +16,16 @@ from fastapi import APIRouter, Path
 from pydantic import Field, field_validator
 
 from dipclock.events import FIRST_YEAR
+from dipclock.i18n import N_
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS, power_letter
-from dipclock.replacements import RULE_WORDS, Replacement, check
+from dipclock.replacements import Replacement, check
 from dipclock.schedule import PhaseRef
 from dipclock.timeline import PLAN_HORIZON_YEAR, effective_last_year
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep
+from server.language import PhoneWords
 from server.responses import PhaseChoice, ReplacementRow, ReplacementsOut, Said
 from server.resultsdesk import board_of, players_of, rules_of
 from server.schemas import Body
@@ -33,6 +35,15 @@ router = APIRouter(prefix="/api/td", tags=["replacements"])
 
 RoundNo = Annotated[int, Path(ge=1, le=99, description="the round")]
 RecordId = Annotated[int, Path(ge=1, le=2**62, description="the replacement's id")]
+
+#: each score rule as the card says it, for the catalogue: the core's ``RULE_WORDS`` (which
+#: the standings' note keeps in English; a test holds the two the same)
+RULE_SAID: dict[str, str] = {
+    "original": N_("the event gives the game to the player who started"),
+    "replacement": N_("the event gives the game to the replacement player"),
+    "split_by_years": N_("shared by the years each played, as the event says"),
+    "td": N_("as the TD decided"),
+}
 
 
 class ReplacementIn(Body):
@@ -59,15 +70,17 @@ class ReplacementIn(Body):
 
 
 @router.get("/replacements/{round_no}", response_model=ReplacementsOut)
-def replacements(round_no: RoundNo, _: TD, hub: HubDep) -> ReplacementsOut:
-    """Round ``round_no``'s replacements, its seating and the event's score rule."""
+def replacements(round_no: RoundNo, _: TD, hub: HubDep, words: PhoneWords) -> ReplacementsOut:
+    """Round ``round_no``'s replacements, its seating and the event's score rule; the
+    powers, phases and rule named in the phone's language."""
     base = hub.store.audit_head()
     board = board_of(hub.store, round_no)
     rule = rules_of(board.profile).replaced_score if board else "original"
     seated = players_of(hub.store, round_no)
     rows = [ReplacementRow(
-        id=i, round=r.round, table=r.table, power=r.power, power_name=POWERS[r.power],
-        phase=r.phase.code, phase_title=r.phase.title, player=r.player, who=r.who,
+        id=i, round=r.round, table=r.table, power=r.power, power_name=words.power(r.power),
+        phase=r.phase.code, phase_title=words.phase(r.phase.year, r.phase.season),
+        player=r.player, who=r.who,
         share=r.share, started=seated.get(r.table, {}).get(r.power, ""))
         for i, r in hub.store.replacements(round_no)]
     last_year = effective_last_year(board.profile, board.schedule) if board else None
@@ -75,9 +88,10 @@ def replacements(round_no: RoundNo, _: TD, hub: HubDep) -> ReplacementsOut:
                                                                      PLAN_HORIZON_YEAR) + 1)
               for s in ("spring", "fall")][1:]  # Spring 1901 is the seating's
     return ReplacementsOut(
-        round=round_no, powers=dict(POWERS),
-        phases=[PhaseChoice(code=p.code, title=p.title) for p in phases], rule=rule,
-        rule_words=RULE_WORDS[rule], td_shares=rule == "td",
+        round=round_no, powers={p: words.power(p) for p in POWERS},
+        phases=[PhaseChoice(code=p.code, title=words.phase(p.year, p.season)) for p in phases],
+        rule=rule, rule_words=words(RULE_SAID[rule]),
+        td_shares=rule == "td",
         last_year=last_year,
         seated={t: {p: seats[p] for p in LETTERS if p in seats}
                 for t, seats in sorted(seated.items())},

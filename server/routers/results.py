@@ -21,7 +21,10 @@ from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Resp
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict
 
+from dipclock.i18n import ENGLISH, Words, said
 from dipclock.powers import POWERS, PowerLetter
+from dipclock.sentences import power as said_power
+from dipclock.sentences import powers as said_powers
 from server.actions import Refused
 from server.auth import (
     TD,
@@ -35,6 +38,8 @@ from server.auth import (
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
 from server.gate import WRONG_SHEET_KEY
+from server.language import PhoneWords
+from server.logline import Summary
 from server.responses import RoundSheets, SheetView, StandingsView, render
 from server.resultsdesk import (
     Board,
@@ -153,21 +158,23 @@ def standings_page() -> FileResponse:
     return FileResponse(STATIC / "standings.html", headers=NO_STORE)
 
 
-def _view(hub: Hub, round_no: int, table: int) -> SheetView:
+def _view(hub: Hub, round_no: int, table: int, words: Words = ENGLISH) -> SheetView:
     board = _board(hub, round_no)
     seated = players_of(hub.store, round_no).get(table, {})
     replaced = [r for _, r in hub.store.replacements(round_no) if r.table == table]
     voted = next((v for v in hub.store.passed_votes(round_no) if v.table == table), None)
-    return sheet_view(board, table, hub.store.sheet(round_no, table), seated, replaced, voted)
+    return sheet_view(board, table, hub.store.sheet(round_no, table), seated, replaced, voted,
+                      words)
 
 
 @router.get("/api/sheets/{round_no}/{table}", response_model=SheetView)
 def get_sheet(round_no: RoundPath, table: TablePath, request: Request, hub: HubDep,
-              key: SheetKey = None) -> SheetView:
-    """A board's sheet, its flags and scores, for its page or the TD."""
+              words: PhoneWords, key: SheetKey = None) -> SheetView:
+    """A board's sheet, its flags and scores, for its page or the TD (its words in the
+    phone's language)."""
     _check_key(hub, round_no, table, key)
     _by_td(request, hub, key, write=False)
-    return _view(hub, round_no, table)
+    return _view(hub, round_no, table, words)
 
 
 def _seen(if_match: str | None) -> int:
@@ -189,7 +196,7 @@ def _changed(hub: Hub, table: int) -> None:
 
 @router.put("/api/sheets/{round_no}/{table}", response_model=SheetView)
 def put_sheet(round_no: RoundPath, table: TablePath, body: Parsed[SheetIn], request: Request,
-              hub: HubDep, base: Base, key: SheetKey = None,
+              hub: HubDep, base: Base, words: PhoneWords, key: SheetKey = None,
               if_match: IfMatch = None, device: Device = None) -> SheetView:
     """Enter or correct the sheet, against the version the phone saw (``If-Match``): one
     seen before any change since (another phone's, a line confirmed, the TD's final) is
@@ -205,16 +212,19 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: Parsed[SheetIn], requ
     board = _board(hub, round_no)
     now = _now(hub)
 
-    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+    def edit(stored: Sheet | None) -> tuple[Sheet, Summary] | None:
         if stored is not None and stored.body == body:
             return None
         if stored is not None and stored.td:
             raise Refused(409, "the TD has confirmed this sheet: reopen it on the Results "
                                "card first" if td else
                                "the TD has confirmed this sheet: ask the TD to change it")
-        who = "the TD" if td else f"players ({_phone(request, device)})"
-        return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat()),
-                f"round {round_no} table {table} sheet by {who}: {describe(body)}")
+        # the entries as the log has always listed them (power letters, centres, ending)
+        where = {"round": round_no, "table": table, "sheet": describe(body)}
+        line = said("round {round} table {table} sheet by the TD: {sheet}", **where) if td \
+            else said("round {round} table {table} sheet by players ({phone}): {sheet}",
+                      phone=_phone(request, device), **where)
+        return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat()), line)
 
     try:
         _edit(hub, board, table, version, edit, now, base if td else None)
@@ -222,12 +232,12 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: Parsed[SheetIn], requ
         if exc.sheet is None or exc.sheet.body != body:
             raise
     _changed(hub, table)
-    return _view(hub, round_no, table)
+    return _view(hub, round_no, table, words)
 
 
 @router.post("/api/sheets/{round_no}/{table}/confirm", response_model=SheetView)
 def confirm(round_no: RoundPath, table: TablePath, body: Parsed[ConfirmIn], request: Request,
-            hub: HubDep, base: Base, key: SheetKey = None,
+            hub: HubDep, base: Base, words: PhoneWords, key: SheetKey = None,
             if_match: IfMatch = None) -> SheetView:
     """The TD confirms one line for its player (recorded as the TD's). A player confirms
     their own line with their power's button on the table's clock, which is that power's
@@ -241,7 +251,7 @@ def confirm(round_no: RoundPath, table: TablePath, body: Parsed[ConfirmIn], requ
     board = _board(hub, round_no)
     now = _now(hub)
 
-    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+    def edit(stored: Sheet | None) -> tuple[Sheet, Summary] | None:
         if stored is None:
             raise Refused(409, "nothing to confirm yet: enter the centres first")
         _scorable(board, stored)
@@ -249,12 +259,12 @@ def confirm(round_no: RoundPath, table: TablePath, body: Parsed[ConfirmIn], requ
             return None
         lines = {**stored.confirmations, body.power: "td"}
         return (replace(stored, confirmations=lines),
-                f"round {round_no} table {table} sheet: {POWERS[body.power]}'s line "
-                "confirmed by the TD")
+                said("round {round} table {table} sheet: {power}'s line confirmed by the TD",
+                     round=round_no, table=table, power=said_power(body.power)))
 
     _edit(hub, board, table, version, edit, now, base)
     _changed(hub, table)
-    return _view(hub, round_no, table)
+    return _view(hub, round_no, table, words)
 
 
 @router.post("/api/td/sheets/{round_no}/{table}/final", response_model=SheetView)
@@ -268,25 +278,26 @@ def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
     players = players_of(hub.store, round_no).get(table, {})
     now = _now(hub)
 
-    def edit(stored: Sheet | None) -> tuple[Sheet, str] | None:
+    def edit(stored: Sheet | None) -> tuple[Sheet, Summary] | None:
         if stored is None:
             raise Refused(409, f"table {table} has no sheet yet")
         if body.final == stored.td:
             return None
         if not body.final:
             return (replace(stored, td=False, td_without=()),
-                    f"round {round_no} table {table} sheet reopened by the TD")
+                    said("round {round} table {table} sheet reopened by the TD",
+                         round=round_no, table=table))
         _scorable(board, stored)
         missing = missing_lines(stored, list(players))
         if missing and not body.incomplete:
             raise Refused(409, f"{_names(missing, players)} "
                                "have not confirmed their lines: confirm it anyway as the TD "
                                "(incomplete)")
-        what = "confirmed by the TD"
-        if missing:
-            what += f" without {', '.join(POWERS[p] for p in missing)}'s confirmation"
-        return (replace(stored, td=True, td_without=tuple(missing)),
-                f"round {round_no} table {table} sheet {what}")
+        line = said("round {round} table {table} sheet confirmed by the TD", round=round_no,
+                    table=table) if not missing else \
+            said("round {round} table {table} sheet confirmed by the TD without {powers}'s "
+                 "confirmation", round=round_no, table=table, powers=said_powers(missing))
+        return (replace(stored, td=True, td_without=tuple(missing)), line)
 
     _edit(hub, board, table, version, edit, now, base)
     _changed(hub, table)
@@ -294,7 +305,7 @@ def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
 
 
 def _edit(hub: Hub, board: Board, table: int, version: int,
-          edit: Callable[[Sheet | None], tuple[Sheet, str] | None], now: datetime,
+          edit: Callable[[Sheet | None], tuple[Sheet, Summary] | None], now: datetime,
           base: int | None) -> None:
     """``Store.edit_sheet`` against ``version``; a refusal for a change since then says
     what it was on the venue's clock (the round's event's zone). A ``SheetChanged`` still
@@ -320,21 +331,26 @@ def _scorable(board: Board, sheet: Sheet) -> None:
 
 
 @router.get("/api/td/results", response_model=RoundSheets)
-async def round_results(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
-    """Every board's sheet of a round (the current one by default), for the Results card."""
+async def round_results(_: TD, hub: HubDep, words: PhoneWords,
+                        round: RoundQuery = None) -> Response:
+    """Every board's sheet of a round (the current one by default), for the Results card
+    (its words in the TD's phone's language)."""
     def work() -> Response:
         base = hub.store.audit_head()  # before the sheets: what the card's actions saw
         number = round or _current_number(hub)
         return render(RoundSheets, RoundSheets(
-            round=number, base=base, sheets=round_sheets(hub.store, _board(hub, number))))
+            round=number, base=base,
+            sheets=round_sheets(hub.store, _board(hub, number), words)))
     return await heavy_read(hub, work)
 
 
 @router.get("/api/td/standings", response_model=StandingsView)
-async def get_standings(_: TD, hub: HubDep, round: RoundQuery = None) -> Response:
-    """The standings after a round (the current one by default), from confirmed sheets."""
+async def get_standings(_: TD, hub: HubDep, words: PhoneWords,
+                        round: RoundQuery = None) -> Response:
+    """The standings after a round (the current one by default), from confirmed sheets,
+    the powers named in the page's language."""
     return await heavy_read(hub, lambda: render(
-        StandingsView, standings_view(hub.store, round or _current_number(hub))))
+        StandingsView, standings_view(hub.store, round or _current_number(hub), words)))
 
 
 def _csv(text: str, name: str) -> Response:

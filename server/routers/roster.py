@@ -22,6 +22,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from dipclock.i18n import said
 from dipclock.roster import (
     Person,
     PersonError,
@@ -162,7 +163,7 @@ def _import(hub: Hub, data: bytes, replace: bool, keep_good: bool,
         text, note = decode(data)
         read = read_roster(text)
     except RosterFileError as exc:
-        raise Refused(422, f"roster file: {exc}") from None
+        raise Refused(422, said("roster file: {error}", error=str(exc))) from None
     read = RosterFile(read.people, read.refused, ((note,) if note else ()) + read.notes)
     done = hub.store.import_roster(read, hub.clock.moment(), replace=replace,
                                    keep_good=keep_good, base=base)

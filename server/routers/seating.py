@@ -15,12 +15,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
+from dipclock.i18n import Said, said
 from dipclock.names import name_key
-from dipclock.powers import POWERS
+from dipclock.sentences import plural
+from dipclock.sentences import power as said_power
 from server import actions, seatingdesk, seatingview
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep
+from server.language import PhoneWords
 from server.refusal import Refused
 from server.responses import (
     Draft,
@@ -51,32 +54,37 @@ def seating(
 
 @router.get("/td/seating/view", response_model=SeatingView)
 def seating_view(
-    _: TD, hub: HubDep, round: Annotated[int | None, Query(ge=1, le=99)] = None
+    _: TD, hub: HubDep, words: PhoneWords,
+    round: Annotated[int | None, Query(ge=1, le=99)] = None,
 ) -> SeatingView:
     """Round ``round`` (default: the current one) table by table with what to fix, as the
-    core finds it, and each team's players seated nowhere: the dashboard shows only this."""
-    return seatingview.view(hub, round)
+    core finds it, and each team's players seated nowhere: the dashboard shows only this
+    (the powers named in the phone's language)."""
+    return seatingview.view(hub, round, words)
 
 
 @router.post("/td/seating/plan", response_model=Plan)
-def seating_plan(body: Parsed[seatingview.PlanIn], _: TD, hub: HubDep) -> Plan:
+def seating_plan(body: Parsed[seatingview.PlanIn], _: TD, hub: HubDep,
+                 words: PhoneWords) -> Plan:
     """What the players present make ("23 players: 3 tables, 2 sitting out"), by the
-    event's rules (two boards only where it allows them)."""
-    return seatingview.plan(hub, body)
+    event's rules (two boards only where it allows them), in the phone's language."""
+    return seatingview.plan(hub, body, words)
 
 
 @router.put("/td/seating", response_model=SeatingSet)
-def set_seating(body: Parsed[SeatingIn], _: TDWrite, hub: HubDep, base: Base) -> SeatingSet:
+def set_seating(body: Parsed[SeatingIn], _: TDWrite, hub: HubDep, base: Base,
+                words: PhoneWords) -> SeatingSet:
     """Seat players (from a list or a CSV file's text); a seat given with no player is
-    cleared. Seats not named stay as they are."""
+    cleared. Seats not named stay as they are. The summary in the phone's language."""
     done = actions.seat(body)
     # which tables, too: what the TD checks first after an import (and the log keeps)
     tables = sorted({s.table for s in done.what})
-    summary = (f"{done.summary}, table{'s' if len(tables) > 1 else ''} "
-               f"{actions.table_ranges(tables)}")
+    summary = plural("{change}, table {tables}", "{change}, tables {tables}",
+                             len(tables), change=done.said,
+                             tables=actions.table_ranges(tables))
     hub.store.set_seating(done.what, hub.clock.moment(), summary, base=base)
     publish(hub)  # the tables' screens name their players: a new seating reaches them now
-    return SeatingSet(seats=len(done.what), summary=summary, seq=hub.store.seq())
+    return SeatingSet(seats=len(done.what), summary=summary.in_(words), seq=hub.store.seq())
 
 
 @router.post("/td/seating/draft", response_model=Draft)
@@ -98,14 +106,14 @@ def seating_check(body: Parsed[seatingdesk.CheckIn], _: TD, hub: HubDep) -> Judg
 
 @router.put("/td/seating/round", response_model=SeatingSet)
 def call_seating(body: Parsed[seatingdesk.CheckIn], _: TDWrite, hub: HubDep,
-                 base: Base) -> SeatingSet:
+                 base: Base, words: PhoneWords) -> SeatingSet:
     """Call the seating: it replaces the round's whole seating in one write, and the
     tables' screens show their players. Refused for a round that has been played."""
     seats, summary = seatingdesk.call(hub, body)
     hub.store.replace_round_seating(body.round, seats, hub.clock.moment(), summary,
                                     base=base)
     publish(hub)
-    return SeatingSet(seats=len(seats), summary=summary, seq=hub.store.seq())
+    return SeatingSet(seats=len(seats), summary=summary.in_(words), seq=hub.store.seq())
 
 
 @router.get("/td/teams", response_model=dict[str, list[str]])
@@ -115,17 +123,21 @@ def teams(_: TD, hub: HubDep) -> dict[str, list[str]]:
 
 
 @router.put("/td/teams", response_model=TeamsSet)
-def set_teams(body: Parsed[TeamsIn], _: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
+def set_teams(body: Parsed[TeamsIn], _: TDWrite, hub: HubDep, base: Base,
+              words: PhoneWords) -> TeamsSet:
     """Replace the teams (``team,player`` lines): the standings' team table follows. With
     a roster, each player is one of its people, kept in its spelling (refused by line)."""
     roster = {p.key: p.name for _, p in hub.store.people()}
     done = actions.teams_from_csv(body.csv, roster or None)
-    hub.store.set_teams(done.what, hub.clock.moment(), done.summary, base=base)
-    return TeamsSet(summary=done.summary, seq=hub.store.seq())
+    hub.store.set_teams(done.what, hub.clock.moment(), done.said, base=base)
+    summary = done.said
+    return TeamsSet(summary=summary.in_(words) if isinstance(summary, Said) else summary,
+                    seq=hub.store.seq())
 
 
 @router.put("/td/teams/from-roster", response_model=TeamsSet)
-def set_teams_from_roster(_: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
+def set_teams_from_roster(_: TDWrite, hub: HubDep, base: Base,
+                          words: PhoneWords) -> TeamsSet:
     """Replace the teams with the roster's clubs (its "club or team" column, issue 36: a
     name is typed once per event): each person with a club in that club's team, by their
     display name. Refused (409, one line) with no roster, no one with a club, or an event
@@ -134,39 +146,40 @@ def set_teams_from_roster(_: TDWrite, hub: HubDep, base: Base) -> TeamsSet:
     of the seven Great Powers"), so those teams stay ``team,player,power`` lines."""
     members, summary = _roster_teams(hub)
     hub.store.set_teams(members, hub.clock.moment(), summary, base=base)
-    return TeamsSet(summary=summary, seq=hub.store.seq())
+    return TeamsSet(summary=summary.in_(words), seq=hub.store.seq())
 
 
-def _roster_teams(hub: Hub) -> tuple[list[tuple[str, str, str | None]], str]:
+def _roster_teams(hub: Hub) -> tuple[list[tuple[str, str, str | None]], Said]:
     """The teams the roster's clubs make, and the log's line; clubs spelt alike ("Paris
     DC", "paris dc") are one team, named as first written."""
     event = hub.store.event()
     if event is not None and event.standings and event.standings.team_round_from_teams:
-        raise Refused(409, f"teams from the roster: the team round of {event.name} is "
-                           "seated from its teams, each player at a power, and the roster "
-                           "holds no powers: give team,player,power lines in the box instead")
+        raise Refused(409, said("teams from the roster: the team round of {event} is "
+                                "seated from its teams, each player at a power, and the "
+                                "roster holds no powers: give team,player,power lines in the "
+                                "box instead", event=event.name))
     people = [p for _, p in hub.store.people()]
     if not people:
-        raise Refused(409, "teams from the roster: the roster is empty: import it on the "
-                           "Roster card first (its club or team column makes the teams)")
+        raise Refused(409, said("teams from the roster: the roster is empty: import it on "
+                                "the Roster card first (its club or team column makes the "
+                                "teams)"))
     teams: dict[str, str] = {}
     members: list[tuple[str, str, str | None]] = [
         (teams.setdefault(name_key(p.club), p.club), p.name, None) for p in people if p.club]
     if not members:
-        raise Refused(409, f"teams from the roster: no one on the roster "
-                           f"({_count(len(people), 'person')}) has a club or team: fill in "
-                           "their club, or give team,player lines in the box")
+        raise Refused(409, plural(
+            "teams from the roster: no one on the roster ({n} person) has a club or team: "
+            "fill in their club, or give team,player lines in the box",
+            "teams from the roster: no one on the roster ({n} people) has a club or team: "
+            "fill in their club, or give team,player lines in the box", len(people)))
     left = len(people) - len(members)
-    summary = (f"teams from the roster: {_count(len(teams), 'team')}, "
-               f"{_count(len(members), 'player')}"
-               + (f"; {_count(left, 'person')} with no club in no team" if left else ""))
+    summary = said("teams from the roster: {teams}, {players}",
+                   teams=plural("{n} team", "{n} teams", len(teams)),
+                   players=plural("{n} player", "{n} players", len(members)))
+    if left:
+        summary = said("{change}; {people} with no club in no team", change=summary,
+                       people=plural("{n} person", "{n} people", left))
     return members, summary
-
-
-def _count(n: int, what: str) -> str:
-    """"1 team", "3 teams"; "1 person", "2 people"."""
-    many = "people" if what == "person" else f"{what}s"
-    return f"{n} {what if n == 1 else many}"
 
 
 @router.get("/td/units", response_model=list[UnitsOut])
@@ -179,12 +192,17 @@ def units(
 
 
 @router.put("/td/units", response_model=UnitsSet)
-def set_units(body: UnitsIn, _: TDWrite, hub: HubDep, base: Base) -> UnitsSet:
+def set_units(body: UnitsIn, _: TDWrite, hub: HubDep, base: Base,
+              words: PhoneWords) -> UnitsSet:
     """A power's units in one phase (replacing those given before; none clears them), so
     the review names the orders a graduated penalty deletes."""
-    where = f"round {body.round} table {body.table} {POWERS[body.power]} {body.phase}"
-    summary = (f"units: {where}: {', '.join(body.units)}" if body.units
-               else f"units: {where} cleared")
+    # the power by its name (the reader's), the phase and the units as their codes
+    where = {"round": body.round, "table": body.table, "power": said_power(body.power),
+             "phase": body.phase}
+    summary = (said("units: round {round} table {table} {power} {phase}: {units}",
+                    units=", ".join(body.units), **where) if body.units
+               else said("units: round {round} table {table} {power} {phase} cleared",
+                         **where))
     hub.store.set_units(Units(body.round, body.table, body.power, body.phase, body.units),
                         hub.clock.moment(), summary, base=base)
-    return UnitsSet(units=list(body.units), summary=summary, seq=hub.store.seq())
+    return UnitsSet(units=list(body.units), summary=summary.in_(words), seq=hub.store.seq())

@@ -13,7 +13,8 @@ from __future__ import annotations
 import anyio.to_thread
 from fastapi import APIRouter, HTTPException, Request, Response
 
-from server.auth import TDWrite, current_session, end_session, start_session
+from dipclock.i18n import said
+from server.auth import TDWrite, current_session, end_session, spoken, start_session
 from server.context import Hub, HubDep
 from server.responses import SessionInfo, SignedIn
 from server.schemas import Login
@@ -30,8 +31,9 @@ from server.signins import (
 router = APIRouter(prefix="/api", tags=["td"])
 
 
-def busy() -> HTTPException:
-    return HTTPException(503, "the hub is checking other sign-ins: try again in a few seconds",
+def busy(request: Request) -> HTTPException:
+    return HTTPException(503, spoken(request, said("the hub is checking other sign-ins: try "
+                                                   "again in a few seconds")),
                          headers={"Retry-After": "5"})
 
 
@@ -55,19 +57,20 @@ async def login(body: Login, request: Request, response: Response, hub: HubDep) 
     lane, key, device = lane_of(request, hub)
     wait = hub.logins.refused(key, hub.clock.mono())
     if wait is None and lane.full:
-        raise busy()
+        raise busy(request)
     if wait is None:
         wait = hub.logins.attempt(key, hub.clock.mono())
     if wait is not None:
         raise HTTPException(
-            429, f"too many failed sign-ins: try again in {wait:.0f} s",
+            429, spoken(request, said("too many failed sign-ins: try again in {seconds} s",
+                                      seconds=format(wait, ".0f"))),
             headers={"Retry-After": str(int(wait + 0.999))},
         )
     ok = await lane.check(body.password, hub.password_hash)
     if ok is None:  # not seen: nothing ran on the loop since the queue was looked at
-        raise busy()
-    if not ok:
-        raise HTTPException(401, "wrong password")  # counted already, by ``attempt``
+        raise busy(request)
+    if not ok:  # counted already, by ``attempt``
+        raise HTTPException(401, spoken(request, said("wrong password")))
     hub.logins.clear(key)
 
     def signed_in() -> str:

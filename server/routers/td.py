@@ -17,14 +17,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 
+from dipclock.i18n import said
 from server import actions, roundsetup
 from server.actions import Action, EventScope
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
 from server.dashboard import state as dashboard_state
+from server.logline import restored
 from server.responses import (
     Changed,
     DashboardState,
@@ -66,10 +68,12 @@ RoundQuery = Annotated[int | None, Query(ge=1, le=99)]
 
 
 @router.get("/td/state", response_model=DashboardState)
-async def state(_: TD, hub: HubDep, review: RoundQuery = None) -> Response:
+async def state(_: TD, hub: HubDep, request: Request, review: RoundQuery = None) -> Response:
     """Everything the dashboard shows, in one poll; ``review``: whose late orders to list
-    (default: the current round's)."""
-    return await heavy_read(hub, lambda: render(DashboardState, dashboard_state(hub, review)))
+    (default: the current round's); the clock card in the phone's language."""
+    accept = request.headers.get("accept-language")
+    return await heavy_read(hub, lambda: render(DashboardState,
+                                                dashboard_state(hub, review, accept)))
 
 
 @router.get("/td/penalties", response_model=list[LateSubmission])
@@ -100,7 +104,7 @@ def _event_scope(hub: Hub, body: EventChoice, now: datetime) -> Action[EventScop
     """The event chosen and the rounds it is for at ``now`` (``actions.event_scope``)."""
     chosen = actions.choose_event(body)
     cur = hub.store.current_round()
-    return actions.event_scope(chosen.what, chosen.summary, cur, now,
+    return actions.event_scope(chosen.what, chosen.said, cur, now,
                                record=bool(cur and hub.store.record(cur)))
 
 
@@ -122,7 +126,7 @@ def set_event(body: Parsed[EventChoice], _: TDWrite, hub: HubDep, base: Base) ->
     teams set stay whatever the event; the reply says whether it scores them."""
     now = hub.clock.moment()
     done = _event_scope(hub, body, now)
-    hub.store.set_event(done.what.profile, now, done.summary, done.what.current, base=base)
+    hub.store.set_event(done.what.profile, now, done.said, done.what.current, base=base)
     publish(hub)
     return EventSet(event=done.what.profile.id, from_round=done.what.first_round,
                     seq=hub.store.seq(), teams=event_teams_note(hub.store, done.what.profile))
@@ -153,9 +157,10 @@ def undo_round(_: TDWrite, hub: HubDep, base: Base) -> RoundSet:
     correction): the round as it was, and the round every table played then."""
     last = hub.store.last_round_change()
     if last is None:
-        raise actions.Refused(409, "no change to the rounds to undo")
-    number, summary, _at = last
-    undone = hub.store.undo_round(hub.clock.moment(), f"undo: {summary}", base=base)
+        raise actions.Refused(409, said("no change to the rounds to undo"))
+    number, summary, _at, sentence = last
+    undone = hub.store.undo_round(hub.clock.moment(), said(
+        "undo: {change}", change=restored(summary, sentence)), base=base)
     publish(hub)
     return RoundSet(round=undone, seq=hub.store.seq())
 
@@ -163,7 +168,7 @@ def undo_round(_: TDWrite, hub: HubDep, base: Base) -> RoundSet:
 @router.put("/td/tables", response_model=TablesSet)
 def set_tables(body: TablesSetup, _: TDWrite, hub: HubDep, base: Base) -> TablesSet:
     done = actions.set_up_tables(body)
-    hub.store.set_tables(done.what, hub.clock.moment(), done.summary, base=base)
+    hub.store.set_tables(done.what, hub.clock.moment(), done.said, base=base)
     publish(hub)
     return TablesSet(tables=done.what, seq=hub.store.seq())
 
@@ -176,7 +181,7 @@ def pause(body: PauseRequest, _: TDWrite, hub: HubDep, base: Base) -> PauseAdded
     """A break for every table (now, or at a coming deadline), or a hold on one table."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.start_pause(body, cur, now, hub.store.tables())
-    pid = hub.store.add_pause(cur.round.number, done.what, now, done.summary, base=base)
+    pid = hub.store.add_pause(cur.round.number, done.what, now, done.said, base=base)
     publish(hub)
     return PauseAdded(id=pid, seq=hub.store.seq())
 
@@ -186,7 +191,7 @@ def resume(body: ResumeRequest, _: TDWrite, hub: HubDep, base: Base) -> PausesEn
     """End the running break (or table ``table``'s hold) now."""
     now = hub.clock.moment()
     done = actions.resume(body, actions.need_round(current(hub.store)), now)
-    hub.store.end_pauses(done.what, now, done.summary, base=base)
+    hub.store.end_pauses(done.what, now, done.said, base=base)
     publish(hub)
     return PausesEnded(ended=sorted(done.what), seq=hub.store.seq())
 
@@ -196,7 +201,7 @@ def end_pause(pause_id: int, _: TDWrite, hub: HubDep, base: Base) -> PausesEnded
     """End one pause now; a break not started yet is thereby cancelled."""
     now = hub.clock.moment()
     done = actions.end_pause(pause_id, actions.need_round(current(hub.store)), now)
-    hub.store.end_pauses(done.what, now, done.summary, base=base)
+    hub.store.end_pauses(done.what, now, done.said, base=base)
     publish(hub)
     return PausesEnded(ended=[pause_id], seq=hub.store.seq())
 
@@ -206,7 +211,7 @@ def adjust(body: AdjustRequest, _: TDWrite, hub: HubDep, base: Base) -> Changed:
     """Give time (positive seconds) or take it away, for every table or one."""
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.adjust(body, cur, now, hub.store.tables())
-    hub.store.add_adjustment(cur.round.number, done.what, now, done.summary, base=base)
+    hub.store.add_adjustment(cur.round.number, done.what, now, done.said, base=base)
     publish(hub)
     return Changed(seq=hub.store.seq())
 
@@ -219,7 +224,7 @@ def undo_adjustment(adjustment_id: Annotated[int, Path(ge=1)], _: TDWrite, hub: 
     cur, now = actions.need_round(current(hub.store)), hub.clock.moment()
     done = actions.undo_adjustment(adjustment_id, hub.store.adjustments(cur.round.number),
                                    cur)
-    hub.store.drop_adjustment(adjustment_id, now, done.summary, base=base)
+    hub.store.drop_adjustment(adjustment_id, now, done.said, base=base)
     publish(hub)
     return Changed(seq=hub.store.seq())
 
@@ -231,5 +236,5 @@ def undo_adjustment(adjustment_id: Annotated[int, Path(ge=1)], _: TDWrite, hub: 
 def decide(body: PenaltyDecision, _: TDWrite, hub: HubDep, base: Base) -> Decided:
     """Confirm, waive or change the proposed penalty of one late submission."""
     done = actions.decide(body, late_submissions(hub, body.round), hub.clock.moment())
-    hub.store.decide(done.what, done.summary, base=base)
+    hub.store.decide(done.what, done.said, base=base)
     return Decided(final=done.what.final, seq=hub.store.seq())

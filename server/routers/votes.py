@@ -32,6 +32,7 @@ from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep
 from server.gate import NO_VOTE_KEY, WRONG_SHEET_KEY
+from server.language import PhoneWords
 from server.refusal import Refused
 from server.responses import (
     Claimed,
@@ -149,9 +150,10 @@ def _device(request: Request, device: str | None) -> str:
 
 
 @router.get("/api/votes/{round_no}/{table}", response_model=TableVotes)
-def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep,
+def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep, words: PhoneWords,
                 key: SheetKey = None) -> TableVotes:
-    """The table's vote, its history this round, and what a player may do now."""
+    """The table's vote, its history this round, and what a player may do now, in the
+    phone's language (its words; the states and forms a page compares stay English)."""
     board = _key(hub, round_no, table, key)
     now = hub.clock.moment()
     profile = board.profile
@@ -163,14 +165,16 @@ def table_votes(round_no: RoundPath, table: TablePath, hub: HubDep,
     rows, claims = hub.store.read_votes(now, work)
     why_not, period = "", None
     try:
-        period = votedesk.moment_at(board, table, now).period_words
-        why_not = votedesk.game_over(rows)
+        moment = votedesk.moment_at(board, table, now)
+        period = words.phase(*moment.period)
+        why_not = votedesk.game_over(rows, words)
         period = None if why_not else period
     except Refused as exc:
-        why_not = exc.message
+        why_not = exc.in_(words)
+    current = votedesk.shown(profile, rows, claims, now)
     return TableVotes(
-        vote=votedesk.shown(profile, rows, claims, now),
-        history=votedesk.history(rows, claims, now),
+        vote=votedesk.phone_vote(current, words) if current else None,
+        history=[votedesk.phone_vote(v, words) for v in votedesk.history(rows, claims, now)],
         can_propose=not why_not, why_not=why_not, forms=list(forms_of(profile)),
         choices=list(rules.choices),
         veto=rules.veto != "none",
@@ -190,7 +194,7 @@ def _absent(hub: Hub, board: Board, table: int, given: list[str]) -> list[str]:
 
 @router.post("/api/votes/{round_no}/{table}", response_model=ProposedOut)
 def phone_propose(round_no: RoundPath, table: TablePath, body: Parsed[ProposalIn],
-                  request: Request, hub: HubDep, key: SheetKey = None,
+                  request: Request, hub: HubDep, words: PhoneWords, key: SheetKey = None,
                   device: Device = None) -> ProposedOut:
     """A player proposes from the phone: it opens when the proposer's button is pressed."""
     board = _key(hub, round_no, table, key)
@@ -202,13 +206,13 @@ def phone_propose(round_no: RoundPath, table: TablePath, body: Parsed[ProposalIn
     publish(hub, {table})
     if done.conflict:
         raise Refused(409, done.conflict)
-    return ProposedOut(vote=done.vote, claim=done.token or "",
-                       press=votedesk.press_line(body.proposer, "propose it"))
+    return ProposedOut(vote=votedesk.phone_vote(done.vote, words), claim=done.token or "",
+                       press=votedesk.press_line(body.proposer, "propose it", words))
 
 
 @router.post("/api/votes/{round_no}/{table}/{vid}/claims", response_model=Claimed)
 def phone_claim(round_no: RoundPath, table: TablePath, vid: VotePath, body: Parsed[ClaimIn],
-                request: Request, hub: HubDep, key: SheetKey = None,
+                request: Request, hub: HubDep, words: PhoneWords, key: SheetKey = None,
                 device: Device = None) -> Claimed:
     """A player's vote or veto for a power: it counts once that power's button is pressed."""
     board = _key(hub, round_no, table, key)
@@ -221,19 +225,20 @@ def phone_claim(round_no: RoundPath, table: TablePath, vid: VotePath, body: Pars
     if done.conflict:
         raise Refused(409, done.conflict)
     what = "veto it" if body.choice == "veto" else "cast this vote"
-    return Claimed(claim=done.token or "", press=votedesk.press_line(body.power, what))
+    return Claimed(claim=done.token or "", press=votedesk.press_line(body.power, what, words))
 
 
 @router.get("/api/votes/{round_no}/{table}/{vid}/claims/{token}", response_model=ClaimOut)
 def phone_claim_state(round_no: RoundPath, table: TablePath, vid: VotePath,
-                      token: TokenPath, hub: HubDep, key: SheetKey = None) -> ClaimOut:
+                      token: TokenPath, hub: HubDep, words: PhoneWords,
+                      key: SheetKey = None) -> ClaimOut:
     """What became of a phone's claim: waiting for the button, cast, dropped for a conflict,
     lapsed, or refused by the rules (why)."""
     _key(hub, round_no, table, key)
     claim = hub.store.vote_claim(token)
     if claim is None or (claim.round, claim.table, claim.vote) != (round_no, table, vid):
         raise Refused(404, "no such choice at this table: choose again")
-    state, why = votedesk.claim_state(claim, hub.clock.moment())
+    state, why = votedesk.claim_state(claim, hub.clock.moment(), words)
     return ClaimOut(state=state, why=why)
 
 
@@ -250,9 +255,10 @@ def _round(hub: Hub, round_no: int | None) -> Board:
 
 
 @router.get("/api/td/votes", response_model=list[TDTable])
-def td_votes(_: TD, hub: HubDep, round: RoundQuery = None) -> list[TDTable]:
+def td_votes(_: TD, hub: HubDep, words: PhoneWords, round: RoundQuery = None
+             ) -> list[TDTable]:
     """Every table's vote (the one under way, else the last closed) and its history, for
-    the dashboard: who has voted, never how."""
+    the dashboard: who has voted, never how (in the TD's phone's language)."""
     board = _round(hub, round)
     now = hub.clock.moment()
     number = board.rnd.number
@@ -264,9 +270,11 @@ def td_votes(_: TD, hub: HubDep, round: RoundQuery = None) -> list[TDTable]:
         for n in tables:
             mine = [r for r in rows if r.table == n]
             claims = tx.claims(number, n) if mine else []
+            current = votedesk.shown(board.profile, mine, claims, now)
             out.append(TDTable(
-                table=n, vote=votedesk.shown(board.profile, mine, claims, now),
-                history=votedesk.history(mine, claims, now),
+                table=n, vote=votedesk.phone_vote(current, words) if current else None,
+                history=[votedesk.phone_vote(v, words)
+                         for v in votedesk.history(mine, claims, now)],
                 choices=list(board.profile.votes.choices)))
         return out
     return hub.store.read_votes(now, work)

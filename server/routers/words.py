@@ -9,7 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Response
 from fastapi import Path as PathParam
 
-from dipclock.i18n import LanguageError, page_words
+from dipclock.i18n import LANGUAGES, LanguageError, PageWords, page_words
+from server.language import PhoneWords
 from server.refusal import Refused
 from server.responses import PageWordsOut
 
@@ -28,5 +29,19 @@ def words(lang: Annotated[str, PathParam(max_length=16, pattern=r"^[A-Za-z_-]+$"
     except LanguageError as exc:
         raise Refused(404, str(exc)) from None
     response.headers.update(CACHED)
+    return out(said)
+
+
+@router.get("/words", response_model=PageWordsOut)
+def browser_words(words: PhoneWords, response: Response) -> PageWordsOut:
+    """The pages' words in the language the browser asks for (its ``Accept-Language``),
+    else the event's: a phone's page that has no language chosen on its switch starts so.
+    Not cached: the answer depends on the hub's event."""
+    response.headers["Cache-Control"] = "no-store"
+    return out(page_words(words.lang))
+
+
+def out(said: PageWords) -> PageWordsOut:
+    """``languages``: every language a page's switch offers, each in its own words."""
     return PageWordsOut(lang=said.lang, words=said.words, plurals=said.plurals,
-                        zero_is_one=said.zero_is_one)
+                        zero_is_one=said.zero_is_one, languages=dict(LANGUAGES))

@@ -48,12 +48,17 @@ function span(seconds) {
   return m ? `${m} min ${r % 60} s` : `${r} s`;
 }
 
+// What the hub says of its clock, in the page's language (read when shown)
 const STANDING = {
-  "synchronised": "Hub clock synchronised with a time server (NTP).",
-  "not synchronised": "Hub clock not synchronised: no time server has set it.",
-  "set by the TD": "Hub clock set from a TD's phone.",
-  "kept by the tables": "Hub clock taken from the time the tables kept while it restarted.",
-  "unknown": "The hub cannot tell whether its clock is synchronised.",
+  get "synchronised"() { return words("Hub clock synchronised with a time server (NTP)."); },
+  get "not synchronised"() {
+    return words("Hub clock not synchronised: no time server has set it.");
+  },
+  get "set by the TD"() { return words("Hub clock set from a TD's phone."); },
+  get "kept by the tables"() {
+    return words("Hub clock taken from the time the tables kept while it restarted.");
+  },
+  get "unknown"() { return words("The hub cannot tell whether its clock is synchronised."); },
 };
 
 // POSIX seconds on the venue's clock: 10:04:05
@@ -123,7 +128,7 @@ async function publicNow(path) {
 }
 
 async function api(method, path, body, extra) {
-  const headers = { "Accept": "application/json", ...(extra || {}) };
+  const headers = { "Accept": "application/json", ...langHeader(), ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && csrf) headers["X-CSRF-Token"] = csrf;
   const res = await fetch(path, {
@@ -133,7 +138,11 @@ async function api(method, path, body, extra) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (res.status === 401 && page === "dashboard") showSignIn();
-  if (!res.ok) throw new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {  // the hub's one line, in the page's language; its status for the page
+    const err = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -164,7 +173,7 @@ let acting = false;
 // to the hub's answer once done (true if it sent none), false if the hub refused it, null
 // if the TD said no.
 async function act(question, method, path, body, opts) {
-  if (acting) { toast("Still sending the last change…", true); return false; }
+  if (acting) { toast(words("Still sending the last change…"), true); return false; }
   acting = true;
   try {
     if (!window.confirm(question)) return null;  // the TD said no: nothing was sent
@@ -172,7 +181,7 @@ async function act(question, method, path, body, opts) {
     const answer = await api(method, path, typeof body === "function" ? body() : body,
       { ...based(o.base), ...(o.headers || {}) });
     // what was done: the question up to its "?", not what it went on to say
-    toast("Done: " + question.split("?")[0]);
+    toast(words("Done: {what}", { what: question.split(/[?？]/)[0].replace(/\s+$/, "") }));
     await refresh();
     return answer || true;
   } catch (e) {
@@ -209,7 +218,7 @@ function fillSelect(select, options, keepFirst) {
 // A file the hub makes (a hub backup, the event's files) saved on this phone or laptop
 // under the name the hub gives it: { res, name }, or null once the refusal is told.
 async function saveFromHub(path, fallback) {
-  const res = await fetch(path, { credentials: "same-origin" });
+  const res = await fetch(path, { credentials: "same-origin", headers: langHeader() });
   if (!res.ok) {
     let detail = `${res.status} ${res.statusText}`;
     try { detail = (await res.json()).detail || detail; } catch (e) { /* not JSON */ }
@@ -235,7 +244,7 @@ async function sendZipConfirmed(path, file) {
   const send = async (replace) => {
     const res = await fetch(`${path}${replace ? "?replace=true" : ""}`, {
       method: "POST", credentials: "same-origin", body: file,
-      headers: { "Content-Type": "application/zip", "Accept": "application/json",
+      headers: { "Content-Type": "application/zip", "Accept": "application/json", ...langHeader(),
                  "X-CSRF-Token": csrf || "" },
     });
     let data = null;
@@ -292,20 +301,38 @@ function plural(one, many, n, values) {
   return fill(said, { n, ...(values || {}) });
 }
 
-// Each element marked data-w says its English text (kept in data-w-en) in the language.
+// Each element marked data-w says its English text (kept in data-w-en) in the language; an
+// element's attributes named in data-w-attrs ("placeholder title") likewise.
 function translateStatic() {
   for (const e of document.querySelectorAll("[data-w]")) {
     if (e.dataset.wEn === undefined) e.dataset.wEn = e.textContent.replace(/\s+/g, " ").trim();
     e.textContent = words(e.dataset.wEn);
   }
+  for (const e of document.querySelectorAll("[data-w-attrs]")) {
+    for (const name of e.dataset.wAttrs.split(/\s+/).filter(Boolean)) {
+      const kept = `wEn${name.replace(/(^|-)(\w)/g, (m, d, c) => c.toUpperCase())}`;
+      if (e.dataset[kept] === undefined) {
+        e.dataset[kept] = (e.getAttribute(name) || "").replace(/\s+/g, " ").trim();
+      }
+      if (!e.dataset[kept]) continue;
+      // a text box's default words: changed only while the TD has not typed their own
+      if (name === "value" && "value" in e && e.value !== e.getAttribute("value")) continue;
+      e.setAttribute(name, words(e.dataset[kept]));
+      if (name === "value" && "value" in e) e.value = words(e.dataset[kept]);
+    }
+  }
 }
+
+// What to redraw once the page's language changes (each card registers its own).
+const languageHooks = [];
+function onLanguage(fn) { languageHooks.push(fn); }
 
 // Switch the page to ``lang`` ("fr", ...; "en" or unknown: the page's own English); the
 // hub's catalogue is fetched once per language. True when the page's words changed.
 async function useLanguage(lang) {
   const want = lang || "en";
   if (want === wordsLang) return false;
-  let got = { words: {}, plurals: {}, zero_is_one: false };
+  let got = { lang: "en", words: {}, plurals: {}, zero_is_one: false, languages };
   if (want !== "en") {
     try {
       const r = await fetch(`/api/words/${encodeURIComponent(want)}`);
@@ -315,11 +342,72 @@ async function useLanguage(lang) {
       return false;  // the hub is away: the page keeps the words it has
     }
   }
+  takeWords(got);
+  return true;
+}
+
+function takeWords(got) {
   WORDS = got.words;
   PLURALS = got.plurals;
   zeroIsOne = got.zero_is_one;
-  wordsLang = want;
-  document.documentElement.lang = want;
+  wordsLang = got.lang;
+  if (got.languages) languages = got.languages;
+  document.documentElement.lang = wordsLang;
   translateStatic();
-  return true;
+  fillLanguageSwitch();
+  for (const fn of languageHooks) {
+    try { fn(); } catch (e) { console.error(e); }
+  }
 }
+
+// --- a phone's language -----------------------------------------------------------------
+// The dashboard, the sheet and the vote page speak the phone's language: the one chosen on
+// the page's switch (kept by this browser), else the hub's choice from the browser's own
+// languages (Accept-Language), else the event's. Every request says it, so what the hub
+// composes (a refusal, a summary) comes in it too. The projector's pages (/hall,
+// /boardcall) follow the event instead (useLanguage with the hub's data.lang).
+const LANGUAGE_KEY = "dipclock-lang";
+let languages = {};  // code -> the language's own name, for the switch (from the hub)
+
+function chosenLanguage() {
+  try { return localStorage.getItem(LANGUAGE_KEY); } catch (e) { return null; }
+}
+
+// The header every request of a phone's page carries: its language.
+function langHeader() {
+  return { "Accept-Language": wordsLang };
+}
+
+async function startLanguage() {
+  const chosen = chosenLanguage();
+  for (const path of [chosen && `/api/words/${encodeURIComponent(chosen)}`, "/api/words"]) {
+    if (!path) continue;  // nothing chosen: the hub picks from the browser's languages
+    try {
+      const r = await fetch(path, { headers: { "Accept": "application/json" } });
+      if (r.ok) { takeWords(await r.json()); return; }
+    } catch (e) { break; }  // the hub is away: English, the page's own
+  }
+  translateStatic();
+}
+
+// The page's switch (a <select id="lang-switch">), if it has one: each language in its own
+// words; a choice is kept by this browser and takes effect at once.
+function fillLanguageSwitch() {
+  const sw = $("lang-switch");
+  if (!sw) return;
+  const names = Object.entries(languages);
+  if (!names.length) { sw.hidden = true; return; }
+  if (!sw.dataset.wired) {
+    sw.dataset.wired = "1";
+    sw.addEventListener("change", async () => {
+      try { localStorage.setItem(LANGUAGE_KEY, sw.value); } catch (e) { /* this visit only */ }
+      await useLanguage(sw.value);
+    });
+  }
+  sw.replaceChildren(...names.map(([code, name]) => el("option", { value: code, lang: code }, name)));
+  sw.value = wordsLang in languages ? wordsLang : "en";
+  sw.hidden = false;
+}
+
+const languageReady = ["dashboard", "sheet", "vote", "standings"].includes(page)
+  ? startLanguage() : Promise.resolve();

@@ -3,12 +3,15 @@
 // and importing one here. Loaded after common.js; wires itself on the dashboard.
 "use strict";
 
+// ``said``: what the TD does with the file, a whole sentence with the file's {file} name
 async function saveEventFile(path, fallback, said) {
   const saved = await saveFromHub(path, fallback);
   if (!saved) return;
   const notes = saved.res.headers.get("X-Dipclock-Notes");
-  toast(notes ? `Saved ${saved.name}: ${notes} player(s) not on the roster were named as ` +
-    "best the hub could; add them to the roster and save again" : `Saved ${saved.name}${said}`);
+  toast(notes ? plural("Saved {file}: {n} player not on the roster was named as best the " +
+    "hub could; add them to the roster and save again", "Saved {file}: {n} players not on " +
+    "the roster were named as best the hub could; add them to the roster and save again",
+  Number(notes), { file: saved.name }) : said(saved.name));
 }
 
 async function importArchive() {
@@ -16,19 +19,20 @@ async function importArchive() {
   const file = input.files[0];
   if (!file) return;
   try {
-    if (!window.confirm(`Carry on the event saved in ${file.name} on this hub? Its roster, ` +
+    if (!window.confirm(words("Carry on the event saved in {file} on this hub? Its roster, " +
       "rounds, seating, presses, rulings and sheets come here; this hub keeps its own " +
-      "paired tables and password.")) return;
+      "paired tables and password.", { file: file.name }))) return;
     const r = await sendZipConfirmed("/api/td/import/archive", file);
     if (!r) return;
-    if (r.status === 401) { showSignIn(); return toast("Sign in as the TD first", true); }
+    if (r.status === 401) { showSignIn(); return toast(words("Sign in as the TD first"), true); }
     if (r.status !== 200) {
-      return toast((r.data && r.data.detail) || `Import refused (HTTP ${r.status})`, true);
+      return toast((r.data && r.data.detail)
+        || words("Import refused (HTTP {status})", { status: r.status }), true);
     }
-    $("archive-done").textContent = `${r.data.summary}. Check the rounds, the standings ` +
-      "and the tables now.";
+    $("archive-done").textContent = words("{summary}. Check the rounds, the standings and " +
+      "the tables now.", { summary: r.data.summary });
     $("archive-done").hidden = false;
-    toast("Event imported");
+    toast(words("Event imported"));
     refresh();
   } finally {
     input.value = "";
@@ -36,10 +40,10 @@ async function importArchive() {
 }
 
 function wireExports() {
-  $("btn-wdd").onclick = () => saveEventFile("/api/td/export/wdd", "wdd.zip",
-    ": send its two files to the World Diplomacy Database");
+  $("btn-wdd").onclick = () => saveEventFile("/api/td/export/wdd", "wdd.zip", (file) =>
+    words("Saved {file}: send its two files to the World Diplomacy Database", { file }));
   $("btn-archive").onclick = () => saveEventFile("/api/td/export/archive",
-    "dipclock-event.zip", ": keep it with the event's papers");
+    "dipclock-event.zip", (file) => words("Saved {file}: keep it with the event's papers", { file }));
   $("archive-file").addEventListener("change", importArchive);
 }
 

@@ -14,14 +14,16 @@ function messageClock(iso) {
 
 // The message shown now (the state's ``message``), with when it goes, on the venue's clock.
 function renderMessage(m) {
-  $("message-summary").textContent = m ? "· shown" : "· none";
+  $("message-summary").textContent = m ? words("· shown") : words("· none");
   $("message-now").hidden = !m;
   $("btn-message-clear").disabled = !m;
   if (!m) return;
   $("message-now").replaceChildren(
     el("span", { class: "message-text" }, m.text), " ",
-    el("span", { class: "message-when small" }, `since ${messageClock(m.since)} · ` +
-      (m.until ? `until ${messageClock(m.until)}` : "until you clear it")));
+    el("span", { class: "message-when small" }, m.until
+      ? words("since {since} · until {until}", { since: messageClock(m.since),
+        until: messageClock(m.until) })
+      : words("since {since} · until you clear it", { since: messageClock(m.since) })));
 }
 
 // The form is not checked by the browser (novalidate): a wrong number of minutes is said
@@ -30,20 +32,27 @@ function wireMessage() {
   $("message-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const text = $("message-text").value.trim(), box = $("message-minutes");
-    if (!text) return toast("Type the message first", true);
-    if (box.validity.badInput) return toast("Minutes: a whole number from 1 to 720, or none", true);
+    if (!text) return toast(words("Type the message first"), true);
+    if (box.validity.badInput) {
+      return toast(words("Minutes: a whole number from 1 to 720, or none"), true);
+    }
     const minutes = box.value.trim() === "" ? null : Number(box.value);
     const shown = last && last.data.message;
-    const how = minutes === null ? "until you clear it" : `for ${minutes} min`;
-    const done = await act(`Show "${text}" on every table and the hall clock, ${how}?` +
-      (shown ? ` It replaces "${shown.text}".` : ""), "PUT", "/api/td/message", { text, minutes });
+    const ask = minutes === null
+      ? words("Show \"{text}\" on every table and the hall clock, until you clear it?", { text })
+      : words("Show \"{text}\" on every table and the hall clock, for {minutes} min?",
+        { text, minutes });
+    const done = await act(shown ? words("{question} It replaces \"{shown}\".",
+      { question: ask, shown: shown.text }) : ask, "PUT", "/api/td/message", { text, minutes });
     if (done) { $("message-text").value = ""; box.value = ""; }
   });
   $("btn-message-clear").onclick = () => {
     const shown = last && last.data.message;
-    if (!shown) return toast("No hall message is shown", true);
-    act(`Clear "${shown.text}" from every table and the hall clock?`, "DELETE", "/api/td/message");
+    if (!shown) return toast(words("No hall message is shown"), true);
+    act(words("Clear \"{text}\" from every table and the hall clock?", { text: shown.text }),
+      "DELETE", "/api/td/message");
   };
+  onLanguage(() => renderMessage(last && last.data.message));
 }
 
 // --- the hall clock's banner and chime ---------------------------------------------------

@@ -26,20 +26,34 @@ function renderLeaves() {
   const v = leaves;
   const tables = Object.keys(v.seated);
   $("lv-none").hidden = tables.length > 0;
-  $("lv-none").textContent = `Round ${v.round} is not seated yet.`;
-  keepChoice($("lv-table"), tables.map((t) => [t, `Table ${t}`]));
+  $("lv-none").textContent = words("Round {round} is not seated yet.", { round: v.round });
+  keepChoice($("lv-table"), tables.map((t) => [t, words("Table {table}", { table: t })]));
   renderPowers();
   keepChoice($("lv-phase"), v.phases.map((p) => [p.code, p.title]));
   $("lv-rule").textContent = v.td_shares
-    ? "The event leaves the score to you: give the new player's share."
-    : `Score: ${v.rule_words}. Give a share only to decide otherwise.`;
-  $("lv-share-label").firstChild.textContent = v.td_shares
-    ? "Their share of the score, % " : "Their share, % (blank: the event's rule) ";
+    ? words("The event leaves the score to you: give the new player's share.")
+    : words("Score: {rule}. Give a share only to decide otherwise.", { rule: v.rule_words });
+  // the label's own words (its first child: a marked span, or its text before the input)
+  const label = $("lv-share-label"), said = label.querySelector("span") || label.firstChild;
+  said.textContent = v.td_shares
+    ? words("Their share of the score, %") : words("Their share, % (blank: the event's rule)");
+  if (said.nodeType === Node.TEXT_NODE) said.textContent += " ";
   $("lv-list").replaceChildren(...v.records.map((r) => el("li", {},
-    el("span", {}, `Table ${r.table}, ${r.power_name}: ${r.who} from ${r.phase_title}` +
-      (r.share !== null ? ` (${r.share} %)` : "") + ` (started: ${r.started})`),
-    " ", el("button", { type: "button", class: "small", onclick: () => undoLeave(r) }, "Undo"))));
+    el("span", {}, leaveLine(r)),
+    " ", el("button", { type: "button", class: "small", onclick: () => undoLeave(r) },
+      words("Undo")))));
   $("lv-list-none").hidden = v.records.length > 0;
+}
+
+// Who plays the power from a phase: a player, or no one (civil disorder)
+const leaveWho = (r) => (r.player === null ? words("civil disorder") : r.player);
+
+function leaveLine(r) {
+  const fields = { table: r.table, power: r.power_name, who: leaveWho(r), phase: r.phase_title,
+    share: r.share, started: r.started };
+  return r.share !== null
+    ? words("Table {table}, {power}: {who} from {phase} ({share} %) (started: {started})", fields)
+    : words("Table {table}, {power}: {who} from {phase} (started: {started})", fields);
 }
 
 // A select's options, the TD's choice kept when it is still offered.
@@ -58,15 +72,17 @@ function renderPowers() {
 async function recordLeave() {
   const cd = $("lv-cd").checked;
   const player = cd ? null : $("lv-player").value.trim();
-  if (!cd && !player) return toast("Type who plays it now, or tick civil disorder", true);
+  if (!cd && !player) return toast(words("Type who plays it now, or tick civil disorder"), true);
   const shareText = $("lv-share").value.trim();
   const body = {
     round: leaves.round, table: Number($("lv-table").value), power: $("lv-power").value,
     phase: $("lv-phase").value, player, share: shareText === "" ? null : Number(shareText),
   };
-  const what = `${leaves.powers[body.power]} at table ${body.table}: ` +
-    `${cd ? "civil disorder" : player} from ${$("lv-phase").selectedOptions[0].text}`;
-  if (await act(`Record ${what}?`, "POST", "/api/td/replacements", body, { base: leaves.base })) {
+  const question = words("Record {power} at table {table}: {who} from {phase}?", {
+    power: leaves.powers[body.power], table: body.table,
+    who: cd ? words("civil disorder") : player, phase: $("lv-phase").selectedOptions[0].text,
+  });
+  if (await act(question, "POST", "/api/td/replacements", body, { base: leaves.base })) {
     $("lv-player").value = "";
     $("lv-share").value = "";
     $("lv-cd").checked = false;
@@ -76,7 +92,8 @@ async function recordLeave() {
 }
 
 async function undoLeave(r) {
-  if (await act(`Undo table ${r.table}, ${r.power_name}: ${r.who} from ${r.phase_title}?`,
+  if (await act(words("Undo table {table}, {power}: {who} from {phase}?", { table: r.table,
+    power: r.power_name, who: leaveWho(r), phase: r.phase_title }),
     "DELETE", `/api/td/replacements/${r.id}`, undefined, { base: leaves.base })) await refreshLeaves();
 }
 
@@ -93,6 +110,8 @@ function wireLeaves() {
   $("lv-table").addEventListener("change", renderPowers);
   $("lv-cd").addEventListener("change", () => { $("lv-player").disabled = $("lv-cd").checked; });
   $("btn-lv-record").onclick = recordLeave;
+  // the hub names the powers and phases in the phone's language: asked again
+  onLanguage(refreshLeaves);
 }
 
 if (page === "dashboard") wireLeaves();

@@ -14,13 +14,24 @@ function resultsDue() {
   return resultsPolls === 1;
 }
 
-const SHEET_STATUS = {
-  empty: "no sheet yet", entered: "entered, waiting for the players",
-  confirmed: "confirmed by the players", final: "confirmed by the TD",
-};
+// A sheet's status as the card says it (the hub's status codes are the keys)
+function sheetStatus(status) {
+  if (status === "empty") return words("no sheet yet");
+  if (status === "entered") return words("entered, waiting for the players");
+  if (status === "confirmed") return words("confirmed by the players");
+  if (status === "final") return words("confirmed by the TD");
+  return status;
+}
+
+// A power as the phone says it: the sheet's centres are by letter (or English name), its
+// ``powers`` say each in the phone's language (the hub's lines, ``missing``, come said)
+function powerSaid(v, key) {
+  const p = (v.powers || []).find((q) => q.name === key || q.letter === key);
+  return (p && p.said) || key;
+}
 
 function centresLine(v) {
-  return Object.entries(v.sheet.centres).map(([p, n]) => `${p} ${n}`).join(" ") +
+  return Object.entries(v.sheet.centres).map(([p, n]) => `${powerSaid(v, p)} ${n}`).join(" ") +
     ` · ${v.sheet.year} · ${v.ending}`;
 }
 
@@ -34,18 +45,24 @@ function confirmationsLine(v) {
   if (!v.sheet) return null;
   const seated = v.lines; // the powers seated, or all seven: the hub counts them
   if (v.status === "final" && v.td_without.length) {
-    return el("span", { class: "small flag" }, `confirmed by the TD without ${v.td_without.join(", ")}`);
+    return el("span", { class: "small flag" },
+      words("confirmed by the TD without {names}", { names: v.td_without.join(", ") }));
   }
-  if (!v.missing.length) return el("span", { class: "small" }, `all ${seated} players confirmed`);
+  if (!v.missing.length) {
+    return el("span", { class: "small" },
+      plural("all {n} players confirmed", "all {n} players confirmed", seated));
+  }
   return el("span", { class: "small missing" },
-    `${v.confirmed.length}/${seated} confirmed · waiting for ${v.missing.join(", ")}`);
+    words("{confirmed}/{seated} confirmed · waiting for {names}",
+      { confirmed: v.confirmed.length, seated, names: v.missing.join(", ") }));
 }
 
 function sheetRow(v) {
-  const open = el("a", { href: `/sheet/${v.round}/${v.table}`, target: "_blank" }, "Open");
+  const open = el("a", { href: `/sheet/${v.round}/${v.table}`, target: "_blank" }, words("Open"));
   const row = el("li", { class: v.flags.length ? "bad" : (v.status === "final" ? "done" : ""),
     "data-table": v.table },
-    el("span", {}, el("b", {}, `Table ${v.table}`), ` · ${SHEET_STATUS[v.status]}`),
+    el("span", {}, el("b", {}, words("Table {table}", { table: v.table })),
+      ` · ${sheetStatus(v.status)}`),
     v.sheet ? el("span", { class: "small" }, centresLine(v)) : null,
     confirmationsLine(v),
     ...v.flags.map((f) => el("span", { class: "small flag" }, f)),
@@ -53,41 +70,51 @@ function sheetRow(v) {
   const final = (yes) => {
     const incomplete = yes && v.missing.length > 0;
     const question = !yes
-      ? `Reopen table ${v.table}'s sheet? Its scores stop counting until you confirm it again.`
+      ? words("Reopen table {table}'s sheet? Its scores stop counting until you confirm it " +
+        "again.", { table: v.table })
       : incomplete
-        ? `Confirm table ${v.table}'s sheet without ${v.missing.join(", ")}? They have not ` +
-          "confirmed their lines: it is recorded as your confirmation. Its scores count from now on."
-        : `Confirm table ${v.table}'s sheet? Its scores count from now on.`;
+        ? words("Confirm table {table}'s sheet without {names}? They have not confirmed " +
+          "their lines: it is recorded as your confirmation. Its scores count from now on.",
+        { table: v.table, names: v.missing.join(", ") })
+        : words("Confirm table {table}'s sheet? Its scores count from now on.",
+          { table: v.table });
     return act(question, "POST", `/api/td/sheets/${v.round}/${v.table}/final`,
       { final: yes, incomplete }, { base: resultsBase, headers: { "If-Match": String(v.version) } })
       .then(() => refreshResults());
   };
   if (v.sheet && v.status !== "final") {
     row.append(el("button", { class: "go", disabled: v.blocked ? "disabled" : null,
-      title: v.blocked ? v.flags[0] : null, onclick: () => final(true) }, "Confirm"));
+      title: v.blocked ? v.flags[0] : null, onclick: () => final(true) }, words("Confirm")));
   } else if (v.status === "final") {
-    row.append(el("button", { class: "plain", onclick: () => final(false) }, "Reopen"));
+    row.append(el("button", { class: "plain", onclick: () => final(false) }, words("Reopen")));
   }
   return row;
 }
 
 function standingRows(view) {
   if (view.problem) return [el("li", { class: "bad" }, view.problem)];
-  if (!view.standings.length) return [el("li", { class: "muted" }, "No confirmed sheets yet.")];
+  if (!view.standings.length) {
+    return [el("li", { class: "muted" }, words("No confirmed sheets yet."))];
+  }
   return view.standings.map((s) => el("li", {},
     el("span", { class: "rank" }, `${s.rank}${s.shared ? "=" : ""}`),
     el("span", { class: "name" }, s.player), el("b", {}, s.total.toFixed(2)),
-    el("span", { class: "muted small" }, `· ${s.games} game${s.games === 1 ? "" : "s"}`)));
+    el("span", { class: "muted small" }, plural("· {n} game", "· {n} games", s.games))));
 }
+
+// The dashboard's last state the picker was filled from (filled again in a new language)
+let resultsState = null;
 
 async function refreshResults(d) {
   const picker = $("results-round");
   if (!picker.onchange) {
     picker.onchange = () => { resultsRound = Number(picker.value) || null; refreshResults(); };
   }
-  if (d) {
-    fillSelect(picker, d.rounds.map((r) => [String(r.number), `Round ${r.number}`]));
-    picker.hidden = !d.rounds.length;
+  if (d) resultsState = d;
+  if (d || resultsState) {
+    const rounds = resultsState.rounds;
+    fillSelect(picker, rounds.map((r) => [String(r.number), words("Round {round}", { round: r.number })]));
+    picker.hidden = !rounds.length;
   }
   const q = resultsRound === null ? "" : `?round=${resultsRound}`;
   try {
@@ -96,8 +123,10 @@ async function refreshResults(d) {
     if (resultsRound === null) picker.value = String(sheets.round);
     resultsBase = sheets.base;
     $("sheets").replaceChildren(...sheets.sheets.map(sheetRow));
-    $("standings-after").textContent = `after round ${view.round}` +
-      (view.sheets_waiting.length ? ` · waiting for tables ${view.sheets_waiting.join(", ")}` : "");
+    $("standings-after").textContent = view.sheets_waiting.length
+      ? words("after round {round} · waiting for tables {tables}",
+        { round: view.round, tables: view.sheets_waiting.join(", ") })
+      : words("after round {round}", { round: view.round });
     $("standings").replaceChildren(...standingRows(view));
     // totals that add rounds scored under different systems: said, and the files asked
     // for on purpose (the hub refuses them otherwise)
@@ -127,14 +156,17 @@ function renderAwards(view) {
   const top = view.top_board;
   $("top-board").hidden = !top;
   if (top) {
+    const at = { round: top.round, table: top.table };
     $("top-board-note").textContent = top.problem ? top.problem
-      : (top.table ? `Round ${top.round}, table ${top.table}` + (top.counts ? ": its result decides the first places" : "")
-        : `Round ${top.round}: seat them at one table`);
+      : !top.table ? words("Round {round}: seat them at one table", at)
+        : top.counts ? words("Round {round}, table {table}: its result decides the first places", at)
+          : words("Round {round}, table {table}", at);
     $("top-board-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
   }
   $("best-countries").replaceChildren(...view.best_countries.map((c) => el("li", {},
-    el("b", {}, c.power), " ", c.winners.map((w) =>
-      `${w.player} (${w.score.toFixed(2)}, ${w.centres} centres, round ${w.round})`).join("; "))));
+    el("b", {}, c.power), " ", c.winners.map((w) => plural("{player} ({score}, {n} centre, " +
+      "round {round})", "{player} ({score}, {n} centres, round {round})", w.centres,
+    { player: w.player, score: w.score.toFixed(2), round: w.round })).join("; "))));
   $("teams-box").hidden = !view.teams.length && !view.team_problem;
   $("teams-note").textContent = view.team_problem;
   $("teams").replaceChildren(...view.teams.map((t) => el("li", {},
@@ -149,11 +181,14 @@ function wireResults() {
   $("btn-teams").onclick = () => {
     const text = $("teams-csv-text").value;
     const n = text.split("\n").filter((l) => l.trim() && !/^team\s*,/i.test(l)).length;
-    act(n ? `Set the teams (${n} players)?` : "Clear the teams?", "PUT", "/api/td/teams",
+    act(n ? plural("Set the teams ({n} player)?", "Set the teams ({n} players)?", n)
+      : words("Clear the teams?"), "PUT", "/api/td/teams",
       { csv: text }).then((done) => {
       if (!done) return;
       teamsImported(done);  // seating.js: what was set, and each team
       refreshResults();
     });
   };
+  // the card's words, and the hub's, again in the new language
+  onLanguage(() => { if (!$("app").hidden && resultsState) refreshResults(); });
 }

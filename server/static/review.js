@@ -16,11 +16,13 @@ function renderReviewPicker(d) {
   if (!picker.onchange) {
     picker.onchange = () => { reviewRound = Number(picker.value) || null; refresh(); };
   }
-  fillSelect(picker, d.rounds.map((r) => [String(r.number),
-    `Round ${r.number}` + (r.undecided ? ` (${r.undecided} to decide)` : "")]));
+  fillSelect(picker, d.rounds.map((r) => [String(r.number), r.undecided
+    ? words("Round {round} ({n} to decide)", { round: r.number, n: r.undecided })
+    : words("Round {round}", { round: r.number })]));
   picker.hidden = !d.rounds.length;
   if (d.review_round !== null) picker.value = String(d.review_round);
-  $("csv-round").textContent = d.review_round === null ? "CSV" : `CSV, round ${d.review_round}`;
+  $("csv-round").textContent = d.review_round === null ? "CSV"
+    : words("CSV, round {round}", { round: d.review_round });
   $("csv-round").href = "/api/penalties.csv" + (d.review_round === null ? "" : `?round=${d.review_round}`);
   $("csv-all").hidden = d.rounds.length < 2;
 }
@@ -32,32 +34,40 @@ function renderPenalties(rows, d) {
   if (typing && typing.tagName === "INPUT" && list.contains(typing)) return;  // not under the TD's thumb
   // drawn again only when something changed: a poll redrawing the same rows under a tap
   // (between the finger going down and coming up) would lose the tap
-  const shown = JSON.stringify([rows, d ? d.review_round : null]);
+  // (and again in another language)
+  const shown = JSON.stringify([rows, d ? d.review_round : null, document.documentElement.lang]);
   if (shown === renderPenalties.shown && list.childElementCount) return;
   renderPenalties.shown = shown;
   if (!rows.length) {
     $("penalties").replaceChildren(el("li", { class: "muted" },
-      d && d.review_round !== null ? `No late or missing orders in round ${d.review_round}.`
-        : "No late or missing orders in this round."));
+      d && d.review_round !== null
+        ? words("No late or missing orders in round {round}.", { round: d.review_round })
+        : words("No late or missing orders in this round.")));
     return;
   }
   $("penalties").replaceChildren(...rows.map((r) => {
     const id = `${r.round}-${r.table}-${r.power}-${r.phase}`;
     const key = { round: r.round, table: r.table, power: r.power, phase: r.phase };
     const note = el("input", {
-      placeholder: "note", maxlength: 500, value: drafts.get(id) ?? (r.note || ""), "aria-label": "note",
+      placeholder: words("note"), maxlength: 500, value: drafts.get(id) ?? (r.note || ""),
+      "aria-label": words("note"),
     });
     note.addEventListener("input", () => drafts.set(id, note.value));
-    const what = `table ${r.table} ${r.power_name}${r.player ? ` (${r.player})` : ""} ${r.phase}`;
+    const fields = { table: r.table, power: r.power_name, player: r.player, phase: r.phase };
+    const what = r.player ? words("table {table} {power} ({player}) {phase}", fields)
+      : words("table {table} {power} {phase}", fields);
     const decide = (decision) => {
       const body = { ...key, decision, note: note.value };
       if (decision === "change") {
-        const final = window.prompt(`New penalty for ${what}:`, r.final || r.proposed.text || r.proposed.label);
+        const final = window.prompt(words("New penalty for {what}:", { what }),
+          r.final || r.proposed.text || r.proposed.label);
         if (!final) return;
         body.final = final;
       }
-      const verb = { confirm: "Confirm", waive: "Waive", change: "Change" }[decision];
-      act(`${verb} the penalty for ${what}?`, "POST", "/api/td/penalties", body)
+      const question = decision === "confirm" ? words("Confirm the penalty for {what}?", { what })
+        : decision === "waive" ? words("Waive the penalty for {what}?", { what })
+          : words("Change the penalty for {what}?", { what });
+      act(question, "POST", "/api/td/penalties", body)
         .then((done) => { if (done) drafts.delete(id); });
     };
     // a graduated penalty deletes orders: the TD types the power's units to have them named;
@@ -65,25 +75,29 @@ function renderPenalties(rows, d) {
     // row anew once the TD's thumb has left the field)
     const unitsId = "units:" + id;
     const units = r.units_asked ? el("input", {
-      class: "units", placeholder: "units: A Vie, A Bud, F Tri", maxlength: 400,
-      value: drafts.get(unitsId) ?? (r.units || []).join(", "), "aria-label": "units",
+      class: "units", placeholder: words("units: A Vie, A Bud, F Tri"), maxlength: 400,
+      value: drafts.get(unitsId) ?? (r.units || []).join(", "), "aria-label": words("units"),
     }) : null;
     if (units) units.addEventListener("input", () => drafts.set(unitsId, units.value));
-    const saveUnits = () => act(`Set the units of ${what} to "${units.value || "none"}"?`, "PUT",
-      "/api/td/units", { ...key, units: units.value })
+    const saveUnits = () => act(units.value
+      ? words("Set the units of {what} to \"{units}\"?", { what, units: units.value })
+      : words("Set the units of {what} to none?", { what }), "PUT",
+    "/api/td/units", { ...key, units: units.value })
       .then((done) => { if (done) drafts.delete(unitsId); });
     return el("li", { class: "penalty" + (r.decision ? " decided" : ""), id: "pen-" + id },
       el("div", {},
-        el("strong", {}, `T${r.table} ${r.power_name}${r.player ? ` (${r.player})` : ""} ${r.phase}`),
-        r.kind === "missed" ? " no press recorded → " : ` ${r.started_second} s late (offence ${r.offence}) → `,
-        el("em", {}, r.proposed.text || r.proposed.label),
+        el("strong", {}, r.player ? words("T{table} {power} ({player}) {phase}", fields)
+          : words("T{table} {power} {phase}", fields)),
+        " ", r.kind === "missed" ? words("no press recorded →")
+          : words("{s} s late (offence {offence}) →", { s: r.started_second, offence: r.offence }),
+        " ", el("em", {}, r.proposed.text || r.proposed.label),
         r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),
       units ? el("div", { class: "row tight" }, units,
-        el("button", { class: "small", onclick: saveUnits }, "Units")) : null,
+        el("button", { class: "small", onclick: saveUnits }, words("Units"))) : null,
       el("div", { class: "row tight" }, note,
-        el("button", { class: "small", onclick: () => decide("confirm") }, "Confirm"),
-        el("button", { class: "small", onclick: () => decide("waive") }, "Waive"),
-        el("button", { class: "small", onclick: () => decide("change") }, "Change")));
+        el("button", { class: "small", onclick: () => decide("confirm") }, words("Confirm")),
+        el("button", { class: "small", onclick: () => decide("waive") }, words("Waive")),
+        el("button", { class: "small", onclick: () => decide("change") }, words("Change"))));
   }));
 }
 

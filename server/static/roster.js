@@ -55,7 +55,7 @@ function roundChanged() {
   if (roundRegister && roundRegister.round === n) return;
   roundRegister = null;
   renderRoster();
-  if (n >= 1 && n <= 99) $("reg-summary").textContent = `Loading round ${n}…`;
+  if (n >= 1 && n <= 99) $("reg-summary").textContent = words("Loading round {round}…", { round: n });
   refreshRoster();
 }
 
@@ -70,26 +70,37 @@ async function guessRegisterRound() {
   $("reg-round").value = String(latest + 1);
 }
 
-const STATUS_WORDS = {
-  present: "Here", absent: "Not here", sitting_out: "Asks to sit out",
-  withdrawn: "Withdrawn",
-};
+// A person's status in the round as the list shows it (the hub's status codes are its keys)
+function statusWords(st) {
+  if (st === "present") return words("Here");
+  if (st === "absent") return words("Not here");
+  if (st === "sitting_out") return words("Asks to sit out");
+  if (st === "withdrawn") return words("Withdrawn");
+  return "";
+}
+
+// The round's counts, each a whole phrase in the language: "12 here, 3 not here yet"
+function registerCounts(c) {
+  const parts = [plural("{n} here", "{n} here", c.present),
+    plural("{n} not here yet", "{n} not here yet", c.absent)];
+  if (c.sitting_out) parts.push(plural("{n} asking to sit out", "{n} asking to sit out", c.sitting_out));
+  if (c.withdrawn) parts.push(plural("{n} withdrawn", "{n} withdrawn", c.withdrawn));
+  return parts.join(", ");
+}
 
 function renderRoster() {
   const count = rosterPeople.length;
-  $("roster-summary").textContent = `· ${count} ${count === 1 ? "person" : "people"}`;
+  $("roster-summary").textContent = plural("· {n} person", "· {n} people", count);
   const status = new Map((roundRegister ? roundRegister.people : []).map((p) => [p.id, p.status]));
   if (roundRegister) {
-    const c = roundRegister.counts;
-    const parts = [`${c.present} here`, `${c.absent} not here yet`];
-    if (c.sitting_out) parts.push(`${c.sitting_out} asking to sit out`);
-    if (c.withdrawn) parts.push(`${c.withdrawn} withdrawn`);
-    $("reg-summary").textContent = `Round ${roundRegister.round}: ${parts.join(", ")}.` +
-      (roundRegister.called ? " Its seating is called: a late arrival is seated by seating " +
-        "the round again with the tables kept (Seating card)." : "");
+    const counted = words("Round {round}: {counts}.", { round: roundRegister.round,
+      counts: registerCounts(roundRegister.counts) });
+    $("reg-summary").textContent = roundRegister.called ? words("{counted} Its seating is " +
+      "called: a late arrival is seated by seating the round again with the tables kept " +
+      "(Seating card).", { counted }) : counted;
     $("reg-summary").classList.toggle("time-warning", roundRegister.called);
   } else {
-    $("reg-summary").textContent = "Give the round to register for.";
+    $("reg-summary").textContent = words("Give the round to register for.");
   }
   $("btn-reg-prereg").disabled = !roundRegister || roundRegister.called;
   const q = folded($("roster-search").value.trim());
@@ -97,8 +108,9 @@ function renderRoster() {
   const shown = rosterPeople.filter((p) => !q || match.test(folded(p.name)));
   $("roster-list").replaceChildren(...shown.map((p) => personRow(p, status.get(p.id))));
   $("roster-none").hidden = shown.length > 0;
-  $("roster-none").textContent = count ? `Nobody on the roster matches "${$("roster-search").value.trim()}".`
-    : "The roster is empty: import a file or add a person.";
+  $("roster-none").textContent = count
+    ? words("Nobody on the roster matches \"{search}\".", { search: $("roster-search").value.trim() })
+    : words("The roster is empty: import a file or add a person.");
   renderApart();
 }
 
@@ -108,24 +120,26 @@ function personRow(p, st) {
     class: `small ${here ? "go" : ""}`, type: "button", "aria-pressed": here ? "true" : "false",
     "data-person": p.id, disabled: !roundRegister || st === "withdrawn" ? "disabled" : null,
     onclick: () => markPerson(p, here ? "absent" : "present"),
-  }, here ? "Here ✓" : "Mark here");
-  const more = el("select", { "aria-label": `More for ${p.name}`, class: "roster-more",
+  }, here ? words("Here ✓") : words("Mark here"));
+  const more = el("select", { "aria-label": words("More for {name}", { name: p.name }),
+    class: "roster-more",
     onchange: (e) => { const v = e.target.value; e.target.value = ""; moreFor(p, v); } },
-  el("option", { value: "" }, "More…"),
+  el("option", { value: "" }, words("More…")),
   ...(roundRegister ? [
-    st !== "sitting_out" ? el("option", { value: "sitting_out" }, "Asks to sit out") : null,
-    st !== "withdrawn" ? el("option", { value: "withdrawn" }, "Withdrawn from the event")
-      : el("option", { value: "absent" }, "Bring back (not here yet)"),
-    st === "sitting_out" ? el("option", { value: "absent" }, "Not here") : null,
+    st !== "sitting_out" ? el("option", { value: "sitting_out" }, words("Asks to sit out")) : null,
+    st !== "withdrawn" ? el("option", { value: "withdrawn" }, words("Withdrawn from the event"))
+      : el("option", { value: "absent" }, words("Bring back (not here yet)")),
+    st === "sitting_out" ? el("option", { value: "absent" }, words("Not here")) : null,
   ] : []),
-  el("option", { value: "edit" }, "Edit details"),
-  el("option", { value: "remove" }, "Remove from the roster"));
-  const words = st && st !== "absent" ? STATUS_WORDS[st] : "";
+  el("option", { value: "edit" }, words("Edit details")),
+  el("option", { value: "remove" }, words("Remove from the roster")));
+  const said = st && st !== "absent" ? statusWords(st) : "";
   return el("li", { class: `roster-row ${st || ""}`, "data-status": st || "" },
     el("span", { class: "roster-name" }, p.name,
-      p.preregistered ? el("span", { class: "mark ok", title: "pre-registered" }, "pre-reg") : null,
-      words && st !== "present" ? el("span", { class: st === "withdrawn" ? "mark bad" : "mark warn" },
-        words) : null),
+      p.preregistered ? el("span", { class: "mark ok", title: words("pre-registered") },
+        words("pre-reg")) : null,
+      said && st !== "present" ? el("span", { class: st === "withdrawn" ? "mark bad" : "mark warn" },
+        said) : null),
     tap, more);
 }
 
@@ -144,13 +158,15 @@ async function moreFor(p, what) {
   if (!what) return;
   if (what === "edit") return editPerson(p);
   if (what === "remove") {
-    if (await act(`Remove ${p.name} from the roster? Their kept-apart pairs go too.`, "DELETE",
+    if (await act(words("Remove {name} from the roster? Their kept-apart pairs go too.",
+      { name: p.name }), "DELETE",
       `/api/td/roster/people/${p.id}`, undefined, rosterBase())) await refreshRoster();
     return;
   }
   if (what === "withdrawn") {
-    if (!window.confirm(`${p.name} withdraws from the event, from round ${roundRegister.round} on? ` +
-      "They stay withdrawn in later rounds until you bring them back.")) return;
+    if (!window.confirm(words("{name} withdraws from the event, from round {round} on? They " +
+      "stay withdrawn in later rounds until you bring them back.",
+    { name: p.name, round: roundRegister.round }))) return;
   }
   await markPerson(p, what);
 }
@@ -184,25 +200,27 @@ async function sendRoster(file, keepGood) {
 
 async function importRoster(keepGood) {
   const file = $("roster-file").files[0];
-  if (!file) return toast("Choose the roster file first", true);
-  if ($("roster-replace").checked && !keepGood && !window.confirm("Replace the roster by " +
-    `${file.name}? People not in the file are removed.`)) return;
+  if (!file) return toast(words("Choose the roster file first"), true);
+  if ($("roster-replace").checked && !keepGood && !window.confirm(words("Replace the roster " +
+    "by {file}? People not in the file are removed.", { file: file.name }))) return;
   const { status, data } = await sendRoster(file, keepGood);
   const refused = (data && data.refused) || [];
   $("roster-refused").replaceChildren(...refused.map((r) =>
-    el("li", { class: "flag" }, `Line ${r.line}: ${r.why}`)));
+    el("li", { class: "flag" }, words("Line {line}: {why}", { line: r.line, why: r.why }))));
   $("roster-refused").hidden = !refused.length;
   const notes = (data && data.notes) || [];
   const done = $("roster-import-done");
   if (status === 422 && refused.length) {
-    done.textContent = `${refused.length} line${refused.length === 1 ? "" : "s"} refused: ` +
-      "nothing was imported. Fix the file and import it again, or keep the good lines.";
+    done.textContent = plural("{n} line refused: nothing was imported. Fix the file and " +
+      "import it again, or keep the good lines.", "{n} lines refused: nothing was imported. " +
+      "Fix the file and import it again, or keep the good lines.", refused.length);
     $("btn-roster-keep").hidden = false;
   } else if (status !== 200) {
-    done.textContent = (data && data.detail) || `Import refused (HTTP ${status})`;
+    done.textContent = (data && data.detail) || words("Import refused (HTTP {status})", { status });
     $("btn-roster-keep").hidden = true;
   } else {
-    done.textContent = [data.summary.replace(/^roster import: /, "Imported: "), ...notes].join(". ");
+    done.textContent = [words("Imported: {summary}",
+      { summary: data.summary.replace(/^roster import: /, "") }), ...notes].join(". ");
     $("btn-roster-keep").hidden = true;
   }
   done.hidden = false;
@@ -221,9 +239,16 @@ function editPerson(p) {
     $(`rp-${f}`).value = v === null || v === undefined ? "" : String(v);
   }
   $("rp-preregistered").checked = p ? p.preregistered : false;
-  $("btn-person-save").textContent = p ? `Save ${p.name}` : "Add to the roster";
+  saveLabel();
   $("roster-person").open = true;
   $("rp-given_name").focus();
+}
+
+// The form's button: whom it saves (drawn again when the language changes)
+function saveLabel() {
+  const p = rosterPeople.find((x) => x.id === rosterEditing);
+  $("btn-person-save").textContent = rosterEditing !== null && p
+    ? words("Save {name}", { name: p.name }) : words("Add to the roster");
 }
 
 async function savePerson() {
@@ -231,7 +256,10 @@ async function savePerson() {
   for (const f of PERSON_FIELDS) {
     const v = $(`rp-${f}`).value.trim();
     if (["homonym", "wdd", "wdr"].includes(f)) {
-      if (v && !/^\d{1,9}$/.test(v)) return toast(`${f === "homonym" ? "Homonym" : f.toUpperCase()}: a whole number`, true);
+      if (v && !/^\d{1,9}$/.test(v)) {
+        return toast(f === "homonym" ? words("Homonym: a whole number")
+          : words("{field}: a whole number", { field: f.toUpperCase() }), true);
+      }
       if (v) body[f] = Number(v);
     } else {
       body[f] = v;
@@ -255,13 +283,13 @@ async function savePerson() {
 
 function renderApart() {
   $("apart-list").replaceChildren(...rosterApart.map((a) => el("li", {},
-    el("span", {}, `${a.a_name} and ${a.b_name}`),
+    el("span", {}, words("{a} and {b}", { a: a.a_name, b: a.b_name })),
     el("button", { class: "small", type: "button",
-      onclick: () => togetherAgain(a) }, "Remove"))));
+      onclick: () => togetherAgain(a) }, words("Remove")))));
   $("apart-none").hidden = rosterApart.length > 0;
   for (const id of ["apart-a", "apart-b"]) {
     const sel = $(id), before = sel.value;
-    sel.replaceChildren(el("option", { value: "" }, "Choose…"),
+    sel.replaceChildren(el("option", { value: "" }, words("Choose…")),
       ...[...rosterPeople].sort((x, y) => x.name.localeCompare(y.name))
         .map((p) => el("option", { value: String(p.id) }, p.name)));
     sel.value = before;
@@ -270,7 +298,7 @@ function renderApart() {
 
 async function keepApart() {
   const a = Number($("apart-a").value), b = Number($("apart-b").value);
-  if (!a || !b) return toast("Choose two people to keep apart", true);
+  if (!a || !b) return toast(words("Choose two people to keep apart"), true);
   try {
     toast((await api("POST", "/api/td/roster/apart", { a, b }, based(rosterBase().base))).summary);
     $("apart-a").value = $("apart-b").value = "";
@@ -281,7 +309,7 @@ async function keepApart() {
 }
 
 async function togetherAgain(a) {
-  if (await act(`Stop keeping ${a.a_name} and ${a.b_name} apart?`, "DELETE",
+  if (await act(words("Stop keeping {a} and {b} apart?", { a: a.a_name, b: a.b_name }), "DELETE",
     `/api/td/roster/apart/${a.a}/${a.b}`, undefined, rosterBase())) await refreshRoster();
 }
 
@@ -301,6 +329,12 @@ function wireRoster() {
   $("btn-person-save").onclick = savePerson;
   $("btn-apart").onclick = keepApart;
   setInterval(refreshRoster, 15000);  // another phone's marks, while the card is open
+  // the list, its summaries and the form's button are drawn by this script: again in the
+  // new language (the hub's own lines, a toast, come in the next answer's)
+  onLanguage(() => {
+    saveLabel();
+    if (!$("app").hidden && $("roster-desk").open) renderRoster();
+  });
 }
 
 if (page === "dashboard") wireRoster();

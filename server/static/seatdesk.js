@@ -27,26 +27,58 @@ let seatRegister = null;
 
 async function playersFromRegister(quiet) {
   const n = Number($("seat-round").value);
-  if (!(n >= 1 && n <= 99)) return quiet ? false : toast("Give the round first", true);
+  if (!(n >= 1 && n <= 99)) return quiet ? false : toast(words("Give the round first"), true);
   let r;
   try { r = await api("GET", `/api/td/register/${n}`); } catch (e) {
     if (!quiet) toast(e.message, true);
     return false;
   }
   if (!r.players.length) {
-    if (!quiet) toast(`Nobody is marked here for round ${n}: mark them on the Roster card`, true);
+    if (!quiet) {
+      toast(words("Nobody is marked here for round {round}: mark them on the Roster card",
+        { round: n }), true);
+    }
     return false;
   }
   seatRegister = r;
   $("seat-players").value = r.players.join("\n");
   $("seat-apart").value = r.apart.map((p) => p.join(",")).join("\n");
-  const first = r.groups.map((g, i) => `${g}: ${r.sit_out_first[i].join(", ")}`);
-  $("seat-register-note").textContent = `From round ${n}'s register: ${r.players.length} ` +
-    `players, ${r.apart.length} pair${r.apart.length === 1 ? "" : "s"} kept apart.` +
-    (first.length ? ` If some must sit out, first ${first.join("; then ")}.` : "");
+  registerNote();
   $("seat-register-note").hidden = false;
   countPlayers();
   return true;
+}
+
+// A sit-out group's name, as the hub's register names it (in English: the seating
+// compares it), in the page's language.
+function groupWords(g) {
+  if (g === "asked to sit out") return words("asked to sit out");
+  if (g === "signed up late") return words("signed up late");
+  if (g === "not pre-registered") return words("not pre-registered");
+  let m = /^(.*) board members$/.exec(g);
+  if (m) return words("{club} board members", { club: m[1] });
+  m = /^(.*) members$/.exec(g);
+  if (m) return words("{club} members", { club: m[1] });
+  m = /^from (.*)$/.exec(g);
+  if (m) return words("from {place}", { place: m[1] });
+  return g;
+}
+
+// What the register gave the form: its players, its pairs and who sits out first.
+function registerNote() {
+  const r = seatRegister;
+  if (!r) return;
+  const first = r.groups.map((g, i) => words("{group}: {names}",
+    { group: groupWords(g), names: r.sit_out_first[i].join(", ") }));
+  // (each part said first: the catalogue's extraction sees no call inside another's)
+  const players = plural("{n} player", "{n} players", r.players.length);
+  const pairs = plural("{n} pair kept apart", "{n} pairs kept apart", r.apart.length);
+  const from = words("From round {round}'s register: {players}, {pairs}.",
+    { round: r.round, players, pairs });
+  const then = words("; then ");
+  $("seat-register-note").textContent = first.length
+    ? words("{from} If some must sit out, first {groups}.", { from, groups: first.join(then) })
+    : from;
 }
 
 // The round to seat and its players, guessed from what the hub holds until the TD types:
@@ -115,11 +147,9 @@ async function seatTheRound() {
     // the event's bonus for a volunteer who sits out (wdc2019 II.1b3)
     const paid = reg && reg.bonus && reg.groups[0] === "asked to sit out"
       ? drafted.sitting_out.filter((p) => reg.sit_out_first[0].includes(p)) : [];
-    if (paid.length) drafted.notes = [...drafted.notes, `Sitting out at their request: ` +
-      `${paid.join(", ")}. The event's sit-out bonus is ${reg.bonus} points each; the ` +
-      "standings do not add it by themselves"];
+    drafted.paid = paid.length ? { names: paid, bonus: reg.bonus } : null;
     showSeatDraft(drafted);
-    $("seat-seed").placeholder = `any (this one: ${seatDraft.seed})`;
+    seedPlaceholder();
   } catch (e) {
     toast(e.message, true);
   } finally {
@@ -127,43 +157,66 @@ async function seatTheRound() {
   }
 }
 
+// The seed field's hint: the draft's own seed, to seat it the same way again.
+function seedPlaceholder() {
+  if (seatDraft) $("seat-seed").placeholder = words("any (this one: {seed})", { seed: seatDraft.seed });
+}
+
 function showSeatDraft(judged) {
-  seatDraft = { ...(seatDraft || {}), ...judged };
+  // "played" is the answer's own: a checked swap's answer has none
+  seatDraft = { ...(seatDraft || {}), ...judged, played: judged.played };
   seatPicked = null;
-  const q = judged.quality, out = seatDraft.sitting_out || [], two = seatDraft.two_boards || [];
-  const parts = [`Round ${judged.round}: ${judged.tables.length} tables`,
-    `${q.pairs_met_before} pair${q.pairs_met_before === 1 ? "" : "s"} met before`,
-    `${q.powers_repeated} power${q.powers_repeated === 1 ? "" : "s"} repeated`];
-  if (q.apart_together) parts.push(`${q.apart_together} kept-apart together`);
-  if (out.length) parts.push(`sitting out: ${out.join(", ")}`);
-  if (two.length) parts.push(`on two boards: ${two.join(", ")}`);
+  drawSeatFigures();
+  $("btn-seat-call").disabled = seatDraft.problems.length > 0 || Boolean(seatDraft.played);
+  renderSeatDraft();
+}
+
+// The draft's figures, notes and problems, from the hub's last answer (drawn again when
+// the language changes).
+function drawSeatFigures() {
+  const d = seatDraft, q = d.quality, out = d.sitting_out || [], two = d.two_boards || [];
+  const tables = plural("{n} table", "{n} tables", d.tables.length);
+  const parts = [words("Round {round}: {tables}", { round: d.round, tables }),
+  plural("{n} pair met before", "{n} pairs met before", q.pairs_met_before),
+  plural("{n} power repeated", "{n} powers repeated", q.powers_repeated)];
+  if (q.apart_together) parts.push(plural("{n} kept-apart together", "{n} kept-apart together", q.apart_together));
+  if (out.length) parts.push(words("sitting out: {names}", { names: out.join(", ") }));
+  if (two.length) parts.push(words("on two boards: {names}", { names: two.join(", ") }));
   $("seat-quality").textContent = parts.join(" · ");
   $("seat-quality").hidden = false;
   $("seat-quality").classList.toggle("clean", !q.pairs_met_before && !q.powers_repeated);
-  // what the hub says the TD should know (the top board, how its powers are chosen)
-  const notes = seatDraft.notes || [];
+  // what the hub says the TD should know (the top board, how its powers are chosen), and
+  // the event's bonus for a volunteer who sits out (wdc2019 II.1b3)
+  const notes = [...(d.notes || [])];
+  if (d.paid) {
+    notes.push(words("Sitting out at their request: {names}. The event's sit-out bonus is " +
+      "{bonus} points each; the standings do not add it by themselves",
+    { names: d.paid.names.join(", "), bonus: d.paid.bonus }));
+  }
   $("seat-notes").replaceChildren(...notes.map((n) => el("li", {}, n)));
   $("seat-notes").hidden = !notes.length;
-  const problems = [...judged.problems];
-  if (judged.played) problems.unshift(`round ${judged.round} has been played (${judged.played}): it cannot be seated again`);
+  const problems = [...d.problems];
+  if (d.played) {
+    problems.unshift(words("round {round} has been played ({played}): it cannot be seated again",
+      { round: d.round, played: d.played }));
+  }
   $("seat-problems").replaceChildren(...problems.map((p) => el("li", { class: "flag" }, p)));
   $("seat-problems").hidden = !problems.length;
-  $("btn-seat-call").disabled = problems.length > 0;
-  renderSeatDraft();
 }
 
 function renderSeatDraft() {
   const view = $("seat-draft");
   if (!seatDraft) return view.replaceChildren();
   view.replaceChildren(...seatDraft.tables.map((t) => el("div",
-    { class: "seat-table", "data-table": t.table }, el("strong", {}, `Table ${t.table}`),
+    { class: "seat-table", "data-table": t.table },
+    el("strong", {}, words("Table {table}", { table: t.table })),
     el("ol", { class: "seats" }, ...seatingView.powers.map(({ letter, name }) => {
       const picked = seatPicked && seatPicked[0] === t.table && seatPicked[1] === letter;
       return el("li", { class: picked ? "picked" : "" },
         el("span", { class: "power" }, name), " ",
         el("button", { class: "player plain", type: "button", "data-power": letter,
           "aria-pressed": picked ? "true" : "false",
-          onclick: () => pickSeat(t.table, letter) }, t.seats[letter] || "empty"));
+          onclick: () => pickSeat(t.table, letter) }, t.seats[letter] || words("empty")));
     })))));
 }
 
@@ -179,7 +232,7 @@ async function pickSeat(table, power) {
   try {
     showSeatDraft(await api("POST", "/api/td/seating/check",
       { round: seatDraft.round, tables, apart: seatApart() }));
-    toast(`Swapped ${b.seats[power]} and ${a.seats[p1]}`);
+    toast(words("Swapped {a} and {b}", { a: b.seats[power], b: a.seats[p1] }));
   } catch (e) {
     toast(e.message, true);
     renderSeatDraft();
@@ -189,8 +242,10 @@ async function pickSeat(table, power) {
 async function callSeating() {
   if (!seatDraft) return;
   const d = seatDraft;
-  const done = await act(`Call round ${d.round}'s seating, ${d.tables.length} tables? It replaces ` +
-    `round ${d.round}'s seating and each table's clock shows its players.`, "PUT",
+  const done = await act(plural("Call round {round}'s seating, {n} table? It replaces round " +
+    "{round}'s seating and each table's clock shows its players.", "Call round {round}'s " +
+    "seating, {n} tables? It replaces round {round}'s seating and each table's clock shows " +
+    "its players.", d.tables.length, { round: d.round }), "PUT",
     "/api/td/seating/round", { round: d.round, tables: d.tables, apart: seatApart() });
   if (done) {
     seatDraft = null;
@@ -220,6 +275,15 @@ function wireSeatDesk() {
     if (!$("seat-desk").open) return;
     await refreshSeating();  // seating.js: what the hub holds, for the guesses
     await guessSeatForm();
+  });
+  // what this card drew, again in the new language; the hub's plan line asked again (it
+  // answers in the phone's language)
+  onLanguage(async () => {
+    if ($("app").hidden) return;  // signed out: nothing drawn, nothing to ask the hub
+    if (seatingView) await refreshSeating();  // seating.js: the powers' names
+    if (seatDraft) { drawSeatFigures(); seedPlaceholder(); renderSeatDraft(); }
+    registerNote();
+    if ($("seat-players").value.trim()) countPlayers();
   });
 }
 

@@ -13,13 +13,13 @@ let seatingView = null;   // the hub's seating view: its powers, tables and what
 // After an import: the hub's summary ("seating: 21 players, round 1, tables 1-3"), then the
 // seating as the hub now holds it.
 function seatingImported(answer) {
-  $("seating-summary").textContent = `Imported: ${answer.summary}`;
+  $("seating-summary").textContent = words("Imported: {summary}", { summary: answer.summary });
   $("seating-summary").hidden = false;
   refreshSeating();
 }
 
 function teamsImported(answer) {
-  $("teams-summary").textContent = `Set: ${answer.summary}`;
+  $("teams-summary").textContent = words("Set: {summary}", { summary: answer.summary });
   $("teams-summary").hidden = false;
   refreshSeating().then(refreshTeams);  // who is seated nowhere is the hub's to say
 }
@@ -36,7 +36,7 @@ async function refreshSeating() {
     return;
   }
   const v = seatingView, picker = $("seating-round");
-  fillSelect(picker, v.rounds.map((r) => [String(r), `Round ${r}`]));
+  fillSelect(picker, v.rounds.map((r) => [String(r), words("Round {round}", { round: r })]));
   picker.hidden = !v.rounds.length;
   if (v.round !== null) picker.value = String(v.round);
   renderSeating(v);
@@ -46,20 +46,23 @@ function renderSeating(v) {
   const view = $("seating-view");
   if (v.round === null) {
     $("seating-count").textContent = "";
-    view.replaceChildren(el("p", { class: "muted small" }, "No seating yet."));
+    view.replaceChildren(el("p", { class: "muted small" }, words("No seating yet.")));
     return;
   }
   const cards = v.tables.map((t) => el("div",
     { class: `seat-table${t.problems.length ? " flagged" : ""}`, "data-table": t.table },
-    el("strong", {}, `Table ${t.table}`),
+    el("strong", {}, words("Table {table}", { table: t.table })),
     ...t.problems.map((f) => el("div", { class: "flag small" }, f)),
     t.seats.length ? el("ol", { class: "seats" }, ...t.seats.map((s) =>
       el("li", { class: s.player ? (s.twice ? "twice" : "") : "empty" },
         el("span", { class: "power" }, s.name), " ",
-        el("span", { class: "player" }, s.player || "empty")))) : null));
+        el("span", { class: "player" }, s.player || words("empty"))))) : null));
   const flagged = v.tables.filter((t) => t.problems.length).length, n = v.tables.length;
-  $("seating-count").textContent = `${n} table${n === 1 ? "" : "s"}, ` +
-    `${v.players} player${v.players === 1 ? "" : "s"}` + (flagged ? ` · ${flagged} to check` : "");
+  const tables = plural("{n} table", "{n} tables", n);
+  const players = plural("{n} player", "{n} players", v.players);
+  const counted = words("{tables}, {players}", { tables, players });
+  $("seating-count").textContent = flagged
+    ? words("{counted} · {n} to check", { counted, n: flagged }) : counted;
   view.replaceChildren(...cards);
 }
 
@@ -77,14 +80,15 @@ async function refreshTeams() {
   $("teams-view").replaceChildren(...Object.entries(teams).map(([team, players]) => {
     const missing = unseated[team] || [];
     return el("li", { "data-team": team }, el("span", {}, el("b", {}, team), ` ${players.join(", ")}`),
-      missing.length ? el("span", { class: "flag" }, `not seated in any round: ${missing.join(", ")}`) : null);
+      missing.length ? el("span", { class: "flag" },
+        words("not seated in any round: {names}", { names: missing.join(", ") })) : null);
   }));
 }
 
 // The teams made from the roster's club or team column, in one tap: the hub says what it
 // made, or why not (no roster, no clubs, a team round that needs each member's power).
 function teamsFromRoster() {
-  act("Make the teams from the roster's clubs? They replace the teams set now.", "PUT",
+  act(words("Make the teams from the roster's clubs? They replace the teams set now."), "PUT",
     "/api/td/teams/from-roster").then((done) => {
     if (!done) return;
     teamsImported(done);
@@ -102,6 +106,8 @@ function wireSeating() {
   const fresh = () => refreshSeating().then(refreshTeams);
   $("setup").addEventListener("toggle", () => { if ($("setup").open) fresh(); });
   setInterval(() => { if ($("setup").open && !$("app").hidden) fresh(); }, 10000);
+  // the hub names the powers in the phone's language: asked again in the new one
+  onLanguage(() => { if ($("setup").open && !$("app").hidden) fresh(); });
 }
 
 if (page === "dashboard") wireSeating();

@@ -18,7 +18,7 @@ async function sheetApi(method, path, body) {
   const extra = method === "GET" || !view ? {} : { "If-Match": String(view.version) };
   if (sheetKey) {
     const headers = { "Accept": "application/json", "X-Sheet-Key": sheetKey,
-      "X-Dipclock-Device": deviceId(), ...extra };
+      "X-Dipclock-Device": deviceId(), ...langHeader(), ...extra };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const res = await fetch(path, { method, headers, credentials: "omit",
       body: body === undefined ? undefined : JSON.stringify(body) });
@@ -44,13 +44,21 @@ async function afterRefusal(err, seen) {
 }
 
 // The sheet's lines as the hub sends them (``powers``): a power's letter by its name, and
-// its name by its letter.
+// its name by its letter. ``name`` is the English key of the sheet's players, scores and
+// confirmations; ``said`` the name shown, in the phone's language.
 const letterOf = (name) => view.powers.find((p) => p.name === name).letter;
-const nameOf = (l) => view.powers.find((p) => p.letter === l).name;
+const saidOf = (name) => {
+  const p = view.powers.find((q) => q.name === name);
+  return (p && p.said) || name;
+};
+const saidOfLetter = (l) => {
+  const p = view.powers.find((q) => q.letter === l);
+  return p ? p.said || p.name : l;
+};
 
 // A line's power and its player apart, on the screen (the player below) and for a screen
 // reader ("Austria, Alice Smith"), never "AustriaAlice Smith".
-const powerAndPlayer = (name, player) => [el("span", { class: "power" }, name),
+const powerAndPlayer = (name, player) => [el("span", { class: "power" }, saidOf(name)),
   ...(player ? [el("span", { class: "sr-only" }, ", "), el("span", { class: "player" }, player)]
     : [])];
 
@@ -61,7 +69,7 @@ function renderEndings(v, stored) {
   const offered = v.offered.map((o) => o.ending);
   const pick = stored && offered.includes(stored) ? stored
     : was && offered.includes(was.value) ? was.value : offered[0];
-  const options = v.powers.map((p) => [p.letter, p.name]);
+  const options = v.powers.map((p) => [p.letter, p.said || p.name]);
   const chosen = (id) => $(id) && $(id).value;  // a power picked already stays picked
   const kept = { solo: chosen("solo"), "conceded-to": chosen("conceded-to") };
   $("ending-choices").replaceChildren(...v.offered.map((o) => {
@@ -79,25 +87,29 @@ function renderEndings(v, stored) {
 
 function renderSheet(v) {
   view = v;
-  $("sheet-title").textContent = `Table ${v.table} · ${v.round_title}`;
+  $("sheet-title").textContent = words("Table {table} · {round}",
+    { table: v.table, round: v.round_title });
   $("sheet-event").textContent = [v.event, v.system].filter(Boolean).join(" · ");
   $("sheet-counts").textContent = v.counts.charAt(0).toUpperCase() + v.counts.slice(1);
   const s = v.sheet;
-  const rows = v.powers.map(({ letter: l, name }) => {
+  const rows = v.powers.map(({ letter: l, name, said }) => {
+    const shown = said || name;
     const centres = s && s.centres[l] !== undefined ? s.centres[l] : "";
     const out = s && s.eliminated[l] ? s.eliminated[l] : "";
     const inDraw = !s || !s.draw || s.draw.includes(l);
     return el("tr", { "data-power": l },
       el("th", {}, ...powerAndPlayer(name, v.players[name])),
       el("td", {}, el("input", { type: "number", min: "0", max: String(v.total_centres),
-        inputmode: "numeric", class: "centres-in", "aria-label": `${name} centres`,
+        inputmode: "numeric", class: "centres-in",
+        "aria-label": words("{power} centres", { power: shown }),
         value: String(centres), oninput: totals })),
       el("td", {}, el("input", { type: "number", min: String(v.first_year),
         max: String(v.latest_year), inputmode: "numeric", class: "out-in",
-        "aria-label": `${name} eliminated in`, value: String(out), placeholder: "year" }),
+        "aria-label": words("{power} eliminated in", { power: shown }), value: String(out),
+        placeholder: words("year") }),
         v.ask_draw ? el("label", { class: "in-draw" }, el("input", { type: "checkbox",
-          class: "draw-in", "aria-label": `${name} in the draw`, checked: inDraw ? "checked" : null }),
-          " in draw") : null));
+          class: "draw-in", "aria-label": words("{power} in the draw", { power: shown }),
+          checked: inDraw ? "checked" : null }), " ", words("in draw")) : null));
   });
   $("centres").replaceChildren(...rows);
   // only the endings the event's text has in this game's year (the hub says which)
@@ -130,13 +142,16 @@ function totals() {
     // is in no draw
     tr.querySelector(".out-in").hidden = c === "" || Number(c) !== view.eliminated_at;
   });
-  $("total").textContent = `${sum} of ${view.total_centres}`;
+  $("total").textContent = words("{sum} of {total}", { sum, total: view.total_centres });
   $("total").className = sum === view.total_centres ? "" : "bad";
 }
 
+// The sheet's status (the hub's key) in words, read when shown: the page's language
 const STATUS = {
-  empty: "not entered yet", entered: "waiting for the players' confirmations",
-  confirmed: "confirmed by the players, waiting for the TD", final: "confirmed by the TD",
+  get empty() { return words("not entered yet"); },
+  get entered() { return words("waiting for the players' confirmations"); },
+  get confirmed() { return words("confirmed by the players, waiting for the TD"); },
+  get final() { return words("confirmed by the TD"); },
 };
 
 function renderChecks(v) {
@@ -145,25 +160,26 @@ function renderChecks(v) {
   $("sheet-status").textContent = `· ${STATUS[v.status]}`;
   $("flags").replaceChildren(...v.flags.map((f) => el("li", {}, f)));
   $("scores").replaceChildren(...(v.scores ? v.powers.map(({ name: n }) => el("tr", {},
-    el("th", {}, n), el("td", {}, v.scores[n].toFixed(2)))) : []));
+    el("th", {}, saidOf(n)), el("td", {}, v.scores[n].toFixed(2)))) : []));
   // Each line is its player's to confirm, with their power's own button on the table's
   // clock: a phone holding this page could be anyone's. The TD may confirm a line for a
   // player (signed in, no key): it is recorded as the TD's.
   const names = v.powers.map((p) => p.name);
   const seated = names.filter((n) => v.players[n]);
-  const how = { button: "confirmed on the clock", td: "confirmed by the TD", phone: "confirmed" };
+  const how = { button: words("✓ confirmed on the clock"), td: words("✓ confirmed by the TD"),
+    phone: words("✓ confirmed") };
   $("confirm-how").textContent = v.blocked
-    ? "Correct what is flagged above: then each player confirms their own line."
-    : v.status === "final" ? "The TD has confirmed this sheet."
-      : "To confirm your line, press your power's button on the table's clock: it shows this sheet.";
+    ? words("Correct what is flagged above: then each player confirms their own line.")
+    : v.status === "final" ? words("The TD has confirmed this sheet.")
+      : words("To confirm your line, press your power's button on the table's clock: it shows this sheet.");
   $("confirm").replaceChildren(...(seated.length ? seated : names).map((n) => {
     const done = v.confirmed.includes(n);
     const line = el("li", { class: done ? "done" : "", "data-power": letterOf(n) },
       el("span", {}, ...powerAndPlayer(n, v.players[n])),
-      el("span", { class: "how" }, done ? `✓ ${how[v.confirmations[n]] || "confirmed"}` : "not yet"));
+      el("span", { class: "how" }, done ? how[v.confirmations[n]] || how.phone : words("not yet")));
     if (!sheetKey && !done && v.status !== "final") {
       line.append(el("button", { class: "small", disabled: v.blocked ? "disabled" : null,
-        onclick: () => confirmFor(n) }, "Confirm as the TD"));
+        onclick: () => confirmFor(n) }, words("Confirm as the TD")));
     }
     return line;
   }));
@@ -173,7 +189,7 @@ function readForm() {
   const centres = {}, eliminated = {}, draw = [];
   for (const tr of document.querySelectorAll("#centres tr")) {
     const l = tr.dataset.power, c = tr.querySelector(".centres-in").value;
-    if (c === "") throw new Error(`Give ${nameOf(l)}'s centres`);
+    if (c === "") throw new Error(words("Give {power}'s centres", { power: saidOfLetter(l) }));
     centres[l] = Number(c);
     const out = tr.querySelector(".out-in").value;
     const gone = Number(c) === view.eliminated_at;
@@ -206,7 +222,7 @@ async function save(e) {
   const seen = view.version;
   try {
     renderSheet(await sheetApi("PUT", sheetPath, body));
-    toast(view.flags.length ? "Saved: see what to check" : "Saved");
+    toast(view.flags.length ? words("Saved: see what to check") : words("Saved"));
   } catch (err) {
     await afterRefusal(err, seen);
   } finally {
@@ -215,18 +231,22 @@ async function save(e) {
 }
 
 async function confirmFor(name) {
-  const player = view.players[name] ? ` (${view.players[name]})` : "";
-  if (!window.confirm(`Confirm ${name}'s line${player} as the TD? It is recorded as yours.`)) return;
+  const power = saidOf(name), player = view.players[name];
+  const question = player
+    ? words("Confirm {power}'s line ({player}) as the TD? It is recorded as yours.", { power, player })
+    : words("Confirm {power}'s line as the TD? It is recorded as yours.", { power });
+  if (!window.confirm(question)) return;
   const seen = view.version;
   try {
     renderSheet(await sheetApi("POST", `${sheetPath}/confirm`, { power: letterOf(name) }));
-    toast(`Confirmed ${name}'s line as the TD`);
+    toast(words("Confirmed {power}'s line as the TD", { power }));
   } catch (err) {
     await afterRefusal(err, seen);
   }
 }
 
 async function loadSheet() {
+  await languageReady;  // the first draw in the phone's language
   try {
     if (!sheetKey) {
       const s = await api("GET", "/api/session");
@@ -247,6 +267,26 @@ if (page === "sheet") {
   $("vote-link").hidden = !sheetKey;
   $("sheet-form").onsubmit = save;
   loadSheet();
+  // a new language: the hub's words (the endings, what counts, the powers) asked again in
+  // it; what was typed and not saved yet stays
+  onLanguage(async () => {
+    if (!view) return;
+    const typed = [...$("sheet-form").querySelectorAll("input, select")]
+      .filter((e) => e.id || e.closest("tr[data-power]"))
+      .map((e) => [e.id || `${e.closest("tr").dataset.power} ${e.className}`, e.value, e.checked]);
+    const ending = (document.querySelector("input[name=ending]:checked") || {}).value;
+    try { renderSheet(await sheetApi("GET", sheetPath)); } catch (e) { renderSheet(view); }
+    for (const [key, value, checked] of typed) {
+      const [power, cls] = key.split(" ");
+      const e = cls ? document.querySelector(`#centres tr[data-power=${power}] .${cls.split(" ")[0]}`)
+        : $(key);
+      if (!e) continue;
+      if (e.type === "checkbox") e.checked = checked; else e.value = value;
+    }
+    const radio = ending && document.querySelector(`input[name=ending][value=${ending}]`);
+    if (radio) radio.checked = true;
+    totals();
+  });
   // another player's phone may confirm meanwhile: show it, unless this one is mid-entry
   setInterval(() => {
     if (view && !document.activeElement.matches("input, select")) {

@@ -7,7 +7,8 @@ async function showStandings() {
   const round = new URLSearchParams(location.search).get("round");
   try {
     const v = await api("GET", "/api/td/standings" + (round ? `?round=${round}` : ""));
-    $("standings-title").textContent = `${v.event} · standings after round ${v.round}`;
+    $("standings-title").textContent = words("{event} · standings after round {round}",
+      { event: v.event, round: v.round });
     $("standings-mixed").hidden = !v.mixed;  // totals that add different scoring systems
     $("standings-mixed").textContent = v.mixed ? v.mixed.charAt(0).toUpperCase() + v.mixed.slice(1) : "";
     // a replaced power's shares, a volunteer's bonus for sitting out
@@ -15,7 +16,9 @@ async function showStandings() {
     $("standings-replaced").hidden = !said.length;
     $("standings-replaced").replaceChildren(...said.map((t) => el("li", {}, t)));
     $("standings-note").textContent = v.problem || (v.sheets_waiting.length
-      ? `Waiting for the sheets of tables ${v.sheets_waiting.join(", ")}` : "Every sheet confirmed");
+      ? plural("Waiting for the sheet of table {tables}", "Waiting for the sheets of tables {tables}",
+        v.sheets_waiting.length, { tables: v.sheets_waiting.join(", ") })
+      : words("Every sheet confirmed"));
     $("standings-rows").replaceChildren(...v.standings.map((s) => el("tr", {},
       el("td", {}, `${s.rank}${s.shared ? "=" : ""}`), el("td", {}, s.player),
       el("td", {}, s.total.toFixed(2)), el("td", {}, String(s.games)))));
@@ -23,7 +26,9 @@ async function showStandings() {
     const top = v.top_board;
     $("proj-top").hidden = !top || !top.seeds.length;
     if (top) {
-      $("proj-top-note").textContent = top.table ? `Round ${top.round}, table ${top.table}` : `Round ${top.round}`;
+      $("proj-top-note").textContent = top.table
+        ? words("Round {round}, table {table}", { round: top.round, table: top.table })
+        : words("Round {round}", { round: top.round });
       $("proj-top-seeds").replaceChildren(...top.seeds.map((p) => el("li", {}, p)));
     }
     $("proj-teams-box").hidden = !v.teams.length;
@@ -32,8 +37,8 @@ async function showStandings() {
     $("proj-countries").replaceChildren(...v.best_countries.map((c) => el("li", {},
       el("b", {}, c.power), " ", c.winners.map((w) => `${w.player} ${w.score.toFixed(2)}`).join(", "))));
   } catch (e) {
-    $("standings-note").textContent = e.message.includes("sign in")
-      ? "Sign in on the dashboard in this browser first." : e.message;
+    $("standings-note").textContent = e.status === 401
+      ? words("Sign in on the dashboard in this browser first.") : e.message;
   }
 }
 
@@ -73,11 +78,14 @@ function paginate() {
   shownPage %= pages.length;
   const [start, end] = pages[shownPage];
   rows.forEach((tr, i) => { tr.hidden = i < start || i >= end; });
-  counter.textContent = `${end - start > 1 ? `${start + 1}–${end}` : end} of ${rows.length}`;
+  counter.textContent = end - start > 1
+    ? words("{first}–{last} of {n}", { first: start + 1, last: end, n: rows.length })
+    : words("{last} of {n}", { last: end, n: rows.length });
 }
 
 if (page === "standings") {
-  showStandings();
+  // the first draw in the browser's language; again in a language chosen later
+  languageReady.then(() => { showStandings(); onLanguage(showStandings); });
   setInterval(showStandings, 5000);
   setInterval(() => { shownPage += 1; paginate(); }, PAGE_SECONDS * 1000);
   window.addEventListener("resize", paginate);

@@ -11,9 +11,12 @@
 const [, , voteRound, voteTable] = location.pathname.split("/");
 const voteKey = location.hash.slice(1);
 const votePath = `/api/votes/${voteRound}/${voteTable}`;
-const CHOICE_WORDS = { yes: "Yes", no: "No", abstain: "Abstain" };
-const FORM_WORDS = { dias: "A draw of all survivors", draw: "A draw of the powers I tick",
-  concede: "A concession to one power" };
+// a proposal's forms (the hub's keys) in words, read when shown (the choices: votes.js)
+const FORM_WORDS = {
+  get dias() { return words("A draw of all survivors"); },
+  get draw() { return words("A draw of the powers I tick"); },
+  get concede() { return words("A concession to one power"); },
+};
 // how often the page asks after a claim waiting for its button, and after the vote (ms)
 const CLAIM_POLL = 1500;
 const VIEW_POLL = 3000;
@@ -27,7 +30,8 @@ let boardCentres = null;  // every supply centre on the board, as the table's sh
 // With the table's key: the hub answers a phone at the table only (the TD's own is the
 // dashboard's Votes card).
 async function voteApi(method, path, body) {
-  const headers = { "Accept": "application/json", "X-Dipclock-Device": deviceId() };
+  const headers = { "Accept": "application/json", "X-Dipclock-Device": deviceId(),
+    ...langHeader() };
   if (voteKey) headers["X-Sheet-Key"] = voteKey;  // none: the hub says where to open it
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers, credentials: "omit",
@@ -49,15 +53,15 @@ const claimStore = `dipclock-vote-claim-${voteRound}-${voteTable}`;
 
 function renderVote(v) {
   voteView = v;
-  $("vote-title").textContent = `Table ${voteTable} · game-end vote`;
-  $("vote-period").textContent = v.period ? `Now: ${v.period}` : "";
+  $("vote-title").textContent = words("Table {table} · game-end vote", { table: voteTable });
+  $("vote-period").textContent = v.period ? words("Now: {period}", { period: v.period }) : "";
   const cur = v.vote;
-  $("now-words").textContent = cur ? voteLine(cur) : "No vote under way";
+  $("now-words").textContent = cur ? voteLine(cur) : words("No vote under way");
   $("now-detail").textContent = cur ? voteProgress(cur) : "";
   $("now-powers").replaceChildren(...(cur && cur.state === "open" ? voterItems(cur) : []));
   $("now-headline").hidden = true;
   if (cur && cur.state !== "open" && cur.closed_at) {
-    $("now-headline").textContent = `Closed at ${hhmm(cur.closed_at)}`;
+    $("now-headline").textContent = words("Closed at {time}", { time: hhmm(cur.closed_at) });
     $("now-headline").hidden = false;
   }
   renderBallot(cur);
@@ -83,7 +87,7 @@ function renderBallot(cur) {
     class: "vote-button", "data-power": p, onclick: () => choosePower(p) },
   el("span", {}, powerName(p)), seatedName(p) ? el("span", { class: "who" }, seatedName(p)) : null)));
   if (!free.length) {
-    $("power-choices").replaceChildren(el("p", { class: "muted" }, "Every voter has voted."));
+    $("power-choices").replaceChildren(el("p", { class: "muted" }, words("Every voter has voted.")));
   }
   $("step-power").hidden = !!chosenPower;
   $("step-choice").hidden = !chosenPower;
@@ -92,15 +96,16 @@ function renderBallot(cur) {
 function choosePower(p) {
   chosenPower = p;
   const v = voteView;
-  $("choice-title").textContent = `${powerName(p)}: your vote on ${v.vote.words}`;
+  $("choice-title").textContent = words("{power}: your vote on {what}",
+    { power: powerName(p), what: v.vote.words });
   // the secret choices alike (no answer looks like the expected one); the public veto apart
   const buttons = v.choices.map((c) => el("button", { type: "button",
     class: "vote-button", "data-choice": c,
     onclick: () => sendChoice(c) }, CHOICE_WORDS[c] || capital(c)));
   if (v.veto) {
     buttons.push(el("button", { type: "button", class: "vote-button warn", "data-choice": "veto",
-      onclick: () => sendChoice("veto") }, "Veto", el("span", { class: "who" },
-      "public: ends the vote at once")));
+      onclick: () => sendChoice("veto") }, words("Veto"), el("span", { class: "who" },
+      words("public: ends the vote at once"))));
   }
   $("vote-choices").replaceChildren(...buttons);
   $("step-power").hidden = true;
@@ -123,7 +128,7 @@ async function sendChoice(choice) {
       kind: choice === "veto" ? "veto" : "vote" });
     await loadVote();  // the power shown waiting for its button at once
   } catch (err) {
-    said(err.message, true);
+    sayLine(err.message, true);
     await loadVote();
   } finally {
     sending = false;
@@ -136,7 +141,8 @@ function follow(c) {
   claim = c;
   try { sessionStorage.setItem(claimStore, JSON.stringify(c)); } catch (e) { /* this visit */ }
   $("claim-end").hidden = true;
-  $("press-words").textContent = c.press || `Press ${powerName(c.power)}'s button on the clock`;
+  $("press-words").textContent = c.press
+    || words("Press {power}'s button on the clock", { power: powerName(c.power) });
   $("press").hidden = false;
   $("ballot").hidden = true;
   clearTimeout(follow.timer);
@@ -147,17 +153,20 @@ function follow(c) {
 // same power, three minutes went by, the hub refused it). Never what was chosen in secret
 // (a veto is public: the table's screen names who vetoed).
 function claimEnd(state, c) {
-  const name = powerName(c.power);
+  const power = powerName(c.power);
   if (state === "cast") {
-    if (c.kind === "proposal") return `${name}'s proposal is open: the vote begins.`;
-    if (c.kind === "veto") return `${name}'s veto counts: the vote has ended.`;
-    return `${name}: your vote counts.`;
+    if (c.kind === "proposal") return words("{power}'s proposal is open: the vote begins.", { power });
+    if (c.kind === "veto") return words("{power}'s veto counts: the vote has ended.", { power });
+    return words("{power}: your vote counts.", { power });
   }
-  if (state === "conflict") return `Two phones chose for ${name}: choose again, on one phone.`;
+  if (state === "conflict") {
+    return words("Two phones chose for {power}: choose again, on one phone.", { power });
+  }
   if (state === "lapsed") {
-    return `${name}'s button was not pressed within three minutes: nothing counted. Choose again.`;
+    return words("{power}'s button was not pressed within three minutes: nothing counted. Choose again.",
+      { power });
   }
-  return `Not counted for ${name}.`;
+  return words("Not counted for {power}.", { power });
 }
 
 async function checkClaim() {
@@ -183,12 +192,12 @@ function endClaim(state, why) {
   claim = null;
   try { sessionStorage.removeItem(claimStore); } catch (e) { /* nothing kept */ }
   $("press").hidden = true;
-  said(state === "cast" ? claimEnd(state, c) : why || claimEnd(state, c), state !== "cast");
+  sayLine(state === "cast" ? claimEnd(state, c) : why || claimEnd(state, c), state !== "cast");
   loadVote();
 }
 
 // One line under the vote, until the next step.
-function said(line, bad) {
+function sayLine(line, bad) {
   $("claim-end").textContent = capital(line);
   $("claim-end").className = `vote-said${bad ? " bad" : ""}`;
   $("claim-end").hidden = false;
@@ -222,8 +231,10 @@ function chartRows(id) {
   return LETTERS.map((l) => el("tr", { "data-power": l }, el("th", {}, powerName(l)),
     el("td", {}, el("input", { type: "number", min: "0", max: String(boardCentres),
       inputmode: "numeric",
-      "data-power": l, "aria-label": `${powerName(l)} centres` + (id === "previous"
-        ? " last year" : ""), oninput: () => { chartTouched = true; chartTotal(); } }))));
+      "data-power": l, "aria-label": id === "previous"
+        ? words("{power} centres last year", { power: powerName(l) })
+        : words("{power} centres", { power: powerName(l) }),
+      oninput: () => { chartTouched = true; chartTotal(); } }))));
 }
 
 function fillChart(id, centres) {
@@ -237,28 +248,51 @@ function fillChart(id, centres) {
 function chartTotal() {
   let sum = 0;
   $("chart").querySelectorAll("input").forEach((i) => { sum += Number(i.value) || 0; });
-  $("chart-total").textContent = `${sum} of ${boardCentres}`;
+  $("chart-total").textContent = words("{sum} of {total}", { sum, total: boardCentres });
   $("chart-total").className = sum > boardCentres ? "bad" : "";
 }
 
 function buildProposeForm(v) {
   proposeBuilt = true;
-  const seated = LETTERS.map((l) => [l, seatedName(l) ? `${powerName(l)} (${seatedName(l)})`
-    : powerName(l)]);
-  $("proposer").replaceChildren(el("option", { value: "" }, "Choose your power"),
+  const seated = LETTERS.map((l) => [l, seatedName(l)
+    ? words("{power} ({player})", { power: powerName(l), player: seatedName(l) }) : powerName(l)]);
+  $("proposer").replaceChildren(el("option", { value: "" }, words("Choose your power")),
     ...seated.map(([l, t]) => el("option", { value: l }, t)));
   const forms = v.forms && v.forms.length ? v.forms : ["dias"];
   $("form-choices").replaceChildren(...forms.map((f, i) => el("label", { class: "vote-radio" },
     el("input", { type: "radio", name: "vote-form", value: f, checked: i === 0 ? "checked" : null,
       onchange: renderFormChoice }), " ", el("span", {}, FORM_WORDS[f] || f))));
   $("draw-powers").replaceChildren(...LETTERS.map((l) => el("label", { class: "vote-radio" },
-    el("input", { type: "checkbox", value: l, "aria-label": `${powerName(l)} in the draw` }),
+    el("input", { type: "checkbox", value: l,
+      "aria-label": words("{power} in the draw", { power: powerName(l) }) }),
     " ", el("span", {}, powerName(l)))));
   fillSelect($("concede-to"), LETTERS.map((l) => [l, powerName(l)]));
   $("chart").replaceChildren(...chartRows("chart"));
   $("previous").replaceChildren(...chartRows("previous"));
   $("previous-box").hidden = !forms.includes("draw");
   renderFormChoice();
+}
+
+// The form again in a new language, keeping what the player chose and typed.
+function relabelProposeForm(v) {
+  const form = $("propose-form");
+  // an input by where it is (the chart, last year's, the draw's boxes) and what it is for
+  const idOf = (e) => [e.parentElement.closest("[id]").id, e.name, e.dataset.power || e.value]
+    .join("|");
+  const before = new Map([...form.querySelectorAll("input")].map((e) =>
+    [idOf(e), { value: e.value, checked: e.checked }]));
+  const proposer = $("proposer").value, concede = $("concede-to").value;
+  buildProposeForm(v);
+  for (const e of form.querySelectorAll("input")) {
+    const was = before.get(idOf(e));
+    if (!was) continue;
+    if (e.type === "radio" || e.type === "checkbox") e.checked = was.checked;
+    else e.value = was.value;
+  }
+  $("proposer").value = proposer;
+  $("concede-to").value = concede;
+  renderFormChoice();
+  chartTotal();
 }
 
 function renderFormChoice() {
@@ -277,17 +311,18 @@ function readChart(id, needed) {
   if (given === LETTERS.length) return chart;
   if (!needed && given === 0) return null;
   const missing = [...$(id).querySelectorAll("input")].find((i) => i.value === "");
-  throw new Error(`Give ${powerName(missing.dataset.power)}'s centres` +
-    (id === "previous" ? " for last year" : ""));
+  const power = powerName(missing.dataset.power);
+  throw new Error(id === "previous" ? words("Give {power}'s centres for last year", { power })
+    : words("Give {power}'s centres", { power }));
 }
 
 function readProposal() {
   const proposer = $("proposer").value;
-  if (!proposer) throw new Error("Choose your power: who proposes");
+  if (!proposer) throw new Error(words("Choose your power: who proposes"));
   let form = (document.querySelector("input[name=vote-form]:checked") || {}).value;
   if (form === "draw") {
     const powers = [...$("draw-powers").querySelectorAll("input:checked")].map((i) => i.value);
-    if (powers.length < 2) throw new Error("Tick the powers in the draw (two or more)");
+    if (powers.length < 2) throw new Error(words("Tick the powers in the draw (two or more)"));
     form = `draw:${powers.join(",")}`;
   } else if (form === "concede") {
     form = `concede:${$("concede-to").value}`;
@@ -325,6 +360,7 @@ async function propose(e) {
 // --- loading -----------------------------------------------------------------------------
 
 async function loadVote() {
+  await languageReady;  // the first draw in the phone's language
   try {
     const v = await voteApi("GET", votePath);
     if (boardCentres === null) {
@@ -350,5 +386,13 @@ if (page === "vote") {
   let kept = null;
   try { kept = JSON.parse(sessionStorage.getItem(claimStore) || "null"); } catch (e) { kept = null; }
   loadVote().then(() => { if (kept && kept.token) follow(kept); });
+  // a new language: the powers' names and the hub's words asked again in it
+  onLanguage(async () => {
+    if (!voteView) return;  // the first draw is still to come, in this language
+    boardCentres = null;
+    await loadVote();
+    if (proposeBuilt && voteView) relabelProposeForm(voteView);
+    if (chosenPower && voteView && voteView.vote) choosePower(chosenPower);
+  });
   setInterval(() => { if (!document.hidden) loadVote(); }, VIEW_POLL);
 }

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from machine.private import private_file
+from server.logline import Summary, kept
 from server.stale import SUBJECTS, conflicting
 from server.store.errors import Stale
 from server.store.migrations import MIGRATIONS
@@ -84,7 +85,7 @@ class Base:
             self.actions += action
 
     @contextmanager
-    def change(self, now: datetime, action: str | None, summary: str = "",
+    def change(self, now: datetime, action: str | None, summary: Summary = "",
                bump: bool = True, *, subject: str | None = None,
                base: int | None = None, log: bool = True) -> Iterator[sqlite3.Connection]:
         """One transaction that also bumps ``seq`` (unless ``bump`` is False: nothing a
@@ -95,17 +96,19 @@ class Base:
         since then about a conflicting subject refuses the change (``Stale``), checked in
         this same transaction, so two requests made from one screen cannot both pass.
         ``log`` False: the caller writes the log's line itself (its words known only
-        inside the transaction)."""
+        inside the transaction). ``summary``: a ``Said`` is logged as its English text and
+        kept as its sentence, to be said in the reader's language (``server.logline``)."""
         about = subject if subject is not None else SUBJECTS.get(action or "", action or "")
         with self._tx(action is not None) as db:
             if base is not None and action is not None:
                 subjects = conflicting(about)
                 marks = ", ".join("?" * len(subjects))
                 news = db.execute(
-                    f"SELECT at, summary FROM audit WHERE id > ? AND subject IN ({marks}) "
-                    "ORDER BY id", (base, *subjects)).fetchall()
+                    f"SELECT at, summary, said FROM audit WHERE id > ? AND subject IN "
+                    f"({marks}) ORDER BY id", (base, *subjects)).fetchall()
                 if news:
-                    raise Stale([(datetime.fromisoformat(at), text) for at, text in news])
+                    raise Stale([(datetime.fromisoformat(at), text, sentence)
+                                 for at, text, sentence in news])
             yield db
             if bump:
                 db.execute(
@@ -114,8 +117,9 @@ class Base:
                 )
             if action is not None and log:
                 db.execute(
-                    "INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                    (now.isoformat(), action, summary, about),
+                    "INSERT INTO audit(at, action, summary, subject, said) "
+                    "VALUES(?, ?, ?, ?, ?)",
+                    (now.isoformat(), action, str(summary), about, kept(summary)),
                 )
 
     def audit_head(self) -> int:
@@ -165,6 +169,6 @@ class Base:
 
     def audit(self, limit: int = 50) -> list[AuditRow]:
         rows = self._all(
-            "SELECT id, at, action, summary FROM audit ORDER BY id DESC LIMIT ?", (limit,)
-        )
-        return [AuditRow(r[0], datetime.fromisoformat(r[1]), r[2], r[3]) for r in rows]
+            "SELECT id, at, action, summary, said FROM audit ORDER BY id DESC LIMIT ?",
+            (limit,))
+        return [AuditRow(r[0], datetime.fromisoformat(r[1]), r[2], r[3], r[4]) for r in rows]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from server.logline import Summary
 from server.store.base import Base
 from server.store.rows import _CLOCKS, _WAITING, PairedClock, Waiting, _clock_row, _waiting_row
 
@@ -54,7 +55,7 @@ class Clocks(Base):
         rows = self._all(f"SELECT {_CLOCKS} FROM clocks ORDER BY table_no, id")
         return [_clock_row(r) for r in rows]
 
-    def pair(self, w: Waiting, table: int, now: datetime, summary: str) -> PairedClock:
+    def pair(self, w: Waiting, table: int, now: datetime, summary: Summary) -> PairedClock:
         """The waiting request ``w`` becomes a clock of ``table``; a clock paired before
         by the same kiosk from the same address loses its old token (one credential per
         clock). A request from elsewhere only says it is that clock: it revokes nothing."""
@@ -69,7 +70,7 @@ class Clocks(Base):
             assert cur.lastrowid is not None
             return PairedClock(cur.lastrowid, w.token_hash, table, w.kiosk, w.address, now)
 
-    def unpair(self, clock_id: int, now: datetime, summary: str) -> bool:
+    def unpair(self, clock_id: int, now: datetime, summary: Summary) -> bool:
         with self.change(now, "unpair", summary, bump=False) as db:
             gone: bool = db.execute("DELETE FROM clocks WHERE id = ?", (clock_id,)).rowcount > 0
             return gone
@@ -79,7 +80,7 @@ class Clocks(Base):
             gone: bool = db.execute("DELETE FROM waiting WHERE code = ?", (code,)).rowcount > 0
             return gone
 
-    def refuse_all_waiting(self, now: datetime, summary: str) -> int:
+    def refuse_all_waiting(self, now: datetime, summary: Summary) -> int:
         """Every waiting request turned down at once, logged with ``summary`` (the TD
         clearing a flood); how many."""
         with self.change(now, "refuse all", summary, bump=False) as db:

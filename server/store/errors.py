@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import ENGLISH, Words
+from server.logline import shown as said_in
 from server.sheets import Sheet, changed_since
 
 
@@ -27,20 +29,25 @@ class StoreConflict(DipclockError):
 
 
 class Stale(StoreConflict):
-    """Not done: ``changes`` ((when, log line), oldest first) came after the screen the
-    change was made from (``server.stale``)."""
+    """Not done: ``changes`` ((when, log line, its kept sentence or None), oldest first)
+    came after the screen the change was made from (``server.stale``)."""
 
-    def __init__(self, changes: Sequence[tuple[datetime, str]]) -> None:
+    def __init__(self, changes: Sequence[tuple[datetime, str, str | None]]) -> None:
         self.changes = tuple(changes)
         super().__init__(self.text(UTC))
 
-    def text(self, tz: tzinfo) -> str:
-        """The one line, times on the venue's clock (``tz``)."""
-        shown = [f"{_local(at, tz):%H:%M:%S} {summary}" for at, summary in self.changes[-3:]]
+    def text(self, tz: tzinfo, words: Words = ENGLISH) -> str:
+        """The one line, times on the venue's clock (``tz``), in ``words`` (the phone's
+        language; each log line in it too, when its sentence was kept)."""
+        shown = [f"{_local(at, tz):%H:%M:%S} {said_in(summary, kept, words)}"
+                 for at, summary, kept in self.changes[-3:]]
         more = len(self.changes) - len(shown)
-        listed = "; ".join(shown) + (f" (and {more} more)" if more > 0 else "")
-        return (f"Not done: this changed meanwhile: {listed}. The dashboard shows it now: "
-                "do it again if it is still needed.")
+        listed = "; ".join(shown)
+        if more > 0:
+            listed = words.plural("{changes} (and {n} more)", "{changes} (and {n} more)",
+                                  more, changes=listed)
+        return words("Not done: this changed meanwhile: {changes}. The dashboard shows it "
+                     "now: do it again if it is still needed.", changes=listed)
 
 
 def _local(at: datetime, tz: tzinfo) -> datetime:

@@ -272,4 +272,11 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         why TEXT NOT NULL DEFAULT '', press TEXT);
     CREATE INDEX vote_claims_by_table ON vote_claims(round, table_no, power);
     """,
+    # version 18: a log line's sentence, kept to be said in its reader's language (issue
+    # 38: ``server.logline``), beside its English ``summary``, which stays the record;
+    # NULL for a line written before, or one with no sentence (it is shown in English)
+    """
+    ALTER TABLE audit ADD COLUMN said TEXT;
+    ALTER TABLE round_undo ADD COLUMN said TEXT;
+    """,
 )

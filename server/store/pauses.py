@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from dipclock.schedule import Adjustment, Pause
+from server.logline import Summary
 from server.store.base import Base
 
 
@@ -16,7 +17,7 @@ class Pauses(Base):
         rows = self._all("SELECT id, body FROM pauses WHERE round = ? ORDER BY id", (round_no,))
         return [(i, Pause.model_validate_json(body)) for i, body in rows]
 
-    def add_pause(self, round_no: int, pause: Pause, now: datetime, summary: str,
+    def add_pause(self, round_no: int, pause: Pause, now: datetime, summary: Summary,
                   *, base: int | None = None) -> int:
         with self.change(now, "pause", summary, base=base) as db:
             cur = db.execute(
@@ -24,7 +25,7 @@ class Pauses(Base):
             )
             return int(cur.lastrowid or 0)
 
-    def end_pauses(self, ended: dict[int, Pause], now: datetime, summary: str,
+    def end_pauses(self, ended: dict[int, Pause], now: datetime, summary: Summary,
                    *, base: int | None = None) -> None:
         """Replace several pauses (each now with ``ended`` set) in one change."""
         with self.change(now, "resume", summary, base=base) as db:
@@ -39,7 +40,7 @@ class Pauses(Base):
         )
         return [(i, Adjustment.model_validate_json(body)) for i, body in rows]
 
-    def add_adjustment(self, round_no: int, adj: Adjustment, now: datetime, summary: str,
+    def add_adjustment(self, round_no: int, adj: Adjustment, now: datetime, summary: Summary,
                        *, base: int | None = None) -> int:
         with self.change(now, "adjust", summary, base=base) as db:
             cur = db.execute(
@@ -48,7 +49,7 @@ class Pauses(Base):
             )
             return int(cur.lastrowid or 0)
 
-    def drop_adjustment(self, adjustment_id: int, now: datetime, summary: str,
+    def drop_adjustment(self, adjustment_id: int, now: datetime, summary: Summary,
                         *, base: int | None = None) -> None:
         """Undo one adjustment: its time is no longer given (or taken); the log keeps both
         the adjustment and its undo."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from dipclock.i18n import Said, said
 from dipclock.roster import Person
 from dipclock.roster.register import (
     WORDS,
@@ -26,6 +27,7 @@ from dipclock.roster.register import (
     preregistered_to_mark,
     status_of,
 )
+from server.logline import kept
 from server.store.base import Base
 from server.store.errors import StoreConflict
 from server.store.roster import _read
@@ -63,10 +65,13 @@ class Register(Base):
             cleared = later_marks(marks, round_no, person_id) if status == "withdrawn" else []
             db.executemany("DELETE FROM register WHERE round = ? AND person = ?",
                            [(r, person_id) for r in cleared])
-            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                       (now.isoformat(), "register",
-                        f"register: round {round_no}: {who.name} {WORDS[status]}",
-                        f"register {round_no}/{person_id}"))
+            # the status in the catalogue's words (``server.routers.register.SAID``)
+            line = said("register: round {round}: {name} {status}", round=round_no,
+                        name=who.name, status=Said(WORDS[status]))
+            db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                       "VALUES(?, ?, ?, ?, ?)",
+                       (now.isoformat(), "register", str(line),
+                        f"register {round_no}/{person_id}", kept(line)))
         return who, was
 
     def mark_preregistered(self, round_no: int, now: datetime, *,
@@ -83,11 +88,13 @@ class Register(Base):
             db.executemany("INSERT OR REPLACE INTO register(round, person, status) "
                            "VALUES(?, ?, 'present')", [(round_no, i) for i in ids])
             if ids:
+                line = said("register: round {round}: {n} pre-registered marked present",
+                            round=round_no, n=len(ids))
                 db.execute(
-                    "INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                    (now.isoformat(), "register",
-                     f"register: round {round_no}: {len(ids)} pre-registered marked present",
-                     f"register {round_no}"))
+                    "INSERT INTO audit(at, action, summary, subject, said) "
+                    "VALUES(?, ?, ?, ?, ?)",
+                    (now.isoformat(), "register", str(line), f"register {round_no}",
+                     kept(line)))
         return [names[i].name for i in ids]
 
 

@@ -12,9 +12,12 @@ import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 
+from dipclock.i18n import said
 from dipclock.powers import POWERS
 from dipclock.replacements import Replacement, ReplacementError
 from dipclock.schedule import PhaseRef
+from dipclock.sentences import phase, power
+from server.logline import kept
 from server.store.base import Base
 from server.store.errors import StoreConflict
 
@@ -50,10 +53,11 @@ class Replacements(Base):
                 "INSERT INTO replacements(round, table_no, power, phase, player, share) "
                 "VALUES(?, ?, ?, ?, ?, ?)", (new.round, new.table, new.power,
                                              new.phase.code, new.player, new.share))
-            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                       (now.isoformat(), "replacement",
-                        f"replacement: {new.title}: {new.who} from {new.phase.title}",
-                        subject))
+            line = said("replacement: {power} at round {round} table {table}: {who} from "
+                        "{phase}", **_where(new))
+            db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                       "VALUES(?, ?, ?, ?, ?)",
+                       (now.isoformat(), "replacement", str(line), subject, kept(line)))
             return int(cur.lastrowid or 0)
 
     def undo_replacement(self, rid: int, now: datetime, *,
@@ -66,11 +70,21 @@ class Replacements(Base):
                 raise StoreConflict(f"no replacement {rid}: reload the list")
             gone = found[rid]
             db.execute("DELETE FROM replacements WHERE id = ?", (rid,))
-            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                       (now.isoformat(), "replacement",
-                        f"replacement undone: {gone.title}: {gone.who} from "
-                        f"{gone.phase.title}", f"replacement {gone.round}"))
+            line = said("replacement undone: {power} at round {round} table {table}: {who} "
+                        "from {phase}", **_where(gone))
+            db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                       "VALUES(?, ?, ?, ?, ?)",
+                       (now.isoformat(), "replacement", str(line), f"replacement {gone.round}",
+                        kept(line)))
         return gone
+
+
+def _where(r: Replacement) -> dict[str, object]:
+    """A replacement's log line's fields ("Germany at round 2 table 4: Ann from Fall
+    1903"), its power and phase in the reader's words."""
+    return {"power": power(r.power), "round": r.round, "table": r.table,
+            "who": r.player if r.player is not None else said("civil disorder"),
+            "phase": phase(r.phase.year, r.phase.season)}
 
 
 def _read(db: sqlite3.Connection, round_no: int | None,

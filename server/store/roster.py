@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from dipclock.i18n import said
 from dipclock.names import name_key
 from dipclock.powers import POWERS
 from dipclock.roster import Combined, Index, Person, RosterFile, combine
 from dipclock.seating import pair
+from server.logline import kept
 from server.store.base import Base
 from server.store.errors import StoreConflict
 
@@ -70,8 +72,8 @@ class Roster(Base):
 
     def add_person(self, p: Person, now: datetime, *, base: int | None = None) -> int:
         """Add ``p`` (refused, ``StoreConflict``, if the roster has the name or an id)."""
-        with self.change(now, "roster", f"roster: {p.name} added", bump=False,
-                         base=base) as db:
+        with self.change(now, "roster", said("roster: {name} added", name=p.name),
+                         bump=False, base=base) as db:
             why = Index(("on the roster", q) for _, q in _read(db)).clash(p)
             if why is not None:
                 raise StoreConflict(why)
@@ -81,8 +83,8 @@ class Roster(Base):
                     base: int | None = None) -> Person:
         """Person ``person_id`` becomes ``p``; returns who they were. Refused if another
         person has the name or an id, or if the name changes while a seat names them."""
-        with self.change(now, "roster", f"roster: {p.name} changed", bump=False,
-                         base=base) as db:
+        with self.change(now, "roster", said("roster: {name} changed", name=p.name),
+                         bump=False, base=base) as db:
             people = dict(_read(db))
             was = people.pop(person_id, None)
             if was is None:
@@ -103,7 +105,7 @@ class Roster(Base):
         was = self.person(person_id)
         if was is None:
             raise StoreConflict(_gone(person_id))
-        with self.change(now, "roster", f"roster: {was.name} removed", bump=False,
+        with self.change(now, "roster", said("roster: {name} removed", name=was.name), bump=False,
                          base=base) as db:
             _not_seated(_seated(db), was, f"{was.name} stays on the roster while a seat "
                         "names them (take them out of that seating first)")
@@ -161,12 +163,15 @@ class Roster(Base):
                 raise StoreConflict(_gone(missing))
             if together:
                 db.execute("DELETE FROM apart WHERE a = ? AND b = ?", (a, b))
-                words = f"roster: {names[a]} and {names[b]} no longer kept apart"
+                line = said("roster: {first} and {second} no longer kept apart",
+                            first=names[a], second=names[b])
             else:
                 db.execute("INSERT OR IGNORE INTO apart(a, b) VALUES(?, ?)", (a, b))
-                words = f"roster: {names[a]} and {names[b]} kept apart"
-            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                       (now.isoformat(), "roster", words, "roster"))
+                line = said("roster: {first} and {second} kept apart", first=names[a],
+                            second=names[b])
+            db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                       "VALUES(?, ?, ?, ?, ?)",
+                       (now.isoformat(), "roster", str(line), "roster", kept(line)))
         return str(names[first]), str(names[second])
 
 

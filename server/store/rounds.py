@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from server.logline import Summary, kept
 from server.store.base import Base
 from server.store.errors import StoreConflict
 from server.store.rows import (
@@ -47,7 +48,7 @@ class Rounds(Base):
         row = self._one(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?", (int(number),))
         return _round_row(row) if row is not None else None
 
-    def set_round(self, r: RoundRow, now: datetime, summary: str, *, base: int | None = None,
+    def set_round(self, r: RoundRow, now: datetime, summary: Summary, *, base: int | None = None,
                   reopen: bool = False) -> None:
         """Set up (or correct) a round; one set up anew is the one every table plays.
 
@@ -69,22 +70,25 @@ class Rounds(Base):
                                         "schedule do not change unless you reopen it")
             current = db.execute("SELECT value FROM meta WHERE key = 'round'").fetchone()
             db.execute(
-                "INSERT INTO round_undo(round, before, current_before, summary, at) "
-                "VALUES(?, ?, ?, ?, ?)",
+                "INSERT INTO round_undo(round, before, current_before, summary, at, said) "
+                "VALUES(?, ?, ?, ?, ?, ?)",
                 (r.number, _round_json(before) if before is not None else None,
-                 int(current[0]) if current else None, summary, now.isoformat()))
+                 int(current[0]) if current else None, str(summary), now.isoformat(),
+                 kept(summary)))
             _write_round(db, r)
             if takes_the_tables(r.number, before is not None,
                                 int(current[0]) if current else None):
                 db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('round', ?)",
                            (str(r.number),))
 
-    def last_round_change(self) -> tuple[int, str, datetime] | None:
-        """The change to the rounds an undo would take back: (round, log line, when)."""
-        row = self._one("SELECT round, summary, at FROM round_undo ORDER BY id DESC LIMIT 1")
-        return (row[0], row[1], datetime.fromisoformat(row[2])) if row else None
+    def last_round_change(self) -> tuple[int, str, datetime, str | None] | None:
+        """The change to the rounds an undo would take back: (round, log line, when, the
+        line's kept sentence or None: ``server.logline``)."""
+        row = self._one(
+            "SELECT round, summary, at, said FROM round_undo ORDER BY id DESC LIMIT 1")
+        return (row[0], row[1], datetime.fromisoformat(row[2]), row[3]) if row else None
 
-    def undo_round(self, now: datetime, summary: str, *, base: int | None = None) -> int:
+    def undo_round(self, now: datetime, summary: Summary, *, base: int | None = None) -> int:
         """Take back the last change to the rounds: the round as it was (a round it set up
         anew is removed, unless it has become a record since), and the round every table
         played then. Returns the round it was about."""
@@ -171,7 +175,7 @@ class Rounds(Base):
             called=rnd.call is not None,
         )
 
-    def set_call(self, number: int, call: datetime | None, now: datetime, summary: str,
+    def set_call(self, number: int, call: datetime | None, now: datetime, summary: Summary,
                  *, base: int | None = None) -> None:
         """Call round ``number`` at ``call``, or (None) take the call back."""
         with self.change(now, "call", summary, base=base) as db:
@@ -181,7 +185,7 @@ class Rounds(Base):
     def tables(self) -> list[int]:
         return [r[0] for r in self._all("SELECT number FROM tables ORDER BY number")]
 
-    def set_tables(self, numbers: list[int], now: datetime, summary: str,
+    def set_tables(self, numbers: list[int], now: datetime, summary: Summary,
                    *, base: int | None = None) -> None:
         with self.change(now, "tables", summary, base=base) as db:
             db.execute("DELETE FROM tables")

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from dipclock.events import EventProfile
+from dipclock.i18n import ENGLISH, Words
 from server.sheets import Sheet, SheetIn
 
 #: the meta key of the hub's own note of its time (``Store.note_time``)
@@ -94,17 +95,18 @@ class RoundRecord:
     def __bool__(self) -> bool:
         return bool(self.presses or self.rulings or self.units or self.sheets or self.called)
 
-    def text(self) -> str:
-        """"19 presses, 2 rulings, called, 3 result sheets": what the TD would lose."""
-        def n(count: int, one: str, many: str) -> str:
-            return f"{count} {one if count == 1 else many}" if count else ""
-
-        parts = [n(self.presses, "button press", "button presses"),
-                 n(self.rulings, "ruling", "rulings"),
-                 n(self.units, "list of units", "lists of units"),
-                 n(self.sheets, "result sheet", "result sheets"),
-                 "called" if self.called else ""]
-        return ", ".join(p for p in parts if p) or "nothing played yet"
+    def text(self, words: Words = ENGLISH) -> str:
+        """"19 button presses, 2 rulings, called, 3 result sheets": what the TD would lose,
+        in ``words`` (the TD's phone's language)."""
+        parts = [words.plural("{n} button press", "{n} button presses", self.presses)
+                 if self.presses else "",
+                 words.plural("{n} ruling", "{n} rulings", self.rulings) if self.rulings else "",
+                 words.plural("{n} list of units", "{n} lists of units", self.units)
+                 if self.units else "",
+                 words.plural("{n} result sheet", "{n} result sheets", self.sheets)
+                 if self.sheets else "",
+                 words("called") if self.called else ""]
+        return ", ".join(p for p in parts if p) or words("nothing played yet")
 
 
 _SHEET_COLUMNS = ("round, table_no, body, confirmed, td, by_td, at, version, td_without, "
@@ -209,6 +211,8 @@ class AuditRow:
     at: datetime
     action: str
     summary: str
+    #: the line's sentence as kept (``server.logline``), None for English text alone
+    said: str | None = None
 
 
 def _press_rows(rows: list[tuple[Any, ...]]) -> list[PressRow]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from server.logline import Summary
 from server.stale import row
 from server.store.base import Base
 from server.store.rows import _BUMP, Decision, Units
@@ -27,7 +28,7 @@ class Rulings(Base):
             for r in rows
         }
 
-    def decide(self, d: Decision, summary: str, *, base: int | None = None) -> None:
+    def decide(self, d: Decision, summary: Summary, *, base: int | None = None) -> None:
         subject = row("penalty", d.round, d.table, d.power, d.phase)
         with self.change(d.at, "penalty", summary, subject=subject, base=base) as db:
             db.execute(
@@ -49,7 +50,7 @@ class Rulings(Base):
                 for r, t, p, ph, u in self._all(sql + " ORDER BY round, table_no, phase, power",
                                                 args)]
 
-    def set_units(self, u: Units, now: datetime, summary: str, *, base: int | None = None
+    def set_units(self, u: Units, now: datetime, summary: Summary, *, base: int | None = None
                   ) -> None:
         """Keep a power's units for one phase (replacing any given before); none clears."""
         subject = row("units", u.round, u.table, u.power, u.phase)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from dipclock.seating import Seat
+from server.logline import Summary
 from server.store.errors import StoreConflict
 from server.store.rounds import Rounds
 from server.store.rows import _ROUND_COLUMNS, _round_row
@@ -21,7 +22,7 @@ class Seating(Rounds):
             sql, args = sql + " WHERE round = ?", (round_no,)
         return [Seat(*r) for r in self._all(sql + " ORDER BY round, table_no, power", args)]
 
-    def set_seating(self, seats: list[Seat], now: datetime, summary: str,
+    def set_seating(self, seats: list[Seat], now: datetime, summary: Summary,
                     *, base: int | None = None) -> None:
         """Seat each player (replacing whoever had that round, table and power); a seat with
         no player is cleared."""
@@ -37,7 +38,7 @@ class Seating(Rounds):
                         (s.round, s.table, s.power))
 
     def replace_round_seating(self, number: int, seats: list[Seat], now: datetime,
-                              summary: str, *, base: int | None = None) -> None:
+                              summary: Summary, *, base: int | None = None) -> None:
         """Round ``number``'s whole seating, in one write: the seats it had go (a table
         the new seating has no more is empty, not left over). Refused (``StoreConflict``) once
         the round has been played, checked in the transaction that writes, as ``set_round`` does: a

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from dipclock.events import EventProfile
+from server.logline import Summary
 from server.store.base import Base
 from server.store.rows import HALL_MESSAGE, TIME_SEEN
 
@@ -31,7 +32,7 @@ class Settings(Base):
         self.set_meta(TIME_SEEN, now.isoformat())
 
     def set_clock(
-        self, shift: float, now: datetime, summary: str, anchor: str | None,
+        self, shift: float, now: datetime, summary: Summary, anchor: str | None,
         new_epoch: bool = True, *, base: int | None = None,
     ) -> None:
         """The TD moved hub time by ``shift`` seconds: log it, keep every TD session as long
@@ -62,7 +63,7 @@ class Settings(Base):
         return EventProfile.model_validate_json(text) if text else None
 
     def set_event(
-        self, profile: EventProfile, now: datetime, summary: str, current: int | None = None,
+        self, profile: EventProfile, now: datetime, summary: Summary, current: int | None = None,
         *, base: int | None = None,
     ) -> None:
         """Set the event for rounds set up from now on, and for round ``current`` (a round
@@ -93,7 +94,7 @@ class Settings(Base):
         return out
 
     def set_teams(self, members: Sequence[tuple[str, str] | tuple[str, str, str | None]],
-                  now: datetime, summary: str, *, base: int | None = None) -> None:
+                  now: datetime, summary: Summary, *, base: int | None = None) -> None:
         """Replace the teams with ``members`` ((team, player) or (team, player, power
         letter)), logged."""
         with self.change(now, "teams", summary, bump=False, base=base) as db:
@@ -107,7 +108,7 @@ class Settings(Base):
         """The TD's last hall message as stored (JSON), shown or run out; None: cleared."""
         return self.meta(HALL_MESSAGE)
 
-    def set_hall_message(self, text: str | None, now: datetime, summary: str,
+    def set_hall_message(self, text: str | None, now: datetime, summary: Summary,
                          *, base: int | None = None) -> None:
         """Store the TD's message (JSON; None clears it), logged: one meta row, kept across
         a restart, replaced by the next; every table's snapshot carries it (``seq``)."""

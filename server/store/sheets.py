@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
+from server.logline import Summary, kept
 from server.sheets import Sheet, change_of
 from server.store.base import Base
 from server.store.errors import SheetChanged, _Unchanged
@@ -32,7 +33,7 @@ class Sheets(Base):
         return _sheet_row(row) if row else None
 
     def edit_sheet(self, round_no: int, table: int, version: int,
-                   edit: Callable[[Sheet | None], tuple[Sheet, str] | None],
+                   edit: Callable[[Sheet | None], tuple[Sheet, Summary] | None],
                    now: datetime, *, base: int | None = None,
                    line: bool = False) -> Sheet | None:
         """Change a board's sheet in one transaction, made against ``version``: the
@@ -55,7 +56,7 @@ class Sheets(Base):
             return same.sheet
 
     def _edit_sheet(self, round_no: int, table: int, version: int,
-                    edit: Callable[[Sheet | None], tuple[Sheet, str] | None],
+                    edit: Callable[[Sheet | None], tuple[Sheet, Summary] | None],
                     now: datetime, base: int | None, line: bool) -> Sheet:
         with self.change(now, "result", "", subject=f"sheet {round_no}/{table}", base=base,
                          log=False) as db:
@@ -87,8 +88,10 @@ class Sheets(Base):
                        "kind, words) VALUES(?, ?, ?, ?, ?, ?)",
                        (round_no, table, sheet.version, now.isoformat(), said.kind,
                         said.words))
-            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                       (now.isoformat(), "result", summary, f"sheet {round_no}/{table}"))
+            db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                       "VALUES(?, ?, ?, ?, ?)",
+                       (now.isoformat(), "result", str(summary), f"sheet {round_no}/{table}",
+                        kept(summary)))
             return sheet
 
     @staticmethod

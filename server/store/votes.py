@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, TypeVar
 
+from server.logline import Summary, kept
 from server.store.base import Base
 
 T = TypeVar("T")
@@ -199,11 +200,12 @@ class VoteTx:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
                         (code_key(round_no, table), until.isoformat()))
 
-    def log(self, summary: str, subject: str) -> None:
+    def log(self, summary: Summary, subject: str) -> None:
         """A line of the hub's log (never a player's vote: a result, a proposal, the TD's
         action)."""
-        self.db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                        (self.now.isoformat(), "vote", summary, subject))
+        self.db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                        "VALUES(?, ?, ?, ?, ?)",
+                        (self.now.isoformat(), "vote", str(summary), subject, kept(summary)))
 
 
 def code_key(round_no: int, table: int) -> str:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from dipclock.powers import LETTERS
 from dipclock.schedule import Pause, PhaseRef, Schedule, VotedEnd
 from dipclock.screen import build
 from dipclock.snapshot import TableResult, TableVote
+from machine.network import NetworkState
 
 DAY = "2019-09-06"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
@@ -233,27 +235,113 @@ def penalty_texts(words: Words) -> Iterator[str]:
                 yield from (cost.said(words), cost.no_orders().said(words))
 
 
+#: The network as a table may find it before its hub answers (``machine.network``)
+NETWORKS = (
+    NetworkState("connected", ("10.0.0.23",), "dipclock-table-3", "Hall B", "wlan0"),
+    NetworkState("connected", (), "", None, "end0"),
+    NetworkState("no_device"), NetworkState("no_wifi_settings"),
+    NetworkState("wifi_not_found", wifi_name="Hall B", device="wlan0"),
+    NetworkState("wifi_wrong_password", device="wlan0"),
+    NetworkState("no_address", device="end0"), NetworkState("no_address", device="wlan0"),
+    NetworkState("connecting", device="end0"), NetworkState("connecting", device="wlan0"),
+)
+
+
+def before_event_texts(words: Words) -> Iterator[str]:
+    """Every text of the table's screens before its hub has said the event (``kiosk.state``:
+    connecting, looking for the hub, pairing, a problem at start-up), in the card's language
+    (``kiosk.config.spoken``). A problem's own data (a file's path, a library's error) and
+    the hub's address are left out: they are the same in every language."""
+    from kiosk import state
+    from kiosk.config import ConfigError
+    from kiosk.problems import Problem
+    from kiosk.startup import (
+        CARD_FULL,
+        CARD_FULL_FIX,
+        UNEXPECTED,
+        UNEXPECTED_FIX,
+        UNPAIRED_CERTIFICATE,
+        UNPAIRED_REVOKED,
+        _factory_fix,
+        _gpio_fix,
+        problem_for,
+    )
+
+    hub = "https://10.0.0.1:8000"
+    frames = [state.connecting("", lost, words=words) for lost in (False, True)]
+    frames += [state.with_network(state.connecting("", True, words=words), n)
+               for n in NETWORKS]
+    frames += [state.looking_for_hub(table, network=n, words=words)
+               for table in (3, None) for n in (None, *NETWORKS)]
+    for found in (False, True):
+        line = state.hub_line(hub, found, words)
+        frames += [state.pairing(table, code, line, "3F:9A", note, words)
+                   for table in (3, None) for code in ("K7P-2QX", None)
+                   for note in (None, words(UNPAIRED_REVOKED), words(UNPAIRED_CERTIFICATE))]
+        frames.append(state.introduce(state.connecting("", False, words=words), 3, line))
+        frames.append(state.with_network(
+            state.pairing(3, None, line, None, None, words), NETWORKS[3]))
+    problems = [Problem(CARD_FULL, CARD_FULL_FIX),
+                Problem("", UNEXPECTED_FIX),  # a problem with no words of its own
+                Problem(UNEXPECTED, UNEXPECTED_FIX, {"kind": "", "error": ""}),
+                problem_for(ConfigError("/etc/dipclock/kiosk.toml: rotate"),
+                            Path("/etc/dipclock/kiosk.toml")),
+                *(Problem("", fix) for fix in (_factory_fix("lgpio"), _factory_fix(None),
+                                               _gpio_fix(OSError("busy")),
+                                               _gpio_fix(ValueError("Factory")),
+                                               _gpio_fix(ValueError("pin")))),
+                problem_for(ConfigError("options: rotate"), None)]
+    frames += [state.problem(*p.shown(words), table, words) for p in problems
+               for table in (3, None)]
+    for fr in frames:
+        s = fr.screen
+        yield from (s.title, s.table_name, s.label, *s.notes, *(c.name for c in s.chips))
+
+
+def _without_data(text: str) -> str:
+    """A screen's text without what is data in every language: the hub's address, the
+    kiosk's settings file, the network's names and addresses."""
+    for data in ("10.0.0.1:8000", "/etc/dipclock/kiosk.toml", "dipclock-table-3",
+                 "10.0.0.23", "Hall B", "kiosk.toml", "dipclock.txt", "DIPCLOCK",
+                 "wifi_name", "wifi_password", "wifi_country", "buttons.pin_factory",
+                 "buttons.gpio", "buttons.serial", "python3-lgpio", "lgpio", "dipclock-kiosk",
+                 "systemd/install.sh", "--system-site-packages", "GPIO5", "sudo", "nano",
+                 "systemctl restart", "systemctl edit", "apt install", "kiosk", "DHCP",
+                 "hub = https://ADDRESS:8000", "A = 5", "3F:9A"):
+        text = re.sub(rf"(?<![\w-]){re.escape(data)}(?![\w-])", "", text)
+    return text
+
+
 def everything(words: Words) -> list[str]:
     texts = [x for s in STAGES for x in s.texts(words)]
-    return texts + [*vote_texts(words), *sheet_texts(words), *penalty_texts(words)]
+    return texts + [*vote_texts(words), *sheet_texts(words), *penalty_texts(words),
+                    *(_without_data(x) for x in before_event_texts(words))]
 
 
 WORD = re.compile(r"[^\W\d_]+")
-#: Kept as they are in every language: Diplomacy's own term, units
-NEUTRAL = {"NMR", "s", "min"}
+#: Kept as they are in every language: Diplomacy's own term, units; before the event, the
+#: commands and settings' names a TD types as they are (``journalctl --vacuum-size``,
+#: ``dipclock doctor``) and the hardware's names (Wi-Fi, Pi, BCM)
+NEUTRAL = {"NMR", "s", "min", "journalctl", "vacuum", "size", "M", "u", "dipclock", "doctor",
+           "venv", "sh", "Wi", "Fi", "Pi", "BCM", "options", "rotate", "ls", "dev",
+           "serial", "by", "id", "auto"}
 #: Words a language shares with English, its own as much as English's
 SHARED: dict[str, set[str]] = {
-    "fr": {"Table", "France", "Centres", "Score", "Absent", "Solo", "Phase", "Pause",
+    "fr": {"code", "minute",  # before the event: the network's words and fixes
+           "Table", "France", "Centres", "Score", "Absent", "Solo", "Phase", "Pause",
            "Russie", "Italie", "Turquie", "Allemagne", "Angleterre", "Automne", "Printemps",
            "Nulle", "proposition", "confirmer", "votre", "en", "Ronde", "vote", "unité",
            "unités", "ordres", "arbitre", "minutes", "table", "ligne", "sur", "de",
            "plus", "a", "pour", "serveur", "veto", "second", "Proposition", "Concession",
            "concession", "centres", "silence", "A"},
-    "de": {"England", "Solo", "Pause", "Server", "in", "Veto", "Remis", "Runde", "Tisch",
+    "de": {"an", "was",
+           "England", "Solo", "Pause", "Server", "in", "Veto", "Remis", "Runde", "Tisch",
            "Phase", "Minuten", "Min", "Druck"},
-    "it": {"Solo", "Russia", "Italia", "Francia", "server", "veto", "in", "Inghilterra",
+    "it": {"router", "pin", "chip", "driver", "file", "password", "output",
+           "Solo", "Russia", "Italia", "Francia", "server", "veto", "in", "Inghilterra",
            "Patta", "Turno", "Austria", "a"},
-    "nl": {"Solo", "Engeland", "deadline", "Deadline", "orders", "server", "veto", "in",
+    "nl": {"code", "dashboard", "laptop", "pin", "router", "start", "Start", "stop", "of",
+           "Solo", "Engeland", "deadline", "Deadline", "orders", "server", "veto", "in",
            "Rode", "Remise", "Ronde", "Tafel", "is", "op", "het", "en", "de", "van",
            "voor", "over", "tot", "binnen", "te", "stand", "land", "landen", "om", "was"},
 }
@@ -284,6 +372,9 @@ ENGLISH_WORDS = {
     "Conceded", "Confirmed", "Correct", "sheet", "confirm", "line", "confirmed", "Every",
     "changed", "check", "press", "again", "already", "not", "started", "second", "within",
     "back", "out", "of", "game", "No", "On", "time", "Board", "cancelled", "powers",
+    # before the event: connecting, looking for the hub, pairing, a problem at start-up
+    "Looking", "network", "Pair", "code", "cannot", "Fix", "Asking", "pairing", "certificate",
+    "cable", "router", "password", "New", "call", "refused", "address",
 }
 
 

@@ -81,7 +81,7 @@ def test_hub_auto_and_a_bare_address() -> None:
 
 MISTAKES = [
     ("table = 7\ntabel = 8\n", "line 2: unknown key 'tabel' (the keys are table, hub, "
-                               "rotate, role, wifi_name, wifi_password, wifi_country, "
+                               "rotate, language, role, wifi_name, wifi_password, wifi_country, "
                                "timezone, size, ssh_key and td_password)"),
     ("role = server\n", "line 1: role is table or hub, not 'server'"),
     ("role = hub\ntable = 3\n", "line 2: a hub has no table"),
@@ -140,8 +140,8 @@ def test_one_bad_line_among_good_ones_is_refused_alone() -> None:
     assert (got.role, got.wifi_name, got.wifi_password, got.wifi_country, got.timezone) == (
         "hub", "Hall B", "correct horse", "AT", "Europe/Vienna")
     assert got.refused == (Refusal(F, 4, "tabel", "unknown key 'tabel' (the keys are table, "
-                                   "hub, rotate, role, wifi_name, wifi_password, wifi_country, "
-                                   "timezone, size, ssh_key and td_password)"),)
+                                   "hub, rotate, language, role, wifi_name, wifi_password, "
+                                   "wifi_country, timezone, size, ssh_key and td_password)"),)
     assert got.refused[0].shown() == ("dipclock.txt line 4 not used: unknown key 'tabel', "
                                       "did you mean table?")
     assert refusal_notes(got.refused) == (

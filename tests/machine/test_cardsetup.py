@@ -193,9 +193,9 @@ def test_one_wrong_line_is_refused_alone_and_every_other_line_is_applied(
     said = capsys.readouterr().out.splitlines()
     boot_file = tmp_path / "firmware/dipclock.txt"
     assert said[0] == (f"dipclock-card: {boot_file} line 4: unknown key 'tabel' (the keys are "
-                       "table, hub, rotate, role, wifi_name, wifi_password, wifi_country, "
-                       "timezone, size, ssh_key and td_password): this line is not used, the "
-                       "others are")
+                       "table, hub, rotate, language, role, wifi_name, wifi_password, "
+                       "wifi_country, timezone, size, ssh_key and td_password): this line is not "
+                       "used, the others are")
     assert said[1] == ("dipclock-card: to fix it, take the card out, open its DIPCLOCK drive "
                        "on a laptop, correct line 4 of dipclock.txt and put the card back: it "
                        "reads dipclock.txt at every start")

@@ -289,14 +289,17 @@ def test_an_archive_of_an_older_dipclock_is_carried_on_to_this_version(hub: Hub,
     for table in ("register", "replacements", "votes"):  # versions 14, 15 and 17
         del members[f"tables/{table}.json"]
         del manifest["members"][f"tables/{table}.json"]
-    # version 16 gave the teams a power column: version 13's teams have none
-    teams = json.loads(members["tables/teams.json"])
-    cut = teams["columns"].index("power")
-    members["tables/teams.json"] = json.dumps({
-        "columns": [c for i, c in enumerate(teams["columns"]) if i != cut],
-        "rows": [[v for i, v in enumerate(r) if i != cut] for r in teams["rows"]]}).encode()
-    manifest["members"]["tables/teams.json"] = hashlib.sha256(
-        members["tables/teams.json"]).hexdigest()
+    # version 16 gave the teams a power column, 18 the log's lines their sentences:
+    # version 13's tables have neither
+    for name, column in (("teams", "power"), ("audit", "said"), ("round_undo", "said")):
+        table = json.loads(members[f"tables/{name}.json"])
+        cut = table["columns"].index(column)
+        members[f"tables/{name}.json"] = json.dumps({
+            "columns": [c for i, c in enumerate(table["columns"]) if i != cut],
+            "rows": [[v for i, v in enumerate(r) if i != cut] for r in table["rows"]]}
+        ).encode()
+        manifest["members"][f"tables/{name}.json"] = hashlib.sha256(
+            members[f"tables/{name}.json"]).hexdigest()
     manifest["schema"] = 13
     old = _zip(members | {"manifest.json": json.dumps(manifest).encode()})
     td2 = second.sign_in()

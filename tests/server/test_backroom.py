@@ -141,8 +141,10 @@ def test_a_draft_past_its_time_limit_is_stopped_with_one_line(tmp_path, held):
         assert r.status_code == 503
         assert r.json() == {"detail": "the draft took longer than 0.5 s and was stopped: "
                                       "seat fewer players at once, or try again"}
-        [pid] = jobs(held)
-        wait_for("the stopped draft's process gone", lambda: not alive(pid), PATIENCE)
+        # on a loaded machine the limit may come before the draft's process has said it
+        # started (its file in the hold folder): the one that did is gone
+        for pid in jobs(held):
+            wait_for("the stopped draft's process gone", lambda p=pid: not alive(p), PATIENCE)
 
 
 def test_two_drafts_at_once_run_one_after_the_other_and_a_third_waits_no_more(

@@ -22,9 +22,11 @@ pytestmark = [pytest.mark.browser]
 SEATS = "".join(f"1,{t},{p},Player {p}{t}\n" for t in (1, 2) for p in LETTERS)
 
 
-def set_up(td: httpx.Client, lang: str) -> None:
-    event = MY_OPEN.read_text(encoding="utf-8").replace(
-        "\n[", f'\nlanguage = "{lang}"\n\n[', 1)
+def set_up(td: httpx.Client, lang: str | None) -> None:
+    """An event (in ``lang``, or its file's English), round 1 on two tables, seated."""
+    event = MY_OPEN.read_text(encoding="utf-8")
+    if lang is not None:
+        event = event.replace("\n[", f'\nlanguage = "{lang}"\n\n[', 1)
     for method, path, body in (
             ("PUT", "/api/td/event", {"toml": event}),
             ("PUT", "/api/td/round", {"number": 1, "start": START.isoformat()}),

@@ -143,6 +143,7 @@ def test_a_hub_data_dir_from_before_revisions_counts_its_presses(tmp_path):
         db.execute("DROP TABLE register")
         db.execute("DROP TABLE apart")
         db.execute("DROP TABLE people")
+        db.execute("ALTER TABLE audit DROP COLUMN said")
         db.execute("ALTER TABLE audit DROP COLUMN subject")
         db.execute("PRAGMA user_version = 5")
     store.close()

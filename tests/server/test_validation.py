@@ -136,7 +136,7 @@ def test_a_reply_the_hub_cannot_build_is_its_own_fault_not_the_td_s(
     with its traceback in the log, never a 422 telling the TD their request was wrong."""
     from server.routers import td as routes
 
-    monkeypatch.setattr(routes, "dashboard_state", lambda hub, review: {"no such key": 1})
+    monkeypatch.setattr(routes, "dashboard_state", lambda hub, *_: {"no such key": 1})
     with caplog.at_level("ERROR", logger="uvicorn.error"):
         r = hub.client.get("/api/td/state")
     assert r.status_code == 500 and "fault of the hub" in r.json()["detail"], r.text
