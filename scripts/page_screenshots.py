@@ -135,9 +135,12 @@ STAGES: tuple[tuple[str, Setup], ...] = (
 )
 
 
-def _dashboard(browser: Any, url: str, size: dict[str, int] | None) -> Any:
+def _dashboard(browser: Any, url: str, size: dict[str, int] | None,
+               locale: str | None = None) -> Any:
+    """The dashboard signed in, on a phone (``size`` None) or a screen of ``size``; a phone
+    in ``locale`` ("fr-FR") reads it in its own language."""
     if size is None:
-        ctx = phone(browser)
+        ctx = phone(browser, locale=locale)
     else:
         ctx = browser.new_context(bypass_csp=True, viewport=size, device_scale_factor=1)
     page = ctx.new_page()
@@ -188,6 +191,13 @@ def shoot(out: Path, only: tuple[str, ...] = ()) -> list[Path]:
                     if (name, kind) == ("negotiating", "phone"):
                         written.append(_clocks_card(page, out / "clocks.png"))
                     page.context.close()
+                if name == "lunch":  # a French and a German TD's phone (docs/languages.md)
+                    for lang in ("fr", "de"):
+                        page = _dashboard(browser, live.url, None, f"{lang}-{lang.upper()}")
+                        path = out / f"dashboard-{name}-phone-{lang}.png"
+                        page.screenshot(path=str(path))
+                        written.append(path)
+                        page.context.close()
                 hall = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
                 hall.goto(live.url + "/hall")
                 _drawn(hall)
