@@ -19,8 +19,12 @@ def test_the_lunch_stage_is_drawn_on_a_phone_a_desktop_and_the_hall(tmp_path: Pa
     spec.loader.exec_module(script)
     written = script.shoot(tmp_path, only=("lunch",))
     names = sorted(p.name for p in written)
-    assert names == ["dashboard-lunch-desktop.png", "dashboard-lunch-phone.png",
+    assert names == ["dashboard-lunch-desktop.png", "dashboard-lunch-phone-de.png",
+                     "dashboard-lunch-phone-fr.png", "dashboard-lunch-phone.png",
                      "dashboard-phone.png", "hall-lunch.png"]
     assert pygame.image.load(tmp_path / "hall-lunch.png").get_size() == (1280, 720)
     phone = pygame.image.load(tmp_path / "dashboard-lunch-phone.png").get_size()
     assert phone == (780, 1688)  # 390x844 at twice the pixels, as a phone draws it
+    for lang in ("fr", "de"):  # a French and a German TD's phone, as large
+        assert pygame.image.load(tmp_path / f"dashboard-lunch-phone-{lang}.png").get_size() \
+            == phone
