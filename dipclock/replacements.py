@@ -31,6 +31,7 @@ from datetime import datetime
 
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, EventProfile
+from dipclock.i18n import N_
 from dipclock.powers import POWERS
 from dipclock.schedule import PhaseRef, Schedule
 from dipclock.standings.model import GameScore
@@ -42,10 +43,10 @@ CIVIL_DISORDER = "civil disorder"
 
 #: the words of each rule in the standings' note
 RULE_WORDS: dict[str, str] = {
-    "original": "the event gives the game to the player who started",
-    "replacement": "the event gives the game to the replacement player",
-    "split_by_years": "shared by the years each played, as the event says",
-    "td": "as the TD decided",
+    "original": N_("the event gives the game to the player who started"),
+    "replacement": N_("the event gives the game to the replacement player"),
+    "split_by_years": N_("shared by the years each played, as the event says"),
+    "td": N_("as the TD decided"),
 }
 
 

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from dipclock.i18n import ENGLISH, Words
 from dipclock.powers import LETTERS
-from dipclock.seating import SEATS, Table, seating_problems, table_plan, two_boards_allowed
+from dipclock.seating import Table, seating_problems, table_plan, two_boards_allowed
 from dipclock.seating.seat import played_enough
 from dipclock.seating.seatfile import MOST_PLAYERS
 from dipclock.snapshot import PlayerName
@@ -82,38 +82,7 @@ def plan(hub: Hub, body: PlanIn, words: Words = ENGLISH) -> Plan:
     if body.round is not None and event is not None:
         out = played_enough(body.players, earlier(hub, body.round), body.round,
                             event.standings)
-    said = table_plan(body.players, allowed, out)
-    # the core says it in English; the same figures in the phone's language, where the
-    # core's line is those figures (a refusal of the names stays as the core words it)
-    if said and said == plan_words(body.players, allowed, out, ENGLISH):
-        said = plan_words(body.players, allowed, out, words)
-    return Plan(text=said, two_boards=allowed)
-
-
-def plan_words(players: list[str], two_boards: bool, played_out: list[str],
-               words: Words) -> str:
-    """``dipclock.seating.table_plan``'s line in ``words``' language: "23 players: 3
-    tables, 2 sitting out (or 5 on two boards); Ann has played the most rounds the event
-    allows"."""
-    done = [p for p in players if p in set(played_out)]
-    tables, surplus = divmod(len(players) - len(done), SEATS)
-    text = words.plural("{n} player: {tables}", "{n} players: {tables}", len(players),
-                        tables=words.plural("{n} table", "{n} tables", tables))
-    if surplus or done:
-        out = surplus + len(done)
-        if two_boards and surplus:
-            text = words("{plan}, {n} sitting out (or {two} on two boards)", plan=text, n=out,
-                         two=SEATS - surplus)
-        else:
-            text = words("{plan}, {n} sitting out", plan=text, n=out)
-    if done:
-        names = ", ".join(done[:3])
-        if len(done) > 3:
-            names = words("{names} and {n} more", names=names, n=len(done) - 3)
-        text = words.plural("{plan}; {names} has played the most rounds the event allows",
-                            "{plan}; {names} have played the most rounds the event allows",
-                            len(done), plan=text, names=names)
-    return text
+    return Plan(text=table_plan(body.players, allowed, out, words), two_boards=allowed)
 
 
 __all__ = ["Plan", "PlanIn", "SeatingView", "plan", "view"]

@@ -38,6 +38,7 @@ from typing import Literal, get_args
 import pycountry
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import N_
 from dipclock.names import name_key
 from dipclock.roster.person import Person
 from dipclock.standings.rules import SitOutGroup, StandingsRules
@@ -47,8 +48,8 @@ STATUSES: tuple[Status, ...] = get_args(Status)
 
 #: how each status reads on the TD's screen
 WORDS: dict[Status, str] = {
-    "present": "present", "absent": "not here yet", "sitting_out": "asks to sit out",
-    "withdrawn": "withdrawn from the event",
+    "present": N_("present"), "absent": N_("not here yet"), "sitting_out": N_("asks to sit out"),
+    "withdrawn": N_("withdrawn from the event"),
 }
 
 

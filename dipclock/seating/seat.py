@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from dipclock.i18n import ENGLISH, Words
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS
 from dipclock.seating import plane
@@ -414,12 +415,13 @@ def two_boards_allowed(rules: StandingsRules | None) -> bool:
 
 
 def table_plan(players: Sequence[str], two_boards: bool = False,
-               played_out: Sequence[str] = ()) -> str:
-    """What the players present make, in the dashboard's words: "23 players: 3 tables, 2
-    sitting out" (and, where the event lets a player play two boards, "or 5 on two
-    boards"), or why ``seat_round`` would refuse them. ``played_out``: those of them who
-    have played the most rounds the event allows (``played_enough``): they sit out first,
-    so they count among those sitting out, named. Empty for no players."""
+               played_out: Sequence[str] = (), words: Words = ENGLISH) -> str:
+    """What the players present make, in the dashboard's words (``words``: the TD's phone's
+    language): "23 players: 3 tables, 2 sitting out" (and, where the event lets a player
+    play two boards, "or 5 on two boards"), or why ``seat_round`` would refuse them.
+    ``played_out``: those of them who have played the most rounds the event allows
+    (``played_enough``): they sit out first, so they count among those sitting out, named.
+    Empty for no players."""
     if not players:
         return ""
     try:
@@ -428,15 +430,22 @@ def table_plan(players: Sequence[str], two_boards: bool = False,
         return str(exc)
     done = [p for p in players if p in set(played_out)]
     tables, surplus = divmod(len(players) - len(done), SEATS)
-    text = f"{len(players)} players: {tables} table{'' if tables == 1 else 's'}"
+    text = words.plural("{n} player: {tables}", "{n} players: {tables}", len(players),
+                        tables=words.plural("{n} table", "{n} tables", tables))
     if surplus or done:
-        text += f", {surplus + len(done)} sitting out"
+        out = surplus + len(done)
         if two_boards and surplus:
-            text += f" (or {SEATS - surplus} on two boards)"
+            text = words("{plan}, {n} sitting out (or {two} on two boards)", plan=text, n=out,
+                         two=SEATS - surplus)
+        else:
+            text = words("{plan}, {n} sitting out", plan=text, n=out)
     if done:
-        names = ", ".join(done[:3]) + (f" and {len(done) - 3} more" if len(done) > 3 else "")
-        text += (f"; {names} {'has' if len(done) == 1 else 'have'} played the most rounds "
-                 "the event allows")
+        names = ", ".join(done[:3])
+        if len(done) > 3:
+            names = words("{names} and {n} more", names=names, n=len(done) - 3)
+        text = words.plural("{plan}; {names} has played the most rounds the event allows",
+                            "{plan}; {names} have played the most rounds the event allows",
+                            len(done), plan=text, names=names)
     return text
 
 

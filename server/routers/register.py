@@ -17,7 +17,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
-from dipclock.i18n import N_
 from dipclock.roster.register import (
     WORDS,
     Status,
@@ -39,14 +38,6 @@ router = APIRouter(prefix="/api/td", tags=["register"])
 
 RoundNo = Annotated[int, Path(ge=1, le=99, description="the round")]
 PersonId = Annotated[int, Path(ge=1, le=2**62, description="the person's id")]
-
-
-#: each status as a mark's summary says it, for the catalogue: the core's ``WORDS`` (the
-#: register's JSON keeps them in English; a test holds the two the same)
-SAID: dict[Status, str] = {
-    "present": N_("present"), "absent": N_("not here yet"),
-    "sitting_out": N_("asks to sit out"), "withdrawn": N_("withdrawn from the event"),
-}
 
 
 class MarkIn(Body):
@@ -102,7 +93,7 @@ def mark(round_no: RoundNo, person_id: PersonId, body: Parsed[MarkIn], _: TDWrit
     who, was = hub.store.mark(round_no, person_id, body.status, hub.clock.moment(),
                               base=base)
     said = words("{name}: {status} in round {round}", name=who.name,
-                 status=words(SAID[body.status]), round=round_no)
+                 status=words(WORDS[body.status]), round=round_no)
     return Said(summary=said if was != body.status else words("{said} (already)", said=said))
 
 

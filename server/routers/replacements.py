@@ -16,10 +16,9 @@ from fastapi import APIRouter, Path
 from pydantic import Field, field_validator
 
 from dipclock.events import FIRST_YEAR
-from dipclock.i18n import N_
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS, power_letter
-from dipclock.replacements import Replacement, check
+from dipclock.replacements import RULE_WORDS, Replacement, check
 from dipclock.schedule import PhaseRef
 from dipclock.timeline import PLAN_HORIZON_YEAR, effective_last_year
 from server.auth import TD, Base, TDWrite
@@ -35,16 +34,6 @@ router = APIRouter(prefix="/api/td", tags=["replacements"])
 
 RoundNo = Annotated[int, Path(ge=1, le=99, description="the round")]
 RecordId = Annotated[int, Path(ge=1, le=2**62, description="the replacement's id")]
-
-#: each score rule as the card says it, for the catalogue: the core's ``RULE_WORDS`` (which
-#: the standings' note keeps in English; a test holds the two the same)
-RULE_SAID: dict[str, str] = {
-    "original": N_("the event gives the game to the player who started"),
-    "replacement": N_("the event gives the game to the replacement player"),
-    "split_by_years": N_("shared by the years each played, as the event says"),
-    "td": N_("as the TD decided"),
-}
-
 
 class ReplacementIn(Body):
     """From ``phase`` ("F1903"), ``player`` plays ``power`` at ``table`` of ``round``;
@@ -90,7 +79,7 @@ def replacements(round_no: RoundNo, _: TD, hub: HubDep, words: PhoneWords) -> Re
     return ReplacementsOut(
         round=round_no, powers={p: words.power(p) for p in POWERS},
         phases=[PhaseChoice(code=p.code, title=words.phase(p.year, p.season)) for p in phases],
-        rule=rule, rule_words=words(RULE_SAID[rule]),
+        rule=rule, rule_words=words(RULE_WORDS[rule]),
         td_shares=rule == "td",
         last_year=last_year,
         seated={t: {p: seats[p] for p in LETTERS if p in seats}
