@@ -56,7 +56,7 @@ def view(hub: Hub, picked: int | None, words: Words = ENGLISH) -> SeatingView:
         if s.round == shown:
             by_table.setdefault(s.table, {})[s.power] = s.player
     tables = [Table(n, by_table[n]) for n in sorted(by_table)]
-    found = seating_problems(tables, two_boards=_two_boards(hub))
+    found = seating_problems(tables, two_boards=_two_boards(hub), words=words)
     out = []
     for t in tables:
         here = [p for p in found if t.number in p.tables]

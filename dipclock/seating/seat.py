@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from dipclock.i18n import ENGLISH, Words
 from dipclock.names import name_key, spelling
-from dipclock.powers import LETTERS, POWERS
+from dipclock.powers import LETTERS
 from dipclock.seating import plane
 from dipclock.seating.past import SEATS, Chance, Past, SeatingError, pair
 from dipclock.seating.powers import (
@@ -466,29 +466,32 @@ class Problem:
 
 
 def seating_problems(tables: Sequence[Table], apart: Collection[tuple[str, str]] = frozenset(),
-                     two_boards: bool = False) -> list[Problem]:
+                     two_boards: bool = False, words: Words = ENGLISH) -> list[Problem]:
     """What makes a seating one a TD cannot call (``problems``), each with its tables: the
-    dashboard's seating view and the desk's draft say the same (issue 34)."""
+    dashboard's seating view and the desk's draft say the same (issue 34); in ``words``
+    (the TD's phone's language)."""
     out: list[Problem] = []
     where: dict[str, list[int]] = {}
     for t in tables:
-        empty = [POWERS[p] for p in LETTERS if not t.seats.get(p, "").strip()]
+        empty = [words.power(p) for p in LETTERS if not t.seats.get(p, "").strip()]
         if len(empty) == len(LETTERS):
-            out.append(Problem((t.number,), "no players seated"))
+            out.append(Problem((t.number,), words("no players seated")))
         elif empty:
-            out.append(Problem((t.number,), f"no player for {', '.join(empty)}"))
+            out.append(Problem((t.number,), words("no player for {powers}",
+                                                  powers=", ".join(empty))))
         names = [n for n in t.seats.values() if n.strip()]
         for n in sorted({n for n in names if names.count(n) > 1}):
-            out.append(Problem((t.number,), f"{n} is seated twice", (n,)))
+            out.append(Problem((t.number,), words("{name} is seated twice", name=n), (n,)))
         for n in set(names):
             where.setdefault(n, []).append(t.number)
-        out += [Problem((t.number,), f"{a} and {b} are kept apart")
+        out += [Problem((t.number,), words("{first} and {second} are kept apart", first=a,
+                                           second=b))
                 for a, b in sorted(apart) if a in names and b in names]
     for n, at in sorted(where.items()):
         if len(at) > (2 if two_boards else 1):
             at = sorted(at)
-            out.append(Problem(tuple(at), f"{n} is seated at tables {', '.join(map(str, at))}",
-                               (n,)))
+            out.append(Problem(tuple(at), words("{name} is seated at tables {tables}", name=n,
+                                                tables=", ".join(map(str, at))), (n,)))
     return out
 
 
