@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Any, NoReturn
 
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, LAST_YEAR, EventProfile
-from dipclock.i18n import N_, Said, said
+from dipclock.i18n import N_, LanguageError, Said, Words, from_environment, language, said
 from dipclock.rounds import published_call, round_naming
 from dipclock.schedule import Pause, PhaseRef, Schedule
 from dipclock.venuetime import NoSuchTime, resolve, zone
@@ -26,6 +26,35 @@ MAX_BREAK_MINUTES = 24 * 60
 
 class UsageError(DipclockError):
     """Bad input from the command line: one line, exit status 2."""
+
+
+def add_lang(parser: Any) -> None:
+    """Every command's ``--lang`` (its words printed, not its ``--json``)."""
+    parser.add_argument("--lang", help="the language of the words printed: en, fr, de, it "
+                        "or nl (default: LANG's); --json keeps its English keys")
+
+
+def words_for(args: argparse.Namespace, env: Mapping[str, str]) -> Words:
+    """The words of a parsed command: its ``--lang``, else the environment's (``env``:
+    the shell passes ``os.environ``)."""
+    lang = getattr(args, "lang", None)
+    return Words(language(lang) if lang else from_environment(env))
+
+
+def words_in(argv: Sequence[str], env: Mapping[str, str]) -> Words:
+    """The words of a command line that may not have parsed: its ``--lang`` as written
+    (``--lang fr``, ``--lang=fr``), else the environment's (``LANG``...); a ``--lang`` no
+    catalogue has is English, as its own refusal then says. Every command's (``dipclock``,
+    ``kiosk``, ``hub``, ``doctor``), so an option argparse refuses is said in it too."""
+    for i, arg in enumerate(argv):
+        lang = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
+        if lang is not None:
+            try:
+                return Words(language(lang))
+            except LanguageError:
+                return Words("en")
+    return Words(from_environment(env))
 
 
 class Parser(argparse.ArgumentParser):

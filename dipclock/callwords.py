@@ -44,14 +44,35 @@ def game_ends(last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,
     return words("the game ends after {phase}", phase=phase)
 
 
-def preview_line(who: str, last: PhaseRef | None, scoring: PhaseRef | None, rule: CallEnds,
-                 deadline: str = "", cut: PhaseRef | None = None, short: float = 0.0) -> str:
-    """One table's line of a call's preview: "Table 2: the game ends after Spring 1901
-    (09:17:00); loses Fall 1901, 51 s short; the starting centres count"."""
-    line = f"{who}: {game_ends(last, scoring, rule, deadline)}"
+def preview_line(table: int | None, last: PhaseRef | None, scoring: PhaseRef | None,
+                 rule: CallEnds, deadline: str = "", cut: PhaseRef | None = None,
+                 short: float = 0.0, words: Words = ENGLISH) -> str:
+    """One table's line of a call's preview (``table`` None: every table's clock): "Table
+    2: the game ends after Spring 1901 (09:17:00); loses Fall 1901, 51 s short; the
+    starting centres count", in ``words`` (the TD's phone's language)."""
+    line = words("{table}: {ends}", table=who(table, words),
+                 ends=game_ends(last, scoring, rule, deadline, words))
     if cut is not None:
-        line += f"; loses {cut.title}, {round(short)} s short"
-    return line if rule == "at_call" else f"{line}; {counts(scoring)}"
+        line = words("{line}; loses {phase}, {seconds} s short", line=line,
+                     phase=words.phase(cut.year, cut.season), seconds=round(short))
+    return line if rule == "at_call" else words("{line}; {counts}", line=line,
+                                                counts=counts(scoring, words))
 
 
-__all__ = ["counts", "game_ends", "preview_line", "rule_sentence"]
+def who(table: int | None, words: Words = ENGLISH) -> str:
+    """"Table 2", or "Every table" (the hall's clock, no table set up)."""
+    return words("Every table") if table is None else words("Table {table}", table=table)
+
+
+def cut_warning(table: int | None, cut: PhaseRef, short: float, deadline: str, at: str,
+                words: Words = ENGLISH) -> str:
+    """The warning for a table the call cuts off shortly before a deadline: "Table 2 is 51
+    s from its Fall 1901 deadline (10:02:00): called at 10:01:09, Fall 1901 does not
+    count"."""
+    phase = words.phase(cut.year, cut.season)
+    return words("{table} is {seconds} s from its {phase} deadline ({deadline}): called at "
+                 "{at}, {phase} does not count", table=who(table, words),
+                 seconds=round(short), phase=phase, deadline=deadline, at=at)
+
+
+__all__ = ["counts", "cut_warning", "game_ends", "preview_line", "rule_sentence", "who"]

@@ -38,33 +38,54 @@ class DipclockError(Exception):
         return self.said.in_(words) if self.said is not None else str(self)
 
 
-#: How a problem of each pydantic error type is said; any other type says pydantic's words.
-KEY_WORDS: Mapping[str, str] = {"extra_forbidden": "unknown key",
-                                "missing": "required key is missing"}
+def N_(text: str) -> str:  # noqa: N802 (``dipclock.i18n.N_``, which imports this module)
+    """Marks ``text`` for the catalogue where it is defined; said where it is shown."""
+    return text
 
 
-def describe(errors: Sequence[Mapping[str, Any]], whole: str = "(top level)",
-             words: Mapping[str, str] = KEY_WORDS, within: Sequence[str] = ()) -> str:
-    """The first problem of a pydantic error list (``ValidationError.errors()``) as one line,
-    "key: what was expected": the one formatter of every file, setting and request body.
+#: How a problem of each pydantic error type is said (marked for the catalogue:
+#: ``dipclock.validation.describe`` says it in the reader's language); any other type says
+#: pydantic's words.
+KEY_WORDS: Mapping[str, str] = {"extra_forbidden": N_("unknown key"),
+                                "missing": N_("required key is missing")}
+#: The whole document's name when a problem has no key (``describe``'s ``whole``)
+TOP_LEVEL = "(top level)"
+
+
+def first_problem(errors: Sequence[Mapping[str, Any]], within: Sequence[str] = ()
+                  ) -> tuple[Mapping[str, Any] | None, str, int]:
+    """The problem of a pydantic error list (``ValidationError.errors()``) to tell, its key
+    ("" for the whole document) and how many problems there are: None and 0 when none is.
 
     A misspelt key explains the "missing" one beside it, so an unknown key is named first;
     a deeper error explains the one about its container ("too short" after a bad item), so
-    only the deepest are counted. ``whole``: the name of a problem with the whole document
-    (two keys that must come together); ``words``: how each type of problem is said (a
-    request's body has fields, not keys); ``within``: the keys the document sits under."""
+    only the deepest are counted. ``within``: the keys the document sits under."""
     # Linear in the number of problems (a request of 8,000 unknown fields once took 16 s
     # here, pairwise): a problem is deepest when no other one sits inside it, so the
     # strict prefixes of every location are gathered once and looked up.
     inside = {tuple(e["loc"][:n]) for e in errors for n in range(len(e["loc"]))}
     deepest = [e for e in errors if tuple(e["loc"]) not in inside]
     if not deepest:
-        return f"{whole}: invalid"
+        return None, "", 0
     err = next((e for e in deepest if e["type"] == "extra_forbidden"), deepest[0])
-    key = ".".join(str(p) for p in (*within, *err["loc"]) if p != "") or whole
+    key = ".".join(str(p) for p in (*within, *err["loc"]) if p != "")
+    return err, key, len(deepest)
+
+
+def describe(errors: Sequence[Mapping[str, Any]], whole: str = TOP_LEVEL,
+             words: Mapping[str, str] = KEY_WORDS, within: Sequence[str] = ()) -> str:
+    """The first problem of a pydantic error list as one English line, "key: what was
+    expected" (``first_problem``), for a log; ``dipclock.validation.describe`` says the same
+    line in the reader's language (the one formatter of every file, setting and request
+    body). ``whole``: the name of a problem with the whole document (two keys that must
+    come together); ``words``: how each type of problem is said (a request's body has
+    fields, not keys); ``within``: the keys the document sits under."""
+    err, key, count = first_problem(errors, within)
+    if err is None:
+        return f"{whole}: invalid"
     msg = words.get(err["type"], str(err.get("msg", "invalid")))
-    more = f" (and {len(deepest) - 1} more)" if len(deepest) > 1 else ""
-    return f"{key}: {msg.removeprefix('Value error, ')}{more}"
+    more = f" (and {count - 1} more)" if count > 1 else ""
+    return f"{key or whole}: {msg.removeprefix('Value error, ')}{more}"
 
 
-__all__ = ["KEY_WORDS", "DipclockError", "describe"]
+__all__ = ["KEY_WORDS", "TOP_LEVEL", "DipclockError", "describe", "first_problem"]

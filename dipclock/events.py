@@ -26,11 +26,12 @@ from pydantic import (
     model_validator,
 )
 
-from dipclock.errors import DipclockError, describe
-from dipclock.i18n import ENGLISH, LANGUAGES, N_, Words, check_terms
+from dipclock.errors import DipclockError
+from dipclock.i18n import ENGLISH, LANGUAGES, N_, Words, check_terms, said
 from dipclock.scoring.result import SOLO_CENTRES
 from dipclock.scoring.rules import ScoringRules
 from dipclock.standings.rules import StandingsRules
+from dipclock.validation import describe
 from dipclock.votes.rules import VoteRules
 
 FIRST_YEAR = 1901
@@ -111,10 +112,10 @@ class PenaltyRules(_Strict):
     def _bands_fit_model(self) -> PenaltyRules:
         if self.model == "graduated":
             if not self.bands:
-                raise ValueError("the graduated model needs [[penalty.bands]]")
+                raise EventError(said("the graduated model needs [[penalty.bands]]"))
             limits = [b.up_to_seconds for b in self.bands]
             if limits != sorted(set(limits)):
-                raise ValueError("penalty.bands must rise in up_to_seconds")
+                raise EventError(said("penalty.bands must rise in up_to_seconds"))
         return self
 
 
@@ -125,17 +126,16 @@ def _zone_name(name: str | None) -> str | None:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(
-            f"{name!r} is not a time zone name like Europe/Berlin or America/New_York"
-        ) from None
+        raise EventError(said("{name} is not a time zone name like Europe/Berlin or "
+                              "America/New_York", name=repr(name))) from None
     return name
 
 
 def _language(code: str) -> str:
     """One of the languages dipclock has a catalogue for (``dipclock.i18n.LANGUAGES``)."""
     if code not in LANGUAGES:
-        raise ValueError(f"{code!r} is not a language dipclock speaks: one of "
-                         f"{', '.join(LANGUAGES)}")
+        raise EventError(said("{code} is not a language dipclock speaks: one of {languages}",
+                              code=repr(code), languages=", ".join(LANGUAGES)))
     return code
 
 
@@ -185,22 +185,24 @@ class EventProfile(_Strict):
     def _consistent(self) -> EventProfile:
         years = [p.from_year for p in self.phase_lengths]
         if years[0] != FIRST_YEAR:
-            raise ValueError(f"phase_lengths must start at from_year = {FIRST_YEAR}")
+            raise EventError(said("phase_lengths must start at from_year = {year}",
+                                  year=FIRST_YEAR))
         if years != sorted(set(years)):
-            raise ValueError("phase_lengths must rise in from_year")
+            raise EventError(said("phase_lengths must rise in from_year"))
         for rule in self.phase_lengths:
             writing = self.writing_for(rule.from_year)
             if writing >= min(rule.spring, rule.fall):
-                raise ValueError(
-                    f"writing_minutes must be shorter than every phase ({writing:g} min; "
-                    f"from {rule.from_year}: Spring {rule.spring:g}, Fall {rule.fall:g})"
-                )
+                raise EventError(said(
+                    "writing_minutes must be shorter than every phase ({writing} min; "
+                    "from {year}: Spring {spring}, Fall {fall})", writing=format(writing, "g"),
+                    year=rule.from_year, spring=format(rule.spring, "g"),
+                    fall=format(rule.fall, "g")))
         v_years = [v.from_year for v in self.victory]
         if v_years != sorted(set(v_years)):
-            raise ValueError("victory must rise in from_year")
+            raise EventError(said("victory must rise in from_year"))
         numbers = [r.number for r in self.rounds]
         if len(numbers) != len(set(numbers)):
-            raise ValueError("rounds must have distinct numbers")
+            raise EventError(said("rounds must have distinct numbers"))
         return self
 
     def lengths_for(self, year: int) -> PhaseLengths:
@@ -236,8 +238,11 @@ class EventProfile(_Strict):
         for r in self.rounds:
             if r.number == number:
                 return r
-        known = ", ".join(str(r.number) for r in self.rounds) or "none"
-        raise EventError(f"{self.id} has no round {number} (rounds: {known})")
+        if not self.rounds:
+            raise EventError(said("{event} has no round {number} (rounds: none)",
+                                  event=self.id, number=number))
+        raise EventError(said("{event} has no round {number} (rounds: {known})", event=self.id,
+                              number=number, known=", ".join(str(r.number) for r in self.rounds)))
 
     def summary(self, words: Words = ENGLISH) -> str:
         """One line for ``dipclock events``, in ``words``' language (the ids stay)."""
@@ -288,20 +293,25 @@ def parse_event_toml(text: str, origin: str) -> EventProfile:
     deep = next((n for n, line in enumerate(text.splitlines(), 1)
                  if line.partition("=")[0].count(".") > MAX_KEY_DOTS), None)
     if deep is not None:  # tomllib takes seconds per such key (quadratic): refuse first
-        raise EventError(f"{origin}: not an event file: line {deep} has a key nested more "
-                         f"than {MAX_KEY_DOTS} levels")
+        raise EventError(said("{file}: not an event file: line {line} has a key nested more "
+                              "than {levels} levels", file=origin, line=deep,
+                              levels=MAX_KEY_DOTS))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise EventError(f"{origin}: not valid TOML: {exc}") from None
+        # tomllib's own words (what it found, the line and column) stay as it says them
+        raise EventError(said("{file}: not valid TOML: {reason}", file=origin,
+                              reason=str(exc))) from None
     except RecursionError:  # tomllib recurses once per level of [[[...]]] or {a = {...}}
-        raise EventError(f"{origin}: not an event file: arrays or tables nested too deeply") \
-            from None
+        raise EventError(said("{file}: not an event file: arrays or tables nested too "
+                              "deeply", file=origin)) from None
     data.setdefault("id", _stem(origin))
     try:
         return EventProfile.model_validate(data)
     except ValidationError as exc:
-        raise EventError(f"{origin}: {describe(exc.errors())}") from None
+        # the problem is said by ``describe`` (a sentence in the reader's language)
+        raise EventError(said("{file}: {reason}", file=origin,
+                              reason=describe(exc.errors()))) from None
 
 
 def _stem(origin: str) -> str:

@@ -16,10 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dipclock.events import EventProfile
-from dipclock.powers import POWERS
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.scoring import SYSTEMS, GameResult, ResultError, score_game
 from dipclock.scoring.rules import DrawRule, ScoringRules
 from dipclock.scoring.victory import as_ended
+from dipclock.sentences import phase, powers
 
 
 @dataclass(frozen=True)
@@ -50,11 +51,17 @@ class Endings:
     @property
     def text(self) -> str:
         """The endings in words, as the result sheet's page says them under the form."""
+        return self.in_(ENGLISH)
+
+    def in_(self, words: Words) -> str:
+        """``text`` in ``words``' language (the phone's)."""
         return " ".join(line for line in (
-            f"A vote can end a game from {self.votes_from}." if self.votes_from else "",
-            f"Games end with Fall {self.last_year}." if self.last_year else "",
-            "A draw is of all survivors, or of two leaders level at the year's victory "
-            "threshold." if self.draws == "two_leaders" else "",
+            words("A vote can end a game from {year}.", year=self.votes_from)
+            if self.votes_from else "",
+            words("Games end with {phase}.", phase=words.phase(self.last_year, "fall"))
+            if self.last_year else "",
+            words("A draw is of all survivors, or of two leaders level at the year's victory "
+                  "threshold.") if self.draws == "two_leaders" else "",
         ) if line)
 
 
@@ -62,18 +69,19 @@ class Endings:
 class Scored:
     """A sheet as scored. ``result``: the game as it ended (a board a power has won is its
     solo, whatever the sheet said); ``notes``: where that differs from the sheet, to show
-    beside the scores."""
+    beside the scores (sentences, said in the reader's language)."""
 
     result: GameResult
     scores: dict[str, float]
-    notes: tuple[str, ...]
+    notes: tuple[Said, ...]
 
 
 def rules_of(profile: EventProfile) -> ScoringRules:
     """The event's ``[scoring]`` table; a ``ResultError`` when it names no system."""
     if profile.scoring is None:
-        raise ResultError(f"{profile.id} names no scoring system: add [scoring] system = one "
-                          f"of {', '.join(SYSTEMS)} to its file")
+        raise ResultError(said("{event} names no scoring system: add [scoring] system = one "
+                               "of {systems} to its file", event=profile.id,
+                               systems=", ".join(SYSTEMS)))
     return profile.scoring
 
 
@@ -116,9 +124,12 @@ def score_result(profile: EventProfile, result: GameResult, round_no: int | None
     voted = ended.conceded_to is not None or ended.year != clock_year
     if ended.solo is None and voted:  # a draw or a concession: a vote ended the game
         if not allowed.votes_in(ended.year):
-            how = "a concession" if ended.conceded_to else "a draw"
-            raise ResultError(f"{profile.id}'s games end by vote from {allowed.votes_from}: "
-                              f"{how} in {ended.year} is not one of them")
+            raise ResultError(
+                said("{event}'s games end by vote from {first}: a concession in {year} is "
+                     "not one of them", event=profile.id, first=allowed.votes_from,
+                     year=ended.year) if ended.conceded_to else
+                said("{event}'s games end by vote from {first}: a draw in {year} is not one "
+                     "of them", event=profile.id, first=allowed.votes_from, year=ended.year))
     if ended.solo is None and allowed.draws == "two_leaders" and ended.conceded_to is None:
         _check_two_leaders(profile, ended, threshold)
     scores = score_game(rules.system, ended, threshold)
@@ -126,33 +137,39 @@ def score_result(profile: EventProfile, result: GameResult, round_no: int | None
 
 
 def unagreed_end(profile: EventProfile, result: GameResult,
-                 clock_year: int | None) -> str | None:
+                 clock_year: int | None) -> Said | None:
     """Where the event scores a game end not agreed by a vote as zero for everyone (wdc2006,
     graduated20 rule 16: "Game-ends which have not been agreed using the above procedure
     will be treated as abandoned games, and all the players involved will score zero"), a
     draw or a concession before the clock's end (``clock_year``; None: not known) is said,
     for a sheet with no vote recorded: the TD may have run it by hand, so it is the TD's
-    to record, not the software's to zero."""
+    to record, not the software's to zero. A sentence: the TD's phone says it in its
+    language."""
     votes = profile.votes
     early = result.conceded_to is not None or (
         result.solo is None and (clock_year is None or result.year < clock_year))
     if votes.unagreed_end != "zero" or not early:
         return None
-    cite = f" ({votes.rule})" if votes.rule else ""
-    return (f"no vote passed at this table: {profile.id}{cite} scores a game end not agreed "
-            "by a vote zero for every player; record the vote on the Votes card if there "
-            "was one")
+    if votes.rule:
+        return said("no vote passed at this table: {event} ({rule}) scores a game end not "
+                    "agreed by a vote zero for every player; record the vote on the Votes "
+                    "card if there was one", event=profile.id, rule=votes.rule)
+    return said("no vote passed at this table: {event} scores a game end not agreed by a "
+                "vote zero for every player; record the vote on the Votes card if there "
+                "was one", event=profile.id)
 
 
 def _check_allowed(profile: EventProfile, allowed: Endings, result: GameResult) -> None:
     if allowed.last_year is not None and result.year > allowed.last_year:
-        raise ResultError(f"{profile.id}'s games end with Fall {allowed.last_year}: "
-                          f"{result.year} cannot count")
+        raise ResultError(said("{event}'s games end with {phase}: {year} cannot count",
+                               event=profile.id, phase=phase(allowed.last_year, "fall"),
+                               year=result.year))
     if result.conceded_to is not None and not allowed.concession:
-        raise ResultError(f"{profile.id} has no concessions: a game ends in a solo or a draw")
+        raise ResultError(said("{event} has no concessions: a game ends in a solo or a draw",
+                               event=profile.id))
     if not result.leader_grew and not allowed.leader_growth:
-        raise ResultError(f"{profile.id}'s victory does not ask whether the leader grew: "
-                          "leave that out")
+        raise ResultError(said("{event}'s victory does not ask whether the leader grew: "
+                               "leave that out", event=profile.id))
 
 
 def _check_two_leaders(profile: EventProfile, result: GameResult, threshold: int) -> None:
@@ -165,9 +182,10 @@ def _check_two_leaders(profile: EventProfile, result: GameResult, threshold: int
     rest = [c for p, c in result.centres.items() if p not in drawing]
     if len(drawing) == 2 and counts[0] == counts[1] >= threshold and max(rest) < counts[0]:
         return
-    names = ", ".join(POWERS[p] for p in drawing)
-    raise ResultError(f"{profile.id}'s draws include all survivors, or are two leaders "
-                      f"level at {threshold}+ centres in {result.year}: not {names}")
+    raise ResultError(said("{event}'s draws include all survivors, or are two leaders level "
+                           "at {threshold}+ centres in {year}: not {powers}",
+                           event=profile.id, threshold=threshold, year=result.year,
+                           powers=powers(drawing)))
 
 
 def check_rounds(profile: EventProfile, rounds: Iterable[int]) -> None:

@@ -17,6 +17,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said, said
 
 #: The longest message, in characters: two lines on a 7-inch table screen, read from a
 #: seat across the table.
@@ -77,18 +78,19 @@ def clean_text(raw: str) -> str:
     a chime). A joiner inside an emoji or a word is part of it and kept."""
     text = raw.strip()
     if not text:
-        raise MessageError(f"a hall message needs some text (1 to {MAX_LENGTH} characters)")
+        raise MessageError(said("a hall message needs some text (1 to {most} characters)",
+                                most=MAX_LENGTH))
     if any(c in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029" for c in text):
-        raise MessageError("a hall message is one line: no line breaks")
+        raise MessageError(said("a hall message is one line: no line breaks"))
     if len(text) > MAX_LENGTH:
-        raise MessageError(
-            f"a hall message is at most {MAX_LENGTH} characters; this one has {len(text)}")
+        raise MessageError(said("a hall message is at most {most} characters; this one has "
+                                "{n}", most=MAX_LENGTH, n=len(text)))
     control = next((c for c in text if unicodedata.category(c) == "Cc"), None)
     if control is not None:
         raise MessageError(_cannot_show(control))
     if not any(_visible(c) for c in text):
-        raise MessageError("the message has nothing to show: it is only spaces and "
-                           "invisible characters")
+        raise MessageError(said("the message has nothing to show: it is only spaces and "
+                                "invisible characters"))
     kept = _in_a_grapheme(text)
     odd = next((c for i, c in enumerate(text) if not c.isprintable() and i not in kept), None)
     if odd is not None:
@@ -96,22 +98,27 @@ def clean_text(raw: str) -> str:
     return text
 
 
-def _cannot_show(c: str) -> str:
-    name = unicodedata.name(c, "a control character")
-    return f"a hall message cannot show U+{ord(c):04X} ({name.lower()})"
+def _cannot_show(c: str) -> Said:
+    code = f"U+{ord(c):04X}"
+    name = unicodedata.name(c, "")
+    if not name:
+        return said("a hall message cannot show {code} (a control character)", code=code)
+    # Unicode's own name of the character, as its tables give it
+    return said("a hall message cannot show {code} ({name})", code=code, name=name.lower())
 
 
 def check_minutes(minutes: int) -> int:
     """How long a message lasts: 1 to ``MAX_MINUTES`` whole minutes."""
     if not 1 <= minutes <= MAX_MINUTES:
-        raise MessageError(f"a hall message lasts 1 to {MAX_MINUTES} minutes "
-                           f"({MAX_MINUTES // 60} h), not {minutes}")
+        raise MessageError(said("a hall message lasts 1 to {most} minutes ({hours} h), not "
+                                "{minutes}", most=MAX_MINUTES, hours=MAX_MINUTES // 60,
+                                minutes=minutes))
     return minutes
 
 
 def _naive(moment: datetime) -> datetime:
     if moment.tzinfo is not None:
-        raise MessageError("a hall message's moments are naive UTC, without a zone")
+        raise MessageError(said("a hall message's moments are naive UTC, without a zone"))
     return moment
 
 

@@ -33,7 +33,6 @@ from importlib.resources import files
 from typing import Protocol
 
 from dipclock.errors import DipclockError
-from dipclock.powers import POWERS
 
 #: The languages with a complete catalogue, in their own words (a language switch lists
 #: them so).
@@ -65,7 +64,8 @@ class _Catalogue(Protocol):
 
 #: The seasons as catalogue entries (``PhaseRef.season`` is the key, in English)
 SEASONS: dict[str, str] = {"spring": N_("Spring"), "fall": N_("Fall")}
-#: The powers' names as catalogue entries, by letter (``dipclock.powers.POWERS``)
+#: The powers' names as catalogue entries, by letter (``dipclock.powers.POWERS``, which
+#: reads them from here: one English name for each)
 POWER_NAMES: dict[str, str] = {
     "A": N_("Austria"), "E": N_("England"), "F": N_("France"), "G": N_("Germany"),
     "I": N_("Italy"), "R": N_("Russia"), "T": N_("Turkey"),
@@ -101,7 +101,7 @@ class Words:
         return self.terms.get(english) or self(english)
 
     def power(self, letter: str) -> str:
-        return self.term(POWERS[letter])
+        return self.term(POWER_NAMES[letter])
 
     def season(self, season: str) -> str:
         return self.term(SEASONS[season])
@@ -118,14 +118,14 @@ class Words:
 class Said:
     """A sentence said now and read later, in whichever language its reader speaks: a
     hub's refusal is made before it is known which phone reads it. ``str()`` is English;
-    ``in_(words)`` the reader's language. A field's value may be a ``Said`` itself."""
+    ``in_(words)`` the reader's language. A field's value may be a ``Said`` itself, or a
+    ``DipclockError`` (said as it was raised)."""
 
     text: str
     values: Mapping[str, object] = field(default_factory=dict)
 
     def in_(self, words: Words) -> str:
-        return words(self.text, **{k: v.in_(words) if isinstance(v, Said) else v
-                                   for k, v in self.values.items()})
+        return words(self.text, **_said_values(self.values, words))
 
     def __str__(self) -> str:
         return self.in_(ENGLISH_WORDS)
@@ -136,6 +136,8 @@ class Said:
         phase, a count), its ``kind`` and what it needs; a value a number, a string, None or
         a sentence of its own; any other value is kept as its English text."""
         def kept(v: object) -> object:
+            if isinstance(v, DipclockError) and isinstance(v.said, Said):
+                v = v.said
             if isinstance(v, Said):
                 return v.to_json()
             return v if v is None or isinstance(v, str | int | float | bool) else str(v)
@@ -214,8 +216,7 @@ class _Plural(Said):
     n: int = 1
 
     def in_(self, words: Words) -> str:
-        return words.plural(self.text, self.many, self.n, **{
-            k: v.in_(words) if isinstance(v, Said) else v for k, v in self.values.items()})
+        return words.plural(self.text, self.many, self.n, **_said_values(self.values, words))
 
     def _kind(self) -> dict[str, object]:
         return {"kind": "count", "many": self.many, "n": self.n}
@@ -223,12 +224,12 @@ class _Plural(Said):
 
 def _power_back(plain: Said, data: dict[str, object]) -> Said | None:
     letter = data.get("letter")
-    return _Power(plain.text, letter=letter) if letter in POWERS else None
+    return _Power(plain.text, letter=letter) if letter in POWER_NAMES else None
 
 
 def _powers_back(plain: Said, data: dict[str, object]) -> Said | None:
     letters = data.get("letters")
-    ok = isinstance(letters, list) and all(p in POWERS for p in letters)
+    ok = isinstance(letters, list) and all(p in POWER_NAMES for p in letters)
     return _Powers(plain.text, letters=tuple(letters)) if ok else None  # type: ignore[arg-type]
 
 
@@ -246,6 +247,13 @@ def _count_back(plain: Said, data: dict[str, object]) -> Said | None:
 
 _KINDS = {"power": _power_back, "powers": _powers_back, "phase": _phase_back,
           "count": _count_back}
+
+
+def _said_values(values: Mapping[str, object], words: Words) -> dict[str, object]:
+    """A sentence's values in ``words``' language: a ``Said``, or an error raised with one
+    (``said("seating: {error}", error=exc)``), is said in it; anything else as it is."""
+    return {k: v.in_(words) if isinstance(v, Said | DipclockError) else v
+            for k, v in values.items()}
 
 
 def said(text: str, /, **values: object) -> Said:
@@ -278,7 +286,8 @@ def _catalogue(lang: str) -> _Catalogue:
     if lang in ("en", PSEUDO):
         return gettext.NullTranslations()
     if lang not in LANGUAGES:
-        raise LanguageError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
+        raise LanguageError(said("language {language}: one of {languages}",
+                                 language=repr(lang), languages=", ".join(LANGUAGES)))
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
 
 
@@ -326,7 +335,8 @@ def language(code: str) -> str:
     base = code.strip().replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
     if base in LANGUAGES or base == PSEUDO:
         return base
-    raise LanguageError(f"language {code!r}: one of {', '.join(LANGUAGES)}")
+    raise LanguageError(said("language {language}: one of {languages}",
+                             language=repr(code), languages=", ".join(LANGUAGES)))
 
 
 def from_environment(env: Mapping[str, str]) -> str:
@@ -367,13 +377,15 @@ def words_of(profile: _Speaks) -> Words:
 
 def check_terms(terms: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """An event's ``[terms]`` as the profile keeps them (hashable, in ``TERMS`` order), or
-    a ``ValueError`` naming the unknown key and the terms there are."""
-    for key, said in terms.items():
+    a ``LanguageError`` (a ``ValueError``) naming the unknown key and the terms there
+    are."""
+    for key, word in terms.items():
         if key not in TERMS:
-            raise ValueError(f"{key!r} is not a term an event can rename: one of "
-                             f"{', '.join(TERMS)}")
-        if not isinstance(said, str) or not said.strip():
-            raise ValueError(f"{key!r}: the event's word for it, in quotes")
+            raise LanguageError(said("{key} is not a term an event can rename: one of "
+                                     "{terms}", key=repr(key), terms=", ".join(TERMS)))
+        if not isinstance(word, str) or not word.strip():
+            raise LanguageError(said("{key}: the event's word for it, in quotes",
+                                     key=repr(key)))
     return tuple((t, terms[t].strip()) for t in TERMS if t in terms)
 
 

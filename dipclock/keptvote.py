@@ -22,6 +22,8 @@ import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from dipclock.i18n import ENGLISH, Said, Words, said
+from dipclock.sentences import plural
 from dipclock.sync import KEPT_LIMIT
 
 #: Votes this close to the tables' median kept the same time: a kiosk's kept time is off
@@ -37,14 +39,19 @@ KEPT_AWAY = 18 * 3600.0
 class KeptVerdict:
     """What the votes decide: ``change`` (seconds to add to the hub's time; None: it
     stands), the tables whose vote carried it, how many it needed, and one line saying
-    why, with every table's vote, for the TD's log."""
+    why, with every table's vote, for the TD's log: ``said`` in the TD's language,
+    ``text`` in English."""
 
     change: float | None
     agreeing: tuple[int, ...]
     needed: int
-    text: str
+    said: Said
     #: a table said the hub's time was wrong: the TD hears what was decided and why
     told: bool = True
+
+    @property
+    def text(self) -> str:
+        return str(self.said)
 
 
 def quorum(paired: int) -> int:
@@ -53,9 +60,21 @@ def quorum(paired: int) -> int:
     return max(2, paired // 2 + 1)
 
 
-def votes_text(votes: Mapping[int, float]) -> str:
+def votes_text(votes: Mapping[int, float], words: Words = ENGLISH) -> str:
     """Each table's vote, hub time minus the time it kept: "table 1 +3600.02 s, ..."."""
-    return ", ".join(f"table {t} {votes[t]:+.2f} s" for t in sorted(votes))
+    return ", ".join(words("table {table} {difference} s", table=t,
+                           difference=format(votes[t], "+.2f")) for t in sorted(votes))
+
+
+@dataclass(frozen=True)
+class _Votes(Said):
+    """Each table's vote (``votes_text``) as a sentence's value, in its reader's language;
+    kept as JSON it is its English text."""
+
+    votes: tuple[tuple[int, float], ...] = ()
+
+    def in_(self, words: Words) -> str:
+        return votes_text(dict(self.votes), words)
 
 
 def kept_time_change(votes: Mapping[int, tuple[float, float]], paired: int, now: float,
@@ -68,35 +87,44 @@ def kept_time_change(votes: Mapping[int, tuple[float, float]], paired: int, now:
     it recorded nothing, so there is nothing to check the tables' time against)."""
     needed = quorum(paired)
     differences = {table: d for table, (d, _) in votes.items()}
-    said = votes_text(differences)
+    told = _Votes(votes_text(differences), votes=tuple(sorted(differences.items())))
     if not differences:
-        return KeptVerdict(None, (), needed, "no table had kept the time", told=False)
+        return KeptVerdict(None, (), needed, said("no table had kept the time"), told=False)
     middle = statistics.median(differences.values())
     if abs(middle) <= KEPT_LIMIT:
         odd = sorted(t for t, d in differences.items() if abs(d) > KEPT_LIMIT)
         if not odd:
-            return KeptVerdict(None, (), needed, f"the tables agree with the hub's time "
-                                                 f"({said})", told=False)
-        named = ", ".join(map(str, odd))
-        return KeptVerdict(None, (), needed, (
-            f"hub time kept: the tables that kept the time agree with it but "
-            f"table{'s' * (len(odd) > 1)} {named} ({said})"))
+            return KeptVerdict(None, (), needed, said(
+                "the tables agree with the hub's time ({votes})", votes=told), told=False)
+        return KeptVerdict(None, (), needed, plural(
+            "hub time kept: the tables that kept the time agree with it but table {tables} "
+            "({votes})", "hub time kept: the tables that kept the time agree with it but "
+            "tables {tables} ({votes})", len(odd), tables=", ".join(map(str, odd)),
+            votes=told))
     agreeing = tuple(sorted(t for t, d in differences.items() if abs(d - middle) <= KEPT_AGREE))
     if len(agreeing) < needed:
-        return KeptVerdict(None, agreeing, needed, (
-            f"hub time kept: {len(agreeing)} of the {paired} paired tables kept a time "
-            f"{abs(middle):.1f} s {'behind' if middle > 0 else 'ahead of'} the hub's, and "
-            f"moving it needs {needed} ({said})"))
+        figures = {"n": len(agreeing), "paired": paired, "seconds": f"{abs(middle):.1f}",
+                   "needed": needed, "votes": told}
+        return KeptVerdict(None, agreeing, needed, said(
+            "hub time kept: {n} of the {paired} paired tables kept a time {seconds} s behind "
+            "the hub's, and moving it needs {needed} ({votes})", **figures) if middle > 0
+            else said("hub time kept: {n} of the {paired} paired tables kept a time {seconds} "
+                      "s ahead of the hub's, and moving it needs {needed} ({votes})",
+                      **figures))
     change = -statistics.median(differences[t] for t in agreeing)
     kept = now + change
     if last_seen is None:
-        return KeptVerdict(None, agreeing, needed, (
-            f"hub time kept: the hub has no record of its time to check the tables' "
-            f"against ({said})"))
-    if not last_seen - KEPT_AGREE <= kept <= last_seen + KEPT_AWAY:
-        where = "before" if kept < last_seen else f"more than {KEPT_AWAY / 3600:.0f} h after"
-        return KeptVerdict(None, agreeing, needed, (
-            f"hub time kept: the time the tables kept is {where} the hub's last record of "
-            f"its own, so it cannot be the hall's ({said}); set the hub's time from a "
-            "phone if it is wrong"))
-    return KeptVerdict(change, agreeing, needed, said)
+        return KeptVerdict(None, agreeing, needed, said(
+            "hub time kept: the hub has no record of its time to check the tables' against "
+            "({votes})", votes=told))
+    if kept < last_seen - KEPT_AGREE:
+        return KeptVerdict(None, agreeing, needed, said(
+            "hub time kept: the time the tables kept is before the hub's last record of its "
+            "own, so it cannot be the hall's ({votes}); set the hub's time from a phone if it "
+            "is wrong", votes=told))
+    if kept > last_seen + KEPT_AWAY:
+        return KeptVerdict(None, agreeing, needed, said(
+            "hub time kept: the time the tables kept is more than {hours} h after the hub's "
+            "last record of its own, so it cannot be the hall's ({votes}); set the hub's time "
+            "from a phone if it is wrong", hours=format(KEPT_AWAY / 3600, ".0f"), votes=told))
+    return KeptVerdict(change, agreeing, needed, told)

@@ -6,15 +6,11 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-POWERS: dict[str, str] = {
-    "A": "Austria",
-    "E": "England",
-    "F": "France",
-    "G": "Germany",
-    "I": "Italy",
-    "R": "Russia",
-    "T": "Turkey",
-}
+from dipclock.errors import DipclockError
+from dipclock.i18n import POWER_NAMES, said
+
+#: the English names (the catalogue's, ``dipclock.i18n.POWER_NAMES``: one spelling of each)
+POWERS: dict[str, str] = dict(POWER_NAMES)
 LETTERS = tuple(POWERS)
 
 
@@ -23,17 +19,27 @@ LETTERS = tuple(POWERS)
 _BY_WORD = {w.casefold(): letter for letter, name in POWERS.items() for w in (letter, name)}
 
 
+class PowerError(DipclockError, ValueError):
+    """Not one of the seven powers; a ``ValueError`` too, as its callers (and a pydantic
+    model's validator) expect, said in the reader's language."""
+
+
+def _not_a_power(text: str) -> PowerError:
+    return PowerError(said("{power} is not a power (one of {letters})", power=repr(text),
+                           letters=" ".join(LETTERS)))
+
+
 def power_letter(text: str) -> str:
-    """'I', 'i' or 'Italy' -> 'I'; anything else is a ValueError naming the choices."""
+    """'I', 'i' or 'Italy' -> 'I'; anything else is a ``PowerError`` naming the choices."""
     letter = _BY_WORD.get(text.strip().casefold())
     if letter is None:
-        raise ValueError(f"{text!r} is not a power (one of {' '.join(LETTERS)})")
+        raise _not_a_power(text)
     return letter
 
 
 def _letter(letter: str) -> str:
     if letter not in POWERS:
-        raise ValueError(f"{letter!r} is not a power (one of {' '.join(LETTERS)})")
+        raise _not_a_power(letter)
     return letter
 
 

@@ -29,17 +29,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from dipclock import sentences
 from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, EventProfile
-from dipclock.i18n import N_
-from dipclock.powers import POWERS
+from dipclock.i18n import ENGLISH, N_, Said, Words, said
 from dipclock.schedule import PhaseRef, Schedule
 from dipclock.standings.model import GameScore
 from dipclock.standings.rules import ReplacedScore
 from dipclock.timeline import table_clock
 
-#: what the table's screen and the sheet say of a power no one plays any more
-CIVIL_DISORDER = "civil disorder"
+#: what the table's screen and the sheet say of a power no one plays any more (a value
+#: compared too: it is said in the reader's language where it is shown)
+CIVIL_DISORDER = N_("civil disorder")
 
 #: the words of each rule in the standings' note
 RULE_WORDS: dict[str, str] = {
@@ -75,7 +76,23 @@ class Replacement:
     @property
     def title(self) -> str:
         """"Germany at round 2 table 4" """
-        return f"{POWERS[self.power]} at round {self.round} table {self.table}"
+        return str(self.said_title)
+
+    @property
+    def said_title(self) -> Said:
+        """``title`` in its reader's language."""
+        return said("{power} at round {round} table {table}",
+                    power=sentences.power(self.power), round=self.round, table=self.table)
+
+    @property
+    def said_who(self) -> Said | str:
+        """``who``: the player's name as written, or civil disorder in the reader's
+        language."""
+        return self.player if self.player is not None else Said(CIVIL_DISORDER)
+
+    @property
+    def said_phase(self) -> Said:
+        return sentences.phase(self.phase.year, self.phase.season)
 
 
 def check(new: Replacement, records: Iterable[Replacement],
@@ -91,55 +108,65 @@ def check(new: Replacement, records: Iterable[Replacement],
     wdc2018 does not); and a share
     for a player where the event leaves the score to the TD (``td``; civil disorder scores
     for no one), shares adding to at most 100 %."""
-    where = new.title
+    where = new.said_title
     if new.power not in seated.get(new.table, {}):
-        raise ReplacementError(f"{where}: no one was seated as {POWERS[new.power]} there")
+        raise ReplacementError(said("{where}: no one was seated as {power} there",
+                                    where=where, power=sentences.power(new.power)))
     if new.phase.index == 0:
-        raise ReplacementError(f"{where}: Spring {FIRST_YEAR} is the game's start; seat "
-                               "the new player in the seating instead")
+        raise ReplacementError(said("{where}: {phase} is the game's start; seat the new "
+                                    "player in the seating instead", where=where,
+                                    phase=sentences.phase(FIRST_YEAR, "spring")))
     if last_year is not None and new.phase.year > last_year:
-        raise ReplacementError(f"{where}: the game ends in {last_year}, before "
-                               f"{new.phase.title}")
+        raise ReplacementError(said("{where}: the game ends in {year}, before {phase}",
+                                    where=where, year=last_year, phase=new.said_phase))
     if new.share is not None and not (math.isfinite(new.share) and 0 <= new.share <= 100):
-        raise ReplacementError(f"{where}: a share is 0 to 100 %, not {new.share:g}")
+        raise ReplacementError(said("{where}: a share is 0 to 100 %, not {share}",
+                                    where=where, share=format(new.share, "g")))
     if new.player is not None and not new.player.strip():
-        raise ReplacementError(f"{where}: no player named (or civil disorder)")
+        raise ReplacementError(said("{where}: no player named (or civil disorder)",
+                                    where=where))
     records = list(records)
     mine = [r for r in records
             if (r.round, r.table, r.power) == (new.round, new.table, new.power)]
     same = next((r for r in mine if r.phase == new.phase), None)
     if same is not None:
-        raise ReplacementError(f"{where}: {same.who} already plays it from "
-                               f"{new.phase.title}; undo that first")
+        raise ReplacementError(said("{where}: {who} already plays it from {phase}; undo that "
+                                    "first", where=where, who=same.said_who,
+                                    phase=new.said_phase))
     if new.player is not None:
         starter = seated[new.table][new.power]
         before = holder(starter, mine, new.phase)
         if before == new.player:
-            raise ReplacementError(f"{where}: {new.player} already plays it then")
+            raise ReplacementError(said("{where}: {player} already plays it then",
+                                        where=where, player=new.player))
         played = [p for p, who in seated[new.table].items() if who == new.player] + [
             r.power for r in records if (r.round, r.table) == (new.round, new.table)
             and r.player == new.player and r.power != new.power]
         if played and not from_game:
-            raise ReplacementError(f"{where}: {new.player} played {POWERS[played[0]]} in "
-                                   "this game, and the event does not let a player of the "
-                                   "game take another position")
+            raise ReplacementError(said("{where}: {player} played {power} in this game, and "
+                                        "the event does not let a player of the game take "
+                                        "another position", where=where, player=new.player,
+                                        power=sentences.power(played[0])))
         for table, powers in seated.items():
             if table != new.table and new.player in powers.values() and not two_boards:
-                raise ReplacementError(f"{where}: {new.player} plays at table {table} this "
-                                       "round, and the event does not allow two boards")
+                raise ReplacementError(said("{where}: {player} plays at table {table} this "
+                                            "round, and the event does not allow two boards",
+                                            where=where, player=new.player, table=table))
         elsewhere = next((r for r in records if r.round == new.round and r.table != new.table
                           and r.player == new.player), None)
         if elsewhere is not None and not two_boards:
-            raise ReplacementError(f"{where}: {new.player} already replaces a player at "
-                                   f"table {elsewhere.table} this round, and the event does "
-                                   "not allow two boards")
+            raise ReplacementError(said("{where}: {player} already replaces a player at "
+                                        "table {table} this round, and the event does not "
+                                        "allow two boards", where=where, player=new.player,
+                                        table=elsewhere.table))
     if rule == "td" and new.share is None and new.player is not None:
-        raise ReplacementError(f"{where}: the event leaves the score to the TD: give "
-                               f"{new.who}'s share (0 to 100 %)")
+        raise ReplacementError(said("{where}: the event leaves the score to the TD: give "
+                                    "{player}'s share (0 to 100 %)", where=where,
+                                    player=new.who))
     given = sum(r.share or 0 for r in [*mine, new])
     if given > 100:
-        raise ReplacementError(f"{where}: the shares given add up to {given:g} %, more "
-                               "than the game")
+        raise ReplacementError(said("{where}: the shares given add up to {share} %, more "
+                                    "than the game", where=where, share=format(given, "g")))
 
 
 def holder(starter: str, records: Iterable[Replacement], phase: PhaseRef | None) -> str:
@@ -151,11 +178,17 @@ def holder(starter: str, records: Iterable[Replacement], phase: PhaseRef | None)
     return max(started, key=lambda r: r.phase.index).who if started else starter
 
 
-def sheet_words(starter: str, records: Iterable[Replacement]) -> str:
+def sheet_words(starter: str, records: Iterable[Replacement], words: Words = ENGLISH
+                ) -> str:
     """A sheet's line for a power: who started and who played it from which phase ("Ann
-    Start, then Zoe Late from Fall 1903"): the line is signed for the whole game."""
-    chain = sorted(records, key=lambda r: r.phase.index)
-    return ", then ".join([starter, *(f"{r.who} from {r.phase.title}" for r in chain)])
+    Start, then Zoe Late from Fall 1903"): the line is signed for the whole game. In
+    ``words``' language (the phone's)."""
+    line = starter
+    for r in sorted(records, key=lambda r: r.phase.index):
+        line = words("{before}, then {player} from {phase}", before=line,
+                     player=words(CIVIL_DISORDER) if r.player is None else r.player,
+                     phase=words.phase(r.phase.year, r.phase.season))
+    return line
 
 
 def begun(profile: EventProfile, schedule: Schedule, table: int | None,
@@ -220,9 +253,10 @@ def shares(starter: str, records: Sequence[Replacement], rule: ReplacedScore,
 
 
 def split(score: GameScore, records: Sequence[Replacement], rule: ReplacedScore,
-          end_year: int) -> tuple[list[GameScore], str]:
+          end_year: int) -> tuple[list[GameScore], Said]:
     """``score`` (the starter's game) as each player's share, and the standings' note
-    ("Germany at round 2 table 4: 60 % to Ann, 40 % to Zoe, as the TD decided"). The player
+    ("Germany at round 2 table 4: 60 % to Ann, 40 % to Zoe, as the TD decided", said in
+    its reader's language where it is shown). The player
     with the largest share keeps the board, power and centres (for tie-breaks and best
     country; the starter on a tie); the others' shares are scores of no board, since a
     board seats one player a power. A share of 0 is no game at all."""
@@ -232,11 +266,16 @@ def split(score: GameScore, records: Sequence[Replacement], rule: ReplacedScore,
            else replace(score, player=who, score=score.score * part, board=None, power=None,
                         centres=None, shared=True)
            for who, part in parts if part > 0]
-    said = ", ".join(f"{round(part * 100):g} % to {who}" for who, part in parts)
+    given: list[Said | str] = [said("{share} % to {player}", share=format(round(part * 100), "g"),
+                                    player=who) for who, part in parts]
     lost = 1 - sum(part for _, part in parts)
     if lost > 1e-9:
-        said += f", {round(lost * 100):g} % to civil disorder (no one)"
-    return out, f"{records[0].title if records else score.player}: {said}, {how}"
+        given.append(said("{share} % to civil disorder (no one)",
+                          share=format(round(lost * 100), "g")))
+    # ``how`` is a RULE_WORDS entry: the catalogue has it (N_)
+    return out, said("{title}: {shares}, {how}",
+                     title=records[0].said_title if records else score.player,
+                     shares=sentences.listed(*given), how=Said(how))
 
 
 __all__ = ["CIVIL_DISORDER", "RULE_WORDS", "ReplacedScore", "Replacement",

@@ -4,7 +4,9 @@
 ``--pause``; parsing them (``dipclock.arguments``) cannot tell a break that falls after the
 game, or a call a day late, from one the TD meant. This can, because it asks the built
 clock: what cannot be meant is a ``UsageError`` naming the option, and what is odd but valid
-comes back as a note to print, so nothing silently changes meaning.
+comes back as a note to print, so nothing silently changes meaning. Both are sentences
+(``dipclock.i18n.Said``) said in the reader's language: ``dipclock plan --lang fr``, or a
+standalone table's screen.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from dipclock.arguments import UsageError
+from dipclock.i18n import WEEKDAYS, Said, said
 from dipclock.schedule import Pause
+from dipclock.sentences import phase
 from dipclock.timeline import TableClock
 from dipclock.venuetime import venue_naive, zone
 
@@ -22,11 +26,15 @@ from dipclock.venuetime import venue_naive, zone
 LONGEST_ROUND = timedelta(hours=16)
 
 
-def _hm(moment: datetime, built: TableClock) -> str:
-    """A moment on the venue's clock: "14:48", or "Sat 09:30" on another day than the start."""
+def _hm(moment: datetime, built: TableClock) -> str | Said:
+    """A moment on the venue's clock: "14:48", or "Sat 09:30" on another day than the start
+    (the weekday in the reader's language)."""
     local = venue_naive(moment, zone(built.profile.timezone))
     text = local.strftime("%H:%M:%S" if local.second else "%H:%M")
-    return local.strftime("%a ") + text if _other_day(moment, built) else text
+    if not _other_day(moment, built):
+        return text
+    # the weekday is the catalogue's own (``WEEKDAYS``, marked there)
+    return said("{day} {time}", day=Said(WEEKDAYS[local.weekday()]), time=text)
 
 
 def _other_day(moment: datetime, built: TableClock) -> bool:
@@ -44,14 +52,14 @@ def check_round(
     built: TableClock,
     typed_pauses: Sequence[str] = (),
     typed_call: str | None = None,
-) -> list[str]:
+) -> list[Said]:
     """Refuse what the round cannot mean; return notes for what is odd but valid.
 
     ``typed_pauses`` are the ``--pause`` texts in the schedule's order, ``typed_call`` the
     ``--call`` text (None: the call, if any, is the event's published one).
     """
     schedule = built.schedule
-    notes: list[str] = []
+    notes: list[Said] = []
     if schedule.call is not None:
         notes += _check_call(built, schedule.call, typed_call)
     table = built.timetable()
@@ -62,29 +70,35 @@ def check_round(
     return notes
 
 
-def _check_call(built: TableClock, call: datetime, typed: str | None) -> list[str]:
+def _check_call(built: TableClock, call: datetime, typed: str | None) -> list[Said]:
     start = built.schedule.start
-    name = f"--call {typed}" if typed is not None else f"the published call ({_hm(call, built)})"
+    name: str | Said = f"--call {typed}" if typed is not None else \
+        said("the published call ({time})", time=_hm(call, built))
     if call <= start:
-        raise UsageError(f"{name}: at or before the start ({_hm(start, built)})")
+        raise UsageError(said("{name}: at or before the start ({start})", name=name,
+                              start=_hm(start, built)))
     if call - start > LONGEST_ROUND:
-        hours = (call - start).total_seconds() / 3600
-        why = f"{hours:.0f} h after the start ({_hm(start, built)})"
+        hours = f"{(call - start).total_seconds() / 3600:.0f}"
         if _other_day(call, built) and typed is not None and _bare(typed):
-            why = f"a time before the start is the next day, {why}"
-        raise UsageError(f"{name}: {why}, longer than any round can be")
+            raise UsageError(said("{name}: a time before the start is the next day, {hours} h "
+                                  "after the start ({start}), longer than any round can be",
+                                  name=name, hours=hours, start=_hm(start, built)))
+        raise UsageError(said("{name}: {hours} h after the start ({start}), longer than any "
+                              "round can be", name=name, hours=hours, start=_hm(start, built)))
     table = built.timetable()
     if not table.phases:
-        what = "no Fall deadline" if built.profile.call_ends == "last_fall" else "no deadline"
-        raise UsageError(f"{name}: {what} of the round falls before it")
+        if built.profile.call_ends == "last_fall":
+            raise UsageError(said("{name}: no Fall deadline of the round falls before it",
+                                  name=name))
+        raise UsageError(said("{name}: no deadline of the round falls before it", name=name))
     if built.last_year is None and len(built.phases) == len(built.all_phases):
-        last = built.all_phases[-1].ref.title
-        raise UsageError(f"{name}: after {last}, the furthest a game is shown")
-    if table.ends == "last_year" and table.ends_at is not None and table.ends_at < call:
-        return [
-            f"the game ends after Fall {table.last_year} ({_hm(table.ends_at, built)}), "
-            "before the call"
-        ]
+        last = built.all_phases[-1].ref
+        raise UsageError(said("{name}: after {phase}, the furthest a game is shown", name=name,
+                              phase=phase(last.year, last.season)))
+    if table.ends == "last_year" and table.last_year and table.ends_at is not None \
+            and table.ends_at < call:
+        return [said("the game ends after {phase} ({time}), before the call",
+                     phase=phase(table.last_year, "fall"), time=_hm(table.ends_at, built))]
     return []
 
 
@@ -94,27 +108,30 @@ def _check_pause(
     start, name = built.schedule.start, f"--pause {typed}"
     if pause.at is not None:
         if pause.at < start:
-            raise UsageError(
-                f"{name}: starts before the round ({_hm(start, built)}); to start later, "
-                "move --start"
-            )
+            raise UsageError(said("{name}: starts before the round ({start}); to start later, "
+                                  "move --start", name=name, start=_hm(start, built)))
         if game_end is not None and pause.at >= game_end:
-            when = _hm(pause.at, built)
+            when, end = _hm(pause.at, built), _hm(game_end, built)
             if _other_day(pause.at, built) and _bare(typed.split("=", 1)[0]):
-                when = f"a time before the start is the next day, {when}"
-            raise UsageError(
-                f"{name}: the game is over by then ({when}; it ends at {_hm(game_end, built)})"
-            )
+                raise UsageError(said("{name}: the game is over by then (a time before the "
+                                      "start is the next day, {when}; it ends at {end})",
+                                      name=name, when=when, end=end))
+            raise UsageError(said("{name}: the game is over by then ({when}; it ends at {end})",
+                                  name=name, when=when, end=end))
         return
     ref = pause.at_deadline
     if ref is None:
         return
     known = [p.ref for p in built.timetable().phases]
     if ref not in known:
-        span = f"{known[0].code} to {known[-1].code}" if known else "none"
-        raise UsageError(f"{name}: no such deadline in this round ({span})")
+        if not known:
+            raise UsageError(said("{name}: no such deadline in this round (none)", name=name))
+        # the phases' codes, as --pause takes them (at=F1903)
+        raise UsageError(said("{name}: no such deadline in this round ({first} to {last})",
+                              name=name, first=known[0].code, last=known[-1].code))
     if ref == known[-1] and built.timetable().ends != "horizon":
-        raise UsageError(f"{name}: the game ends at that deadline, no clock runs after it")
+        raise UsageError(said("{name}: the game ends at that deadline, no clock runs after it",
+                              name=name))
 
 
 def _check_overlaps(built: TableClock, typed: Sequence[str]) -> None:
@@ -126,10 +143,9 @@ def _check_overlaps(built: TableClock, typed: Sequence[str]) -> None:
     windows.sort()
     for (b1, e1, t1), (b2, _e2, t2) in zip(windows, windows[1:], strict=False):
         if b2 < e1:
-            raise UsageError(
-                f"--pause {t2} overlaps --pause {t1} ({_hm(b1, built)} to {_hm(e1, built)}): "
-                "make it one longer break"
-            )
+            raise UsageError(said("--pause {second} overlaps --pause {first} ({start} to "
+                                  "{end}): make it one longer break", second=t2, first=t1,
+                                  start=_hm(b1, built), end=_hm(e1, built)))
 
 
 __all__ = ["LONGEST_ROUND", "check_round"]

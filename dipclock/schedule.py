@@ -12,7 +12,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from dipclock.errors import DipclockError
 from dipclock.events import FIRST_YEAR, Year
+from dipclock.i18n import said
 
 Season = Literal["spring", "fall"]
 _SEASON_CODES: dict[str, Season] = {"S": "spring", "F": "fall", "A": "fall"}
@@ -20,6 +22,11 @@ _SEASON_CODES: dict[str, Season] = {"S": "spring", "F": "fall", "A": "fall"}
 
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ScheduleError(DipclockError, ValueError):
+    """A phase or a pause that cannot be, said in the reader's language; a ``ValueError``
+    too, as a request's validator and the command line's parsing expect."""
 
 
 class PhaseRef(_Strict):
@@ -33,7 +40,8 @@ class PhaseRef(_Strict):
         """``S1903``, ``F1904`` (``A`` for Autumn is accepted too)."""
         code = text.strip().upper()
         if len(code) != 5 or code[0] not in _SEASON_CODES or not code[1:].isdigit():
-            raise ValueError(f"{text!r} is not a phase like S1903 or F1904")
+            raise ScheduleError(said("{text} is not a phase like S1903 or F1904",
+                                     text=repr(text)))
         return cls(year=int(code[1:]), season=_SEASON_CODES[code[0]])
 
     @property
@@ -69,7 +77,7 @@ class Pause(_Strict):
     @model_validator(mode="after")
     def _one_start(self) -> Pause:
         if (self.at is None) == (self.at_deadline is None):
-            raise ValueError("a pause starts either at a moment or at a deadline")
+            raise ScheduleError(said("a pause starts either at a moment or at a deadline"))
         return self
 
     def applies_to(self, table: int | None) -> bool:

@@ -17,7 +17,6 @@ from functools import reduce
 
 from dipclock.i18n import PHASE, POWER_NAMES, Said, _Phase, _Plural, _Power, _Powers, said
 from dipclock.powers import LETTERS
-from dipclock.schedule import PhaseRef
 
 
 def power(letter: str) -> Said:
@@ -43,9 +42,13 @@ def phase(year: int, season: str) -> Said:
 
 
 def phase_of(code: str) -> Said:
-    """A phase by its code, "S1901" -> "Spring 1901" (the log and the API's codes)."""
-    ref = PhaseRef.parse(code)
-    return phase(ref.year, ref.season)
+    """A phase by its code, "S1901" -> "Spring 1901" (the log and the API's codes, made by
+    ``dipclock.schedule.PhaseRef.code``: read here without the schedule, which reads the
+    events, which make sentences); a code of no phase is said as it is."""
+    season = {"S": "spring", "F": "fall"}.get(code[:1])
+    if season is None or len(code) != 5 or not code[1:].isdigit():
+        return Said("{code}", {"code": code})  # not a catalogue entry: said as written
+    return phase(int(code[1:]), season)
 
 
 def plural(one: str, many: str, n: int, /, **values: object) -> Said:
@@ -54,9 +57,17 @@ def plural(one: str, many: str, n: int, /, **values: object) -> Said:
     return _Plural(one, values, many=many, n=n)
 
 
+def listed(first: Said | str, *more: Said | str) -> Said:
+    """Items one after the other with commas, "Italy (Bob), Turkey" (each item a sentence
+    of its own, or a name as written)."""
+    start = first if isinstance(first, Said) else Said("{item}", {"item": first})  # a name:
+    # not a catalogue entry, said as written
+    return reduce(lambda a, b: said("{first}, {second}", first=a, second=b), more, start)
+
+
 def clauses(first: Said, *more: Said) -> Said:
     """Clauses one after the other, "a; b; c" (a language may set its own semicolon)."""
     return reduce(lambda a, b: said("{first}; {second}", first=a, second=b), more, first)
 
 
-__all__ = ["and_powers", "clauses", "phase", "phase_of", "plural", "power", "powers"]
+__all__ = ["and_powers", "clauses", "listed", "phase", "phase_of", "plural", "power", "powers"]

@@ -22,18 +22,24 @@ from pydantic import (
     model_validator,
 )
 
-from dipclock.errors import describe
+from dipclock.errors import DipclockError, describe
 from dipclock.events import EventProfile
 from dipclock.hallmessage import HallMessage
+from dipclock.i18n import said
 from dipclock.names import spelling
 from dipclock.powers import PowerLetter
 from dipclock.schedule import Schedule
 
 
+class PlayerNameError(DipclockError, ValueError):
+    """A name the TD typed that cannot be kept, said in the TD's language (a request's
+    validator: ``server.seatingdesk``)."""
+
+
 def _kept_name(text: str) -> str:
     kept = spelling(text)
     if not kept:
-        raise ValueError("a player's name is empty")
+        raise PlayerNameError(said("a player's name is empty"))
     return kept
 
 
@@ -198,7 +204,7 @@ class Snapshot(_Part):
 
 def reason(exc: ValidationError) -> str:
     """A snapshot's first problem in one line, for a log: ``presses.0.power: ...``."""
-    return describe(exc.errors(), whole="snapshot")
+    return str(describe(exc.errors(), whole="snapshot"))  # the kiosk's log: English
 
 
 class TimeReply(_Part):

@@ -20,6 +20,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 
 
 class NoSuchTime(DipclockError, ValueError):
@@ -39,10 +40,10 @@ def resolve(local: datetime, tz: tzinfo) -> tuple[datetime, str | None]:
     if back != local.replace(fold=0):
         before = (local - timedelta(hours=1)).strftime("%H:%M")
         after = (local + timedelta(hours=1)).strftime("%H:%M")
-        raise NoSuchTime(
-            f"{local:%Y-%m-%d %H:%M} does not exist in {tz}: the clocks skip that hour "
-            f"that night; give {after} or {before}"
-        )
+        shown = local.strftime("%Y-%m-%d %H:%M")
+        raise NoSuchTime(said(
+            "{time} does not exist in {zone}: the clocks skip that hour that night; give "
+            "{after} or {before}", time=shown, zone=str(tz), after=after, before=before))
     note = None
     second = local.replace(tzinfo=tz, fold=1)
     if first.utcoffset() != second.utcoffset():

@@ -10,8 +10,9 @@ screens so the clock's game-over screen (``dipclock.screen``) and the vote's pan
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words
 from dipclock.powers import POWERS
 
 #: A vote's period as the hub says it ("Fall 1905"), and the results its headline says
@@ -87,6 +88,21 @@ def _closed_words(headline: str, words: Words) -> str:
     return headline
 
 
+@dataclass(frozen=True)
+class _Headline(Said):
+    """A headline as the hub keeps it (English), said again in its reader's language
+    (``headline_words``) inside another sentence (a refusal: "the vote on a draw is over:
+    ..."); kept as JSON it is its English text."""
+
+    def in_(self, words: Words) -> str:
+        return headline_words(self.text, words)
+
+
+def headline_said(headline: str) -> Said:
+    """The hub's English headline as a sentence's value, said in the reader's language."""
+    return _Headline(headline)
+
+
 def _result_what(what: str, words: Words) -> str:
     """A result's subject, "Draw" or "Concession to France", in ``words``' language."""
     if what == "Draw":
@@ -97,4 +113,4 @@ def _result_what(what: str, words: Words) -> str:
     return what
 
 
-__all__ = ["headline_words", "period_words"]
+__all__ = ["headline_said", "headline_words", "period_words"]

@@ -63,9 +63,11 @@ from typing import Protocol
 import pycountry
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said, said
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS, power_letter
 from dipclock.scoring.result import FIRST_YEAR, GameResult
+from dipclock.sentences import power as said_power
 from dipclock.standings.boards import one_per_round
 from dipclock.standings.model import GameScore, Standing, TeamStanding, settle
 from dipclock.standings.rules import TwoBoards
@@ -151,8 +153,8 @@ class Board:
     counts: Mapping[str, Mapping[int, int]] = field(default_factory=dict)
 
     @property
-    def where(self) -> str:
-        return f"round {self.round}, board {self.board}"
+    def where(self) -> Said:
+        return said("round {round}, board {board}", round=self.round, board=self.board)
 
 
 @dataclass(frozen=True)
@@ -182,17 +184,19 @@ def power_code(power: str) -> str:
     return "0" + POWERS[power_letter(power)][:2].upper()
 
 
-def country_code(iso: str | None, who: str = "", what: str = "nationality") -> str:
+def country_code(iso: str | None, who: str = "") -> str:
     """The WDD's code for an ISO 3166-1 alpha-2 code: "" for none, UNKNOWN_COUNTRY for a
-    country the WDD has no flag for; a value that is no two-letter code is a ``WddError``
-    naming ``who`` and ``what``."""
+    country the WDD has no flag for; a nationality that is no two-letter code is a
+    ``WddError`` naming ``who``."""
     code = (iso or "").strip().upper()
     if not code:
         return ""
     if len(code) != 2 or not code.isalpha() or not code.isascii():
-        where = f"{who}: " if who else ""
-        raise WddError(f"{where}{what} {iso!r} is not a two-letter country code (FR, GB, "
-                       "US...)")
+        if who:
+            raise WddError(said("{who}: nationality {code} is not a two-letter country code "
+                                "(FR, GB, US...)", who=who, code=repr(iso)))
+        raise WddError(said("nationality {code} is not a two-letter country code (FR, GB, "
+                            "US...)", code=repr(iso)))
     return WDD_COUNTRY.get(code, UNKNOWN_COUNTRY)
 
 
@@ -248,8 +252,8 @@ def classification_csv(event: Event) -> str:
         team = event.teams.get(s.player)
         if team is not None:
             if team not in teams:
-                raise WddError(f"{s.player!r} is in team {team!r}, which the teams' table "
-                               "does not have")
+                raise WddError(said("{player} is in team {team}, which the teams' table does "
+                                    "not have", player=repr(s.player), team=repr(team)))
             row |= {"TEAM": team, "TEAM_SCORE": number(teams[team].total),
                     "TEAM_RANK": str(teams[team].rank)}
         rows.append(row)
@@ -300,7 +304,7 @@ def board_numbers(boards: Iterable[Board]) -> dict[tuple[int, str], int]:
     for b in boards:
         names = by_round.setdefault(b.round, [])
         if b.board in names:
-            raise WddError(f"{b.where} is given twice")
+            raise WddError(said("{where} is given twice", where=b.where))
         names.append(b.board)
     out: dict[tuple[int, str], int] = {}
     for round_, names in by_round.items():
@@ -316,7 +320,7 @@ def number(value: float) -> str:
     """A score as the files write it: a point for decimals, at most nine of them, no
     trailing zeros, no exponent ("57", "12.5", "0.00001")."""
     if not math.isfinite(value):
-        raise WddError(f"the score {value} is not a number")
+        raise WddError(said("the score {value} is not a number", value=str(value)))
     return f"{settle(value):.9f}".rstrip("0").rstrip(".")
 
 
@@ -336,10 +340,12 @@ def _people(people: Mapping[str, Person]) -> dict[str, Person]:
 def _person(people: Mapping[str, Person], player: str) -> Person:
     person = people.get(name_key(player))
     if person is None:
-        raise WddError(f"{player!r} has results but is not on the roster: add them to it")
+        raise WddError(said("{player} has results but is not on the roster: add them to it",
+                            player=repr(player)))
     if isinstance(person.homonym, bool) or not isinstance(person.homonym, int) \
             or person.homonym < 1:
-        raise WddError(f"{player!r}: homonym {person.homonym!r} is not a whole number from 1")
+        raise WddError(said("{player}: homonym {homonym} is not a whole number from 1",
+                            player=repr(player), homonym=repr(person.homonym)))
     return person
 
 
@@ -353,19 +359,21 @@ def _round_scores(scores: Sequence[GameScore], rule: TwoBoards) -> dict[str, dic
     out: dict[str, dict[int, float]] = {}
     for s in one_per_round(scores, rule):
         if s.round > MAX_ROUNDS:
-            raise WddError(f"{s.player!r} has a score in round {s.round}: the WDD's "
-                           f"classification file has {MAX_ROUNDS} rounds (R1 to "
-                           f"R{MAX_ROUNDS})")
+            raise WddError(said("{player} has a score in round {round}: the WDD's "
+                                "classification file has {most} rounds (R1 to R{most})",
+                                player=repr(s.player), round=s.round, most=MAX_ROUNDS))
         out.setdefault(s.player, {})[s.round] = s.score
     return out
 
 
-def _board_of(boards: Sequence[Board], round_: int, board: str | None, what: str) -> Board:
+def _board_of(boards: Sequence[Board], round_: int, board: str | None, what: Said) -> Board:
     if board is None:
-        raise WddError(f"{what}: the result in round {round_} names no board")
+        raise WddError(said("{what}: the result in round {round} names no board", what=what,
+                            round=round_))
     found = next((b for b in boards if b.round == round_ and b.board == board), None)
     if found is None:
-        raise WddError(f"{what}: round {round_}, board {board} is not among the boards")
+        raise WddError(said("{what}: round {round}, board {board} is not among the boards",
+                            what=what, round=round_, board=board))
     return found
 
 
@@ -380,7 +388,7 @@ def _best(event: Event, numbers: Mapping[tuple[int, str], int]) -> dict[str, dic
             if f"RK_{code}" in cells:
                 continue
             board = _board_of(event.boards, s.round, s.board,
-                              f"best {POWERS[power_letter(power)]}")
+                              said("best {power}", power=said_power(power_letter(power))))
             centres = s.centres if s.centres is not None else \
                 board.result.centres[power_letter(power)]
             cells |= {f"RK_{code}": "1", f"PT_{code}": number(s.score),
@@ -393,7 +401,7 @@ def _top_board(event: Event, numbers: Mapping[tuple[int, str], int]) -> dict[str
     """The top-board columns of each of its players."""
     assert event.top_board is not None
     round_, name = event.top_board
-    board = _board_of(event.boards, round_, name, "the top board")
+    board = _board_of(event.boards, round_, name, said("the top board"))
     seated = _seated(board)
     ranks = _board_ranks(board, seated)
     return {player: {"NAME_TOPBOARD": TOP_BOARD_NAME, "HEAT_TOPBOARD": str(round_),
@@ -411,9 +419,11 @@ def _seated(board: Board) -> dict[str, str]:
     for power, player in board.players.items():
         letter = _letter(power, board)
         if letter in out:
-            raise WddError(f"{board.where}: {POWERS[letter]} is given twice")
+            raise WddError(said("{where}: {power} is given twice", where=board.where,
+                                power=said_power(letter)))
         if any(name_key(p) == name_key(player) for p in out.values()):
-            raise WddError(f"{board.where}: {player!r} plays two powers")
+            raise WddError(said("{where}: {player} plays two powers", where=board.where,
+                                player=repr(player)))
         out[letter] = player
     for letter in out:
         _score(board, letter)
@@ -424,14 +434,15 @@ def _letter(power: str, board: Board) -> str:
     try:
         return power_letter(power)
     except ValueError as exc:
-        raise WddError(f"{board.where}: {exc}") from None
+        raise WddError(said("{where}: {error}", where=board.where, error=exc)) from None
 
 
 def _score(board: Board, letter: str) -> float:
     for power, score in board.scores.items():
         if _letter(power, board) == letter:
             return score
-    raise WddError(f"{board.where}: {POWERS[letter]} has a player but no score")
+    raise WddError(said("{where}: {power} has a player but no score", where=board.where,
+                        power=said_power(letter)))
 
 
 def _board_ranks(board: Board, seated: Mapping[str, str]) -> dict[str, int]:
@@ -442,8 +453,10 @@ def _board_ranks(board: Board, seated: Mapping[str, str]) -> dict[str, int]:
         for letter in seated:
             rank = given.get(letter)
             if rank is None or isinstance(rank, bool) or not 1 <= rank <= len(seated):
-                raise WddError(f"{board.where}: {POWERS[letter]}'s place on the board "
-                               f"({rank!r}) is not a whole number from 1 to {len(seated)}")
+                raise WddError(said("{where}: {power}'s place on the board ({rank}) is not a "
+                                    "whole number from 1 to {most}", where=board.where,
+                                    power=said_power(letter), rank=repr(rank),
+                                    most=len(seated)))
         return {p: given[p] for p in seated}
     scores = {p: settle(_score(board, p)) for p in seated}
     return {p: 1 + sum(1 for q in seated if scores[q] > scores[p]) for p in seated}
@@ -472,22 +485,28 @@ def _counts(board: Board, letter: str) -> dict[int, int]:
             counts = by_year
     if not counts:
         return {}
-    name = POWERS[letter]
+    name = said_power(letter)
     last = FIRST_YEAR - 1 + MAX_YEAR
     for year, count in sorted(counts.items()):
         if not FIRST_YEAR <= year <= board.result.year:
-            raise WddError(f"{board.where}: {name}'s centres for {year}: a year from "
-                           f"{FIRST_YEAR} to the game's last, {board.result.year}")
+            raise WddError(said("{where}: {power}'s centres for {year}: a year from {first} "
+                                "to the game's last, {last}", where=board.where, power=name,
+                                year=year, first=FIRST_YEAR, last=board.result.year))
         if year > last:
-            raise WddError(f"{board.where}: {name}'s centres for {year}: the WDD's file "
-                           f"has the years {FIRST_YEAR} to {last} (CT_01 to CT_{MAX_YEAR})")
+            raise WddError(said("{where}: {power}'s centres for {year}: the WDD's file has "
+                                "the years {first} to {last} (CT_01 to CT_{most})",
+                                where=board.where, power=name, year=year, first=FIRST_YEAR,
+                                last=last, most=MAX_YEAR))
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 34:
-            raise WddError(f"{board.where}: {name}'s centres for {year} ({count!r}): a "
-                           "whole number from 0 to 34")
+            raise WddError(said("{where}: {power}'s centres for {year} ({count}): a whole "
+                                "number from 0 to 34", where=board.where, power=name,
+                                year=year, count=repr(count)))
     final = counts.get(board.result.year)
     if final is not None and final != board.result.centres[letter]:
-        raise WddError(f"{board.where}: {name} has {final} centres in {board.result.year} "
-                       f"by year but {board.result.centres[letter]} on the result sheet")
+        raise WddError(said("{where}: {power} has {final} centres in {year} by year but "
+                            "{sheet} on the result sheet", where=board.where, power=name,
+                            final=final, year=board.result.year,
+                            sheet=board.result.centres[letter]))
     return dict(sorted(counts.items()))
 
 

@@ -24,6 +24,7 @@ from gpiozero import Button
 from gpiozero.pins import Factory
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 
 from .events import POWERS, ButtonSource, Inbox, post
 from .hold import PressHoldTracker
@@ -41,7 +42,8 @@ FACTORY_GROUP = "gpiozero_pin_factories"
 
 
 class PinFactoryError(DipclockError):
-    """The pin factory named in the settings cannot be had: one line saying why."""
+    """The pin factory named in the settings cannot be had: one line saying why (a
+    sentence: the table's screen says it in the card's language)."""
 
 
 def pin_factory_names() -> list[str]:
@@ -61,18 +63,20 @@ def load_pin_factory(name: str | None) -> Factory | None:
         return None
     found = [ep for ep in entry_points(group=FACTORY_GROUP) if ep.name == name]
     if not found:
-        raise PinFactoryError(f"no GPIO pin factory {name!r}; choose one of "
-                              f"{', '.join(pin_factory_names())}")
+        raise PinFactoryError(said("no GPIO pin factory {name}; choose one of {names}",
+                                   name=repr(name), names=", ".join(pin_factory_names())))
     try:
         factory_class = found[0].load()
     except ImportError as exc:
-        raise PinFactoryError(f"pin factory {name!r} cannot load its library: {exc}") from None
+        raise PinFactoryError(said("pin factory {name} cannot load its library: {error}",
+                                   name=repr(name), error=str(exc))) from None
     try:
         factory: Factory = factory_class()
         return factory
     except Exception as exc:  # each library has its own error class: lgpio.error, OSError, ...
-        raise PinFactoryError(f"pin factory {name!r} cannot open the GPIO: "
-                              f"{type(exc).__name__}: {exc}") from None
+        raise PinFactoryError(said("pin factory {name} cannot open the GPIO: {kind}: {error}",
+                                   name=repr(name), kind=type(exc).__name__,
+                                   error=str(exc))) from None
 
 
 def factory_name(factory: Factory) -> str:

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from dipclock import __version__
+from dipclock.i18n import N_, Said, said
 from kiosk.outbox import Outbox
 from machine import power, storage, timesync
 
-BOX_UNPLUGGED = "Button box unplugged"
-IN_MEMORY = "Presses kept in memory only: a power cut loses them (dipclock doctor)"
+BOX_UNPLUGGED = N_("Button box unplugged")
+IN_MEMORY = N_("Presses kept in memory only: a power cut loses them (dipclock doctor)")
 #: How often the data folder's filesystem is looked at again (a card's mounts rarely change)
 STORAGE_EVERY = 60.0
 Input = Literal["gpio", "serial", "keyboard"]
@@ -93,17 +94,19 @@ class About:
             "clock": self.clock(),
         }
 
-    def alerts(self) -> tuple[str, ...]:
-        """The shell's alert lines for the screen."""
-        out: list[str] = []
+    def alerts(self) -> tuple[Said, ...]:
+        """The shell's alert lines for the screen, said in its language (``Kiosk``)."""
+        out: list[Said] = []
         if self.box is not None and not self.box.connected:
-            out.append(BOX_UNPLUGGED)
+            out.append(Said(BOX_UNPLUGGED))
         if self.hub is not None:
-            where = f"table {self.table}" if self.table is not None else "this table"
-            out += [f"Another kiosk ({address}) also says it is {where}"
+            out += [said("Another kiosk ({address}) also says it is table {table}",
+                         address=address, table=self.table) if self.table is not None
+                    else said("Another kiosk ({address}) also says it is this table",
+                              address=address)
                     for address in self.hub.others()]
         if self.in_memory():
-            out.append(IN_MEMORY)
+            out.append(Said(IN_MEMORY))
         return tuple(out)
 
     def in_memory(self) -> bool:

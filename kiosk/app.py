@@ -28,7 +28,7 @@ import pygame
 
 from dipclock import sheetlines, votescreen
 from dipclock.hallmessage import HallMessage
-from dipclock.i18n import ENGLISH, Words, words_of
+from dipclock.i18n import ENGLISH, N_, Said, Words, words_of
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.replacements import begun, players_now
@@ -49,14 +49,15 @@ from machine.timesync import boot_id, clock_synchronised
 log = logging.getLogger(__name__)
 
 #: The screen's alert while presses can only be stamped with a guess.
-CLOCK_ALERT = "Clock not verified: no hub and no network time"
+CLOCK_ALERT = N_("Clock not verified: no hub and no network time")
 #: The outbox's card is full (``kiosk.outbox.Outbox.full``): the clock counts on, presses
 #: are kept in memory and sent, and the alert goes once they are written. Meanwhile a press
 #: the hub has not taken either is no "IN" but "NOT SAVED" (``state.with_unsaved``), and is
 #: acknowledged ``UNSAVED`` (not ``PRESS``) until the card takes it.
-CARD_FULL_ALERT = "This clock cannot save presses: its card is full: tell the TD"
-#: Why a vote press was not taken when the card is full (the screen's banner says it).
-VOTE_NOT_KEPT = "this clock's card is full: tell the TD"
+CARD_FULL_ALERT = N_("This clock cannot save presses: its card is full: tell the TD")
+#: Why a vote press was not taken when the card is full (the screen's banner says it, in the
+#: event's language: the press is kept in memory only, said as it is made).
+VOTE_NOT_KEPT = N_("this clock's card is full: tell the TD")
 #: Seconds between two attempts to write what a full card could not take.
 FLUSH_EVERY = 10.0
 #: Seconds between two attempts to settle the guesses when the outbox refused it.
@@ -165,7 +166,8 @@ class Kiosk:
     upload is told; so a press made offline, even after a reboot, lands at the right
     second. A guess of an earlier boot cannot be converted (the monotonic clock restarted):
     it is uploaded with its guessed stamp, flagged ``uncorrected`` in the outbox and logged.
-    ``alerts`` gives the shell's own alert lines (box unplugged, another kiosk);
+    ``alerts`` gives the shell's own alert lines (box unplugged, another kiosk), a sentence
+    said in the screen's language;
     ``message`` the TD's hall message of the hub's last snapshot, shown across the top
     until its ``until`` by this clock's hub time, with a chime once for each new one.
     """
@@ -176,7 +178,7 @@ class Kiosk:
     warning_seconds: float = 120.0
     log: Callable[[str], None] = print
     sounds: Sounds | None = None
-    alerts: Callable[[], tuple[str, ...]] = lambda: ()
+    alerts: Callable[[], tuple[Said | str, ...]] = lambda: ()
     message: Callable[[], HallMessage | None] = lambda: None
     table: int | None = None  # named on the screen before a round, with ``hub_text``
     hub_text: str = ""  # "Hub 10.0.0.1:8000, found on the network"
@@ -314,7 +316,7 @@ class Kiosk:
                 raise
             log.error("this clock's card is full: %s's vote press is not kept", event.power)
             lost = StoredVotePress(str(uuid.uuid4()), rnd.hub or "", vote.id, event.power,
-                                   at, event.source, "refused", VOTE_NOT_KEPT)
+                                   at, event.source, "refused", self.words(VOTE_NOT_KEPT))
             self.vote_presses(rnd).append(lost)
             self._cache = None
             return lost
@@ -361,10 +363,14 @@ class Kiosk:
         return len(restamped) + len(released)
 
     def screen_alerts(self) -> tuple[str, ...]:
-        """The alert lines: the clock's own while untrusted, a full card, then the shell's."""
-        own = () if self.timebase.trusted() else (CLOCK_ALERT,)
-        full = (CARD_FULL_ALERT,) if self.outbox.full else ()
-        return own + full + tuple(self.alerts())
+        """The alert lines: the clock's own while untrusted, a full card, then the shell's;
+        in the screen's language (a shell's sentence said in it, a line said already, as the
+        card's notes are, as it is)."""
+        words = self.words
+        own = () if self.timebase.trusted() else (words(CLOCK_ALERT),)
+        full = (words(CARD_FULL_ALERT),) if self.outbox.full else ()
+        return own + full + tuple(a.in_(words) if isinstance(a, Said) else a
+                                  for a in self.alerts())
 
     def flush(self, mono: float) -> None:
         """Now and then, write what a full card could not take (the alert goes with it)."""
@@ -433,12 +439,12 @@ class Kiosk:
     def _frame(self, mono: float) -> state.Frame:
         self.flush(mono)
         self.settle(mono)
-        alerts = self.screen_alerts()
         rnd = self.source.current()
         lost = self.source.hub_lost()
         if rnd is None:
-            return state.connecting("", lost, alerts=alerts, words=self.words)
+            return state.connecting("", lost, alerts=self.screen_alerts(), words=self.words)
         self._hear(words_of(rnd.profile))
+        alerts = self.screen_alerts()  # in the event's language, just heard
         now = self.now(mono)
         local = self.presses(rnd.key)
         risky = self.at_risk(rnd.key)

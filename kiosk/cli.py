@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Literal
 
-from dipclock.arguments import UsageError, parse_moment
+from dipclock.arguments import UsageError, parse_moment, words_in
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 from dipclock.late import powers_out
 from dipclock.powers import power_letter
 from kiosk.config import Settings
@@ -43,11 +44,13 @@ def _presses(items: list[str], kind: Literal["press", "hold"], on: date) -> list
     for i, item in enumerate(items):
         power, sep, when = item.partition("@")
         if not sep:
-            raise UsageError(f"--{kind} {item!r}: expected POWER@TIME, like I@10:18:12")
+            raise UsageError(said("--{kind} {item}: expected POWER@TIME, like I@10:18:12",
+                                  kind=kind, item=repr(item)))
         try:
             letter = power_letter(power)
         except ValueError as exc:
-            raise UsageError(f"--{kind} {item!r}: {exc}") from None
+            raise UsageError(said("--{kind} {item}: {error}", kind=kind, item=repr(item),
+                                  error=exc)) from None  # a PowerError: said as raised
         out.append(StoredPress(f"{kind}-{i}", "", letter, kind, parse_moment(when, on)))
     return out
 
@@ -60,9 +63,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.screenshot:
             return _screenshot(args, settings_from(args))
         if args.at or args.press or args.hold:
-            raise UsageError("--at, --press and --hold go with --screenshot")
+            raise UsageError(said("--at, --press and --hold go with --screenshot"))
     except DipclockError as exc:  # UsageError, EventError, ConfigError, IdentityError
-        print(f"dipclock kiosk: error: {exc}", file=sys.stderr)
+        # in the command line's language: its --lang (the card's), else the environment's
+        words = words_in(list(sys.argv[1:] if argv is None else argv), os.environ)
+        print(words("dipclock kiosk: error: {message}", message=exc.in_(words)),
+              file=sys.stderr)
         return 2
     from kiosk import startup
 
@@ -78,7 +84,7 @@ def _screenshot(args: argparse.Namespace, settings: Settings) -> int:
     from kiosk.draw import Painter, render, turn, upright_size
 
     if not args.at:
-        raise UsageError("--screenshot needs --at, the moment to draw")
+        raise UsageError(said("--screenshot needs --at, the moment to draw"))
     profile, schedule, _ = standalone_round(settings, date.today())
     at = parse_moment(args.at, schedule.start.date())
     presses = _presses(args.press, "press", at.date()) + _presses(args.hold, "hold", at.date())

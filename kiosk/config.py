@@ -17,9 +17,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from dipclock import i18n
-from dipclock.errors import DipclockError, describe
-from dipclock.i18n import ENGLISH, Words
+from dipclock.errors import DipclockError
+from dipclock.eventfiles import os_reason
+from dipclock.i18n import ENGLISH, Words, said
 from dipclock.powers import LETTERS, power_letter
+from dipclock.validation import describe
 from machine.identity import AUTO, Refusal, hub_url, notes_in, refusal_notes
 
 SYSTEM_CONFIG = Path("/etc/dipclock/kiosk.toml")
@@ -27,7 +29,8 @@ SYSTEM_OUTBOX = Path("/var/lib/dipclock/outbox.sqlite")
 
 
 class ConfigError(DipclockError):
-    """A settings problem: one line, exit status 2."""
+    """A settings problem: one line, exit status 2; raised with a sentence, so the table's
+    screen says it in the card's language (the key and the file as written)."""
 
 
 class _Strict(BaseModel):
@@ -103,9 +106,13 @@ class Settings(_Strict):
     def _language(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        code = i18n.language(value)  # a LanguageError (a ValueError) names those there are
-        if code not in i18n.LANGUAGES:
-            raise ValueError(f"language {value!r}: one of {', '.join(i18n.LANGUAGES)}")
+        try:
+            code: str | None = i18n.language(value)
+        except i18n.LanguageError:
+            code = None
+        if code not in i18n.LANGUAGES:  # not the pseudo-language either: a card's is real
+            raise ValueError(said("language {value}: one of {languages}", value=repr(value),
+                                  languages=", ".join(i18n.LANGUAGES)))
         return code
 
     @field_validator("hub")
@@ -152,10 +159,10 @@ def parse_size(text: str) -> tuple[int, int]:
     for the same turned on their side (480x800 up to 2160x3840)."""
     w, sep, h = text.lower().partition("x")
     if not sep or not w.isdigit() or not h.isdigit():
-        raise ValueError(f"{text!r} is not a size like 1280x720")
+        raise ValueError(said("{size} is not a size like 1280x720", size=repr(text)))
     size = int(w), int(h)
     if not (320 <= size[0] <= 7680 and 240 <= size[1] <= 4320):
-        raise ValueError(f"{text!r}: size out of range")
+        raise ValueError(said("{size}: size out of range", size=repr(text)))
     return size
 
 
@@ -164,11 +171,13 @@ def load_file(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+        raise ConfigError(said("{path}: cannot read config: {error}", path=str(path),
+                               error=os_reason(exc))) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(said("{path}: not valid TOML: {error}", path=str(path),
+                               error=str(exc))) from None
     validate(data, str(path))  # report a file's own mistakes against the file
     return data
 
@@ -177,7 +186,8 @@ def validate(data: dict[str, Any], origin: str) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{origin}: {describe(exc.errors())}") from None
+        raise ConfigError(said("{origin}: {problem}", origin=origin,
+                               problem=describe(exc.errors()))) from None
 
 
 def merge(file_data: dict[str, Any], options: dict[str, Any], origin: str) -> Settings:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from dipclock.i18n import N_, Said, said
 from kiosk import state
 from kiosk.problems import DisplayUnavailable, Problem
 from machine.display import SYS_DRM, connectors
@@ -50,16 +51,17 @@ DUMMY = "dummy"
 
 #: SDL says "kmsdrm not available" both when its build lacks the driver and when the driver
 #: finds no DRM device it may use: machine.sdl tells the two apart.
-_NO_DRIVER_FIX = ("install the kiosk with pygame-ce, whose SDL has the kmsdrm driver "
-                  "(sudo sh systemd/install.sh kiosk), then run dipclock doctor")
-_NO_DEVICE_FIX = ("connect the screen, enable the KMS driver (dtoverlay=vc4-kms-v3d in "
-                  "/boot/firmware/config.txt) and reboot; dipclock doctor says which is missing")
+_NO_DRIVER_FIX = N_("install the kiosk with pygame-ce, whose SDL has the kmsdrm driver "
+                    "(sudo sh systemd/install.sh kiosk), then run dipclock doctor")
+_NO_DEVICE_FIX = N_("connect the screen, enable the KMS driver (dtoverlay=vc4-kms-v3d in "
+                    "/boot/firmware/config.txt) and reboot; dipclock doctor says which is "
+                    "missing")
 _DISPLAY_FIXES = (
-    ("permission", "add the dipclock user to the video and render groups "
-                   "(sudo sh systemd/install.sh kiosk does), then reboot"),
+    ("permission", N_("add the dipclock user to the video and render groups "
+                      "(sudo sh systemd/install.sh kiosk does), then reboot")),
 )
-_DISPLAY_FIX = ("connect the screen before the Pi starts, stop any desktop that holds the "
-                "display, and run dipclock doctor on the console")
+_DISPLAY_FIX = N_("connect the screen before the Pi starts, stop any desktop that holds the "
+                  "display, and run dipclock doctor on the console")
 
 
 def _sdl_has(driver: str) -> bool:
@@ -241,7 +243,9 @@ class Display:
         fix = next((f for key, f in _DISPLAY_FIXES if key in text.lower()), _DISPLAY_FIX)
         if "not available" in text.lower():
             fix = _NO_DEVICE_FIX if _sdl_has(driver) else _NO_DRIVER_FIX
-        return DisplayUnavailable(f"cannot open the display with {driver}: {text}", fix)
+        named: Said | str = self._driver or said("the default driver")
+        return DisplayUnavailable(said("cannot open the display with {driver}: {error}",
+                                       driver=named, error=text), Said(fix))
 
     def use(self, size: tuple[int, int] | None, fullscreen: bool, rotate: int = 0) -> None:
         """Set the mode the settings ask for (``size`` is the screen's, as it is mounted or
@@ -269,8 +273,9 @@ class Display:
                 raise self._unavailable(exc) from None
             self.use(None, True, rotate)  # the display's own mode, to show why
             modes = pg.display.list_modes() or []
-            raise Problem(f"the display cannot show {size[0]}x{size[1]}: {exc}",
-                          _size_fix(size, modes)) from None
+            raise Problem(N_("the display cannot show {width}x{height}: {error}"), "{fix}",
+                          {"width": size[0], "height": size[1], "error": exc,
+                           "fix": _size_fix(size, modes)}) from None
         self._mode = self._asked
         self.rotate = rotate
         upright = upright_size(self.surface.get_size(), rotate)
@@ -306,12 +311,15 @@ class Display:
         self._pygame.quit()
 
 
-def _size_fix(size: tuple[int, int], modes: list[tuple[int, int]]) -> str:
+def _size_fix(size: tuple[int, int], modes: list[tuple[int, int]]) -> Said:
     """What to set instead of a size the screen refused: its portrait twin turned (a TV
     mounted on its side keeps its landscape mode), or a size it has."""
     w, h = size
     if (h, w) in modes:
-        return (f"set size = \"{h}x{w}\" (the screen's own mode) and rotate = 90 (or 270) "
-                f"in kiosk.toml to show the clock upright on a screen mounted on its side")
-    shown = ", ".join(f"{mw}x{mh}" for mw, mh in modes[:4]) or "the display's own size"
-    return f"remove size from kiosk.toml, or set one the screen has: {shown}"
+        turned = f"{h}x{w}"
+        return said("set size = \"{size}\" (the screen's own mode) and rotate = 90 (or 270) "
+                    "in kiosk.toml to show the clock upright on a screen mounted on its side",
+                    size=turned)
+    shown = ", ".join(f"{mw}x{mh}" for mw, mh in modes[:4])
+    return said("remove size from kiosk.toml, or set one the screen has: {sizes}",
+                sizes=shown or said("the display's own size"))

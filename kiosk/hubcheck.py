@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 
+from dipclock.i18n import said
 from dipclock.sync import sample
 from kiosk.pairing import CREDENTIAL, Credential, certificate_refused
 from machine.check import Check, fail, ok, warn
@@ -49,7 +50,7 @@ def wall_seconds() -> float:
 
 def check_hub(client: httpx.Client, paired: Credential | None,
               wall: Callable[[], float] = wall_seconds, found_by: str = "") -> list[Check]:
-    """``client`` has the hub's address as its base URL (``found_by`` says how we got it)
+    """``client`` has the hub's address as its base URL (``found_by``: found on the network)
     and verifies it as the clock does (``kiosk.pairing.pinned``). Stops at the first
     failure: a hub that does not answer has no pairing or clock to check."""
     url = str(client.base_url).rstrip("/")
@@ -59,23 +60,27 @@ def check_hub(client: httpx.Client, paired: Credential | None,
         t3 = wall()
     except httpx.HTTPError as exc:
         if certificate_refused(exc):
-            return [fail("hub", f"{url} holds another certificate than the one this clock "
-                                "was paired with",
-                         "if the TD set the hub up afresh, restart the kiosk (sudo systemctl "
-                         "restart dipclock-kiosk): it pairs again with a new code")]
-        return [fail("hub", f"{url} does not answer: {exc or type(exc).__name__}",
-                     "check the network cable or Wi-Fi, and that the hub runs "
-                     "(journalctl -u dipclock-hub on the hub)")]
+            return [fail("hub", said("{url} holds another certificate than the one this "
+                                     "clock was paired with", url=url),
+                         said("if the TD set the hub up afresh, restart the kiosk (sudo "
+                              "systemctl restart dipclock-kiosk): it pairs again with a new "
+                              "code"))]
+        return [fail("hub", said("{url} does not answer: {error}", url=url,
+                                 error=str(exc) or type(exc).__name__),
+                     said("check the network cable or Wi-Fi, and that the hub runs "
+                          "(journalctl -u dipclock-hub on the hub)"))]
     try:
         if r.status_code != 200:
             raise ValueError(f"HTTP {r.status_code}")
         body = r.json()
         t1, t2 = float(body["t1"]), float(body["t2"])
     except (ValueError, TypeError, KeyError):
-        return [fail("hub", f"{url} answers (HTTP {r.status_code}) but is not a dipclock hub",
-                     "check the hub address: https://ADDRESS:8000, the port `dipclock hub` "
-                     "printed")]
-    found = [ok("hub", f"{url} answers{found_by}")]
+        return [fail("hub", said("{url} answers (HTTP {status}) but is not a dipclock hub",
+                                 url=url, status=r.status_code),
+                     said("check the hub address: https://ADDRESS:8000, the port `dipclock "
+                          "hub` printed"))]
+    found = [ok("hub", said("{url} answers (found on the network)", url=url) if found_by
+                else said("{url} answers", url=url))]
     found.append(_pairing(client, url, paired))
     found.append(_offset(sample(t0, t1, t2, t3).offset, t3 - t0))
     return found
@@ -84,43 +89,50 @@ def check_hub(client: httpx.Client, paired: Credential | None,
 def _pairing(client: httpx.Client, url: str, paired: Credential | None) -> Check:
     name = "pairing"
     if paired is None:
-        return warn(name, "this clock is not paired with the hub yet",
-                    "start the kiosk: it shows a code, and the TD approves it on the "
-                    "dashboard, under Clocks")
+        return warn(name, said("this clock is not paired with the hub yet"),
+                    said("start the kiosk: it shows a code, and the TD approves it on the "
+                         "dashboard, under Clocks"))
     table = paired.table
     try:
         r = client.get(f"/api/tables/{table}/snapshot",
                        headers={"Authorization": f"Bearer {paired.token}"})
     except httpx.HTTPError as exc:
-        return fail(name, f"asking {url} for table {table} failed: {exc or type(exc).__name__}",
-                    "check the network and run the doctor again")
+        return fail(name, said("asking {url} for table {table} failed: {error}", url=url,
+                               table=table, error=str(exc) or type(exc).__name__),
+                    said("check the network and run the doctor again"))
     if r.status_code in (401, 403):
-        return fail(name, f"the hub no longer takes this clock for table {table} (revoked, "
-                          "or another hub)",
-                    "restart the kiosk (sudo systemctl restart dipclock-kiosk): it shows a "
-                    "new code for the TD to approve")
+        return fail(name, said("the hub no longer takes this clock for table {table} "
+                               "(revoked, or another hub)", table=table),
+                    said("restart the kiosk (sudo systemctl restart dipclock-kiosk): it "
+                         "shows a new code for the TD to approve"))
     if r.status_code != 200:
-        return fail(name, f"the hub answers table {table} with HTTP {r.status_code}",
-                    "look at the hub's log: journalctl -u dipclock-hub")
+        return fail(name, said("the hub answers table {table} with HTTP {status}",
+                               table=table, status=r.status_code),
+                    said("look at the hub's log: journalctl -u dipclock-hub"))
     try:
         event = r.json().get("event")
     except (ValueError, AttributeError):
         event = None
-    round_said = "round set up" if event else "no round set up yet"
-    return ok(name, f"paired for table {table} ({round_said})")
+    return ok(name, said("paired for table {table} (round set up)", table=table) if event
+              else said("paired for table {table} (no round set up yet)", table=table))
 
 
 def _offset(offset: float, rtt: float) -> Check:
     name = "hub clock"
-    said = f"{abs(offset):.2f} s {'behind' if offset > 0 else 'ahead of'} the hub" \
-           f" (round trip {rtt * 1000:.0f} ms)"
+    seconds, trip = f"{abs(offset):.2f}", f"{rtt * 1000:.0f}"
+    off = (said("{seconds} s behind the hub (round trip {trip} ms)", seconds=seconds,
+                trip=trip) if offset > 0 else
+           said("{seconds} s ahead of the hub (round trip {trip} ms)", seconds=seconds,
+                trip=trip))
     if abs(offset) <= OFFSET_WARN:
-        return ok(name, f"this machine's clock is {said}")
+        return ok(name, said("this machine's clock is {offset}", offset=off))
     hours = abs(offset) / 3600
     if hours >= 0.5 and abs(hours - round(hours)) < 0.02:
-        return warn(name, f"this machine's clock is {said}: another time zone?",
-                    "give it the hub's time zone: sudo raspi-config, Localisation Options, "
-                    "Timezone")
-    return warn(name, f"this machine's clock is {said}; the kiosk shows the hub's time",
-                "let both machines reach a time server (NTP), or set the hub's time from "
-                "the dashboard")
+        return warn(name, said("this machine's clock is {offset}: another time zone?",
+                               offset=off),
+                    said("give it the hub's time zone: sudo raspi-config, Localisation "
+                         "Options, Timezone"))
+    return warn(name, said("this machine's clock is {offset}; the kiosk shows the hub's time",
+                           offset=off),
+                said("let both machines reach a time server (NTP), or set the hub's time "
+                     "from the dashboard"))

@@ -47,6 +47,7 @@ from typing import Any, Protocol, TypeVar
 import httpx
 
 from dipclock.hallmessage import HallMessage
+from dipclock.i18n import N_, Said
 from kiosk.outbox import Outbox
 from kiosk.pairing import certificate_refused
 from kiosk.round import Round
@@ -89,8 +90,8 @@ REDISCOVER_AFTER = 15.0
 #: Seconds between two looks of the follow thread at the hub's state and the search.
 FOLLOW_EVERY = 1.0
 #: The screen's alert while another certificate answers at the hub's address.
-NOT_OUR_HUB = ("The hub at this address is not the one this clock was paired with: "
-               "the TD can restore the hub backup on it")
+NOT_OUR_HUB = N_("The hub at this address is not the one this clock was paired with: "
+                 "the TD can restore the hub backup on it")
 
 
 class Finder(Protocol):
@@ -172,9 +173,10 @@ class HubClient:
         with self._lock:
             return self.session.connected
 
-    def alerts(self) -> tuple[str, ...]:
-        """The client's alert lines for the screen: another certificate at the hub's address."""
-        return (NOT_OUR_HUB,) if self.mismatch_since is not None else ()
+    def alerts(self) -> tuple[Said, ...]:
+        """The client's alert lines for the screen: another certificate at the hub's address
+        (said in the screen's language, ``Kiosk``)."""
+        return (Said(NOT_OUR_HUB),) if self.mismatch_since is not None else ()
 
     def sent(self) -> None:
         self._kick.set()

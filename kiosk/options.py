@@ -17,6 +17,7 @@ from typing import Any
 from dipclock.arguments import Parser, UsageError, parse_moment, round_schedule
 from dipclock.eventfiles import load_event
 from dipclock.events import EventProfile
+from dipclock.i18n import said
 from dipclock.roundcheck import check_round
 from dipclock.schedule import Schedule
 from dipclock.timeline import table_clock
@@ -134,7 +135,8 @@ def read_settings(
         for item in args.gpio:
             power, sep, pin = item.partition("=")
             if not sep:
-                raise UsageError(f"--gpio {item!r}: expected POWER=PIN, like A=5")
+                raise UsageError(said("--gpio {item}: expected POWER=PIN, like A=5",
+                                      item=repr(item)))
             gpio[power] = int(pin) if pin.isdigit() else pin
     options: dict[str, Any] = {
         "event": args.event, "start": args.start, "round": args.round,
@@ -172,11 +174,12 @@ def standalone_round(
     """
     if settings.event is None and settings.start is None:
         if stored is None:
-            raise UsageError("give --event and --start (standalone) or --hub")
+            raise UsageError(said("give --event and --start (standalone) or --hub"))
         profile = EventProfile.model_validate(stored["profile"])
         return profile, Schedule.model_validate(stored["schedule"]), stored
     if settings.event is None:
-        raise UsageError("a standalone kiosk needs --event (and --start for a central clock)")
+        raise UsageError(said("a standalone kiosk needs --event (and --start for a central "
+                              "clock)"))
     profile = load_event(settings.event)
     tz = zone(profile.timezone)  # starts are typed and resumed in the venue's time
     same = stored is not None and (stored.get("profile", {}).get("id") == profile.id
@@ -187,8 +190,8 @@ def standalone_round(
     if settings.start is None:
         # a board clock (a club night) starts when the kiosk does, and a restart resumes it
         if profile.central_clock or here is None:
-            raise UsageError(f"--start: {profile.id} runs on a central clock: give the "
-                             "round's start, like --start 19:00")
+            raise UsageError(said("--start: {event} runs on a central clock: give the round's "
+                                  "start, like --start 19:00", event=profile.id))
         start = here.replace(microsecond=0)
         if old is not None and timedelta(0) <= here - old < RESUME_WITHIN:
             start = old

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from dipclock.i18n import ENGLISH, Said, Words, said
 from kiosk.backoff import Backoff
 from kiosk.outbox import Outbox
 from machine.fingerprint import of_pem as fingerprint
@@ -119,11 +120,12 @@ def certificate_refused(exc: BaseException) -> bool:
 
 @dataclass
 class Shown:
-    """What the pairing screen shows."""
+    """What the pairing screen shows; its problem a sentence, said in the screen's
+    language where it is drawn."""
 
     code: str | None = None
     fingerprint: str | None = None  # the hub's, short
-    problem: str | None = None
+    problem: Said | None = None
 
 
 class Pairing:
@@ -135,7 +137,7 @@ class Pairing:
                  wake: Callable[[], None] = lambda: None,
                  transport: httpx.BaseTransport | None = None,
                  fetch: Callable[[str], str | None] = hub_certificate,
-                 note: str | None = None) -> None:
+                 note: str | None = None, words: Words = ENGLISH) -> None:
         self.url, self.kiosk, self.wished, self.outbox = url.rstrip("/"), kiosk, wished, outbox
         self._wake, self._transport, self._fetch = wake, transport, fetch
         self._lock = threading.Lock()
@@ -144,7 +146,9 @@ class Pairing:
         self._client: httpx.Client | None = None
         self._backoff = Backoff(1.0, 30.0)
         self._shown = Shown()
-        self._note = note  # why this clock pairs again: said until it is paired
+        # why this clock pairs again (a catalogue entry, ``kiosk.startup``): said until paired
+        self._note = Said(note) if note is not None else None
+        self._words = words  # the screen's: the hub says its refusals in it
         self.done: Credential | None = None
         asked = outbox.get(ASKED) or {}
         self._token: str | None = asked.get("token") if isinstance(asked, dict) else None
@@ -157,7 +161,7 @@ class Pairing:
             return Shown(self._shown.code, self._shown.fingerprint,
                          self._shown.problem or self._note)
 
-    def _show(self, **what: str | None) -> None:
+    def _show(self, **what: str | Said | None) -> None:
         with self._lock:
             self._shown = Shown(**{**asdict(self._shown), **what})
         self._wake()
@@ -170,10 +174,11 @@ class Pairing:
             if self._pem is not None:
                 self._show(fingerprint=short(fingerprint(self._pem)))
             self._client = httpx.Client(base_url=self.url, timeout=TIMEOUT,
-                                        verify=pinned(self._pem), transport=self._transport)
+                                        verify=pinned(self._pem), transport=self._transport,
+                                        headers={"Accept-Language": self._words.lang})
         return self._client
 
-    def _restart(self, why: str | None) -> None:
+    def _restart(self, why: Said | None) -> None:
         """Ask afresh: a new token (and the certificate read again)."""
         if self._client is not None:
             self._client.close()
@@ -190,11 +195,11 @@ class Pairing:
             return self._poll(client)
         except (httpx.HTTPError, OSError, ssl.SSLError, ValueError) as exc:
             if certificate_refused(exc):
-                self._restart("the hub's certificate changed while this clock waited: "
-                              "asking again")
+                self._restart(said("the hub's certificate changed while this clock waited: "
+                                   "asking again"))
                 return 0.0
-            self._show(problem=f"the hub at {self.url} does not answer: "
-                               f"{exc or type(exc).__name__}")
+            self._show(problem=said("the hub at {url} does not answer: {error}", url=self.url,
+                                    error=str(exc) or type(exc).__name__))
             if self._client is not None and self._token is None:
                 self._client.close()
                 self._client, self._pem = None, None  # read the certificate again
@@ -207,7 +212,8 @@ class Pairing:
                 "fingerprint": fingerprint(self._pem) if self._pem else None}
         r = client.post("/api/pair", json=body)
         if r.status_code != 201:
-            self._show(problem=f"the hub refuses to pair this clock: {_detail(r)}")
+            self._show(problem=said("the hub refuses to pair this clock: {detail}",
+                                    detail=_detail(r)))
             return self._backoff.next()
         reply = r.json()
         self._token, self._hub = token, str(reply["hub"])
@@ -222,7 +228,8 @@ class Pairing:
             self._restart(None)  # expired or refused: a new code at once
             return 0.0
         if r.status_code != 200:
-            self._show(problem=f"the hub answers HTTP {r.status_code}: {_detail(r)}")
+            self._show(problem=said("the hub answers HTTP {status}: {detail}",
+                                    status=r.status_code, detail=_detail(r)))
             return self._backoff.next()
         reply = r.json()
         self._backoff.reset()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dipclock.errors import DipclockError
-from dipclock.i18n import Words
+from dipclock.i18n import Said, Words, said
 
 
 class Problem(DipclockError):
@@ -13,8 +13,9 @@ class Problem(DipclockError):
 
     ``what`` and ``fix`` are English, as the console and the journal say them; given as
     catalogue entries (``N_``) with ``{fields}`` filled from ``values``, the table's screen
-    says them in its language (``shown``). A message that is not in the catalogue (a
-    library's error text) is shown as it is."""
+    says them in its language (``shown``), a value that is a sentence (``Said``) or an error
+    raised with one said in it too. A message that is not in the catalogue (a library's
+    error text) is shown as it is."""
 
     def __init__(self, what: str, fix: str, values: Mapping[str, object] | None = None
                  ) -> None:
@@ -28,12 +29,15 @@ class Problem(DipclockError):
     def shown(self, words: Words) -> tuple[str, str]:
         """What is wrong and the fix, in ``words``' language."""
         # "" is no catalogue entry: gettext would answer it with the catalogue's header
-        return tuple(words(text, **self.values) if text else text  # type: ignore[return-value]
+        values = {k: v.in_(words) if isinstance(v, Said | DipclockError) else v
+                  for k, v in self.values.items()}
+        return tuple(words(text, **values) if text else text  # type: ignore[return-value]
                      for text in self.template)
 
 
 class DisplayUnavailable(DipclockError):
-    """No display can be opened at all: the one failure that cannot go on the screen."""
+    """No display can be opened at all: the one failure that cannot go on the screen. Said
+    on the console in the card's language (``in_``), English in ``str()``."""
 
-    def __init__(self, what: str, fix: str) -> None:
-        super().__init__(f"{what}. Fix: {fix}")
+    def __init__(self, what: Said | str, fix: Said | str) -> None:
+        super().__init__(said("{what}. Fix: {fix}", what=what, fix=fix))

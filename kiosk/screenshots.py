@@ -23,13 +23,15 @@ import pygame  # noqa: E402
 from dipclock import sheetlines, votescreen  # noqa: E402
 from dipclock.events import BUILTIN  # noqa: E402
 from dipclock.hallmessage import HallMessage  # noqa: E402
-from dipclock.i18n import ENGLISH, Words  # noqa: E402
+from dipclock.i18n import ENGLISH, Said, Words, said, words_of  # noqa: E402
 from dipclock.late import powers_out  # noqa: E402
 from dipclock.schedule import Pause, PhaseRef, Schedule, VotedEnd  # noqa: E402
 from dipclock.scoring import GameResult, score_game  # noqa: E402
 from dipclock.scoring.result import parse_centres  # noqa: E402
 from dipclock.snapshot import TableResult, TableVote  # noqa: E402
 from kiosk import state  # noqa: E402
+from kiosk.about import BOX_UNPLUGGED  # noqa: E402
+from kiosk.app import CLOCK_ALERT  # noqa: E402
 from kiosk.config import parse_size  # noqa: E402
 from kiosk.draw import Drawn, Painter, render  # noqa: E402
 from kiosk.outbox import StoredConfirmation, StoredPress, StoredVotePress  # noqa: E402
@@ -53,7 +55,8 @@ class Scene:
     last_year: int | None = None
     title: str = "Round 2"
     hub_lost: bool = False
-    alerts: tuple[str, ...] = ()
+    #: the shell's alert lines, said in the event's language as the kiosk says them
+    alerts: tuple[Said | str, ...] = ()
     #: a screen with no round yet, in the card's language (``kiosk.config.spoken``): the
     #: scene's ``language`` stands for it
     before_round: Callable[[Words], state.Frame] | None = None
@@ -100,8 +103,10 @@ class Scene:
         presses.sort(key=lambda p: p.at)
         out = powers_out(profile, presses, schedule.start, now=self.at)
         players = dict(self.players)
+        alerts = tuple(a.in_(words_of(profile)) if isinstance(a, Said) else a
+                       for a in self.alerts)
         frame = state.build(profile, schedule, self.at, presses, out, table=3,
-                            hub_lost=self.hub_lost, alerts=self.alerts, players=players)
+                            hub_lost=self.hub_lost, alerts=alerts, players=players)
         frame = state.with_sheet(frame, self.sheet)
         frame = state.with_sheet_before(frame, self.sheet_before)
         round_no = self.result.round if self.result else 1
@@ -255,11 +260,12 @@ SCENES: tuple[Scene, ...] = (
           presses=(("I", "10:05:00"),)),
     Scene("alerts", "wdc2019", _t("10:08:40"), hub_lost=True,
           presses=(("A", "10:08:35"),),
-          alerts=("Clock not verified: no hub and no network time", "Button box unplugged",
-                  "Another kiosk (192.168.100.123) also says it is table 3")),
+          alerts=(Said(CLOCK_ALERT), Said(BOX_UNPLUGGED),
+                  said("Another kiosk ({address}) also says it is table {table}",
+                       address="192.168.100.123", table=3))),
     Scene("waiting-for-the-round", "wdc2019", _t("09:00:00"),
           before_round=lambda words: state.introduce(
-              state.connecting("", False, ("Button box unplugged",), words=words), 3,
+              state.connecting("", False, (words(BOX_UNPLUGGED),), words=words), 3,
               state.hub_line("http://10.0.0.1:8000", discovered=True, words=words))),
     Scene("looking-for-the-hub", "wdc2019", _t("09:00:00"),
           before_round=lambda words: state.looking_for_hub(3, network=NetworkState(
@@ -285,15 +291,18 @@ SCENES: tuple[Scene, ...] = (
 
 
 def _cannot_start(words: Words = ENGLISH) -> state.Frame:
-    """A kiosk.toml with a mistake, worded as the kiosk words it (the file's own words, a
-    setting's name and pydantic's, stay as they are: the TD looks for them in the file)."""
-    from kiosk.config import ConfigError
+    """A kiosk.toml with a mistake, worded as the kiosk words it (the file's name and the
+    setting's stay as they are, the TD looks for them in the file; pydantic's problem is
+    said in the screen's language)."""
+    from kiosk.config import ConfigError, validate
     from kiosk.startup import problem_for
 
-    exc = ConfigError("/etc/dipclock/kiosk.toml: warning_minutes: Input should be a valid "
-                      "number, unable to parse string as a number")
-    found = problem_for(exc, Path("/etc/dipclock/kiosk.toml"))
-    return state.problem(*found.shown(words), words=words)
+    try:
+        validate({"warning_minutes": "soon"}, "/etc/dipclock/kiosk.toml")
+    except ConfigError as exc:
+        found = problem_for(exc, Path("/etc/dipclock/kiosk.toml"))
+        return state.problem(*found.shown(words), words=words)
+    raise AssertionError("warning_minutes = 'soon' is a mistake")
 
 
 

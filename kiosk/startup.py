@@ -21,6 +21,7 @@ import argparse
 import logging
 import os
 import queue
+import re
 import signal
 import sys
 import time
@@ -31,8 +32,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
+from dipclock import i18n
 from dipclock.errors import DipclockError
-from dipclock.i18n import ENGLISH, N_, Words
+from dipclock.i18n import ENGLISH, N_, Said, Words
 from dipclock.sync import to_moment
 from dipclock.venuetime import venue_naive, zone
 from kiosk import state
@@ -197,18 +199,20 @@ def problem_for(exc: Exception, config: Path | None) -> Problem:
     """A settings exception as the TD reads it: what, and where to fix it."""
     if isinstance(exc, Problem):
         return exc
-    text = str(exc)  # the settings' own words (a file, a key, pydantic's): as they are
+    text = str(exc)  # English: where the file is named
+    # the error itself is the value: said in the screen's language where it was raised
+    # with a sentence (a file's name, a key and a library's words stay as written)
     if isinstance(exc, IdentityError):  # the card's root is read-only: no editor on the Pi
-        return Problem(text, N_("take the card out, open its DIPCLOCK drive on a laptop, "
+        return Problem("{error}", N_("take the card out, open its DIPCLOCK drive on a laptop, "
                                 "correct that line of dipclock.txt and put the card back: it "
-                                "reads dipclock.txt at every start"))
+                                "reads dipclock.txt at every start"), {"error": exc})
     if isinstance(exc, ConfigError) and not text.startswith("options:"):
         where = text.split(": ", 1)[0] if ": " in text else str(config or "kiosk.toml")
         return Problem("{error}", N_("correct {where} (sudo nano {where}); the clock starts "
                                      "over by itself when it is saved"),
-                       {"error": text, "where": where})
-    return Problem(text, N_("correct the kiosk's command line (sudo systemctl edit "
-                            "dipclock-kiosk) or its settings file"))
+                       {"error": exc, "where": where})
+    return Problem("{error}", N_("correct the kiosk's command line (sudo systemctl edit "
+                                 "dipclock-kiosk) or its settings file"), {"error": exc})
 
 
 Reader = Callable[[argparse.Namespace], Loaded]
@@ -235,13 +239,13 @@ def run(args: argparse.Namespace, read: Reader, clock: Clock | None = None,
     try:
         display = Display(args.headless, screens, mono=clock.mono)
     except DisplayUnavailable as exc:
-        print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
+        _unavailable(args, exc)
         return EX_CONFIG
     watch = NetworkWatch().start() if network is None else None
     try:
         return _run(args, read, clock, display, watch.state if watch else network)
     except DisplayUnavailable as exc:  # a screen connected late that SDL cannot open
-        print(f"dipclock kiosk: {exc}", file=sys.stderr, flush=True)
+        _unavailable(args, exc)
         return EX_CONFIG
     finally:
         display.close()
@@ -310,17 +314,34 @@ def _run(args: argparse.Namespace, read: Reader, clock: Clock, display: Display,
             log.info("a settings file changed: starting over")
 
 
+def _unavailable(args: argparse.Namespace, exc: DisplayUnavailable) -> None:
+    """No display: the problem and its fix as one line on the console, in the card's
+    language (``--lang`` or dipclock.txt's; the settings are not read yet)."""
+    try:
+        words = _card_words(args, None)
+    except Exception:  # the line must come out whatever the card says
+        words = ENGLISH
+    print(words("dipclock kiosk: {message}", message=exc.in_(words)), file=sys.stderr,
+          flush=True)
+
+
 def _after(clock: Clock, moment: float) -> bool:
     return clock.mono() >= moment
 
 
 def _card_words(args: argparse.Namespace, loaded: Loaded | None) -> Words:
     """The card's language for a problem at start-up: its setting where the settings were
-    read, else dipclock.txt's ``language`` line alone (a broken kiosk.toml must not make a
-    French card speak English), else English. The outbox's remembered language is not
-    opened for it: a problem may be the outbox itself."""
+    read, else ``--lang`` or dipclock.txt's ``language`` line alone (a broken kiosk.toml
+    must not make a French card speak English), else English. The outbox's remembered
+    language is not opened for it: a problem may be the outbox itself."""
     if loaded is not None:
         return spoken(loaded.settings.language)
+    option = getattr(args, "language", None)
+    try:
+        if option is not None and i18n.language(option) in i18n.LANGUAGES:
+            return spoken(option)  # the options win over the card's file, as they do
+    except i18n.LanguageError:  # a --lang no catalogue has: its own refusal says so
+        pass
     boot = read_boot(boot_files(args))
     return spoken(boot.language if boot is not None else None)
 
@@ -426,17 +447,18 @@ class Table:
         from kiosk.pairing import Pairing
 
         s = self.settings
-        pairing = Pairing(url, kiosk, s.table, outbox, wake=lambda: None, note=note)
         words = self.words
+        pairing = Pairing(url, kiosk, s.table, outbox, wake=lambda: None, note=note,
+                          words=words)
         hub = state.hub_line(url, discovered=not s.hub, words=words)
 
         def frame() -> state.Frame:
             shown = pairing.shown()
             # a typed address that does not answer may be a network down; a hub just found
             # on the network shows the network works
-            said = words(shown.problem) if shown.problem else None  # ours: UNPAIRED_...
+            problem = shown.problem.in_(words) if shown.problem else None
             return state.with_card_notes(state.with_network(
-                state.pairing(s.table, shown.code, hub, shown.fingerprint, said, words),
+                state.pairing(s.table, shown.code, hub, shown.fingerprint, problem, words),
                 self.network() if shown.code is None and s.hub else None), self.notes)
 
         pairing.start()
@@ -588,8 +610,8 @@ class Table:
                     gpio = GpioButtons(b.gpio, self.inputs,
                                        hold_seconds=b.hold_seconds, pin_factory=factory)
                 except Exception as exc:  # gpiozero: BadPinFactory, PinInvalidPin, GPIOPinInUse
-                    raise Problem("buttons.gpio: {kind}: {error}", _gpio_fix(exc),
-                                  {"kind": type(exc).__name__, "error": exc}) from None
+                    what, values = _gpio_said(exc)
+                    raise Problem(what, _gpio_fix(exc), values) from None
                 self.closers.append(gpio.close)
                 sources.append(gpio)
                 used = next(iter(gpio.buttons.values())).pin_factory
@@ -629,13 +651,15 @@ def _finder(hub_id: str) -> Callable[[], Any]:
     return find
 
 
-def _joined(*parts: Callable[[], tuple[str, ...]]) -> Callable[[], tuple[str, ...]]:
+Alerts = Callable[[], tuple[Said | str, ...]]
+
+
+def _joined(*parts: Alerts) -> Alerts:
     """The alert lines of each of ``parts``, in order."""
     return lambda: tuple(line for part in parts for line in part())
 
 
-def _noted(alerts: Callable[[], tuple[str, ...]], notes: Callable[[], tuple[str, ...]]
-           ) -> Callable[[], tuple[str, ...]]:
+def _noted(alerts: Alerts, notes: Callable[[], tuple[str, ...]]) -> Alerts:
     """The shell's alerts, then the card's notes on its settings."""
     return lambda: (*alerts(), *notes())
 
@@ -653,6 +677,23 @@ def _factory_fix(name: str | None) -> str:
         return N_("install lgpio: sudo apt install python3-lgpio, in a venv made with "
                   "--system-site-packages (sudo sh systemd/install.sh kiosk does both)")
     return N_("set buttons.pin_factory in kiosk.toml to lgpio (Pi 4 and Pi 5), or remove it")
+
+
+#: gpiozero's (English) words for the two mistakes a TD makes in [buttons.gpio], said in
+#: ours so the screen says them in its language: a pin given twice (or taken by another
+#: program), a pin that is no pin
+_PIN_IN_USE = re.compile(r"pin (\S+) is already in use")
+_NOT_A_PIN = re.compile(r"(\S+) is not a valid pin name")
+
+
+def _gpio_said(exc: Exception) -> tuple[str, dict[str, object]]:
+    """What a gpiozero failure to make the buttons says, and its values (``Problem``)."""
+    text = str(exc)
+    if (busy := _PIN_IN_USE.match(text)) is not None:
+        return N_("buttons.gpio: pin {pin} is already in use"), {"pin": busy[1]}
+    if (wrong := _NOT_A_PIN.match(text)) is not None:
+        return N_("buttons.gpio: {pin} is not a valid pin name"), {"pin": wrong[1]}
+    return "buttons.gpio: {kind}: {error}", {"kind": type(exc).__name__, "error": exc}
 
 
 def _gpio_fix(exc: Exception) -> str:

@@ -14,7 +14,9 @@ from collections.abc import Callable
 
 import serial
 
+from dipclock.i18n import said
 from dipclock.powers import POWERS
+from dipclock.sentences import powers
 from hardware import boxfinder
 from hardware.events import ButtonEvent
 from hardware.serialbox import SerialButtonBox
@@ -32,27 +34,32 @@ def check_box(setting: str | None, wait: float = WAIT,
     verdict and the port where the box answers (None when it does not)."""
     name = "button box"
     if not setting:
-        return ok(name, "none configured (buttons.serial)"), None
-    firmware = "check that it runs the dipclock firmware (hardware/buttonbox), 115200 baud"
+        return ok(name, said("none configured (buttons.serial)")), None
+    firmware = said("check that it runs the dipclock firmware (hardware/buttonbox), 115200 "
+                    "baud")
     if setting == AUTO:
         url = find(wait)
         if url is None:
-            return fail(name, "buttons.serial = \"auto\": no box answers on any USB serial port",
-                        "plug the box in with a data USB cable; " + firmware), None
-        return ok(name, f"found at {url} (it answers)"), url
-    replug = ("plug the box in, or set buttons.serial to its port (ls /dev/serial/by-id) "
-              "or to \"auto\"")
+            return fail(name, said("buttons.serial = \"auto\": no box answers on any USB "
+                                   "serial port"),
+                        said("plug the box in with a data USB cable; check that it runs the "
+                             "dipclock firmware (hardware/buttonbox), 115200 baud")), None
+        return ok(name, said("found at {url} (it answers)", url=url)), url
+    replug = said("plug the box in, or set buttons.serial to its port (ls /dev/serial/by-id) "
+                  "or to \"auto\"")
     if "://" not in setting and not os.path.exists(setting):
-        return fail(name, f"{setting} does not exist: the box is unplugged or elsewhere",
-                    replug), None
+        return fail(name, said("{port} does not exist: the box is unplugged or elsewhere",
+                               port=setting), replug), None
     try:
         answers = probe(setting, wait)
     except (serial.SerialException, OSError, ValueError) as exc:
-        return fail(name, f"cannot open {setting}: {exc}", replug), None
+        return fail(name, said("cannot open {port}: {error}", port=setting, error=str(exc)),
+                    replug), None
     if not answers:
-        return fail(name, f"{setting} opens but says nothing of the box's protocol in "
-                          f"{wait:g} s", firmware), None
-    return ok(name, f"{setting} answers"), setting
+        return fail(name, said("{port} opens but says nothing of the box's protocol in "
+                               "{seconds} s", port=setting, seconds=format(wait, "g")),
+                    firmware), None
+    return ok(name, said("{port} answers", port=setting)), setting
 
 
 def watch_presses(url: str, seconds: float, on_press: Callable[[str], None] = lambda p: None,
@@ -74,8 +81,9 @@ def watch_presses(url: str, seconds: float, on_press: Callable[[str], None] = la
             if event.power not in seen:
                 seen.append(event.power)
                 on_press(event.power)
-    missing = [POWERS[p] for p in POWERS if p not in seen]
+    missing = [p for p in POWERS if p not in seen]
     if not missing:
-        return ok("box buttons", "a press of each of the seven seen")
-    return fail("box buttons", f"no press of {', '.join(missing)} in {seconds:g} s",
-                "check those buttons' wires to the box's board (hardware/buttonbox)")
+        return ok("box buttons", said("a press of each of the seven seen"))
+    return fail("box buttons", said("no press of {powers} in {seconds} s",
+                                    powers=powers(missing), seconds=format(seconds, "g")),
+                said("check those buttons' wires to the box's board (hardware/buttonbox)"))

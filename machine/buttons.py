@@ -18,15 +18,17 @@ from pathlib import Path
 from gpiozero import Button, Device
 from gpiozero.pins import Factory
 
+from dipclock.i18n import N_, Said, said
 from dipclock.powers import POWERS
+from dipclock.sentences import power as power_name
 from hardware.gpio import factory_name, load_pin_factory
 from machine.check import Check, fail, ok, warn
 from machine.devices import Opener, access, nodes, user_name
 
 DEV = Path("/dev")
 
-LGPIO_FIX = ("install lgpio: sudo apt install python3-lgpio, in a venv made with "
-             "--system-site-packages (the installer does both)")
+LGPIO_FIX = N_("install lgpio: sudo apt install python3-lgpio, in a venv made with "
+               "--system-site-packages (the installer does both)")
 
 Loader = Callable[[str | None], Factory | None]
 
@@ -42,7 +44,8 @@ def check_pin_factory(setting: str | None,
                       load: Loader = load_pin_factory) -> tuple[Check, Factory | None]:
     """The factory the kiosk would get, and a verdict on it. The caller closes the factory."""
     name = "pin factory"
-    asked = f"buttons.pin_factory = {setting!r}" if setting else "gpiozero's default order"
+    asked: Said | str = (f"buttons.pin_factory = {setting!r}" if setting
+                         else said("gpiozero's default order"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -51,43 +54,49 @@ def check_pin_factory(setting: str | None,
                 factory = Device._default_pin_factory()  # does; its warnings say why
         except Exception as exc:  # PinFactoryError, BadPinFactory, a driver's own: one line
             reasons = _passed_over(caught) or [str(exc)]
-            fix = LGPIO_FIX if setting in (None, "lgpio") else \
-                "remove buttons.pin_factory (gpiozero then tries lgpio first)"
-            return fail(name, f"{asked}: none loads ({'; '.join(reasons)})", fix), None
+            fix = Said(LGPIO_FIX) if setting in (None, "lgpio") else \
+                said("remove buttons.pin_factory (gpiozero then tries lgpio first)")
+            return fail(name, said("{asked}: none loads ({reasons})", asked=asked,
+                                   reasons="; ".join(reasons)), fix), None
     passed_over = _passed_over(caught)
     got = factory_name(factory)
-    why = f" ({'; '.join(passed_over)})" if passed_over else ""
+    why = f" ({'; '.join(passed_over)})" if passed_over else ""  # gpiozero's words
     if got == "native":
-        return warn(name, f"native (sysfs) from {asked}{why}: fails on 6.6 kernels",
-                    LGPIO_FIX), factory
+        return warn(name, said("native (sysfs) from {asked}{why}: fails on 6.6 kernels",
+                               asked=asked, why=why), Said(LGPIO_FIX)), factory
     if got == "mock":
-        return warn(name, "mock: the buttons are simulated, no pin is read",
-                    "remove buttons.pin_factory (or set it to \"lgpio\") on a Pi"), factory
-    return ok(name, f"{got} from {asked}{why}"), factory
+        return warn(name, said("mock: the buttons are simulated, no pin is read"),
+                    said("remove buttons.pin_factory (or set it to \"lgpio\") on a Pi")), factory
+    return ok(name, said("{factory} from {asked}{why}", factory=got, asked=asked, why=why)), \
+        factory
 
 
 def check_gpiochips(dev: Path = DEV, opener: Opener = os.open) -> Check:
     name = "gpio chips"
     chips = nodes(dev, "gpiochip*")
     if not chips:
-        return fail(name, f"no GPIO chip in {dev} (not a Raspberry Pi?)",
-                    "run the kiosk on a Pi, or use the button box (buttons.serial)")
+        return fail(name, said("no GPIO chip in {path} (not a Raspberry Pi?)", path=str(dev)),
+                    said("run the kiosk on a Pi, or use the button box (buttons.serial)"))
     results = [access(c, opener) for c in chips]
     refused = [a for a in results if a.error is not None]
     if not refused:
-        return ok(name, f"{', '.join(c.name for c in chips)} open read-write")
+        return ok(name, said("{devices} open read-write",
+                             devices=", ".join(c.name for c in chips)))
     group = next((a.group for a in refused if a.group), "gpio")
     what = "; ".join(f"{a.path.name}: {a.error}" for a in refused)
-    return fail(name, f"{user_name()} cannot open {what}",
-                f"add the user to the {group} group: sudo usermod -aG {group} {user_name()}")
+    return fail(name, said("{user} cannot open {what}", user=user_name(), what=what),
+                said("add the user to the {group} group: sudo usermod -aG {group} {user}",
+                     group=group, user=user_name()))
 
 
 def _where(pin: int | str) -> str:
     return f"GPIO{pin}" if isinstance(pin, int) else str(pin)
 
 
-def _label(power: str, pin: int | str) -> str:
-    return f"{POWERS.get(power, power)} ({_where(pin)})"
+def _label(power: str, pin: int | str) -> Said:
+    """"Austria (GPIO5)": a button, its power said in the reader's language."""
+    name: Said | str = power_name(power) if power in POWERS else power
+    return said("{power} ({pin})", power=name, pin=_where(pin))
 
 
 class ButtonTest:
@@ -108,10 +117,12 @@ class ButtonTest:
                                              pin_factory=factory)
             except Exception as exc:  # a bad pin name, a pin in use: one line for this button
                 busy = "busy" in str(exc).lower() or "in use" in str(exc).lower()
-                fix = ("stop the kiosk first: sudo systemctl stop dipclock-kiosk" if busy
-                       else "check buttons.gpio: a BCM number like 5, or GPIO5 or BOARD29")
+                fix = (said("stop the kiosk first: sudo systemctl stop dipclock-kiosk") if busy
+                       else said("check buttons.gpio: a BCM number like 5, or GPIO5 or "
+                                 "BOARD29"))
                 self.failed[power] = fail(f"button {power}",
-                                          f"{_label(power, pin)} cannot be opened: {exc}", fix)
+                                          said("{button} cannot be opened: {error}",
+                                               button=_label(power, pin), error=str(exc)), fix)
 
     def at_rest(self) -> list[Check]:
         """Released at rest, or pressed: stuck, or its wire shorted to ground."""
@@ -121,11 +132,14 @@ class ButtonTest:
                 found.append(self.failed[power])
             elif self.buttons[power].is_pressed:
                 found.append(fail(f"button {power}",
-                                  f"{_label(power, self.pins[power])} reads pressed at rest",
-                                  "free the stuck button or mend the wire touching ground"))
+                                  said("{button} reads pressed at rest",
+                                       button=_label(power, self.pins[power])),
+                                  said("free the stuck button or mend the wire touching "
+                                       "ground")))
             else:
                 found.append(ok(f"button {power}",
-                                f"{_label(power, self.pins[power])} released at rest"))
+                                said("{button} released at rest",
+                                     button=_label(power, self.pins[power]))))
         return found
 
     def watch(self, seconds: float,
@@ -179,10 +193,13 @@ class PressWatch:
                 found.append(self.rest[f"button {power}"])
             elif power in seen:
                 found.append(ok(f"button {power}",
-                                f"{_label(power, pin)} released at rest, press seen"))
+                                said("{button} released at rest, press seen",
+                                     button=_label(power, pin))))
             else:
                 found.append(fail(f"button {power}",
-                                  f"{_label(power, pin)}: no press seen in {self.seconds:g} s",
-                                  f"check the wiring: {_where(pin)} through the button to a "
-                                  "ground pin"))
+                                  said("{button}: no press seen in {seconds} s",
+                                       button=_label(power, pin),
+                                       seconds=format(self.seconds, "g")),
+                                  said("check the wiring: {pin} through the button to a "
+                                       "ground pin", pin=_where(pin))))
         return found

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from dipclock.i18n import N_, Said, said
 from machine import sdl
 from machine.check import Check, fail, ok
 from machine.devices import Opener, access, nodes, user_name
@@ -29,7 +30,10 @@ DESKTOP_PROGRAMS = frozenset({
     "sddm", "gnome-shell", "kwin_wayland", "kwin_x11", "lxsession", "xfce4-session",
 })
 
-CONSOLE_FIX = "boot to the console: sudo systemctl set-default multi-user.target, then reboot"
+CONSOLE_FIX = N_("boot to the console: sudo systemctl set-default multi-user.target, then "
+                 "reboot")
+KMS_FIX = N_("enable the KMS driver (dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt), "
+             "then reboot")
 
 
 @dataclass(frozen=True)
@@ -74,34 +78,35 @@ def check_driver(drivers: Callable[[], list[str]] = sdl.video_drivers) -> Check:
     try:
         found = drivers()
     except ImportError:
-        return fail(name, "pygame is not installed",
-                    "install the kiosk: sudo sh systemd/install.sh kiosk")
+        return fail(name, said("pygame is not installed"),
+                    said("install the kiosk: sudo sh systemd/install.sh kiosk"))
     except OSError as exc:
-        return fail(name, f"cannot read SDL's video drivers: {exc}",
-                    "reinstall the kiosk: sudo sh systemd/install.sh kiosk")
+        return fail(name, said("cannot read SDL's video drivers: {error}", error=str(exc)),
+                    said("reinstall the kiosk: sudo sh systemd/install.sh kiosk"))
     if sdl.KMSDRM in found:
-        return ok(name, "SDL has kmsdrm: the kiosk draws without a desktop")
-    return fail(name, f"SDL has no kmsdrm driver (only {', '.join(found) or 'none'}): "
-                      "the PyPI pygame wheel?",
-                "replace pygame by pygame-ce: pip uninstall pygame; pip install pygame-ce")
+        return ok(name, said("SDL has kmsdrm: the kiosk draws without a desktop"))
+    return fail(name, said("SDL has no kmsdrm driver (only {drivers}): the PyPI pygame wheel?",
+                           drivers=", ".join(found) or said("none")),
+                said("replace pygame by pygame-ce: pip uninstall pygame; pip install "
+                     "pygame-ce"))
 
 
 def check_device(dev_dri: Path = DEV_DRI, opener: Opener = os.open) -> Check:
     name = "display device"
     cards = nodes(dev_dri, "card*")
     if not cards:
-        return fail(name, f"no DRM device in {dev_dri}",
-                    "enable the KMS driver (dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt)"
-                    ", then reboot")
+        return fail(name, said("no DRM device in {path}", path=str(dev_dri)), Said(KMS_FIX))
     results = [access(c, opener) for c in cards]
     refused = [a for a in results if a.error is not None]
     if not refused:
-        return ok(name, f"{', '.join(c.name for c in cards)} open read-write")
+        return ok(name, said("{devices} open read-write",
+                             devices=", ".join(c.name for c in cards)))
     groups = sorted({a.group for a in refused if a.group})
     what = "; ".join(f"{a.path}: {a.error}" for a in refused)
     group = groups[0] if groups else "video"
-    return fail(name, f"{user_name()} cannot open {what}",
-                f"add the user to the {group} group: sudo usermod -aG {group} {user_name()}")
+    return fail(name, said("{user} cannot open {what}", user=user_name(), what=what),
+                said("add the user to the {group} group: sudo usermod -aG {group} {user}",
+                     group=group, user=user_name()))
 
 
 def check_connector(sys_drm: Path = SYS_DRM) -> Check:
@@ -109,14 +114,14 @@ def check_connector(sys_drm: Path = SYS_DRM) -> Check:
     found = connectors(sys_drm)
     on = [c.name for c in found if c.status == "connected"]
     if on:
-        return ok(name, f"connected to {', '.join(on)}")
+        return ok(name, said("connected to {connectors}", connectors=", ".join(on)))
     if not found:
-        return fail(name, f"no display connector in {sys_drm}",
-                    "enable the KMS driver (dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt)"
-                    ", then reboot")
-    return fail(name, f"no screen connected ({', '.join(c.name for c in found)}: "
-                      f"{', '.join(sorted({c.status for c in found}))})",
-                "plug the screen into the Pi's first HDMI port and switch it on")
+        return fail(name, said("no display connector in {path}", path=str(sys_drm)),
+                    Said(KMS_FIX))
+    return fail(name, said("no screen connected ({connectors}: {states})",
+                           connectors=", ".join(c.name for c in found),
+                           states=", ".join(sorted({c.status for c in found}))),
+                said("plug the screen into the Pi's first HDMI port and switch it on"))
 
 
 def check_desktop(proc: Path = PROC, systemd_etc: Path = SYSTEMD_ETC) -> Check:
@@ -124,9 +129,9 @@ def check_desktop(proc: Path = PROC, systemd_etc: Path = SYSTEMD_ETC) -> Check:
     running = desktop_programs(proc)
     manager = display_manager(systemd_etc)
     if running:
-        return fail(name, f"a desktop holds the display ({', '.join(running)} running)",
-                    CONSOLE_FIX)
+        return fail(name, said("a desktop holds the display ({programs} running)",
+                               programs=", ".join(running)), Said(CONSOLE_FIX))
     if manager:
-        return fail(name, f"the display manager {manager} is enabled: it takes the display at "
-                          "boot", CONSOLE_FIX)
-    return ok(name, "none: the kiosk has the display to itself")
+        return fail(name, said("the display manager {manager} is enabled: it takes the "
+                               "display at boot", manager=manager), Said(CONSOLE_FIX))
+    return ok(name, said("none: the kiosk has the display to itself"))

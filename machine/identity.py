@@ -44,7 +44,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dipclock import i18n
 from dipclock.errors import DipclockError
-from dipclock.i18n import ENGLISH, N_, Words
+from dipclock.i18n import ENGLISH, N_, Said, Words, said
 from machine.passwords import check_new_password
 
 #: Where the boot partition is mounted: Bookworm first, then older Raspberry Pi OS.
@@ -93,15 +93,23 @@ class Refusal:
 
     def __str__(self) -> str:
         """"/boot/firmware/dipclock.txt line 2: unknown key 'tabel' (...)": the console's."""
-        return f"{self.path}: {self.why}" if self.line is None else \
-            f"{self.path} line {self.line}: {self.why}"
+        return str(self.sentence())
+
+    def sentence(self) -> Said:
+        """The console's line as a sentence: a start-up problem's screen says it in the
+        card's language (``IdentityError``), the path as it is."""
+        why: Said | str = Said(self.template, dict(self.fields)) if self.template else self.why
+        if self.line is None:
+            return said("{path}: {why}", path=str(self.path), why=why)
+        return said("{path} line {line}: {why}", path=str(self.path), line=self.line, why=why)
 
     def shown(self, words: Words = ENGLISH) -> str:
         """The words for a screen, short enough for an alert, with the file's name as the
         laptop shows it: "dipclock.txt line 2 not used: unknown key 'tabel', did you mean
         table?"; in ``words``' language (the card's, before the hub says the event's)."""
-        said = words(self.template, **dict(self.fields)) if self.template else self.why
-        why = said.split(" (", 1)[0]  # the keys' list, an example: the console has them
+        # a field may be a sentence itself (hub_url's): said in ``words`` too
+        told = Said(self.template, dict(self.fields)).in_(words) if self.template else self.why
+        why = told.split(" (", 1)[0]  # the keys' list, an example: the console has them
         known = (*KEYS, *CARD_KEYS)
         if self.key is not None and self.key.lower() not in known:
             close = difflib.get_close_matches(self.key.lower(), _NAMED, 1)
@@ -170,7 +178,8 @@ def hub_url(text: str) -> str:
     if "://" not in value:
         value = f"https://{value}"
     if not _URL.match(value):
-        raise ValueError(f"{text!r} is not a hub address like https://10.0.0.1:8000 (or auto)")
+        raise ValueError(said("{address} is not a hub address like https://10.0.0.1:8000 (or "
+                              "auto)", address=repr(text)))
     return value
 
 
@@ -188,7 +197,7 @@ def parse_boot_file(text: str, path: Path) -> BootFile:
     the strict reading, for a caller that must not go on with part of a file."""
     boot = parse_boot_lines(text, path)
     if boot.refused:
-        raise IdentityError(str(boot.refused[0]))
+        raise IdentityError(boot.refused[0].sentence())
     return boot
 
 
@@ -244,7 +253,7 @@ def parse_boot_lines(text: str, path: Path) -> BootFile:
         try:
             hub = hub_url(hub)
         except ValueError as exc:
-            refuse("hub", "{error}", error=exc)  # hub_url's words: English
+            refuse("hub", "{error}", error=exc.args[0])  # hub_url's sentence
             hub = None
     rotate = None
     if "rotate" in found:
@@ -344,7 +353,7 @@ def read_boot_file(paths: Sequence[Path] = BOOT_FILES) -> BootFile | None:
     None when the card has none."""
     boot = read_boot(paths)
     if boot is not None and boot.refused:
-        raise IdentityError(str(boot.refused[0]))
+        raise IdentityError(boot.refused[0].sentence())
     return boot
 
 

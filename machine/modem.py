@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dipclock.i18n import said
 from machine.check import Check, ok, warn
 from machine.processes import PROC, running
 
@@ -25,16 +26,18 @@ def check_modem_manager(box: str | None, proc: Path = PROC, etc: Path = Path("/e
     """``box`` is ``buttons.serial`` (None: no box, nothing to keep ModemManager off)."""
     name = "modem manager"
     if not running({PROGRAM}, proc):
-        return ok(name, "ModemManager is not running: it probes no serial port")
+        return ok(name, said("ModemManager is not running: it probes no serial port"))
     rule = etc / RULE
     if rule.is_file():
-        return ok(name, f"ModemManager runs; {rule} keeps it off the USB serial ports")
+        return ok(name, said("ModemManager runs; {rule} keeps it off the USB serial ports",
+                             rule=str(rule)))
     if not box:
-        return ok(name, "ModemManager runs; no button box configured (buttons.serial)")
-    return warn(name, "ModemManager runs and may probe the button box's port with AT "
-                      f"commands (garbling its first lines): no {rule}",
-                "run the installer again (sudo sh systemd/install.sh kiosk ...), which adds "
-                f"the rule, or stop ModemManager: sudo systemctl disable --now {PROGRAM}")
+        return ok(name, said("ModemManager runs; no button box configured (buttons.serial)"))
+    return warn(name, said("ModemManager runs and may probe the button box's port with AT "
+                           "commands (garbling its first lines): no {rule}", rule=str(rule)),
+                said("run the installer again (sudo sh systemd/install.sh kiosk ...), which "
+                     "adds the rule, or stop ModemManager: sudo systemctl disable --now "
+                     "{program}", program=PROGRAM))
 
 
 __all__ = ["PROGRAM", "RULE", "check_modem_manager"]

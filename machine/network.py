@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words, said
 from machine.check import Check, fail, ok, warn
 
 log = logging.getLogger(__name__)
@@ -423,12 +423,32 @@ def check_network(network: NetworkState) -> Check:
     """``dipclock doctor``'s line: the address and name, or what is wrong and the fix
     (joining: a warning, run it again in a minute)."""
     if network.kind == "connected":
-        where = f" on {network.device}" if network.device else ""
-        return ok(NETWORK_CHECK, f"{', '.join(network.addresses)}{where}; this machine is "
-                                 f"{network.hostname} on the network")
+        addresses = ", ".join(network.addresses)
+        return ok(NETWORK_CHECK, said("{addresses} on {device}; this machine is {hostname} on "
+                                      "the network", addresses=addresses,
+                                      device=network.device, hostname=network.hostname)
+                  if network.device else
+                  said("{addresses}; this machine is {hostname} on the network",
+                       addresses=addresses, hostname=network.hostname))
+    line, fix = _Told(network.words(), state=network), _Told(network.fix(), state=network,
+                                                             fix=True)
     if network.kind == "connecting":
-        return warn(NETWORK_CHECK, network.words(), network.fix())
-    return fail(NETWORK_CHECK, network.words(), network.fix())
+        return warn(NETWORK_CHECK, line, fix)
+    return fail(NETWORK_CHECK, line, fix)
+
+
+@dataclass(frozen=True)
+class _Told(Said):
+    """The network's line (or its fix) as a sentence for the doctor: said in the reader's
+    language by the state itself (``NetworkState.words``, ``fix``); its text the English."""
+
+    state: NetworkState | None = None
+    fix: bool = False
+
+    def in_(self, words: Words) -> str:
+        if self.state is None:
+            return self.text
+        return self.state.fix(words) if self.fix else self.state.words(words)
 
 
 class NetworkWatch:

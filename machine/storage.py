@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from dipclock.i18n import said
 from machine.check import Check, fail, ok, warn
 from machine.devices import user_name
 
@@ -93,36 +94,43 @@ def check_filesystem(folder: Path, mountinfo: Path = MOUNTINFO) -> Check:
     try:
         table = mounts(mountinfo)
     except OSError as exc:
-        return warn(name, f"cannot read the mount table {mountinfo}: {exc.strerror}",
-                    "run the doctor on the machine itself, where /proc is mounted")
+        return warn(name, said("cannot read the mount table {path}: {error}",
+                               path=str(mountinfo), error=str(exc.strerror)),
+                    said("run the doctor on the machine itself, where /proc is mounted"))
     where = existing(folder)
     m = mount_of(str(where), table)
     if m is None:
-        return warn(name, f"{folder} is on no mount the kernel lists",
-                    "run the doctor on the machine itself, not in a container")
-    on = f"{folder} is on {m.fstype} ({m.point})"
-    lost = "presses not yet sent to the hub vanish at a reboot"
-    move = "set outbox = /var/lib/dipclock/outbox.sqlite on the SD card"
+        return warn(name, said("{folder} is on no mount the kernel lists", folder=str(folder)),
+                    said("run the doctor on the machine itself, not in a container"))
+    on = {"folder": str(folder), "fstype": m.fstype, "point": m.point}
+    move = said("set outbox = /var/lib/dipclock/outbox.sqlite on the SD card")
     if m.fstype in VOLATILE:
-        return fail(name, f"{on}, in memory: {lost}", move)
+        return fail(name, said("{folder} is on {fstype} ({point}), in memory: presses not yet "
+                               "sent to the hub vanish at a reboot", **on), move)
     if m.fstype == "overlay":
         upper = m.option("upperdir")
         under = mount_of(upper, table) if upper else None
         if upper is not None and upper.startswith(CARD_OVERLAY):
-            return fail(name, f"{on}: the card's data partition (dipclock-data) is not "
-                        f"mounted, so {lost}",
-                        "restart the Pi; if this stays, the card's data partition is damaged: "
-                        "write the card image to it again (docs/card.md)")
+            return fail(name, said("{folder} is on {fstype} ({point}): the card's data "
+                                   "partition (dipclock-data) is not mounted, so presses not "
+                                   "yet sent to the hub vanish at a reboot", **on),
+                        said("restart the Pi; if this stays, the card's data partition is "
+                             "damaged: write the card image to it again (docs/card.md)"))
         if under is not None and under.fstype in VOLATILE:
-            return fail(name, f"{on}, writing to {under.fstype}: {lost}",
-                        "turn off the overlay file system: sudo raspi-config, Performance "
-                        "Options, Overlay File System")
-        return warn(name, f"{on}: persistent only if its upper layer is",
-                    "if this is Raspberry Pi OS's overlay file system, turn it off in "
-                    "sudo raspi-config")
+            return fail(name, said("{folder} is on {fstype} ({point}), writing to {under}: "
+                                   "presses not yet sent to the hub vanish at a reboot",
+                                   under=under.fstype, **on),
+                        said("turn off the overlay file system: sudo raspi-config, "
+                             "Performance Options, Overlay File System"))
+        return warn(name, said("{folder} is on {fstype} ({point}): persistent only if its "
+                               "upper layer is", **on),
+                    said("if this is Raspberry Pi OS's overlay file system, turn it off in "
+                         "sudo raspi-config"))
     if "ro" in m.options:
-        return fail(name, f"{on}, mounted read-only", move)
-    return ok(name, f"{folder} is on {m.fstype} {m.source}, mounted at {m.point}")
+        return fail(name, said("{folder} is on {fstype} ({point}), mounted read-only", **on),
+                    move)
+    return ok(name, said("{folder} is on {fstype} {source}, mounted at {point}",
+                         source=m.source, **on))
 
 
 def check_writable(folder: Path) -> Check:
@@ -132,20 +140,25 @@ def check_writable(folder: Path) -> Check:
     try:
         fd, scratch = tempfile.mkstemp(prefix=".dipclock-doctor-", dir=where)
     except OSError as exc:
-        return fail(name, f"{user_name()} cannot write to {where}: {exc.strerror}",
-                    f"give the kiosk's user the folder: sudo chown -R dipclock {where}")
+        return fail(name, said("{user} cannot write to {where}: {error}", user=user_name(),
+                               where=str(where), error=str(exc.strerror)),
+                    said("give the kiosk's user the folder: sudo chown -R dipclock {where}",
+                         where=str(where)))
     try:
         os.write(fd, b"x")
         os.fsync(fd)
     except OSError as exc:
-        return fail(name, f"writing in {where} fails: {exc.strerror}",
-                    "check the SD card: sudo dmesg | grep -i mmc; replace it if errors show")
+        return fail(name, said("writing in {where} fails: {error}", where=str(where),
+                               error=str(exc.strerror)),
+                    said("check the SD card: sudo dmesg | grep -i mmc; replace it if errors "
+                         "show"))
     finally:
         os.close(fd)
         os.unlink(scratch)
     if where != folder.absolute():
-        return ok(name, f"{user_name()} can create {folder} (in {where})")
-    return ok(name, f"{user_name()} can write to {folder}")
+        return ok(name, said("{user} can create {folder} (in {where})", user=user_name(),
+                             folder=str(folder), where=str(where)))
+    return ok(name, said("{user} can write to {folder}", user=user_name(), folder=str(folder)))
 
 
 def check_free(folder: Path,
@@ -155,16 +168,18 @@ def check_free(folder: Path,
     try:
         free = free_bytes(where)
     except OSError as exc:
-        return warn(name, f"cannot measure the free space in {where}: {exc.strerror}",
-                    "check the SD card: df -h")
-    said = f"{free / MB:,.0f} MB free in {where}"
+        return warn(name, said("cannot measure the free space in {where}: {error}",
+                               where=str(where), error=str(exc.strerror)),
+                    said("check the SD card: df -h"))
+    room = {"mb": format(free / MB, ",.0f"), "where": str(where)}
+    clean = said("free space on the SD card: sudo apt clean; sudo journalctl "
+                 "--vacuum-size=50M")
     if free < FAIL_FREE:
-        return fail(name, f"only {said}: the outbox cannot store presses",
-                    "free space on the SD card: sudo apt clean; sudo journalctl --vacuum-size=50M")
+        return fail(name, said("only {mb} MB free in {where}: the outbox cannot store presses",
+                               **room), clean)
     if free < WARN_FREE:
-        return warn(name, f"only {said}",
-                    "free space on the SD card: sudo apt clean; sudo journalctl --vacuum-size=50M")
-    return ok(name, said)
+        return warn(name, said("only {mb} MB free in {where}", **room), clean)
+    return ok(name, said("{mb} MB free in {where}", **room))
 
 
 def is_disk_full(exc: BaseException) -> bool:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dipclock.i18n import Said, said
 from machine import power, timesync
 from machine.check import Check, fail, ok, warn
 
 
-def check_time_sync(hub: str | None,
+def check_time_sync(hub: str | Said | None,
                     synchronised: Callable[[], bool | None] = timesync.clock_synchronised
                     ) -> Check:
     """``hub`` says whose time the kiosk counts by ("the hub at https://...", "the hub it
@@ -22,31 +23,37 @@ def check_time_sync(hub: str | None,
     name = "time sync"
     state = synchronised()
     if state:
-        return ok(name, "the system clock is synchronised (network time)")
-    said = "not synchronised" if state is False else "cannot tell whether it is synchronised"
+        return ok(name, said("the system clock is synchronised (network time)"))
     if hub is not None:
-        return ok(name, f"system clock {said}, which is fine: the kiosk counts by the time of "
-                        f"{hub}")
-    return warn(name, f"system clock {said}: a standalone kiosk may be hours off after a "
-                      "reboot (a Pi has no battery clock)",
-                "let the Pi reach a time server (NTP), fit a real-time clock, or use a hub")
+        return ok(name, said("system clock not synchronised, which is fine: the kiosk counts "
+                             "by the time of {hub}", hub=hub) if state is False else
+                  said("system clock cannot tell whether it is synchronised, which is fine: "
+                       "the kiosk counts by the time of {hub}", hub=hub))
+    return warn(name, said("system clock not synchronised: a standalone kiosk may be hours "
+                           "off after a reboot (a Pi has no battery clock)") if state is False
+                else said("system clock cannot tell whether it is synchronised: a standalone "
+                          "kiosk may be hours off after a reboot (a Pi has no battery clock)"),
+                said("let the Pi reach a time server (NTP), fit a real-time clock, or use a "
+                     "hub"))
 
 
 def check_power(read: Callable[[], power.Throttling | None] = power.throttling) -> Check:
     name = "power"
     state = read()
     if state is None:
-        return ok(name, "not reported by this machine (not a Raspberry Pi)")
-    supply = "use the official power supply (Pi 4: 5.1 V 3 A; Pi 5: 5 V 5 A), short cable"
+        return ok(name, said("not reported by this machine (not a Raspberry Pi)"))
+    supply = said("use the official power supply (Pi 4: 5.1 V 3 A; Pi 5: 5 V 5 A), short "
+                  "cable")
+    air = said("give the Pi air, a heatsink or a fan")
+    bits = format(state.bits, "x")
     if state.under_voltage_now:
-        return fail(name, f"under-voltage now (0x{state.bits:x}): SD card and USB at risk",
-                    supply)
+        return fail(name, said("under-voltage now (0x{bits}): SD card and USB at risk",
+                               bits=bits), supply)
     if state.throttled_now:
-        return warn(name, f"throttled now (0x{state.bits:x}): too hot?",
-                    "give the Pi air, a heatsink or a fan")
+        return warn(name, said("throttled now (0x{bits}): too hot?", bits=bits), air)
     if state.under_voltage_since_boot:
-        return warn(name, f"under-voltage since boot (0x{state.bits:x})", supply)
+        return warn(name, said("under-voltage since boot (0x{bits})", bits=bits), supply)
     if state.throttled_since_boot:
-        return warn(name, f"throttled since boot (0x{state.bits:x}): too hot at times?",
-                    "give the Pi air, a heatsink or a fan")
-    return ok(name, "no under-voltage or throttling since boot")
+        return warn(name, said("throttled since boot (0x{bits}): too hot at times?",
+                               bits=bits), air)
+    return ok(name, said("no under-voltage or throttling since boot"))

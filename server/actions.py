@@ -96,7 +96,7 @@ def choose_event(body: EventChoice) -> Action[EventProfile]:
         try:
             profile = parse_event_toml(body.toml or "", body.filename)
         except EventError as exc:
-            raise Refused(422, str(exc)) from None
+            raise Refused(422, exc) from None
     return Action(profile, said("event {event}: {name}", event=profile.id, name=profile.name))
 
 
@@ -182,7 +182,7 @@ def _utc(local: datetime, tz: tzinfo, key: str) -> tuple[datetime, str | None]:
     try:
         return resolve(local, tz)
     except NoSuchTime as exc:
-        raise Refused(422, f"{key}: {exc}") from None
+        raise Refused(422, said("{key}: {error}", key=key, error=exc)) from None
 
 
 def _noted(summary: Said, note: str | None) -> Said:
@@ -476,7 +476,7 @@ def _team_power(text: str, team: str, members: list[tuple[str, str, str | None]]
     try:
         letter = power_letter(text)
     except ValueError as exc:
-        raise Refused(422, said("teams line {line}: {error}", line=n, error=str(exc))) from None
+        raise Refused(422, said("teams line {line}: {error}", line=n, error=exc)) from None
     had = next((p for t, p, pw in members if t == team and pw == letter), None)
     if had is not None:
         raise Refused(422, said("teams line {line}: team {team} has {power} already "
@@ -491,7 +491,7 @@ def seats_from_csv(text: str) -> list[Seat]:
     try:
         return read_seats(text, clearing=True)
     except SeatingError as exc:
-        raise Refused(422, said("seating {error}", error=str(exc))) from None
+        raise Refused(422, said("seating {error}", error=exc)) from None
 
 
 # --- penalties --------------------------------------------------------------------------

@@ -140,7 +140,9 @@ def create_app(
         """A change the store would not make (it raises no HTTP errors): a 409 with its
         one line (a change from a stale screen names what changed, on the venue's
         clock, in the language the request asks for, else the event's)."""
-        message = exc.message
+        lang = preferred(request.headers.get("accept-language"))
+        message = exc.message if exc.said is None else exc.in_(Words(lang) if lang
+                                                                else ENGLISH)
         if isinstance(exc, Stale):
             hub: Hub = request.app.state.hub
             accept = request.headers.get("accept-language")

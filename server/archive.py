@@ -63,6 +63,8 @@ from typing import Any
 
 from dipclock import __version__
 from dipclock.errors import DipclockError
+from dipclock.i18n import N_, Said, said
+from dipclock.sentences import listed, plural
 from server import checkedzip
 from server.backup import snapshot
 from server.checkedzip import Kind, read_checked
@@ -122,23 +124,30 @@ standings.json    the standings after the last round, as the hub showed them.
 
 
 class ArchiveRefused(DipclockError):
-    """A file that is not an archive this hub can import: ``message`` says why, in one line."""
+    """A file that is not an archive this hub can import: ``message`` says why, in one line
+    (English; the sentence it was raised with is said in the reader's language)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Said) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = str(message)
 
 
-NOT_AN_ARCHIVE = ("this file is not a dipclock event archive: choose the file saved with "
-                  "\"Save event archive\" (dipclock-event-….zip)")
-DAMAGED = "this event archive is damaged ({why}): use another copy"
+NOT_AN_ARCHIVE = said("this file is not a dipclock event archive: choose the file saved "
+                      "with \"Save event archive\" (dipclock-event-….zip)")
+DAMAGED = N_("this event archive is damaged ({why}): use another copy")
 KIND = Kind(
     format=FORMAT, version=VERSION, required=META, manifest_most=1024 * 1024,
     unpacked_most=MOST_UNPACKED, not_it=NOT_AN_ARCHIVE,
-    newer="this event archive was made by a newer dipclock ({}): update this hub first",
-    list_damaged=DAMAGED.format(why="its list of files is damaged"),
-    damaged=DAMAGED.replace("{why}", "{}"),
-    too_big="this event archive unpacks to more than 512 MB: it is not a hub's")
+    newer=N_("this event archive was made by a newer dipclock ({version}): update this hub "
+             "first"),
+    list_damaged=Said(DAMAGED, {"why": said("its list of files is damaged")}),
+    damaged=DAMAGED,
+    too_big=said("this event archive unpacks to more than 512 MB: it is not a hub's"))
+
+
+def _damaged(why: Said) -> ArchiveRefused:
+    """The archive is damaged, and why."""
+    return ArchiveRefused(Said(DAMAGED, {"why": why}))
 
 
 
@@ -170,7 +179,8 @@ def _rows(db: sqlite3.Connection, table: str, columns: list[str]) -> list[list[o
     out = []
     for row in rows:
         if any(isinstance(v, bytes) for v in row):
-            raise ArchiveRefused(f"the table {table} holds bytes an archive cannot keep")
+            raise ArchiveRefused(said("the table {table} holds bytes an archive cannot keep",
+                                      table=table))
         out.append(list(row))
     return out
 
@@ -284,7 +294,7 @@ def _json(name: str, body: bytes) -> Any:
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise ArchiveRefused(DAMAGED.format(why=f"{name} is not JSON")) from None
+        raise _damaged(said("{name} is not JSON", name=name)) from None
 
 
 def _cell(value: object) -> bool:
@@ -300,25 +310,26 @@ def check(data: bytes, data_dir: Path) -> Checked:
     manifest, got = _read(data)
     schema = manifest.get("schema")
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
-        raise ArchiveRefused(DAMAGED.format(why="its list names no database version"))
+        raise _damaged(said("its list names no database version"))
     if schema > len(MIGRATIONS):
-        raise ArchiveRefused(f"this event archive was made by a newer dipclock (database "
-                             f"version {schema}): update this hub first")
+        raise ArchiveRefused(said("this event archive was made by a newer dipclock (database "
+                                  "version {version}): update this hub first",
+                                  version=schema))
     meta = _json(META, got[META])
     if not isinstance(meta, dict) or not all(
             k in EVENT_META and isinstance(v, str) for k, v in meta.items()):
-        raise ArchiveRefused(DAMAGED.format(why=f"{META} holds settings it may not"))
+        raise _damaged(said("{name} holds settings it may not", name=META))
     tables: dict[str, tuple[list[str], list[list[object]]]] = {}
     for name, body in got.items():
         if not name.startswith(TABLES):
             if name not in (META, README, STANDINGS):
-                raise ArchiveRefused(DAMAGED.format(why=f"{name} is not one of its files"))
+                raise _damaged(said("{name} is not one of its files", name=name))
             continue
         table = name[len(TABLES):].removesuffix(".json")
         content = _json(name, body)
         if not isinstance(content, dict) or not isinstance(content.get("columns"), list) \
                 or not isinstance(content.get("rows"), list):
-            raise ArchiveRefused(DAMAGED.format(why=f"{name} is not a table"))
+            raise _damaged(said("{name} is not a table", name=name))
         tables[table] = (content["columns"], content["rows"])
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd, path = tempfile.mkstemp(dir=data_dir, prefix=".import-", suffix=".sqlite3")
@@ -351,26 +362,26 @@ def _write(database: Path, schema: int, meta: Mapping[str, str],
             for table in sorted(tables, key=lambda t: _parents_first(con, t)):
                 columns, rows = tables[table]
                 if table not in known:
-                    raise ArchiveRefused(DAMAGED.format(
-                        why=f"it has a table {table!r} that database version {schema} "
-                            "does not"))
+                    raise _damaged(said("it has a table {table} that database version "
+                                        "{version} does not", table=repr(table),
+                                        version=schema))
                 if columns != _columns(con, table):
-                    raise ArchiveRefused(DAMAGED.format(
-                        why=f"the table {table}'s columns are not its version's"))
+                    raise _damaged(said("the table {table}'s columns are not its version's",
+                                        table=table))
                 for n, row in enumerate(rows, start=1):
                     if not isinstance(row, list) or len(row) != len(columns) or \
                             not all(_cell(v) for v in row):
-                        raise ArchiveRefused(DAMAGED.format(
-                            why=f"row {n} of the table {table} is not one of its rows"))
+                        raise _damaged(said("row {row} of the table {table} is not one of "
+                                            "its rows", row=n, table=table))
                 marks = ", ".join("?" * len(columns))
                 names = ", ".join(f'"{c}"' for c in columns)
                 con.executemany(f'INSERT INTO "{table}"({names}) VALUES({marks})', rows)
             if con.execute("PRAGMA foreign_key_check").fetchone() is not None:
-                raise ArchiveRefused(DAMAGED.format(why="a row names one that is not there"))
+                raise _damaged(said("a row names one that is not there"))
             con.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise ArchiveRefused(DAMAGED.format(why=f"its tables do not fit ({exc})")
-                                 ) from None
+            raise _damaged(said("its tables do not fit ({error})", error=str(exc))
+                           ) from None
         finally:
             if con.in_transaction:
                 con.execute("ROLLBACK")
@@ -395,26 +406,27 @@ def _migrated(database: Path) -> tuple[int, int]:
         con = sqlite3.connect(database)
         try:
             if con.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise ArchiveRefused(DAMAGED.format(why="SQLite's integrity check fails"))
+                raise _damaged(said("SQLite's integrity check fails"))
         finally:
             con.close()
     except (sqlite3.Error, ValueError, TypeError, KeyError) as exc:
-        raise ArchiveRefused(DAMAGED.format(why=f"its event cannot be read: {exc}")
-                             ) from None
+        raise _damaged(said("its event cannot be read: {error}", error=str(exc))) from None
     return rounds, people
 
 
-def holds_event(store: Store) -> str | None:
+def holds_event(store: Store) -> Said | None:
     """What of an event the hub holds now, in words (None: none, a fresh hub)."""
     rounds, people = len(store.rounds()), len(store.people())
     sheets = len(store.sheets())
-    parts = [f"{n} {one if n == 1 else many}" for n, one, many in (
-        (rounds, "round", "rounds"), (people, "person on the roster", "people on the roster"),
-        (sheets, "result sheet", "result sheets")) if n]
+    parts = [p for p in (
+        plural("{n} round", "{n} rounds", rounds) if rounds else None,
+        plural("{n} person on the roster", "{n} people on the roster", people)
+        if people else None,
+        plural("{n} result sheet", "{n} result sheets", sheets) if sheets else None) if p]
     event = store.event()
     if not parts and event is not None:
-        parts = [f"the event {event.name!r}"]
-    return ", ".join(parts) or None
+        return said("the event {event}", event=repr(event.name))
+    return listed(*parts) if parts else None
 
 
 def install(checked: Checked, db_path: Path, now: datetime,

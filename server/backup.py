@@ -39,6 +39,7 @@ from pathlib import Path
 
 from dipclock import __version__
 from dipclock.errors import DipclockError
+from dipclock.i18n import N_, Said, said
 from machine import fingerprint as fingerprints
 from server import checkedzip
 from server.certificate import CERTIFICATE, PRIVATE_KEY
@@ -61,11 +62,12 @@ ASIDE = "replaced"
 
 
 class BackupRefused(DipclockError):
-    """A file that is not a backup this hub can restore: ``message`` says why, in one line."""
+    """A file that is not a backup this hub can restore: ``message`` says why, in one line
+    (English; the sentence it was raised with is said in the reader's language)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Said) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = str(message)
 
 
 @dataclass(frozen=True)
@@ -182,15 +184,15 @@ def write_kept(db_path: Path, certificate: Path | None, private_key: Path | None
     write_atomically(into, make(db_path, certificate, private_key))
 
 
-NOT_A_BACKUP = ("this file is not a dipclock hub backup: choose the file saved with "
-                "\"Save hub backup\" (dipclock-hub-backup-….zip)")
+NOT_A_BACKUP = said("this file is not a dipclock hub backup: choose the file saved with "
+                    "\"Save hub backup\" (dipclock-hub-backup-….zip)")
 KIND = Kind(
     format=FORMAT, version=VERSION, required=DATABASE, manifest_most=64 * 1024,
     unpacked_most=MOST_UNPACKED, not_it=NOT_A_BACKUP,
-    newer="this backup was made by a newer dipclock ({}): update this hub first",
-    list_damaged="this backup's list of files is damaged: use another copy",
-    damaged="this backup is damaged ({}): use another copy",
-    too_big="this backup unpacks to more than 512 MB: it is not a hub's")
+    newer=N_("this backup was made by a newer dipclock ({version}): update this hub first"),
+    list_damaged=said("this backup's list of files is damaged: use another copy"),
+    damaged=N_("this backup is damaged ({why}): use another copy"),
+    too_big=said("this backup unpacks to more than 512 MB: it is not a hub's"))
 
 
 def check(data: bytes, data_dir: Path) -> Checked:
@@ -206,14 +208,14 @@ def check(data: bytes, data_dir: Path) -> Checked:
     cert, key = got.get(CERTIFICATE), got.get(PRIVATE_KEY)
     fp = _check_certificate(cert, key)
     if fp != manifest.get("fingerprint"):
-        raise BackupRefused("this backup's certificate is not the one its list names: "
-                            "use another copy")
+        raise BackupRefused(said("this backup's certificate is not the one its list names: "
+                                 "use another copy"))
     database = _unpack_database(got[DATABASE], data_dir)
     try:
         hub_id, clocks, rounds = _check_database(database)
         if hub_id != manifest.get("hub_id"):
-            raise BackupRefused("this backup's database is of another hub than its list "
-                                "says: use another copy")
+            raise BackupRefused(said("this backup's database is of another hub than its "
+                                     "list says: use another copy"))
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             database.unlink()
@@ -233,11 +235,12 @@ def _check_certificate(cert: bytes | None, key: bytes | None) -> str | None:
         public = x509.load_pem_x509_certificate(cert).public_key()
         private = serialization.load_pem_private_key(key, password=None)
     except ValueError:
-        raise BackupRefused("this backup's certificate or key cannot be read: use another "
-                            "copy") from None
+        raise BackupRefused(said("this backup's certificate or key cannot be read: use "
+                                 "another copy")) from None
     fmt = (serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
     if private.public_key().public_bytes(*fmt) != public.public_bytes(*fmt):
-        raise BackupRefused("this backup's key is not its certificate's: use another copy")
+        raise BackupRefused(said("this backup's key is not its certificate's: use another "
+                                 "copy"))
     return fingerprints.of_pem(cert.decode())
 
 
@@ -258,12 +261,13 @@ def _check_database(path: Path) -> tuple[str, int, int]:
         con = sqlite3.connect(path)
         try:
             if con.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise BackupRefused("this backup's database is damaged (SQLite's integrity "
-                                    "check fails): use another copy")
+                raise BackupRefused(said("this backup's database is damaged (SQLite's "
+                                         "integrity check fails): use another copy"))
             schema = con.execute("PRAGMA user_version").fetchone()[0]
             if schema > len(MIGRATIONS):
-                raise BackupRefused(f"this backup was made by a newer dipclock (database "
-                                    f"version {schema}): update this hub first")
+                raise BackupRefused(said("this backup was made by a newer dipclock "
+                                         "(database version {version}): update this hub "
+                                         "first", version=schema))
         finally:
             con.close()
         store = Store(path)  # migrates it to this version, as a start would
@@ -279,12 +283,14 @@ def _check_database(path: Path) -> tuple[str, int, int]:
             con.close()
     except (sqlite3.Error, ValueError, TypeError, KeyError) as exc:
         # a page SQLite cannot parse stops the integrity check itself: damaged, as above
-        what = "is damaged" if "malformed" in str(exc) or "not a database" in str(exc) \
-            else "cannot be read"
-        raise BackupRefused(f"this backup's database {what} ({exc}): use another "
-                            "copy") from None
+        if "malformed" in str(exc) or "not a database" in str(exc):
+            raise BackupRefused(said("this backup's database is damaged ({error}): use "
+                                     "another copy", error=str(exc))) from None
+        raise BackupRefused(said("this backup's database cannot be read ({error}): use "
+                                 "another copy", error=str(exc))) from None
     if not hub_id:
-        raise BackupRefused("this backup's database has no hub id: it is not a hub's")
+        raise BackupRefused(said("this backup's database has no hub id: it is not a "
+                                 "hub's"))
     return hub_id, clocks, rounds
 
 

@@ -5,10 +5,10 @@ runs. Validation is linear but not free: a TD's seating of 7,000 seats, or a pho
 a table's sheet key sending 8,000 unknown fields, cost tens to hundreds of milliseconds
 there, and in a loop they held every clock's time sync that long, request after request.
 A route that takes ``Parsed[Model]`` instead gets its body decoded, validated and, when it
-is wrong, described (``server.errors.describe``) in a worker thread; the loop only hands
+is wrong, described (``server.errors.problem``) in a worker thread; the loop only hands
 over bytes that ``server.bodylimit`` has already bounded and whose sender
 ``server.gate`` has already checked. A bad body is the same 422 and the same one line as
-before.
+before, a ``Refused`` said in the language the request asks for (``server.app``).
 """
 
 from __future__ import annotations
@@ -16,23 +16,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio.to_thread
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
 
-from server.errors import describe
+from server.errors import problem
+from server.refusal import Refused
 
 M = TypeVar("M", bound=BaseModel)
 
 
 def _validate(model: type[M], raw: bytes) -> M:
     if not raw.strip():
-        raise HTTPException(422, describe([{"loc": ("body",), "type": "missing"}]))
+        raise Refused(422, problem([{"loc": ("body",), "type": "missing"}]))
     try:
         return model.model_validate_json(raw)
     except ValidationError as exc:  # the request's part named as FastAPI names it
         problems = [dict(e) | {"loc": ("body", *e["loc"])}
                     for e in exc.errors(include_url=False)]
-        raise HTTPException(422, describe(problems)) from None
+        raise Refused(422, problem(problems)) from None
 
 
 def parsed(model: type[M]) -> Any:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 
-from dipclock.callwords import preview_line
+from dipclock.callwords import cut_warning, preview_line
 from dipclock.events import EventProfile
+from dipclock.i18n import ENGLISH, Words
 from dipclock.schedule import Schedule
 from dipclock.timeline import Phase, table_clock
 from dipclock.venuetime import venue_naive, zone
@@ -34,8 +35,10 @@ def ending(
     at: datetime,
     table: int | None,
     warn_seconds: float = WARN_SECONDS,
+    words: Words = ENGLISH,
 ) -> TableEnding:
-    """``table``'s game under the schedule called at ``at`` (``dipclock.timeline``)."""
+    """``table``'s game under the schedule called at ``at`` (``dipclock.timeline``), its
+    line and warning in ``words`` (the TD's phone's language)."""
     tz = zone(profile.timezone)
     called = table_clock(profile, schedule.model_copy(update={"call": at}), table)
     counted = called.timetable().phases
@@ -44,19 +47,17 @@ def ending(
     after = [p for p in called.all_phases if p.deadline > at]
     cut = after[0] if after and len(counted) < len(called.all_phases) else None
     short = (cut.deadline - at).total_seconds() if cut is not None else None
-    who = "Every table" if table is None else f"Table {table}"
     last = counted[-1] if counted else None
     deadline = f"{venue_naive(last.deadline, tz):%H:%M:%S}" if last is not None else ""
     if cut is None or short is None or short > warn_seconds:
-        text = preview_line(who, last.ref if last else None, fall, profile.call_ends, deadline)
+        text = preview_line(table, last.ref if last else None, fall, profile.call_ends,
+                            deadline, words=words)
         return TableEnding(table=table, last=_end(last, tz) if last else None,
                            cut=None, seconds_short=None, warning="", scoring=scoring, text=text)
-    warning = (f"{who} is {round(short)} s from its {cut.ref.title} deadline "
-               f"({venue_naive(cut.deadline, tz):%H:%M:%S}): called at "
-               f"{venue_naive(at, tz):%H:%M:%S}, "
-               f"{cut.ref.title} does not count")
-    text = preview_line(who, last.ref if last else None, fall, profile.call_ends, deadline,
-                        cut.ref, short)
+    warning = cut_warning(table, cut.ref, short, f"{venue_naive(cut.deadline, tz):%H:%M:%S}",
+                          f"{venue_naive(at, tz):%H:%M:%S}", words)
+    text = preview_line(table, last.ref if last else None, fall, profile.call_ends, deadline,
+                        cut.ref, short, words)
     return TableEnding(table=table, last=_end(last, tz) if last else None, cut=_end(cut, tz),
                        seconds_short=short, warning=warning, scoring=scoring, text=text)
 
@@ -68,10 +69,11 @@ def preview(
     at: datetime,
     tables: Iterable[int],
     warn_seconds: float = WARN_SECONDS,
+    words: Words = ENGLISH,
 ) -> CallPreview:
     """Every table's ending if round ``number`` is called at ``at`` (every table's clock
-    when none is set up)."""
+    when none is set up), in ``words``."""
     numbers: list[int | None] = list(tables) or [None]
-    rows = [ending(profile, schedule, at, n, warn_seconds) for n in numbers]
+    rows = [ending(profile, schedule, at, n, warn_seconds, words) for n in numbers]
     return CallPreview(at=iso(at, zone(profile.timezone)) or "", round=number, tables=rows,
                        warnings=sum(bool(r.warning) for r in rows))

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dipclock.i18n import Said, said
+
 MANIFEST = "manifest.json"
 
 
@@ -27,22 +29,23 @@ def sha256(data: bytes) -> str:
 @dataclass(frozen=True)
 class Kind:
     """One kind of checked zip: its ``format`` and newest ``version``, the member its
-    manifest must list, its limits, and its refusals' words (``newer`` takes the dipclock
-    version that made it, ``damaged`` why)."""
+    manifest must list, its limits, and its refusals' words, said in the
+    reader's language (``newer``: a sentence marked ``N_`` with the ``{version}`` of
+    dipclock that made it; ``damaged``: one with ``{why}``)."""
 
     format: str
     version: int
     required: str
     manifest_most: int
     unpacked_most: int
-    not_it: str
+    not_it: Said
     newer: str
-    list_damaged: str
+    list_damaged: Said
     damaged: str
-    too_big: str
+    too_big: Said
 
 
-def read_checked(data: bytes, kind: Kind, refuse: Callable[[str], Exception],
+def read_checked(data: bytes, kind: Kind, refuse: Callable[[Said], Exception],
                  listed_ok: Callable[[Mapping[str, str]], bool] = lambda _: True
                  ) -> tuple[dict[str, Any], dict[str, bytes]]:
     """The manifest and every member of ``data``, each checked against its checksum;
@@ -60,7 +63,7 @@ def read_checked(data: bytes, kind: Kind, refuse: Callable[[str], Exception],
         raise refuse(kind.not_it)
     version = manifest.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version > kind.version:
-        raise refuse(kind.newer.format(manifest.get("dipclock")))
+        raise refuse(Said(kind.newer, {"version": str(manifest.get("dipclock"))}))
     members = manifest.get("members")
     if not isinstance(members, dict) or kind.required not in members or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in members.items()) \
@@ -68,7 +71,8 @@ def read_checked(data: bytes, kind: Kind, refuse: Callable[[str], Exception],
         raise refuse(kind.list_damaged)
     for name in infos:
         if name != MANIFEST and name not in members:
-            raise refuse(kind.damaged.format(f"{name} is not one of its files"))
+            raise refuse(Said(kind.damaged, {"why": said("{name} is not one of its files",
+                                                         name=name)}))
     if sum(infos[n].file_size for n in members if n in infos) > kind.unpacked_most:
         raise refuse(kind.too_big)
     got: dict[str, bytes] = {}
@@ -76,9 +80,11 @@ def read_checked(data: bytes, kind: Kind, refuse: Callable[[str], Exception],
         try:
             body = z.read(name)
         except (KeyError, zipfile.BadZipFile, ValueError, EOFError, OSError):
-            raise refuse(kind.damaged.format(f"{name} cannot be read")) from None
+            raise refuse(Said(kind.damaged, {"why": said("{name} cannot be read",
+                                                         name=name)})) from None
         if sha256(body) != digest:
-            raise refuse(kind.damaged.format(f"{name} does not match its checksum"))
+            raise refuse(Said(kind.damaged, {"why": said("{name} does not match its "
+                                                         "checksum", name=name)}))
         got[name] = body
     return manifest, got
 

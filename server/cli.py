@@ -31,8 +31,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from dipclock.arguments import Parser
+from dipclock.arguments import Parser, add_lang, words_for, words_in
 from dipclock.errors import DipclockError
+from dipclock.i18n import ENGLISH, Words, said
 from machine.environ import forget
 from machine.passwords import check_new_password, hash_password, is_hash
 from machine.timesync import boot_id, clock_synchronised
@@ -82,6 +83,7 @@ def _parser() -> Parser:
     p.add_argument("--plain-http", action="store_true",
                    help="serve plain HTTP, not HTTPS: the TD password and the clocks' tokens "
                         "cross the network in clear (only behind a TLS proxy, or to test)")
+    add_lang(p)
     return p
 
 
@@ -126,28 +128,27 @@ def kept_this_boot(data: Path, boot: str | None) -> str | None:
         store.close()
 
 
-def _new_password(args: argparse.Namespace) -> str:
+def _new_password(args: argparse.Namespace, words: Words = ENGLISH) -> str:
     if os.environ.get(ENV_PASSWORD):
         password, where = os.environ[ENV_PASSWORD], ENV_PASSWORD
     elif args.td_password_file is not None:
         try:
             password = args.td_password_file.read_text(encoding="utf-8").strip("\r\n")
         except OSError as exc:
-            raise HubError(f"--td-password-file: cannot read it: {exc.strerror}") from None
+            raise HubError(said("--td-password-file: cannot read it: {reason}",
+                                reason=exc.strerror)) from None
         where = str(args.td_password_file)
     elif sys.stdin.isatty():
-        password = getpass.getpass("Choose the TD password: ")
-        if getpass.getpass("Type it again: ") != password:
-            raise HubError("the two passwords differ")
-        where = "the prompt"
+        password = getpass.getpass(words("Choose the TD password: "))
+        if getpass.getpass(words("Type it again: ")) != password:
+            raise HubError(said("the two passwords differ"))
+        where = words("the prompt")
     else:
-        raise HubError(
-            f"no TD password: set {ENV_PASSWORD}, use --td-password-file FILE, "
-            "or run on a terminal to be asked"
-        )
+        raise HubError(said("no TD password: set {variable}, use --td-password-file FILE, "
+                            "or run on a terminal to be asked", variable=ENV_PASSWORD))
     problem = check_new_password(password)
     if problem:
-        raise HubError(f"{problem} (from {where})")
+        raise HubError(said("{problem} (from {where})", problem=problem, where=where))
     return password
 
 
@@ -160,20 +161,22 @@ def _stored_hash(args: argparse.Namespace) -> str | None:
     try:
         text = path.read_text(encoding="utf-8").strip()
     except OSError as exc:
-        raise HubError(f"--td-password-hash-file: cannot read it: {exc.strerror}") from None
+        raise HubError(said("--td-password-hash-file: cannot read it: {reason}",
+                            reason=exc.strerror)) from None
     if not is_hash(text):
-        raise HubError(f"--td-password-hash-file {path}: not a password hash "
-                       "(make one with: python3 -m machine.passwords < a file holding it)")
+        raise HubError(said("--td-password-hash-file {path}: not a password hash (make one "
+                            "with: python3 -m machine.passwords < a file holding it)",
+                            path=str(path)))
     return text
 
 
-def prepare(args: argparse.Namespace) -> None:
-    """Store the password hash (first start only)."""
+def prepare(args: argparse.Namespace, words: Words = ENGLISH) -> None:
+    """Store the password hash (first start only; a prompt for it in ``words``)."""
     store = Store(Settings(data_dir=args.data).db_path)
     try:
         if store.meta("td_password_hash") is None:
             store.set_meta_once("td_password_hash", _stored_hash(args)
-                                or hash_password(_new_password(args)))
+                                or hash_password(_new_password(args, words)))
     finally:
         store.close()
 
@@ -189,8 +192,8 @@ def tls(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
         cert, key, made = certificate.ensure(args.data)
         fp = certificate.fingerprint_of(cert)
     except (OSError, ValueError) as exc:
-        raise HubError(f"cannot make or read the hub's certificate in {args.data}: {exc}"
-                       ) from None
+        raise HubError(said("cannot make or read the hub's certificate in {folder}: {error}",
+                            folder=str(args.data), error=str(exc))) from None
     print(f"Certificate: {'made now, ' if made else ''}SHA-256 {fp}", flush=True)
     print("             the TD's phone warns once of a certificate it does not know: check "
           "this fingerprint there, then accept it", flush=True)
@@ -226,55 +229,67 @@ def listen_socket(args: argparse.Namespace) -> socket.socket:
 
     if args.fd is not None:
         if args.host is not None or args.port is not None:
-            raise HubError("--fd: the socket handed over has its own address; "
-                           "give no --host or --port with it")
+            raise HubError(said("--fd: the socket handed over has its own address; give no "
+                                "--host or --port with it"))
         try:
             return serve.inherited(args.fd)
         except OSError as exc:
-            raise HubError(f"--fd {args.fd}: not an open socket ({exc.strerror})") from None
+            raise HubError(said("--fd {fd}: not an open socket ({reason})", fd=args.fd,
+                                reason=exc.strerror)) from None
         except ValueError as exc:
-            raise HubError(f"--fd {args.fd}: {exc}") from None
+            raise HubError(said("--fd {fd}: {error}", fd=args.fd, error=str(exc))) from None
     host = ALL_ADDRESSES if args.host is None else args.host
     port = DEFAULT_PORT if args.port is None else args.port
     if not 0 <= port <= 65535:
-        raise HubError(f"--port {port}: must be 0-65535 (0: a free one)")
+        raise HubError(said("--port {port}: must be 0-65535 (0: a free one)", port=port))
+    not_here = said("--host {host}: not an address of this machine", host=host)
     try:
         return serve.bind(host, port)
     except socket.gaierror:
-        raise HubError(f"--host {host}: not an address of this machine") from None
+        raise HubError(not_here) from None
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            raise HubError(f"port {port} on {host} is taken (another program, perhaps "
-                           "another hub, listens there): choose another with --port N"
-                           ) from None
+            raise HubError(said("port {port} on {host} is taken (another program, perhaps "
+                                "another hub, listens there): choose another with --port N",
+                                port=port, host=host)) from None
         if exc.errno == errno.EADDRNOTAVAIL:
-            raise HubError(f"--host {host}: not an address of this machine") from None
-        raise HubError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+            raise HubError(not_here) from None
+        raise HubError(said("cannot listen on {host} port {port}: {reason}", host=host,
+                            port=port, reason=exc.strerror)) from None
+
+
+def _refused(exc: DipclockError, words: Words) -> int:
+    """The operator's one line on stderr, in the command's language; exit status 2."""
+    print(words("dipclock hub: error: {message}", message=exc.in_(words)), file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
+    words = words_in(given, os.environ)  # an option refused before --lang is said in it
     try:
-        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        args = _parser().parse_args(given)
+        words = words_for(args, os.environ)
         if not 0 <= args.wait_for_sync <= 24 * 3600:
-            raise HubError(f"--wait-for-sync {args.wait_for_sync:g}: give 0 to 86400 seconds")
+            seconds = format(args.wait_for_sync, "g")
+            raise HubError(said("--wait-for-sync {seconds}: give 0 to 86400 seconds",
+                                seconds=seconds))
         sock = listen_socket(args)
-    except HubError as exc:
-        print(f"dipclock hub: error: {exc}", file=sys.stderr)
-        return 2
+    except DipclockError as exc:  # HubError, and --lang's own LanguageError
+        return _refused(exc, words)
     try:
-        return _serve(args, sock)
+        return _serve(args, sock, words)
     finally:
         sock.close()  # uvicorn closed it already when it served it
 
 
-def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
+def _serve(args: argparse.Namespace, sock: socket.socket, words: Words = ENGLISH) -> int:
     try:
-        prepare(args)
+        prepare(args, words)
         forget(ENV_PASSWORD)  # read: it has no more business in the hub's environment
         cert, key = tls(args)
     except HubError as exc:
-        print(f"dipclock hub: error: {exc}", file=sys.stderr)
-        return 2
+        return _refused(exc, words)
     import uvicorn
 
     from server import gcpauses, mdns, serve

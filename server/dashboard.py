@@ -67,7 +67,7 @@ def state(hub: Hub, review: int | None = None, accept: str | None = None) -> Das
         hub_time=hub.clock.now(),
         now=iso(now, tz),
         timezone=str(tz),
-        clock=clock_status(hub),
+        clock=clock_status(hub, words),
         seq=hub.store.seq(),
         clocks=clocks_card(hub, tz),
         events=[EventName(id=p.id, name=p.name) for p in BUILTIN.values()],
@@ -109,6 +109,8 @@ def state(hub: Hub, review: int | None = None, accept: str | None = None) -> Das
             PauseInfo(id=i, state=break_state(cur.profile, cur.schedule, p, now),
                       at=iso(p.at, tz),
                       at_deadline=p.at_deadline.code if p.at_deadline else None,
+                      at_deadline_said=words.phase(p.at_deadline.year, p.at_deadline.season)
+                      if p.at_deadline else None,
                       minutes=p.minutes, until=iso(p.until, tz), ended=iso(p.ended, tz),
                       table=p.table, reason=p.reason)
             for i, p in cur.pauses
@@ -118,17 +120,19 @@ def state(hub: Hub, review: int | None = None, accept: str | None = None) -> Das
             for i, a in hub.store.adjustments(r.number)
         ]
         out.deadlines = [
-            Deadline(phase=ph.ref.code, deadline=iso(ph.deadline, tz))
+            Deadline(phase=ph.ref.code, deadline=iso(ph.deadline, tz),
+                     phase_said=words.phase(ph.ref.year, ph.ref.season))
             for ph in timetable(cur.profile, cur.schedule).phases
             if ph.deadline > now
         ][:DEADLINES]
     review_rounds(hub, out, review if review is not None else cur.round.number if cur else None,
                   words)
-    out.teams_note = coming_teams(hub, cur, profile)
+    out.teams_note = coming_teams(hub, cur, profile, words)
     return out
 
 
-def coming_teams(hub: Hub, cur: Current | None, chosen: EventProfile | None) -> str:
+def coming_teams(hub: Hub, cur: Current | None, chosen: EventProfile | None,
+                 words: Words = ENGLISH) -> str:
     """The teams set, said to go unscored while the event ``chosen`` for the coming rounds
     (not yet the current round's) has no team prize: an event change keeps the teams, and
     the TD hears it before the team round. Once the round plays it, the Results card's
@@ -137,7 +141,7 @@ def coming_teams(hub: Hub, cur: Current | None, chosen: EventProfile | None) -> 
         return ""
     if cur is not None and (cur.round.profile or chosen) == chosen:
         return ""
-    return event_teams_note(hub.store, chosen)
+    return event_teams_note(hub.store, chosen, words)
 
 
 def review_rounds(hub: Hub, out: DashboardState, review: int | None,

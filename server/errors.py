@@ -1,4 +1,5 @@
-"""Every bad request answers 4xx with ``{"detail": "field: what was expected"}``, never 500.
+"""Every bad request answers 4xx with ``{"detail": "field: what was expected"}``, never 500,
+in the language the request asks for (its ``Accept-Language``; the keys stay as written).
 
 Only a request's own validation is a 422. A pydantic ``ValidationError`` raised anywhere
 else is the hub failing to build its own reply (or a model of its own): a fault of the hub,
@@ -18,39 +19,54 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from dipclock.errors import describe as core_describe
 from dipclock.events import EventError
+from dipclock.i18n import ENGLISH, N_, Said, Words, said
+from dipclock.validation import describe as core_describe
 from machine.storage import is_disk_full
+from server.language import preferred
 
 log = logging.getLogger("uvicorn.error")
 
 _WHERE = {"body", "query", "path", "header", "cookie"}
 #: A request's body has fields; its problems said as a TD (or a kiosk's log) can act on them.
-FIELD_WORDS = {"extra_forbidden": "unknown field", "missing": "required",
-               "model_attributes_type": "expected a JSON object",
-               "model_type": "expected a JSON object"}  # the same, read from JSON
+FIELD_WORDS = {"extra_forbidden": N_("unknown field"), "missing": N_("required"),
+               "model_attributes_type": N_("expected a JSON object"),
+               "model_type": N_("expected a JSON object")}  # the same, read from JSON
 
 
-def describe(errors: Sequence[Mapping[str, Any]]) -> str:
-    """The first problem, named by its field (``dipclock.errors.describe``): the request's
-    part (``body``, ``query``, ...) is taken off each location, and named when no field is."""
+def problem(errors: Sequence[Mapping[str, Any]]) -> Said:
+    """The first problem, named by its field (``dipclock.validation.describe``): the request's
+    part (``body``, ``query``, ...) is taken off each location, and named when no field is.
+    A sentence: said in the language the request asks for (``words_asked``)."""
     if not errors:
-        return "malformed request"
+        return said("malformed request")
     parts = [tuple(e.get("loc", ())) for e in errors]
     where = next((str(p[0]) for p in parts if p and p[0] in _WHERE), "request")
     inside = [dict(e) | {"loc": p[1:] if p and p[0] in _WHERE else p}
               for e, p in zip(errors, parts, strict=True)]
     if any(e["type"] == "json_invalid" for e in inside):  # located at the bad character
-        return f"{where}: not valid JSON"
+        return said("{where}: not valid JSON", where=where)
     if any(e["type"] == "missing" and not e["loc"] for e in inside):
-        return f"{where}: a JSON body is required"
+        return said("{where}: a JSON body is required", where=where)
     return core_describe(inside, whole=where, words=FIELD_WORDS)
 
 
+def describe(errors: Sequence[Mapping[str, Any]]) -> str:
+    """``problem`` in English: a line for a log or a kiosk's reply (scripts read it)."""
+    return str(problem(errors))
+
+
+def words_asked(request: Request) -> Words:
+    """The language a request asks for in its ``Accept-Language``, else English: the
+    header alone decides (no store read), as for a refusal (``server.app``)."""
+    lang = preferred(request.headers.get("accept-language"))
+    return Words(lang) if lang else ENGLISH
+
+
 #: what a TD's screen and a clock's log say while the hub's disk is full
-DISK_FULL = ("the hub's disk is full: this was not stored. Free space on the hub (delete "
-             "old files, or move its data to a bigger card); it stores again by itself once "
-             "there is room, and nothing stored before is lost")
+DISK_FULL = N_("the hub's disk is full: this was not stored. Free space on the hub (delete "
+               "old files, or move its data to a bigger card); it stores again by itself "
+               "once there is room, and nothing stored before is lost")
 #: seconds between two log lines about the full disk (every request meets it)
 LOG_EVERY = 60.0
 _full_said = [float("-inf")]  # monotonic: when the last such line was written
@@ -58,15 +74,17 @@ _full_said = [float("-inf")]  # monotonic: when the last such line was written
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
-    async def _request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": describe(list(exc.errors()))}, status_code=422)
+    async def _request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": problem(list(exc.errors())).in_(words_asked(request))},
+                            status_code=422)
 
     @app.exception_handler(ValidationError)
     async def _own(request: Request, exc: ValidationError) -> JSONResponse:
         log.error("%s %s: the hub could not build its reply", request.method,
                   request.url.path, exc_info=exc)
-        return JSONResponse({"detail": "the hub could not build its reply: a fault of the "
-                                       "hub, written to its log"}, status_code=500)
+        words = words_asked(request)
+        return JSONResponse({"detail": words("the hub could not build its reply: a fault of "
+                                             "the hub, written to its log")}, status_code=500)
 
     @app.exception_handler(sqlite3.OperationalError)
     async def _store(request: Request, exc: sqlite3.OperationalError) -> JSONResponse:
@@ -78,12 +96,15 @@ def install(app: FastAPI) -> None:
                 _full_said[0] = time.monotonic()
                 log.error("the hub's disk is full: nothing more can be stored until room "
                           "is made (%s %s)", request.method, request.url.path)
-            return JSONResponse({"detail": DISK_FULL}, status_code=507)
+            words = words_asked(request)
+            return JSONResponse({"detail": words(DISK_FULL)}, status_code=507)
         log.error("%s %s: the hub's store failed", request.method, request.url.path,
                   exc_info=exc)
-        return JSONResponse({"detail": f"the hub's store failed ({exc}): try again; if it "
-                                       "goes on, restart the hub"}, status_code=503)
+        words = words_asked(request)
+        return JSONResponse({"detail": words("the hub's store failed ({error}): try again; if "
+                                             "it goes on, restart the hub", error=exc)},
+                            status_code=503)
 
     @app.exception_handler(EventError)
-    async def _event(_: Request, exc: EventError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+    async def _event(request: Request, exc: EventError) -> JSONResponse:
+        return JSONResponse({"detail": exc.in_(words_asked(request))}, status_code=422)

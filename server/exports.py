@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said, said
 from dipclock.names import name_key, spelling
 from dipclock.powers import POWERS
 from dipclock.roster import Person
@@ -34,11 +35,12 @@ from server.store import Store
 
 
 class ExportRefused(DipclockError):
-    """What the hub cannot export yet, in one line for the TD."""
+    """What the hub cannot export yet, in one line for the TD, said in their language
+    (``in_``; ``message`` is the English)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Said) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = str(message)
 
 
 #: the small words a family name starts with ("Ludwig van Beethoven", "Ana de la Cruz")
@@ -52,13 +54,14 @@ def split_name(name: str) -> tuple[str, str]:
     words before it ("van der Berg"); a name of one word is a family name. Written here
     rather than taken from a name-parsing library: the hub only guesses for a name the
     roster lacks, says so, and the TD's roster is the real answer."""
-    words = spelling(name).split()
-    if len(words) < 2:
-        return "", " ".join(words)
-    start = len(words) - 1
-    while start > 1 and words[start - 1].lower() in PARTICLES:
+    # not named ``words``: the catalogue's extraction reads that name as a call of ours
+    parts = spelling(name).split()
+    if len(parts) < 2:
+        return "", " ".join(parts)
+    start = len(parts) - 1
+    while start > 1 and parts[start - 1].lower() in PARTICLES:
         start -= 1
-    return " ".join(words[:start]), " ".join(words[start:])
+    return " ".join(parts[:start]), " ".join(parts[start:])
 
 
 @dataclass(frozen=True)
@@ -66,30 +69,33 @@ class Files:
     """The two files by name, and notes for the TD (names split, not on the roster)."""
 
     files: dict[str, bytes]
-    notes: list[str]
+    notes: list[Said]
 
 
 def last_scored_round(store: Store) -> int:
     """The last round with a board the TD confirmed (``ExportRefused`` before one)."""
     confirmed = [s.round for s in store.sheets() if s.td]
     if not confirmed:
-        raise ExportRefused("no board's result is confirmed yet: the WDD's files list "
-                            "results, so confirm the round's sheets on the Results card first")
+        raise ExportRefused(said("no board's result is confirmed yet: the WDD's files list "
+                                 "results, so confirm the round's sheets on the Results card "
+                                 "first"))
     return max(confirmed)
 
 
-def wdd_event(store: Store) -> tuple[Event, list[str]]:
+def wdd_event(store: Store) -> tuple[Event, list[Said]]:
     """What ``dipclock.wdd`` needs, read from the store, and the notes for the TD."""
     last = last_scored_round(store)
     board = board_of(store, last)
     if board is None:
-        raise ExportRefused(f"round {last} has no event's rules stored: set the event first")
+        raise ExportRefused(said("round {round} has no event's rules stored: set the event "
+                                 "first", round=last))
     rules = rules_of(board.profile)
     scores = game_scores(store, last)
     try:
         top, table, best = ranked(store, rules, scores, last)
     except StandingsError as exc:
-        raise ExportRefused(f"the standings cannot be computed: {exc}") from None
+        raise ExportRefused(said("the standings cannot be computed: {error}",
+                                 error=exc)) from None
     teams = store.teams()
     team_table = []
     if teams and rules.team_round is not None and any(s.round == rules.team_round
@@ -97,18 +103,20 @@ def wdd_event(store: Store) -> tuple[Event, list[str]]:
         try:
             team_table = team_standings(scores, teams, rules)
         except StandingsError as exc:
-            raise ExportRefused(f"the teams' table cannot be computed: {exc}") from None
+            raise ExportRefused(said("the teams' table cannot be computed: {error}",
+                                     error=exc)) from None
     people: dict[str, Person] = {p.name: p for _, p in store.people()}
     known = {name_key(n) for n in people}
-    notes = []
+    notes: list[Said] = []
     for player in sorted({s.player for s in scores}):
         if name_key(player) not in known:
             given, family = split_name(player)
             people[player] = Person(given=given, family=family)
             known.add(name_key(player))
-            notes.append(f"{player!r} is not on the roster: written as first name "
-                         f"{given!r}, name {family!r}, with no nationality; add them to the "
-                         "roster and export again to correct it")
+            notes.append(said("{player!r} is not on the roster: written as first name "
+                              "{given!r}, name {family!r}, with no nationality; add them to "
+                              "the roster and export again to correct it", player=player,
+                              given=given, family=family))
     return Event(people=people, standings=table, scores=scores,
                  boards=_boards(store, last), best=best,
                  top_board=(top.round, str(top.table)) if top and top.counts and top.table
@@ -146,7 +154,8 @@ def wdd_export(store: Store) -> Files:
     try:
         return Files(wdd_files(event), notes)
     except WddError as exc:
-        raise ExportRefused(f"the WDD's files cannot be written: {exc}") from None
+        raise ExportRefused(said("the WDD's files cannot be written: {error}",
+                                 error=exc)) from None
 
 
 __all__ = ["ExportRefused", "Files", "last_scored_round", "split_name", "wdd_event",

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from dipclock.errors import DipclockError
-from dipclock.i18n import said
+from dipclock.i18n import ENGLISH, Words, said
 from dipclock.sync import to_moment, to_seconds
 from dipclock.venuetime import NoSuchTime, to_utc, venue_naive
 from machine.storage import is_disk_full
@@ -140,8 +140,9 @@ def moved_anchor(hub: Hub, after: float, standing: str) -> str | None:
                        "standing": standing})
 
 
-def status(hub: Hub) -> ClockStanding:
-    """The hub clock's standing for the dashboard (``/api/td/state``'s ``clock``).
+def status(hub: Hub, words: Words = ENGLISH) -> ClockStanding:
+    """The hub clock's standing for the dashboard (``/api/td/state``'s ``clock``), its
+    note in ``words`` (the phone's language).
 
     ``offer_system``: "Use the system's synchronised time" makes sense, since NTP has set
     the system clock after the hub anchored its time on an unsynchronised one.
@@ -150,7 +151,7 @@ def status(hub: Hub) -> ClockStanding:
     offer = hub.clock_standing != SYNCHRONISED and synced is True
     moved = hub.kept.decided or None  # 0.0: the hub's time stood
     verdict = hub.kept.verdict
-    note = verdict.text if verdict is not None and verdict.told else None
+    note = verdict.said.in_(words) if verdict is not None and verdict.told else None
     return ClockStanding(
         provisional=hub.kept.provisional(hub.clock.mono()),
         kept_change=round(moved, 3) if moved is not None else None,
@@ -199,7 +200,7 @@ def set_time(hub: Hub, target: datetime | None, base: int | None = None,
         try:  # the phone's wall time, on the venue's clock (schemas.LocalTime)
             after, standing = to_seconds(to_utc(target, tz)), SET_BY_TD
         except NoSuchTime as exc:
-            raise ClockRefused(f"time: {exc}") from None  # the core's words: English
+            raise ClockRefused(said("time: {error}", error=exc)) from None
     shift = after - before
     old, new = to_moment(before), to_moment(after)
     here, there = venue_naive(old, tz), venue_naive(new, tz)

@@ -84,7 +84,7 @@ def settle(hub: Hub) -> None:
         if change is None:
             ear.decided = 0.0
             if verdict.told:
-                with hub.store.change(hub.clock.moment(), "clock vote", verdict.text,
+                with hub.store.change(hub.clock.moment(), "clock vote", verdict.said,
                                       bump=False):
                     pass
                 log.warning("%s", verdict.text)
@@ -94,9 +94,9 @@ def settle(hub: Hub) -> None:
         tz = hall_venue(hub.store, current(hub.store))
         here, there = venue_naive(to_moment(before), tz), venue_naive(to_moment(after), tz)
         tables = len(verdict.agreeing)
-        # the tables' verdict in the core's words (English)
+        # the tables' verdict as its own sentence: the log says it in each reader's language
         moved = {"tables": tables, "before": when(here, there), "after": when(there, here),
-                 "change": change_text(change), "verdict": verdict.text}
+                 "change": change_text(change), "verdict": verdict.said}
         line = (said("hub time taken from the {tables} tables that kept it across the hub's "
                      "restart, from {before} to {after}, {change}: the hub machine's clock "
                      "was ahead ({verdict})", **moved) if change < 0 else

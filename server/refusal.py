@@ -16,7 +16,9 @@ class Refused(DipclockError):
     a ``Said`` where it is said in the reader's language (``server.app`` answers it in the
     request's ``Accept-Language``)."""
 
-    def __init__(self, status: int, message: str | Said) -> None:
-        super().__init__(message)  # a Said is kept: ``in_(words)`` says it in a language
+    def __init__(self, status: int, message: str | Said | DipclockError) -> None:
+        # a Said (or a core error raised with one) is kept: ``in_(words)`` says it in a
+        # language
+        super().__init__(message)
         self.status = status
         self.message = str(message)

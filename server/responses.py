@@ -226,6 +226,9 @@ class ProposedPenalty(Out):
     #: the label and the orders it deletes, once the power's units are entered:
     #: "2-unit NMR: delete A Bud, A Vie" (``Penalty.text``); the label alone before
     text: str = ""
+    #: ``text`` in each language dipclock speaks (``Penalty.told``), as judged: a phone
+    #: reads it in its own (``LateSubmission.proposed_said``)
+    said: dict[str, str] = {}
 
 
 class JudgedItem(Out):
@@ -280,6 +283,9 @@ class LateSubmission(Out):
     paused_seconds: float | None = None
     #: the deadline before a break or hold moved it (None: none did)
     deadline_before_pauses: Moment | None = None
+    #: the proposal's text and the phase ("Printemps 1901") in the phone's language
+    proposed_said: str = ""
+    phase_said: str = ""
 
 
 # --- the dashboard's state ----------------------------------------------------------------
@@ -389,6 +395,7 @@ class PauseInfo(Out):
     state: str  # dipclock.timeline.break_state: due, running, over
     at: Moment | None
     at_deadline: str | None
+    at_deadline_said: str | None = None  # that phase in the phone's words (``Deadline``)
     minutes: float | None
     until: Moment | None
     ended: Moment | None
@@ -399,6 +406,9 @@ class PauseInfo(Out):
 class Deadline(Out):
     phase: str
     deadline: Moment | None
+    #: the phase as the phone's language (or the event's renamed terms) says it: a page
+    #: shows this, never a name of its own for the code
+    phase_said: str = ""
 
 
 class KioskReport(KioskInfo):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Endings, Scored, endings, unagreed_end
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words
 from dipclock.powers import LETTERS, POWERS
 from dipclock.replacements import Replacement, sheet_words, split
 from dipclock.roster.register import event_bonuses
@@ -164,10 +164,10 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
     """``replaced``: the table's replacements this round: a replaced power's line names
     who started and who played it from which phase (``sheet_words``). ``voted``: the
     passed vote that ended the game, whose result an empty sheet starts from. ``words``:
-    the language of the phone it is shown on (its text; the keys and values a page
-    compares stay English: the powers' ``name``, ``players``, ``scores``)."""
+    the language of the phone it is shown on (its text, a replaced power's line too; the
+    keys a page compares stay English: the powers' ``name``, ``players``', ``scores``')."""
     profile = board.profile
-    seated = {p: sheet_words(n, [r for r in replaced if r.power == p])
+    seated = {p: sheet_words(n, [r for r in replaced if r.power == p], words)
               for p, n in seated.items()}
     year = scoring_year(board, table)
     system = SYSTEMS[profile.scoring.system] if profile.scoring else None
@@ -188,10 +188,11 @@ def sheet_view(board: Board, table: int, sheet: Sheet | None, seated: dict[str, 
         if refused is None:
             unvoted = unagreed_end(profile, sheet.body.result(), year) if voted is None \
                 else None
-            found += [unvoted] if unvoted else []
+            found += [unvoted.in_(words)] if unvoted else []
             done = board_result(board, table, sheet.body)
             scores = named(done.scores)
-            found += done.notes  # a victory the sheet called a draw: scored as the solo
+            # a victory the sheet called a draw: scored as the solo
+            found += [note.in_(words) for note in done.notes]
     counts = (words("{phase} centres count", phase=words.phase(year, "fall")) if year
               else words("the last Fall played counts"))
     if voted is not None and voted.chart_year is not None:
@@ -264,15 +265,9 @@ def _endings(board: Board, words: Words = ENGLISH) -> SheetEndings | None:
 
 
 def endings_text(e: Endings, words: Words = ENGLISH) -> str:
-    """``Endings.text`` in ``words``' language: the endings under the sheet's form."""
-    return " ".join(line for line in (
-        words("A vote can end a game from {year}.", year=e.votes_from) if e.votes_from
-        else "",
-        words("Games end with {phase}.", phase=words.phase(e.last_year, "fall"))
-        if e.last_year else "",
-        words("A draw is of all survivors, or of two leaders level at the year's victory "
-              "threshold.") if e.draws == "two_leaders" else "",
-    ) if line)
+    """``Endings.text`` in ``words``' language: the endings under the sheet's form (the
+    core's own words, ``Endings.in_``)."""
+    return e.in_(words)
 
 
 def round_sheets(store: Store, board: Board, words: Words = ENGLISH) -> list[SheetView]:
@@ -297,13 +292,14 @@ def game_scores(store: Store, up_to: int | None = None) -> list[GameScore]:
 
 
 def scores_and_notes(store: Store, up_to: int | None = None
-                     ) -> tuple[list[GameScore], list[str]]:
+                     ) -> tuple[list[GameScore], list[Said]]:
     """``game_scores``, with a replaced power's score split among its players by the
     event's ``replaced_score`` or the TD's shares (``dipclock.replacements.split``), and the
-    standings' note of each split. The split enters here, where a seat becomes a player's
-    game, so every table after it (totals, tie-breaks, top board) takes it unchanged."""
+    standings' note of each split (a sentence, said in its reader's language where it is
+    shown). The split enters here, where a seat becomes a player's game, so every table
+    after it (totals, tie-breaks, top board) takes it unchanged."""
     out: list[GameScore] = []
-    notes: list[str] = []
+    notes: list[Said] = []
     records: dict[tuple[int, int, str], list[Replacement]] = {}
     for _, r in store.replacements():
         records.setdefault((r.round, r.table, r.power), []).append(r)
@@ -347,8 +343,8 @@ def rules_of(profile: EventProfile) -> StandingsRules:
 
 def standings_view(store: Store, round_no: int, words: Words = ENGLISH) -> StandingsView:
     """The standings after ``round_no`` under that round's event, with the top board's
-    seeding and the best countries (the powers named in ``words``' language: the CSV
-    files keep English)."""
+    seeding and the best countries; the powers and every line (a problem, mixed systems, a
+    bonus, the teams') in ``words``' language: the CSV files keep English."""
     board = board_of(store, round_no)
     if board is None:
         return StandingsView(event="", round=round_no, sheets_final=0, sheets_waiting=[],
@@ -361,10 +357,10 @@ def standings_view(store: Store, round_no: int, words: Words = ENGLISH) -> Stand
     problem = ""
     top = None
     try:
-        top, rows, countries = ranked(store, rules, scores, round_no)
+        top, rows, countries = ranked(store, rules, scores, round_no, words)
     except StandingsError as exc:
-        problem, countries = str(exc), {}
-    team_rows, team_problem = team_table(store, rules, scores, board.profile.name)
+        problem, countries = exc.in_(words), {}
+    team_rows, team_problem = team_table(store, rules, scores, board.profile.name, words)
     team_games = [s for s in scores if s.round == rules.team_round]
     return StandingsView(
         event=board.profile.name, round=round_no,
@@ -372,14 +368,15 @@ def standings_view(store: Store, round_no: int, words: Words = ENGLISH) -> Stand
         sheets_waiting=waiting,
         standings=[StandingRow(rank=s.rank, player=s.player, total=round(s.total, 2),
                                games=s.games, shared=s.shared) for s in rows],
-        problem=problem, top_board=top, mixed=mixed_text(scores),
+        problem=problem, top_board=top, mixed=mixed_text(scores, words),
         best_countries=[CountryBest(power=_power_said(power, words), winners=[
             Result(player=w.player, round=w.round, table=w.board or "", centres=w.centres,
                    score=round(w.score, 2)) for w in won])
             for power, won in countries.items()],
         teams=team_rows, team_problem=team_problem,
-        teams_mixed=mixed_text(team_games) if team_rows else "", replaced=replaced,
-        bonuses=sit_out_bonuses(store, rules, round_no)[1])
+        teams_mixed=mixed_text(team_games, words) if team_rows else "",
+        replaced=[note.in_(words) for note in replaced],
+        bonuses=[line.in_(words) for line in sit_out_bonuses(store, rules, round_no)[1]])
 
 
 def _power_said(name: str, words: Words) -> str:
@@ -388,12 +385,13 @@ def _power_said(name: str, words: Words) -> str:
     return words.power(letter) if letter else name
 
 
-def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_no: int
+def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_no: int,
+           words: Words = ENGLISH
            ) -> tuple[TopBoard | None, list[Standing], dict[str, list[GameScore]]]:
-    """After ``round_no``: the top board, the standings (its result counted once it is)
-    and the best countries, one computation for the Results card and the exports; a
-    ``StandingsError`` as the standings raise it."""
-    top = top_board_of(store, rules, scores, round_no)
+    """After ``round_no``: the top board (its problem in ``words``), the standings (its
+    result counted once it is) and the best countries, one computation for the Results
+    card and the exports; a ``StandingsError`` as the standings raise it."""
+    top = top_board_of(store, rules, scores, round_no, words)
     seated = frozenset(top.players) if top is not None and top.counts else frozenset()
     rows = standings(scores, rules, top_board=seated,
                      top_board_round=top.round if seated and top else None,
@@ -402,9 +400,10 @@ def ranked(store: Store, rules: StandingsRules, scores: list[GameScore], round_n
 
 
 def sit_out_bonuses(store: Store, rules: StandingsRules, round_no: int
-                    ) -> tuple[dict[str, float], list[str]]:
+                    ) -> tuple[dict[str, float], list[Said]]:
     """The event's bonus to each volunteer the seating sat out, in the rounds to
-    ``round_no`` (``dipclock.roster.register.event_bonuses``), and a line for each."""
+    ``round_no`` (``dipclock.roster.register.event_bonuses``), and a line for each, said
+    in the reader's language."""
     if not rules.sit_out_bonus:
         return {}, []
     seated: dict[int, set[str]] = {}
@@ -416,48 +415,58 @@ def sit_out_bonuses(store: Store, rules: StandingsRules, round_no: int
 
 
 def team_table(store: Store, rules: StandingsRules, scores: list[GameScore],
-               event: str = "this event") -> tuple[list[TeamRow], str]:
+               event: str = "this event", words: Words = ENGLISH
+               ) -> tuple[list[TeamRow], str]:
     """The teams ranked by their members' scores in the event's team round; teams set
-    under an ``event`` with no team prize are kept and said to be unscored, never hidden."""
+    under an ``event`` with no team prize are kept and said to be unscored, never hidden
+    (why the table is empty in ``words``' language)."""
     teams = store.teams()
     if not teams:
         return [], ""
     if rules.team_round is None:
-        return [], teams_note(teams, event, None)
+        return [], teams_note(teams, event, None, words)
     if not any(s.round == rules.team_round for s in scores):
-        return [], f"the team round (round {rules.team_round}) has no confirmed sheet yet"
+        return [], words("the team round (round {round}) has no confirmed sheet yet",
+                         round=rules.team_round)
     try:
         ranked = team_standings(scores, teams, rules)
     except StandingsError as exc:
-        return [], str(exc)
+        return [], exc.in_(words)
     return [TeamRow(rank=t.rank, team=t.team, total=round(t.total, 2), shared=t.shared)
             for t in ranked], ""
 
 
-def teams_note(teams: dict[str, list[str]], event: str, team_round: int | None) -> str:
+def teams_note(teams: dict[str, list[str]], event: str, team_round: int | None,
+               words: Words = ENGLISH) -> str:
     """What becomes of the teams set under ``event`` (its standings' ``team_round``; None:
-    no team prize), in words for the TD; "" when no teams are set. An event change never
-    drops the teams: the TD is told when the new event will not score them."""
+    no team prize), in words for the TD (``words``, their language); "" when no teams are
+    set. An event change never drops the teams: the TD is told when the new event will
+    not score them."""
     if not teams:
         return ""
-    players = sum(len(m) for m in teams.values())
-    kept = (f"the {len(teams)} team{'s' if len(teams) != 1 else ''} set "
-            f"({players} player{'s' if players != 1 else ''})")
+    players = words.plural("{n} player", "{n} players", sum(len(m) for m in teams.values()))
     if team_round is None:
-        return f"{event} has no team prize: {kept} are kept, but not scored"
-    return f"{kept} stay: {event}'s team round is round {team_round}"
+        return words.plural("{event} has no team prize: the {n} team set ({players}) is kept, "
+                            "but not scored",
+                            "{event} has no team prize: the {n} teams set ({players}) are "
+                            "kept, but not scored", len(teams), event=event, players=players)
+    return words.plural("the {n} team set ({players}) stays: {event}'s team round is round "
+                        "{round}",
+                        "the {n} teams set ({players}) stay: {event}'s team round is round "
+                        "{round}", len(teams), event=event, players=players, round=team_round)
 
 
-def event_teams_note(store: Store, profile: EventProfile) -> str:
+def event_teams_note(store: Store, profile: EventProfile, words: Words = ENGLISH) -> str:
     """``teams_note`` for the teams stored now, under ``profile``'s standings rules."""
-    return teams_note(store.teams(), profile.name, rules_of(profile).team_round)
+    return teams_note(store.teams(), profile.name, rules_of(profile).team_round, words)
 
 
 def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
-                 round_no: int) -> TopBoard | None:
+                 round_no: int, words: Words = ENGLISH) -> TopBoard | None:
     """The top board: seeded from the rounds before its own by the event's rules; its
     table is the one of that round seating most of the seeds (at least four, so a stand-in
-    or two still find it); its result counts once its sheet is confirmed."""
+    or two still find it); its result counts once its sheet is confirmed. A tie on its
+    last seat is its ``problem``, in ``words``' language."""
     if rules.top_board_round is None or round_no < rules.top_board_round - 1:
         return None
     at = rules.top_board_round
@@ -466,7 +475,7 @@ def top_board_of(store: Store, rules: StandingsRules, scores: list[GameScore],
     try:
         seeds = top_board_seeds(scores, rules)
     except SeatTie as exc:
-        problem = str(exc)
+        problem = exc.in_(words)
     table, players = None, []
     if seeds:
         best = max(players_of(store, at).items(), default=None,

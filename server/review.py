@@ -22,12 +22,13 @@ from typing import NamedTuple
 
 import dipclock
 from dipclock.events import EventProfile
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, LANGUAGES, Words
 from dipclock.late import judged_until, missed_to_judge, orders, submissions
 from dipclock.penalties import Penalty, penalty, started_seconds
 from dipclock.powers import POWERS
 from dipclock.provinces import UnknownUnit
 from dipclock.schedule import PhaseRef, Schedule
+from dipclock.sentences import phase_of
 from dipclock.venuetime import zone
 from machine.storage import is_disk_full
 from server.context import Hub
@@ -73,6 +74,8 @@ def late_submissions(hub: Hub, round_no: int | None = None,
             decided_at=iso(d.at, zone(j.timezone)) if d else None,
             player=seats.get((rnd, n, item.power), ""),
             units=item.units, deadline_before_pauses=item.deadline_before_pauses,
+            proposed_said=item.proposed.said.get(words.lang) or item.proposed.text
+            or item.proposed.label, phase_said=phase_of(item.phase).in_(words),
         )
         if item.kind == "late":  # a missed phase's reply has neither key (as it never had)
             row.units_asked, row.paused_seconds = item.units_asked, item.paused_seconds
@@ -246,7 +249,8 @@ def _proposed(cost: Penalty) -> ProposedPenalty:
     orders it deletes ("2-unit NMR: delete A Bud, A Vie"). ``deleted_orders`` is set only
     by the models that delete orders (``Penalty.as_json``): the key is absent otherwise."""
     out = ProposedPenalty(kind=cost.kind, all_units_hold=cost.all_units_hold,
-                          units_deleted=cost.units_deleted, label=cost.label, text=cost.text)
+                          units_deleted=cost.units_deleted, label=cost.label, text=cost.text,
+                          said={lang: cost.told(Words(lang)) for lang in LANGUAGES})
     if cost.deleted_orders is not None:
         out.deleted_orders = list(cost.deleted_orders)
     return out

@@ -18,9 +18,10 @@ from datetime import datetime, timedelta, tzinfo
 from typing import NamedTuple
 
 from dipclock.events import BUILTIN, EventProfile
-from dipclock.i18n import Said, said
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.powers import POWERS
-from dipclock.schedule import Schedule
+from dipclock.schedule import PhaseRef, Schedule
+from dipclock.sentences import phase_of
 from dipclock.timeline import timetable
 from dipclock.venuetime import NoSuchTime, resolve, venue_naive
 from server import actions
@@ -51,14 +52,15 @@ class Change:
     record: str
 
 
-def change(hub: Hub, body: RoundSetup, now: datetime) -> Change:
+def change(hub: Hub, body: RoundSetup, now: datetime, words: Words = ENGLISH) -> Change:
     """The round ``body`` sets up, under the event it would be played under (a record
-    keeps its own unless the TD reopening it chose another)."""
+    keeps its own unless the TD reopening it chose another); what the round holds in
+    ``words``."""
     stored = hub.store.round(body.number)
     record = hub.store.record(stored) if stored is not None else None
     chosen = _chosen(hub, body.event) if body.event is not None else None
     done = actions.set_up_round(body, hub.store.event(), stored, now, bool(record), chosen)
-    return Change(done.what, done.said, stored, record.text() if record else "")
+    return Change(done.what, done.said, stored, record.text(words) if record else "")
 
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -108,9 +110,10 @@ def _chosen(hub: Hub, event_id: str) -> EventProfile:
     return known[event_id]
 
 
-def preview(hub: Hub, body: RoundSetup) -> RoundPreview:
+def preview(hub: Hub, body: RoundSetup, words: Words = ENGLISH) -> RoundPreview:
+    """``RoundPreview``, its lines in ``words`` (the TD's phone's language)."""
     now = hub.clock.moment()
-    done = change(hub, body, now)
+    done = change(hub, body, now, words)
     row, stored = done.row, done.stored
     profile = _profile(row)
     tz = venue(profile)
@@ -118,22 +121,22 @@ def preview(hub: Hub, body: RoundSetup) -> RoundPreview:
     unchanged = stored is not None and _same(stored, row)
     moves: list[str] = []
     if stored is not None and done.record and not unchanged:
-        moves = what_moves(hub, stored, row, now, tz)
+        moves = what_moves(hub, stored, row, now, tz, words)
     cur = hub.store.current_round()
     stays = cur if cur is not None and not takes_the_tables(
         row.number, stored is not None, cur.number) else None
     stays_profile = round_profile(hub.store, stays) if stays is not None else None
     if stays is not None and stays_profile is not None:  # the tables play on as they do
         tables_round = stays.number
-        tables_show = shows(stays_profile, schedule_for(hub.store, stays), now)
+        tables_show = shows(stays_profile, schedule_for(hub.store, stays), now, words)
     else:
-        tables_round, tables_show = row.number, shows(profile, schedule, now)
+        tables_round, tables_show = row.number, shows(profile, schedule, now, words)
     return RoundPreview(
         round=row.number, new=stored is None, unchanged=unchanged, record=done.record,
         needs_reopen=bool(done.record) and not unchanged, tables_show=tables_show,
         tables_round=tables_round,
         questions=[] if unchanged or tables_round != row.number
-        else questions(hub, row, stored, profile, schedule, now, tz),
+        else questions(hub, row, stored, profile, schedule, now, tz, words),
         moves=moves, event=profile.name)
 
 
@@ -152,17 +155,19 @@ def _same(a: RoundRow, b: RoundRow) -> bool:
         b.start, b.last_year, b.call, b.title, b.profile)
 
 
-def shows(profile: EventProfile, schedule: Schedule, now: datetime) -> str:
-    """What every table's clock would show at ``now``, in a line."""
-    c = clock_model(profile, schedule, now)
+def shows(profile: EventProfile, schedule: Schedule, now: datetime,
+          words: Words = ENGLISH) -> str:
+    """What every table's clock would show at ``now``, in a line (in ``words``)."""
+    c = clock_model(profile, schedule, now, words)
     if not any(ch.isdigit() for ch in c.big):  # words ("Game over", "Break"): say them first
-        return f"{c.big}: {c.label}" if c.label else c.big
+        return words("{big}: {label}", big=c.big, label=c.label) if c.label else c.big
     phase = c.phase if c.phase and c.phase not in c.label else ""
     return " · ".join(p for p in (c.label, phase, c.big, c.deadline) if p)
 
 
 def questions(hub: Hub, row: RoundRow, stored: RoundRow | None, profile: EventProfile,
-              schedule: Schedule, now: datetime, tz: tzinfo) -> list[str]:
+              schedule: Schedule, now: datetime, tz: tzinfo, words: Words = ENGLISH
+              ) -> list[str]:
     """What the TD is asked before the round is set up as ``row`` (over ``stored``, if it
     is set up already), when the tables will play it: what they stop showing, and what
     they jump to when its start, new or moved, is long past. (A round the tables do not
@@ -172,33 +177,37 @@ def questions(hub: Hub, row: RoundRow, stored: RoundRow | None, profile: EventPr
     if cur is not None and cur.number != row.number and actions.played(cur, now):
         cur_profile = round_profile(hub.store, cur)
         if cur_profile is not None:
-            hall = clock_model(cur_profile, schedule_for(hub.store, cur), now)
+            hall = clock_model(cur_profile, schedule_for(hub.store, cur), now, words)
             if hall.stage != "game_over":
-                out.append(f"Round {cur.number} is under way ({hall.phase or hall.label}, "
-                           f"{hall.big} on the clock): every table stops showing it and "
-                           f"shows round {row.number} instead.")
+                out.append(words("Round {number} is under way ({phase}, {clock} on the "
+                                 "clock): every table stops showing it and shows round "
+                                 "{new} instead.", number=cur.number,
+                                 phase=hall.phase or hall.label, clock=hall.big,
+                                 new=row.number))
     if row.start < now - PAST_GRACE and (stored is None or stored.start != row.start):
-        out.append(f"The start, {venue_naive(row.start, tz):%Y-%m-%d %H:%M}, is "
-                   f"{_ago(now - row.start)} in the past: every table jumps to "
-                   f"{shows(profile, schedule, now)}.")
+        start = venue_naive(row.start, tz).strftime("%Y-%m-%d %H:%M")
+        out.append(words("The start, {start}, is {ago} in the past: every table jumps to "
+                         "{shows}.", start=start, ago=_ago(now - row.start, words),
+                         shows=shows(profile, schedule, now, words)))
     return out
 
 
-def _ago(gap: timedelta) -> str:
+def _ago(gap: timedelta, words: Words = ENGLISH) -> str:
     minutes = int(gap.total_seconds() // 60)
     days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
     if days:
-        return f"{days} day{'s' * (days > 1)} {hours} h"
-    return f"{hours} h {mins} min" if hours else f"{mins} min"
+        return words.plural("{n} day {hours} h", "{n} days {hours} h", days, hours=hours)
+    return words("{hours} h {minutes} min", hours=hours, minutes=mins) if hours \
+        else words("{minutes} min", minutes=mins)
 
 
-def what_moves(hub: Hub, old: RoundRow, new: RoundRow, now: datetime, tz: tzinfo
-               ) -> list[str]:
+def what_moves(hub: Hub, old: RoundRow, new: RoundRow, now: datetime, tz: tzinfo,
+               words: Words = ENGLISH) -> list[str]:
     """Everything played that reopening ``old`` as ``new`` would move: its deadlines, its
-    late rows, the TD's rulings on them, and the scores of its sheets."""
+    late rows, the TD's rulings on them, and the scores of its sheets (in ``words``)."""
     old_p, new_p = _profile(old), _profile(new)
     old_s, new_s = _schedule(hub, old), _schedule(hub, new)
-    out = _deadlines(old_p, old_s, new_p, new_s, tz)
+    out = _deadlines(old_p, old_s, new_p, new_s, tz, words)
     before, after = _late_rows(hub, old.number, old_p, old_s, now), _late_rows(
         hub, new.number, new_p, new_s, now)
     added = [after[k] for k in after if k not in before]
@@ -206,44 +215,56 @@ def what_moves(hub: Hub, old: RoundRow, new: RoundRow, now: datetime, tz: tzinfo
     changed = [(before[k], after[k]) for k in after if k in before
                and _gist(before[k]) != _gist(after[k])]
     if added:
-        out.append(_listed(f"{len(added)} new late row{'s' * (len(added) > 1)}",
-                           (_row(r) for r in added)))
+        out.append(_listed(words.plural("{n} new late row", "{n} new late rows",
+                                        len(added)), (_row(r, words) for r in added), words))
     if gone:
-        out.append(_listed(f"{len(gone)} late row{'s' * (len(gone) > 1)} would go",
-                           (_row(r) for r in gone)))
+        out.append(_listed(words.plural("{n} late row would go", "{n} late rows would go",
+                                        len(gone)), (_row(r, words) for r in gone), words))
     if changed:
-        out.append(_listed(f"{len(changed)} late row{'s' * (len(changed) > 1)} would change",
-                           (f"{_row(a)} (was {_gist_text(b)})" for b, a in changed)))
+        out.append(_listed(words.plural("{n} late row would change",
+                                        "{n} late rows would change", len(changed)),
+                           (words("{row} (was {before})", row=_row(a, words),
+                                  before=_gist_text(b, words)) for b, a in changed), words))
     decided = hub.store.decisions()
 
     def ruled(k: Key) -> bool:
         return (old.number, *k) in decided
 
-    lost = [_where(before[k]) for k in before if k not in after and ruled(k)]
-    moved = [_where(after[k]) for k in after
+    lost = [_where(before[k], words) for k in before if k not in after and ruled(k)]
+    moved = [_where(after[k], words) for k in after
              if k in before and _gist(before[k]) != _gist(after[k]) and ruled(k)]
     if lost:
-        out.append(_listed(f"{len(lost)} ruling{'s' * (len(lost) > 1)} would lose the late "
-                           "row ruled on", lost))
+        out.append(_listed(words.plural("{n} ruling would lose the late row ruled on",
+                                        "{n} rulings would lose the late row ruled on",
+                                        len(lost)), lost, words))
     if moved:
-        out.append(_listed(f"{len(moved)} ruling{'s' * (len(moved) > 1)} would stand on a "
-                           "changed late row", moved))
-    out += _scores(hub, Board(old, old_p, old_s), Board(new, new_p, new_s))
+        out.append(_listed(words.plural("{n} ruling would stand on a changed late row",
+                                        "{n} rulings would stand on a changed late row",
+                                        len(moved)), moved, words))
+    out += _scores(hub, Board(old, old_p, old_s), Board(new, new_p, new_s), words)
     return out
 
 
 def _deadlines(old_p: EventProfile, old_s: Schedule, new_p: EventProfile, new_s: Schedule,
-               tz: tzinfo) -> list[str]:
-    was = {p.ref.code: (p.ref.title, p.deadline) for p in timetable(old_p, old_s).phases}
-    will = {p.ref.code: (p.ref.title, p.deadline) for p in timetable(new_p, new_s).phases}
-    lines = [f"{was[c][0]} {venue_naive(was[c][1], tz):%H:%M:%S} → "
-             f"{venue_naive(will[c][1], tz):%H:%M:%S}"
+               tz: tzinfo, words: Words = ENGLISH) -> list[str]:
+    def named(ref: PhaseRef) -> str:
+        return words.phase(ref.year, ref.season)
+
+    def hms(moment: datetime) -> str:
+        return venue_naive(moment, tz).strftime("%H:%M:%S")
+
+    was = {p.ref.code: (p.ref, p.deadline) for p in timetable(old_p, old_s).phases}
+    will = {p.ref.code: (p.ref, p.deadline) for p in timetable(new_p, new_s).phases}
+    lines = [words("{phase} {before} → {after}", phase=named(was[c][0]),
+                   before=hms(was[c][1]), after=hms(will[c][1]))
              for c in was if c in will and was[c][1] != will[c][1]]
-    lines += [f"{was[c][0]} no longer played" for c in was if c not in will]
-    lines += [f"{will[c][0]} added" for c in will if c not in was]
+    lines += [words("{phase} no longer played", phase=named(was[c][0]))
+              for c in was if c not in will]
+    lines += [words("{phase} added", phase=named(will[c][0])) for c in will if c not in was]
     if not lines:
         return []
-    return [_listed(f"{len(lines)} deadline{'s' * (len(lines) > 1)} would move", lines)]
+    return [_listed(words.plural("{n} deadline would move", "{n} deadlines would move",
+                                 len(lines)), lines, words)]
 
 
 Key = tuple[int, str, str]  # (table, power letter, phase code)
@@ -273,31 +294,36 @@ def _gist(row: LateRow) -> tuple[object, ...]:
     return (row.item.kind, row.item.started_second, row.item.proposed.text)
 
 
-def _gist_text(row: LateRow) -> str:
+def _gist_text(row: LateRow, words: Words = ENGLISH) -> str:
+    proposed = row.item.proposed
+    penalty = proposed.said.get(words.lang) or proposed.text
     if row.item.kind == "missed":
-        return f"missed: {row.item.proposed.text}"
-    return f"{row.item.started_second} s late: {row.item.proposed.text}"
+        return words("missed: {penalty}", penalty=penalty)
+    return words("{seconds} s late: {penalty}", seconds=row.item.started_second,
+                 penalty=penalty)
 
 
-def _where(row: LateRow) -> str:
-    return f"table {row.table} {row.item.power_name} {row.item.phase}"
+def _where(row: LateRow, words: Words = ENGLISH) -> str:
+    return words("table {table} {power} {phase}", table=row.table,
+                 power=words.power(row.item.power), phase=phase_of(row.item.phase).in_(words))
 
 
-def _row(row: LateRow) -> str:
-    return f"{_where(row)}, {_gist_text(row)}"
+def _row(row: LateRow, words: Words = ENGLISH) -> str:
+    return words("{where}, {what}", where=_where(row, words), what=_gist_text(row, words))
 
 
-def _scores(hub: Hub, old: Board, new: Board) -> list[str]:
+def _scores(hub: Hub, old: Board, new: Board, words: Words = ENGLISH) -> list[str]:
     """Each sheet whose scores, or whether it can be scored, the round's new rules or its
-    new end would change, player by player."""
+    new end would change, player by player (in ``words``)."""
     seats = {(s.table, s.power): s.player for s in hub.store.seating(old.rnd.number)}
     lines = []
     for sheet in hub.store.sheets(old.rnd.number):
-        refused = board_problem(new, sheet.table, sheet.body)
-        if refused != board_problem(old, sheet.table, sheet.body):
-            lines.append(f"table {sheet.table}'s sheet: "
-                         + (f"could no longer be scored ({refused})" if refused
-                            else "could be scored again"))
+        refused = board_problem(new, sheet.table, sheet.body, words)
+        if refused != board_problem(old, sheet.table, sheet.body, words):
+            lines.append(words("table {table}'s sheet: could no longer be scored ({why})",
+                               table=sheet.table, why=refused) if refused else
+                         words("table {table}'s sheet: could be scored again",
+                               table=sheet.table))
             continue
         if refused:
             continue
@@ -305,16 +331,22 @@ def _scores(hub: Hub, old: Board, new: Board) -> list[str]:
         will = named(board_result(new, sheet.table, sheet.body).scores)
         for letter, name in POWERS.items():
             if was.get(name) != will.get(name):
-                who = seats.get((sheet.table, letter), name)
-                lines.append(f"table {sheet.table} {who} ({name}) {was.get(name, 0):.2f} → "
-                             f"{will.get(name, 0):.2f}")
+                power = words.power(letter)
+                who = seats.get((sheet.table, letter), power)
+                lines.append(words("table {table} {who} ({power}) {before} → {after}",
+                                   table=sheet.table, who=who, power=power,
+                                   before=format(was.get(name, 0), ".2f"),
+                                   after=format(will.get(name, 0), ".2f")))
     if not lines:
         return []
-    return [_listed(f"{len(lines)} score{'s' * (len(lines) > 1)} would change", lines)]
+    return [_listed(words.plural("{n} score would change", "{n} scores would change",
+                                 len(lines)), lines, words)]
 
 
-def _listed(head: str, lines: Iterable[str]) -> str:
+def _listed(head: str, lines: Iterable[str], words: Words = ENGLISH) -> str:
     items = list(lines)
     shown = "; ".join(items[:SHOWN])
-    more = f"; and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
-    return f"{head}: {shown}{more}"
+    if len(items) > SHOWN:
+        shown = words.plural("{lines}; and {n} more", "{lines}; and {n} more",
+                             len(items) - SHOWN, lines=shown)
+    return words("{head}: {lines}", head=head, lines=shown)

@@ -15,17 +15,25 @@ from pydantic import (
     model_validator,
 )
 
+from dipclock.errors import DipclockError
+from dipclock.i18n import said
 from dipclock.powers import PowerLetter, power_letter
 from dipclock.provinces import UnknownUnit, parse_units
 from dipclock.schedule import PhaseRef
 from dipclock.seating.seatfile import MOST_PLAYERS
 
 
+class BodyError(DipclockError, ValueError):
+    """A request's field that does not make sense: pydantic keeps it as the problem's
+    ``ctx["error"]``, so its sentence is said in the phone's language
+    (``dipclock.errors.describe``)."""
+
+
 def _local(moment: datetime) -> datetime:
     if moment.tzinfo is not None:
-        raise ValueError("give the local time without a zone, like 2024-05-04T13:00")
+        raise BodyError(said("give the local time without a zone, like 2024-05-04T13:00"))
     if not 2000 <= moment.year <= 2100:
-        raise ValueError("the year must be between 2000 and 2100")
+        raise BodyError(said("the year must be between 2000 and 2100"))
     return moment
 
 
@@ -57,7 +65,7 @@ class EventChoice(Body):
     @model_validator(mode="after")
     def _one(self) -> EventChoice:
         if (self.builtin is None) == (self.toml is None):
-            raise ValueError("give either builtin (an event id) or toml (a file's text)")
+            raise BodyError(said("give either builtin (an event id) or toml (a file's text)"))
         return self
 
 
@@ -77,8 +85,8 @@ class RoundSetup(Body):
     @model_validator(mode="after")
     def _event_with_reopen(self) -> RoundSetup:
         if self.event is not None and not self.reopen:
-            raise ValueError("event: give it only when reopening a round (a new round is "
-                             "played under the event chosen above)")
+            raise BodyError(said("event: give it only when reopening a round (a new round is "
+                             "played under the event chosen above)"))
         return self
 
 
@@ -91,7 +99,7 @@ class TablesSetup(Body):
     @model_validator(mode="after")
     def _one(self) -> TablesSetup:
         if (self.count is None) == (self.tables is None):
-            raise ValueError("give either count or tables")
+            raise BodyError(said("give either count or tables"))
         return self
 
     def numbers(self) -> list[int]:
@@ -110,7 +118,7 @@ class PauseRequest(Body):
     @model_validator(mode="after")
     def _one_end(self) -> PauseRequest:
         if self.until is not None and self.minutes is not None:
-            raise ValueError("give until or minutes, not both")
+            raise BodyError(said("give until or minutes, not both"))
         return self
 
 
@@ -125,7 +133,7 @@ class AdjustRequest(Body):
     @model_validator(mode="after")
     def _nonzero(self) -> AdjustRequest:
         if self.seconds == 0:
-            raise ValueError("seconds must not be 0")
+            raise BodyError(said("seconds must not be 0"))
         return self
 
 
@@ -145,7 +153,7 @@ class PenaltyDecision(Body):
     @model_validator(mode="after")
     def _final(self) -> PenaltyDecision:
         if self.decision == "change" and not self.final:
-            raise ValueError("a changed penalty needs final (what the penalty is now)")
+            raise BodyError(said("a changed penalty needs final (what the penalty is now)"))
         return self
 
 
@@ -170,7 +178,7 @@ class SeatingIn(Body):
     @model_validator(mode="after")
     def _one(self) -> SeatingIn:
         if (self.seats is None) == (self.csv is None):
-            raise ValueError("give either seats (a list) or csv (a file's text)")
+            raise BodyError(said("give either seats (a list) or csv (a file's text)"))
         return self
 
 
@@ -197,12 +205,12 @@ def _on_the_map(units: tuple[str, ...]) -> tuple[str, ...]:
     try:
         return tuple(u.text for u in parse_units(units))
     except UnknownUnit as exc:
-        raise ValueError(str(exc)) from None
+        raise BodyError(exc) from None
 
 
 def _printable(unit: str) -> str:
     if not unit.isprintable():
-        raise ValueError("a unit is printable text, like A Vie")
+        raise BodyError(said("a unit is printable text, like A Vie"))
     return unit
 
 
@@ -261,7 +269,7 @@ class KioskInfo(Body):
     @model_validator(mode="after")
     def _once_each(self) -> KioskInfo:
         if len(set(self.buttons)) != len(self.buttons):
-            raise ValueError("buttons: name each input once")
+            raise BodyError(said("buttons: name each input once"))
         return self
 
 
@@ -286,8 +294,8 @@ class ClockSet(Body):
     @model_validator(mode="after")
     def _one(self) -> ClockSet:
         if (self.time is None) == (self.source is None):
-            raise ValueError('give either time (the phone\'s local time) or source "system" '
-                             'or "machine"')
+            raise BodyError(said('give either time (the phone\'s local time) or source "system" '
+                             'or "machine"'))
         return self
 
 

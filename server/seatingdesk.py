@@ -22,7 +22,7 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import Field
 
-from dipclock.i18n import Said, said
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, PowerLetter
 from dipclock.seating import (
@@ -93,26 +93,27 @@ def earlier(hub: Hub, before: int) -> Past:
     try:
         return read_past(s for s in hub.store.seating() if s.round < before)
     except SeatingError as exc:
-        raise Refused(422, said("seating: the hub's {error}", error=str(exc))) from None
+        raise Refused(422, said("seating: the hub's {error}", error=exc)) from None
 
 
 #: a draft in the TD's words, for the back room's lines ("the draft took longer ...")
 DRAFT = Task(said("the draft"), said("seat fewer players at once"))
 
 
-async def draft(hub: Hub, body: DraftIn, gone: Gone) -> bytes:
+async def draft(hub: Hub, body: DraftIn, gone: Gone, words: Words = ENGLISH) -> bytes:
     """Round ``body.round`` seated by the core in the hub's back room (a process of its
     own: ``server.backroom``), the reply's JSON made in a worker thread: the event loop
-    only waits. A seating that cannot be is a 422; ``gone``: has the TD's page left?"""
+    only waits. A seating that cannot be is a 422; ``gone``: has the TD's page left?
+    ``words``: the TD's phone's, for the draft's problems and notes."""
     job = await anyio.to_thread.run_sync(lambda: draft_job(hub, body))
     if hub.backroom is None:
         raise Refused(503, said("the hub is starting: try again in a moment"))
     try:
         drafted = await hub.backroom.run(seatingjob.draft, job, DRAFT, gone)
     except SeatingError as exc:
-        raise Refused(422, said("seating: {error}", error=str(exc))) from None
+        raise Refused(422, said("seating: {error}", error=exc)) from None
     return await anyio.to_thread.run_sync(
-        lambda: reply(job, drafted, played(hub, job.round)).model_dump_json().encode())
+        lambda: reply(job, drafted, played(hub, job.round), words).model_dump_json().encode())
 
 
 def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
@@ -154,34 +155,45 @@ def draft_job(hub: Hub, body: DraftIn) -> seatingjob.DraftJob:
                           for t, seats in hub.store.team_powers().items()))
 
 
-def reply(job: seatingjob.DraftJob, drafted: seatingjob.Drafted, played: str) -> Draft:
+def reply(job: seatingjob.DraftJob, drafted: seatingjob.Drafted, played: str,
+          words: Words = ENGLISH) -> Draft:
     """The dashboard's draft: the back room's seating with its figures and problems, and
-    what its round holds that was played (read as it is answered)."""
+    what its round holds that was played (read as it is answered); its problems and notes
+    in ``words``."""
     seated = drafted.seating
     return Draft(
         round=job.round, tables=_out(seated.tables),
         quality=Quality(pairs_met_before=seated.pairs_met_before,
                         powers_repeated=seated.powers_repeated,
                         apart_together=seated.apart_together),
-        problems=list(drafted.problems), played=played, seed=job.seed,
+        problems=[p.in_(words) for p in drafted.problems], played=played, seed=job.seed,
         sitting_out=list(seated.sitting_out), two_boards=list(seated.two_boards),
-        top_board=list(drafted.top_board), notes=list(drafted.notes))
+        top_board=list(drafted.top_board), notes=[n.in_(words) for n in drafted.notes])
 
 
 def judge(hub: Hub, number: int, tables: list[Table], apart: set[tuple[str, str]],
-          past: Past, rules: StandingsRules | None) -> Judged:
-    """A seating's figures against the rounds before it (``past``), and its problems."""
+          past: Past, rules: StandingsRules | None, words: Words = ENGLISH) -> Judged:
+    """A seating's figures against the rounds before it (``past``), and its problems in
+    ``words``."""
     return Judged(
         round=number,
         tables=_out(tables),
         quality=Quality(pairs_met_before=pairs_met_before(tables, past),
                         powers_repeated=powers_repeated(tables, past),
                         apart_together=apart_together(tables, apart)),
-        problems=problems(tables, apart, two_boards_allowed(rules)),
+        problems=[p.in_(words) for p in _problems(tables, apart, rules)],
         played=played(hub, number))
 
 
-def check(hub: Hub, body: CheckIn) -> Judged:
+def _problems(tables: list[Table], apart: set[tuple[str, str]],
+              rules: StandingsRules | None) -> list[Said]:
+    return problems(tables, apart, two_boards_allowed(rules))
+
+
+def _checked(hub: Hub, body: CheckIn
+             ) -> tuple[list[Table], set[tuple[str, str]], Past, StandingsRules | None]:
+    """The TD's seating, the pairs it keeps apart (the team-mates' too), the rounds before
+    it and the event's rules; a table given twice is refused."""
     numbers = [t.table for t in body.tables]
     twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
     if twice is not None:
@@ -189,19 +201,26 @@ def check(hub: Hub, body: CheckIn) -> Judged:
     past, rules = earlier(hub, body.round), _rules(hub)
     mates = team_apart({t: [spelling(p) for p in m] for t, m in hub.store.teams().items()},
                        rules, body.round, past)
-    return judge(hub, body.round, _tables(body.tables), _apart(body.apart) | mates,
-                 past, rules)
+    return _tables(body.tables), _apart(body.apart) | mates, past, rules
+
+
+def check(hub: Hub, body: CheckIn, words: Words = ENGLISH) -> Judged:
+    """The TD's seating judged, its problems in ``words`` (the TD's phone's)."""
+    tables, apart, past, rules = _checked(hub, body)
+    return judge(hub, body.round, tables, apart, past, rules, words)
 
 
 def call(hub: Hub, body: CheckIn) -> tuple[list[Seat], Said]:
     """The seats that replace round ``body.round``'s, and the log's line; refused (409)
     when the round has been played (``Store.replace_round_seating`` checks it again in
-    its write) or the seating has a problem."""
-    judged = check(hub, body)
+    its write) or the seating has a problem (said in the reader's language)."""
+    tables, apart, past, rules = _checked(hub, body)
+    judged = judge(hub, body.round, tables, apart, past, rules)
     if judged.played:  # looked at first, to say so before any problem; the write looks again
         raise hub.store.seating_stays(body.round, judged.played)
-    if judged.problems:
-        raise Refused(422, said("seating: {error}", error=judged.problems[0]))
+    found = _problems(tables, apart, rules)
+    if found:
+        raise Refused(422, said("seating: {error}", error=found[0]))
     seats = [Seat(body.round, t.table, p, n) for t in judged.tables for p, n in t.seats.items()]
     q = judged.quality
     summary = said("seating: round {round} called, {tables} tables; {pairs} pairs met "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from dipclock.i18n import Said, said
 from dipclock.seating import (
     Seat,
     Seating,
@@ -25,6 +26,7 @@ from dipclock.seating import (
 )
 from dipclock.seating.teams import team_apart
 from dipclock.seating.topboard import top_board_round
+from dipclock.sentences import plural
 from dipclock.standings import GameScore, StandingsRules
 
 
@@ -58,12 +60,13 @@ class DraftJob:
 @dataclass(frozen=True)
 class Drafted:
     """The round seated, what stops it being called (``problems``), the top board's seven
-    (best first) and what the TD should know of it (``notes``)."""
+    (best first) and what the TD should know of it (``notes``): sentences, said in the
+    TD's phone's language when the reply is made."""
 
     seating: Seating
-    problems: tuple[str, ...]
+    problems: tuple[Said, ...]
     top_board: tuple[str, ...]
-    notes: tuple[str, ...]
+    notes: tuple[Said, ...]
 
 
 def draft(job: DraftJob) -> Drafted:
@@ -72,7 +75,7 @@ def draft(job: DraftJob) -> Drafted:
     try:
         past = read_past(job.earlier, job.players)
     except SeatingError as exc:
-        raise SeatingError(f"the hub's {exc}") from None
+        raise SeatingError(said("the hub's {error}", error=exc)) from None
     rng = random.Random(job.seed)
     # the core's one top-board step, as ``dipclock seat`` takes it: a tie is a note
     top = top_board_round(job.round, job.players, job.scores, job.rules, past, rng,
@@ -83,10 +86,13 @@ def draft(job: DraftJob) -> Drafted:
                         fixed=[*job.kept, *top.tables], two_boards=list(job.two_boards),
                         rules=job.rules, sit_out_first=job.sit_out_first,
                         teams={t: dict(s) for t, s in job.team_powers} or None)
-    enough = ((f"sitting out, having played the most rounds the event allows: "
-               f"{', '.join(seated.played_enough)}",) if seated.played_enough else ())
-    apart_note = ((f"team-mates kept apart this round, as the event's rules say "
-                   f"({len(mates)} pairs)",) if mates else ())
+    enough = ((said("sitting out, having played the most rounds the event allows: "
+                    "{players}", players=", ".join(seated.played_enough)),)
+              if seated.played_enough else ())
+    apart_note = ((plural("team-mates kept apart this round, as the event's rules say ({n} "
+                          "pair)",
+                          "team-mates kept apart this round, as the event's rules say ({n} "
+                          "pairs)", len(mates)),) if mates else ())
     return Drafted(seated, tuple(problems(seated.tables, apart,
                                           two_boards_allowed(job.rules))),
                    top.seeds, top.notes + enough + apart_note)

@@ -41,8 +41,8 @@ def _two_boards(hub: Hub) -> bool:
 
 def view(hub: Hub, picked: int | None, words: Words = ENGLISH) -> SeatingView:
     """Round ``picked`` (when seated or current; else the current round, else the first
-    seated) table by table, each with the core's problems; the powers named in ``words``'
-    language."""
+    seated) table by table, each with the core's problems; the powers and the problems in
+    ``words``' language."""
     seats = hub.store.seating()
     current = hub.store.current_round()
     now = current.number if current else None
@@ -56,7 +56,7 @@ def view(hub: Hub, picked: int | None, words: Words = ENGLISH) -> SeatingView:
         if s.round == shown:
             by_table.setdefault(s.table, {})[s.power] = s.player
     tables = [Table(n, by_table[n]) for n in sorted(by_table)]
-    found = seating_problems(tables, two_boards=_two_boards(hub), words=words)
+    found = seating_problems(tables, two_boards=_two_boards(hub))
     out = []
     for t in tables:
         here = [p for p in found if t.number in p.tables]
@@ -64,7 +64,7 @@ def view(hub: Hub, picked: int | None, words: Words = ENGLISH) -> SeatingView:
         lines = [SeatLine(power=p, name=words.power(p), player=t.seats.get(p, ""),
                           twice=t.seats.get(p, "") in twice) for p in LETTERS]
         out.append(TableView(table=t.number, seats=lines if t.seats else [],
-                             problems=[p.words for p in here]))
+                             problems=[p.in_(words) for p in here]))
     seated = {s.player for s in seats}
     unseated = {team: [p for p in players if p not in seated]
                 for team, players in hub.store.teams().items()}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dipclock.events import EventProfile
 from dipclock.eventscoring import Scored, score_result
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, N_, Words, said
 from dipclock.powers import LETTERS, POWERS, PowerLetter
 from dipclock.scoring import GameResult, ResultError
 from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, TOTAL_CENTRES
@@ -67,9 +68,9 @@ class SheetIn(BaseModel):
     def result(self) -> GameResult:
         """The core's game result (a ``ResultError`` for a sheet that cannot be one)."""
         if self.ending == "solo" and self.solo is None:
-            raise ResultError("a solo needs its winner")
+            raise ResultError(said("a solo needs its winner"))
         if self.ending == "concession" and self.conceded_to is None:
-            raise ResultError("a concession needs the power it was conceded to")
+            raise ResultError(said("a concession needs the power it was conceded to"))
         return GameResult(
             centres=dict(self.centres),
             year=self.year,
@@ -130,45 +131,81 @@ class SheetChange:
     words: str
 
 
+#: A change's words as the store keeps them (English, ``SheetChange.words``), each said
+#: again in its reader's language (``change_words``)
+ENTERED_BY_TD = N_("the TD entered this sheet")
+ENTERED_BY_PHONE = N_("a player's phone entered this sheet")
+CORRECTED_BY_TD = N_("the TD corrected this sheet")
+CORRECTED_BY_PHONE = N_("a player's phone corrected this sheet")
+MARKED_FINAL = N_("the TD marked this sheet final")
+REOPENED = N_("the TD reopened this sheet")
+CHANGED = N_("this sheet changed")
+_FIXED = frozenset({ENTERED_BY_TD, ENTERED_BY_PHONE, CORRECTED_BY_TD, CORRECTED_BY_PHONE,
+                    MARKED_FINAL, REOPENED, CHANGED})
+_BY_TD = re.compile(r"the TD confirmed (\w+)'s line")
+_BY_PLAYER = re.compile(r"(\w+)'s player confirmed their line")
+_LETTER = {name: letter for letter, name in POWERS.items()}
+
+
 def change_of(before: Sheet | None, after: Sheet) -> SheetChange:
-    """What ``after`` changed of ``before`` (None: no sheet yet), in words a player reads."""
-    who = "the TD" if after.by_td else "a player's phone"
+    """What ``after`` changed of ``before`` (None: no sheet yet), in words a player reads
+    (English as stored; ``change_words`` says them in the reader's language)."""
+    td = after.by_td
     if before is None:
-        return SheetChange("entries", f"{who} entered this sheet")
+        return SheetChange("entries", ENTERED_BY_TD if td else ENTERED_BY_PHONE)
     if before.body != after.body:
-        return SheetChange("entries", f"{who} corrected this sheet")
+        return SheetChange("entries", CORRECTED_BY_TD if td else CORRECTED_BY_PHONE)
     if before.td != after.td:
-        return SheetChange("final", "the TD marked this sheet final" if after.td
-                           else "the TD reopened this sheet")
+        return SheetChange("final", MARKED_FINAL if after.td else REOPENED)
     lines = [p for p in LETTERS if p in after.confirmations and p not in before.confirmations]
     if not lines:
-        return SheetChange("line", "this sheet changed")
+        return SheetChange("line", CHANGED)
     power = POWERS[lines[0]]
     if after.confirmations[lines[0]] == "td":
         return SheetChange("line", f"the TD confirmed {power}'s line")
     return SheetChange("line", f"{power}'s player confirmed their line")
 
 
+def change_words(stored: str, words: Words = ENGLISH) -> str:
+    """A change's stored words (``change_of``'s) in ``words``' language; words of another
+    shape as they were stored."""
+    if stored in _FIXED:
+        return words(stored)
+    if (found := _BY_TD.fullmatch(stored)) and found[1] in _LETTER:
+        return words("the TD confirmed {power}'s line", power=words.power(_LETTER[found[1]]))
+    if (found := _BY_PLAYER.fullmatch(stored)) and found[1] in _LETTER:
+        return words("{power}'s player confirmed their line",
+                     power=words.power(_LETTER[found[1]]))
+    return stored
+
+
 #: Changes named one by one in a refusal (the latest); the rest are counted.
 NAMED_CHANGES = 3
 
 
-def changed_since(changes: Sequence[tuple[datetime, str]], tz: tzinfo, unknown: int = 0
-                  ) -> str:
+def changed_since(changes: Sequence[tuple[datetime, str]], tz: tzinfo, unknown: int = 0,
+                  words: Words = ENGLISH) -> str:
     """The one line refusing a change made against an older version: what happened since,
     oldest first, each at its time on the venue's clock (``changes``: naive UTC instants
-    with ``SheetChange.words``); ``unknown`` more changes whose words were not kept."""
-    shown = [f"{words} at {at.replace(tzinfo=UTC).astimezone(tz):%H:%M}"
-             for at, words in changes[-NAMED_CHANGES:]]
+    with ``SheetChange.words``); ``unknown`` more changes whose words were not kept. In
+    ``words``' language (the phone's)."""
+    shown = [words("{change} at {time}", change=change_words(stored, words),
+                   time=at.replace(tzinfo=UTC).astimezone(tz).strftime("%H:%M"))
+             for at, stored in changes[-NAMED_CHANGES:]]
     more = len(changes) - len(shown) + unknown
     if not shown:
-        listed = "this sheet changed"
+        listed = words(CHANGED)
     else:
-        listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        listed = shown[0]  # "a, b and c"
+        for middle in shown[1:-1]:
+            listed = words("{first}, {second}", first=listed, second=middle)
+        if len(shown) > 1:
+            listed = words("{first} and {second}", first=listed, second=shown[-1])
         if more > 0:
-            listed += f" (and {more} earlier change{'s' if more > 1 else ''})"
-    return (f"{listed} since you loaded it: reload to see it, and make your change again "
-            "if it is still needed")
+            listed = words.plural("{changes} (and {n} earlier change)",
+                                  "{changes} (and {n} earlier changes)", more, changes=listed)
+    return words("{changes} since you loaded it: reload to see it, and make your change "
+                 "again if it is still needed", changes=listed)
 
 
 @dataclass(frozen=True)
@@ -186,8 +223,8 @@ def scored_result(profile: EventProfile, body: SheetIn, where: Where = Where()) 
     """The sheet as the event's rules score it (``dipclock.eventscoring``): a
     ``ResultError`` if the event has no system or the sheet cannot be scored."""
     if profile.scoring is None:
-        raise ResultError(f"{profile.name} names no scoring system: the TD adds one "
-                          "([scoring] system in the event file)")
+        raise ResultError(said("{event} names no scoring system: the TD adds one ([scoring] "
+                               "system in the event file)", event=profile.name))
     return score_result(profile, body.result(), where.round, where.last_year,
                         where.clock_year)
 
@@ -197,16 +234,23 @@ def scored(profile: EventProfile, body: SheetIn, where: Where = Where()) -> dict
     return scored_result(profile, body, where).scores
 
 
-def problem(profile: EventProfile, body: SheetIn, where: Where = Where(),
-            words: Words = ENGLISH) -> str | None:
+def refusal(profile: EventProfile, body: SheetIn, where: Where = Where()
+            ) -> ResultError | None:
     """Why the core cannot score the sheet (a soloist under the year's threshold, a draw
-    naming an eliminated power, ...): such a sheet cannot be confirmed. None: it scores.
-    In ``words``' language where the core says it so."""
+    naming an eliminated power, ...), as the error, said in whichever language reads it
+    (``Refused(409, error)``): such a sheet cannot be confirmed. None: it scores."""
     try:
         scored(profile, body, where)
     except ResultError as exc:
-        return exc.in_(words)
+        return exc
     return None
+
+
+def problem(profile: EventProfile, body: SheetIn, where: Where = Where(),
+            words: Words = ENGLISH) -> str | None:
+    """``refusal`` in ``words``' language (None: the sheet scores)."""
+    refused = refusal(profile, body, where)
+    return None if refused is None else refused.in_(words)
 
 
 def warnings(body: SheetIn, words: Words = ENGLISH) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dipclock.i18n import words_of
 from dipclock.late import powers_out
 from dipclock.powers import LETTERS
 from dipclock.replacements import Replacement, begun, players_at
@@ -104,7 +105,8 @@ def table_results(hub: Hub, cur: Current, tables: set[int]) -> dict[int, TableRe
     for sheet in hub.store.sheets(cur.round.number):
         if sheet.table not in tables:
             continue
-        refused = board_problem(board, sheet.table, sheet.body)
+        # the table's screen says the problem in the event's language
+        refused = board_problem(board, sheet.table, sheet.body, words_of(cur.profile))
         out[sheet.table] = TableResult(
             round=sheet.round, version=sheet.settled, year=sheet.body.year,
             centres=dict(sheet.body.centres), ending=ending_text(sheet.body),

@@ -15,6 +15,7 @@ one line, the core's, as a 409 (``server.refusal.Refused``).
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -45,7 +46,7 @@ from dipclock.votes.ballot import (
 from dipclock.votes.proposal import Board as Chart
 from dipclock.votes.proposal import Moment, PastVote, Proposal, VoteRefused, parse_form
 from dipclock.votescreen import VOTE_CODE_SECONDS, proposal_words
-from dipclock.votewords import headline_words, period_words
+from dipclock.votewords import headline_said, headline_words, period_words
 from server.refusal import Refused
 from server.resultsdesk import Board
 from server.store import ClaimRow, Store, VoteRow
@@ -65,6 +66,15 @@ ClaimState = Literal["waiting", "cast", "conflict", "lapsed", "refused"]
 
 def conflict_line(power: str) -> str:
     return f"two phones chose for {POWERS[power]}: choose again, on one phone"
+
+
+def conflict_said(line: str) -> Said | str:
+    """A phone's ``Done.conflict`` line as a sentence said in the reader's language."""
+    letter = next((p for p in LETTERS if line == conflict_line(p)), None)
+    if letter is None:
+        return line
+    return said("two phones chose for {power}: choose again, on one phone",
+                power=said_power(letter))
 
 
 def press_line(power: str, what: str, words: Words = ENGLISH) -> str:
@@ -103,9 +113,31 @@ def claim_state(claim: ClaimRow, now: datetime, words: Words = ENGLISH
     return state, why_words(claim.why, words)
 
 
+def kept_why(exc: VoteRefused | Refused) -> str:
+    """A refusal as a claim keeps it: its sentence as JSON (as the log keeps its lines,
+    ``server.logline``), so the phone that asks later reads it in its own language; its
+    English where it was raised without one."""
+    return json.dumps(exc.said.to_json(), ensure_ascii=False) \
+        if isinstance(exc.said, Said) else str(exc)
+
+
+def _kept_sentence(why: str) -> Said | None:
+    """The sentence ``kept_why`` stored, or None (a hub's own line, a claim kept before
+    sentences were, a damaged one)."""
+    if not why.startswith("{"):
+        return None
+    try:
+        return Said.from_json(json.loads(why))
+    except ValueError:
+        return None
+
+
 def why_words(why: str, words: Words = ENGLISH) -> str:
-    """A claim's stored why (English, as the hub keeps it) in ``words``' language: the
-    hub's own lines; a rule's refusal (the core's) as it came."""
+    """A claim's stored why in ``words``' language: a rule's refusal from its kept
+    sentence; the hub's own lines (English, as it keeps them) read back."""
+    sentence = _kept_sentence(why)
+    if sentence is not None:
+        return sentence.in_(words)
     if words.lang == "en" and not words.terms:
         return why
     if why == "this phone chose again":
@@ -352,9 +384,10 @@ def game_over(rows: Sequence[VoteRow], words: Words = ENGLISH) -> str:
 
 def _ended(tx: VoteTx, round_no: int, table: int) -> None:
     """In the change's own transaction: no vote at a table whose game a vote ended."""
-    over = game_over(tx.votes(round_no, table))
-    if over:
-        raise Refused(409, f"table {table}'s {over.removeprefix('the ')}")
+    gone = [r for r in tx.votes(round_no, table) if r.state == "passed" and r.undone_at is None]
+    if gone:
+        raise Refused(409, said("table {table}'s game is over: {headline}", table=table,
+                                headline=headline_said(gone[-1].headline)))
 
 
 def _tidy(tx: VoteTx, profile: EventProfile, round_no: int, table: int) -> None:
@@ -399,7 +432,8 @@ def open_proposal(tx: VoteTx, board: Board, table: int, form: str, centres: Mapp
     vid = tx.add(row)
     row = replace(row, id=vid)
     who: Said | str = said("{power} ({by})", power=said_power(proposer), by=by) \
-        if proposer and phone else said_power(proposer) if proposer else by
+        if proposer and phone else said_power(proposer) if proposer else \
+        said("the TD") if by == BY_TD else by
     where = {"round": round_no, "table": table, "who": who,
              "proposal": ballot.proposal.said, "period": moment.period_said}
     tx.log(said("round {round} table {table}: {who} proposed {proposal}, {period}", **where)
@@ -443,8 +477,8 @@ def add_claim(tx: VoteTx, board: Board, table: int, vid: int, power: str, choice
     would refuse it at the button, else held for the button."""
     row = _live(tx, board, table, vid)
     if row.state == "proposed":
-        raise Refused(409, f"the proposal waits for {POWERS[row.proposer or 'A']}'s button "
-                           "on the clock: vote once it is open")
+        raise Refused(409, said("the proposal waits for {power}'s button on the clock: vote "
+                                "once it is open", power=said_power(row.proposer or "A")))
     _current(tx, board, row)
     try:
         cast(ballot_of(board.profile, row, tx.secrets(row.id)), power, choice)
@@ -458,10 +492,13 @@ def _live(tx: VoteTx, board: Board, table: int, vid: int) -> VoteRow:
     _tidy(tx, board.profile, board.rnd.number, table)
     row = tx.vote(vid)
     if row is None or row.round != board.rnd.number or row.table != table:
-        raise Refused(404, f"no vote {vid} at table {table} in round {board.rnd.number}")
+        raise Refused(404, said("no vote {vote} at table {table} in round {round}", vote=vid,
+                                table=table, round=board.rnd.number))
     if not row.live:
-        raise Refused(409, f"the vote on {proposal_of(row).words} is over: "
-                           f"{row.headline or row.state}")
+        # a closed vote has its headline; its state (English, the API's) stands in without
+        raise Refused(409, said("the vote on {proposal} is over: {headline}",
+                                proposal=proposal_of(row).said,
+                                headline=headline_said(row.headline or row.state)))
     return row
 
 
@@ -472,8 +509,8 @@ def _current(tx: VoteTx, board: Board, row: VoteRow) -> None:
     if line.current is not None and line.current.id != row.id:
         rules = rules_for(board.profile)[0]
         tag = f"{board.profile.id} ({rules.rule})" if rules.rule else board.profile.id
-        raise Refused(409, f"{tag}: the vote on {proposal_of(line.current).words} comes "
-                           "first")
+        raise Refused(409, said("{tag}: the vote on {proposal} comes first", tag=tag,
+                                proposal=proposal_of(line.current).said))
 
 
 def take_press(tx: VoteTx, board: Board, table: int, press: VotePress) -> str:
@@ -484,7 +521,7 @@ def take_press(tx: VoteTx, board: Board, table: int, press: VotePress) -> str:
     claims = tx.claims(round_no, table)
     done = next((c for c in claims if c.press == press.id), None)
     if done is not None:  # sent again from the clock's outbox: the same answer
-        return done.why if done.state == "refused" else ""
+        return why_words(done.why) if done.state == "refused" else ""
     _tidy(tx, board.profile, round_no, table)
     at = press.at if press.at.tzinfo is None else \
         press.at.astimezone(UTC).replace(tzinfo=None)
@@ -515,9 +552,8 @@ def take_press(tx: VoteTx, board: Board, table: int, press: VotePress) -> str:
         ballot = cast(ballot_of(board.profile, row, tx.secrets(row.id)), press.power,
                       claim.choice)  # type: ignore[arg-type]
     except (VoteRefused, Refused) as exc:
-        why = str(exc) if isinstance(exc, VoteRefused) else exc.message
-        tx.settle_claim(claim.token, "refused", why, press.id)
-        return why
+        tx.settle_claim(claim.token, "refused", kept_why(exc), press.id)
+        return str(exc)  # the clock's log: English
     tx.settle_claim(claim.token, "cast", "", press.id)
     if ballot.vetoed_by is None:
         tx.keep_secret(row.id, press.power, claim.choice or "")
@@ -623,11 +659,13 @@ def td_undo(tx: VoteTx, board: Board, vid: int) -> TableVote:
     one no longer counts against the limits; the record keeps that it was undone."""
     row = tx.vote(vid)
     if row is None or row.round != board.rnd.number:
-        raise Refused(404, f"no vote {vid} in round {board.rnd.number}")
+        raise Refused(404, said("no vote {vote} in round {round}", vote=vid,
+                                round=board.rnd.number))
     if row.live:
-        raise Refused(409, "the vote is under way: cancel it instead")
+        raise Refused(409, said("the vote is under way: cancel it instead"))
     if row.undone_at is not None:
-        raise Refused(409, f"the vote on {proposal_of(row).words} is undone already")
+        raise Refused(409, said("the vote on {proposal} is undone already",
+                                proposal=proposal_of(row).said))
     tx.update(row.id, undone_at=tx.now, undone_by=BY_TD)
     # the result's headline as the record keeps it (English)
     where = {"round": row.round, "table": row.table, "proposal": proposal_of(row).said,
@@ -642,15 +680,17 @@ def td_undo(tx: VoteTx, board: Board, vid: int) -> TableVote:
 def _td_live(tx: VoteTx, board: Board, vid: int) -> VoteRow:
     row = tx.vote(vid)
     if row is None or row.round != board.rnd.number:
-        raise Refused(404, f"no vote {vid} in round {board.rnd.number}")
+        raise Refused(404, said("no vote {vote} in round {round}", vote=vid,
+                                round=board.rnd.number))
     return _live(tx, board, row.table, vid)
 
 
 __all__ = [
     "BY_TD", "LAPSE", "Done", "Line", "add_claim", "claim_state", "close", "conflict_line",
+    "conflict_said",
     "game_over", "history", "history_of", "line_up", "moment_at", "open_proposal", "passed",
     "phone_vote", "press_line", "shown", "subject", "table_vote", "table_votes", "take_press",
-    "td_cancel", "td_count", "td_undo", "td_veto", "why_words",
+    "kept_why", "td_cancel", "td_count", "td_undo", "td_veto", "why_words",
 ]
 
 

@@ -9,36 +9,21 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable
-from typing import Any
 
+from dipclock import arguments
+from dipclock.arguments import add_lang
 from dipclock.eventfiles import os_reason as os_said
-from dipclock.i18n import LanguageError, Said, Words, from_environment, language
-
-
-def add_lang(parser: Any) -> None:
-    parser.add_argument("--lang", help="the language of the words printed: en, fr, de, it "
-                        "or nl (default: LANG's); --json keeps its English keys")
+from dipclock.i18n import Said, Words
 
 
 def words_for(args: argparse.Namespace) -> Words:
     """The words of this command: its ``--lang``, else the environment's."""
-    lang = getattr(args, "lang", None)
-    return Words(language(lang) if lang else from_environment(os.environ))
+    return arguments.words_for(args, os.environ)
 
 
 def words_in(argv: list[str]) -> Words:
-    """The words of a command line that may not have parsed: its ``--lang`` as written
-    (``--lang fr``, ``--lang=fr``), else the environment's; a ``--lang`` no catalogue has
-    is English, as its own refusal then says."""
-    for i, arg in enumerate(argv):
-        lang = arg.partition("=")[2] if arg.startswith("--lang=") else (
-            argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
-        if lang is not None:
-            try:
-                return Words(language(lang))
-            except LanguageError:
-                return Words("en")
-    return Words(from_environment(os.environ))
+    """The words of a command line that may not have parsed (``arguments.words_in``)."""
+    return arguments.words_in(argv, os.environ)
 
 
 #: A line for a person the launcher makes before it knows the reader's language: said

@@ -33,7 +33,7 @@ from dipclock.standings import (
     GameScore,
     StandingsError,
     StandingsRules,
-    mixed_text,
+    mixed_note,
     standings,
 )
 from dipclock.standings.tiebreaks import NEEDS
@@ -256,7 +256,8 @@ def top_board_of(profile: EventProfile, rules: StandingsRules, given: str | None
     return top
 
 
-def mixed_notes(scores: list[GameScore]) -> list[str]:
-    """A note where the file's rounds were scored under different systems."""
-    text = mixed_text(scores)
-    return [text] if text else []
+def mixed_notes(scores: list[GameScore]) -> list[Note]:
+    """A note where the file's rounds were scored under different systems (said in the
+    command's language)."""
+    note = mixed_note(scores)
+    return [note] if note is not None else []

@@ -153,7 +153,9 @@ def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[Note]]:
         raise UsageError(said("{refused} line(s) refused, nothing stored: fix the file, or "
                               "give --keep-good to store the {good} good line(s)",
                               refused=len(refused), good=len(read.people)))
-    answer = done.combined.summary() if done.stored else "roster import: nothing to change"
+    words = words_for(args)
+    answer = done.combined.summary(words) if done.stored else \
+        words("roster import: nothing to change")
     return answer, notes + refused
 
 

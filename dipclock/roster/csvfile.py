@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said, said
 from dipclock.roster.person import Person, PersonError, person
 from dipclock.roster.roster import ROSTER_MAX, Index, Refusal
 
@@ -57,20 +58,22 @@ SEPARATORS = (",", ";", "\t")
 
 
 class RosterFileError(DipclockError):
-    """The file as a whole cannot be read (no header line, not text): nothing is kept."""
+    """The file as a whole cannot be read (no header line, not text): nothing is kept. Said
+    in the reader's language (``in_``)."""
 
 
 @dataclass(frozen=True)
 class RosterFile:
     """A roster file read: the good lines ((line number, person)), the lines refused, and
-    notes for the TD (columns ignored, the encoding guessed)."""
+    notes for the TD (columns ignored, the encoding guessed), said in the reader's
+    language."""
 
     people: tuple[tuple[int, Person], ...]
     refused: tuple[Refusal, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[Said, ...] = ()
 
 
-def decode(data: bytes) -> tuple[str, str | None]:
+def decode(data: bytes) -> tuple[str, Said | None]:
     """The text of a file's bytes, and a note when it was not UTF-8 (``RosterFileError``
     when it is no text this reads)."""
     if data.startswith(codecs.BOM_UTF8):
@@ -82,16 +85,16 @@ def decode(data: bytes) -> tuple[str, str | None]:
     except UnicodeDecodeError:
         pass
     text = _decoded(data, "cp1252")
-    return text, ("the file is not UTF-8: read as Windows-1252 (Excel's CSV in Western "
-                  "Europe); check the accents, or save it as \"CSV UTF-8\"")
+    return text, said("the file is not UTF-8: read as Windows-1252 (Excel's CSV in Western "
+                      "Europe); check the accents, or save it as \"CSV UTF-8\"")
 
 
 def _decoded(data: bytes, encoding: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError:
-        raise RosterFileError('the file is not text this reads: save it from the '
-                              'spreadsheet as "CSV UTF-8"') from None
+        raise RosterFileError(said('the file is not text this reads: save it from the '
+                                   'spreadsheet as "CSV UTF-8"')) from None
 
 
 def read_roster(text: str) -> RosterFile:
@@ -101,8 +104,8 @@ def read_roster(text: str) -> RosterFile:
     lines = text.splitlines()
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is None:
-        raise RosterFileError("the file is empty: its first line names the columns "
-                              "(given_name,family_name,...)")
+        raise RosterFileError(said("the file is empty: its first line names the columns "
+                                   "(given_name,family_name,...)"))
     separator = max(SEPARATORS, key=lines[first].count)
     columns, notes = _header(lines[first], separator, first + 1)
     good: list[tuple[int, Person]] = []
@@ -116,51 +119,66 @@ def read_roster(text: str) -> RosterFile:
             if n <= first + 1 or not any(c.strip() for c in row):
                 continue
             if len(good) + len(refused) >= ROSTER_MAX:
-                raise RosterFileError(f"line {n}: more than {ROSTER_MAX:,} people: a "
-                                      "roster holds at most that many")
+                raise RosterFileError(said("line {line}: more than {most} people: a roster "
+                                           "holds at most that many", line=n,
+                                           most=format(ROSTER_MAX, ",")))
             if len(row) > len(columns):
-                refused.append(Refusal(n, f"{len(row)} values, and the first line names "
-                                          f"{len(columns)} columns"))
+                refused.append(Refusal(n, said("{values} values, and the first line names "
+                                               "{columns} columns", values=len(row),
+                                               columns=len(columns))))
                 continue
             try:
                 p = _person(columns, row)
             except PersonError as exc:
-                refused.append(Refusal(n, str(exc)))
+                refused.append(Refusal(n, said("{error}", error=exc)))
                 continue
             why = index.clash(p)
             if why is not None:
                 refused.append(Refusal(n, why))
                 continue
-            index.add(f"on line {n}", p)
+            index.add(said("on line {line}", line=n), p)
             good.append((n, p))
     except csv.Error as exc:  # a value past csv's limit (128 KiB), a NUL byte
-        raise RosterFileError(f"line {start + 1}: not a CSV line ({exc})") from None
+        raise RosterFileError(said("line {line}: not a CSV line ({reason})", line=start + 1,
+                                   reason=str(exc))) from None
     return RosterFile(tuple(good), tuple(refused), tuple(notes))
 
 
-def _header(line: str, separator: str, n: int) -> tuple[list[str | None], list[str]]:
+def _header(line: str, separator: str, n: int) -> tuple[list[str | None], list[Said]]:
     """Each column's field (None: not one the roster keeps, noted), from the first line."""
     try:
         cells = next(csv.reader([line], delimiter=separator))
     except csv.Error as exc:
-        raise RosterFileError(f"line {n}: not a CSV line ({exc})") from None
+        raise RosterFileError(said("line {line}: not a CSV line ({reason})", line=n,
+                                   reason=str(exc))) from None
     columns: list[str | None] = []
-    notes: list[str] = []
+    notes: list[Said] = []
     for cell in cells:
         spelled = "".join(c for c in cell.casefold() if c not in " _-.\ufeff")
         column = _HEADER.get(spelled)
         if column is not None and column in columns:
-            raise RosterFileError(f"line {n}: two columns are {column}")
+            raise RosterFileError(said("line {line}: two columns are {column}", line=n,
+                                       column=column))
         if column is None and cell.strip():
-            notes.append(f"column {cell.strip()[:40]!r} is not one the roster keeps: "
-                         "ignored")
+            notes.append(said("column {column} is not one the roster keeps: ignored",
+                              column=repr(cell.strip()[:40])))
         columns.append(column)
     missing = [c for c in ("given_name", "family_name") if c not in columns]
+    if len(missing) == 2:
+        raise RosterFileError(said(
+            "line {line}: the first line names the columns, and names no given name and no "
+            "family name column (give {columns}; any order, only the two names are "
+            "required)", line=n, columns=",".join(COLUMNS)))
+    if missing == ["given_name"]:
+        raise RosterFileError(said(
+            "line {line}: the first line names the columns, and names no given name column "
+            "(give {columns}; any order, only the two names are required)", line=n,
+            columns=",".join(COLUMNS)))
     if missing:
-        raise RosterFileError(
-            f"line {n}: the first line names the columns, and names no "
-            f"{' and no '.join(c.replace('_', ' ') for c in missing)} column (give "
-            f"{','.join(COLUMNS)}; any order, only the two names are required)")
+        raise RosterFileError(said(
+            "line {line}: the first line names the columns, and names no family name column "
+            "(give {columns}; any order, only the two names are required)", line=n,
+            columns=",".join(COLUMNS)))
     return columns, notes
 
 

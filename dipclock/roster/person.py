@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import pycountry
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import Said, said
 from dipclock.names import name_key, spelling
 from dipclock.seating.seatfile import NAME_MAX, is_name
 
@@ -42,10 +43,12 @@ _CALLED: dict[str, str] = {"UK": "GB"}
 
 
 class PersonError(DipclockError):
-    """A field of a person that cannot be kept: ``field`` names it, the message says why."""
+    """A field of a person that cannot be kept: ``field`` names it (as the file's column and
+    the API's field do: kept as written), the message says why, in the reader's language
+    (``in_``)."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    def __init__(self, field: str, message: Said) -> None:
+        super().__init__(said("{field}: {message}", field=field, message=message))
         self.field = field
 
 
@@ -102,8 +105,9 @@ def person(given: str, family: str, *, homonym: int | str | None = 1,
         preregistered=yes_no(preregistered, "preregistered"), email=_email(email),
         location=_text(location, "location", TEXT_MAX), note=_text(note, "note", NOTE_MAX))
     if not is_name(made.name):
-        raise PersonError("name", f"{made.name[:NAME_MAX]}... is longer than the "
-                          f"{NAME_MAX} characters a name has on a sheet")
+        raise PersonError("name", said("{name}... is longer than the {most} characters a "
+                                       "name has on a sheet", name=made.name[:NAME_MAX],
+                                       most=NAME_MAX))
     return made
 
 
@@ -111,14 +115,14 @@ def _text(value: str, field: str, most: int) -> str:
     """One line (a no-break space is fine: it keeps a name on one line of a sheet)."""
     text = spelling(value)
     if len(text) > most or any(unicodedata.category(c) in _NOT_TEXT for c in text):
-        raise PersonError(field, f"one line of at most {most} characters")
+        raise PersonError(field, said("one line of at most {most} characters", most=most))
     return text
 
 
 def _name(value: str, field: str) -> str:
     text = _text(value, field, TEXT_MAX)
     if not text:
-        raise PersonError(field, "missing")
+        raise PersonError(field, said("missing"))
     return text
 
 
@@ -126,12 +130,13 @@ def _whole(value: int | str, field: str, most_digits: int) -> int:
     """A positive whole number, as a number or ASCII digits (``int`` would take "²" for no
     number and 5,000 digits for a ValueError of its own)."""
     if isinstance(value, bool):
-        raise PersonError(field, f"{value} is not a whole number")
+        raise PersonError(field, said("{value} is not a whole number", value=value))
     text = str(value).strip()
     if not (text.isascii() and text.isdigit() and len(text) <= most_digits
             and int(text) >= 1):
-        raise PersonError(field, f"{text!r} is not a positive whole number (at most "
-                          f"{most_digits} digits)")
+        raise PersonError(field, said("{value} is not a positive whole number (at most "
+                                      "{digits} digits)", value=repr(text),
+                                      digits=most_digits))
     return int(text)
 
 
@@ -140,7 +145,8 @@ def _homonym(value: int | str | None) -> int:
         return 1
     number = _whole(value, "homonym", 2)
     if number > HOMONYM_MAX:
-        raise PersonError("homonym", f"{number}: at most {HOMONYM_MAX}")
+        raise PersonError("homonym", said("{value}: at most {most}", value=number,
+                                          most=HOMONYM_MAX))
     return number
 
 
@@ -158,16 +164,22 @@ def country(value: str) -> str:
         return ""
     if len(code) == 2 and code.isascii() and pycountry.countries.get(alpha_2=code):
         return code
+    given = repr(value.strip()[:40])
     if code in _CALLED:
-        hint = f": {_country_name(_CALLED[code])} is {_CALLED[code]}"
+        hint: tuple[str, str] | None = (_country_name(_CALLED[code]), _CALLED[code])
     else:
         try:
             found = pycountry.countries.lookup(value.strip())
-            hint = f": {found.name} is {found.alpha_2}"
+            hint = (str(found.name), str(found.alpha_2))
         except LookupError:
-            hint = ""
-    raise PersonError("nationality", f"{value.strip()[:40]!r} is not a country code (ISO "
-                      f"3166-1, two letters: FR, GB, US...){hint}")
+            hint = None
+    if hint is None:
+        raise PersonError("nationality", said("{value} is not a country code (ISO 3166-1, "
+                                              "two letters: FR, GB, US...)", value=given))
+    # the country's name is ISO's English one, as pycountry gives it
+    raise PersonError("nationality", said("{value} is not a country code (ISO 3166-1, two "
+                                          "letters: FR, GB, US...): {country} is {code}",
+                                          value=given, country=hint[0], code=hint[1]))
 
 
 def _country_name(code: str) -> str:
@@ -186,7 +198,7 @@ def yes_no(value: bool | str, field: str) -> bool:
     word = value.strip().casefold()
     if word in YES or word in NO:
         return word in YES
-    raise PersonError(field, f"{value.strip()[:20]!r}: give yes or no")
+    raise PersonError(field, said("{value}: give yes or no", value=repr(value.strip()[:20])))
 
 
 def _email(value: str) -> str:
@@ -194,7 +206,8 @@ def _email(value: str) -> str:
     a strict check refuses real addresses."""
     text = value.strip()
     if text and (len(text) > EMAIL_MAX or not _EMAIL.fullmatch(text)):
-        raise PersonError("email", f"{text[:60]!r} is not an email address")
+        raise PersonError("email", said("{value} is not an email address",
+                                        value=repr(text[:60])))
     return text
 
 

@@ -38,7 +38,7 @@ from typing import Literal, get_args
 import pycountry
 
 from dipclock.errors import DipclockError
-from dipclock.i18n import N_
+from dipclock.i18n import N_, Said, said
 from dipclock.names import name_key
 from dipclock.roster.person import Person
 from dipclock.standings.rules import SitOutGroup, StandingsRules
@@ -79,13 +79,14 @@ def check_mark(who: Person, round_no: int, status: Status, called: bool) -> None
     board call is ``called``: once the tables are called, a player is no longer added to
     them by the register (anyone may still be marked absent, asking out or withdrawn)."""
     if status not in STATUSES:
-        raise RegisterError(f"{status!r}: a status is one of {', '.join(STATUSES)}")
+        raise RegisterError(said("{status!r}: a status is one of {statuses}", status=status,
+                                 statuses=", ".join(STATUSES)))
     if called and status in ("present", "sitting_out"):
-        raise RegisterError(
-            f"round {round_no}'s seating is called: {who.name} is not added to it by the "
-            "register. Seat them by seating the round again with the tables kept: on the "
-            "Seating card, add them to the players, give the tables already called, seat "
-            "and call it")
+        raise RegisterError(said(
+            "round {round}'s seating is called: {name} is not added to it by the register. "
+            "Seat them by seating the round again with the tables kept: on the Seating "
+            "card, add them to the players, give the tables already called, seat and call "
+            "it", round=round_no, name=who.name))
 
 
 def later_marks(marks: Marks, round_no: int, person_id: int) -> list[int]:
@@ -201,13 +202,14 @@ def bonuses(sat_out: Sequence[str], volunteers: Sequence[str],
 
 def event_bonuses(people: Mapping[int, str], marks: Marks,
                   seated: Mapping[int, Collection[str]], bonus: float | None,
-                  ) -> tuple[dict[str, float], list[str]]:
+                  ) -> tuple[dict[str, float], list[Said]]:
     """Each volunteer's bonus over the rounds seated (``seated``: round -> the players it
     seated): in each, those the TD marked as asking to sit out and whom the seating did sit
     out (``bonuses``), added up; and a line for each ("Ann Lee: 5 points for sitting out
-    round 1, as the event gives a volunteer"), for the standings to say why."""
+    round 1, as the event gives a volunteer"), for the standings to say why, in whichever
+    language they are read."""
     total: dict[str, float] = {}
-    lines: list[str] = []
+    lines: list[Said] = []
     if not bonus:
         return total, lines
     for round_no in sorted(seated):
@@ -216,8 +218,9 @@ def event_bonuses(people: Mapping[int, str], marks: Marks,
         out = [v for v in volunteers if v not in seated[round_no]]
         for player, points in bonuses(out, volunteers, bonus).items():
             total[player] = total.get(player, 0.0) + points
-            lines.append(f"{player}: {points:g} points for sitting out round {round_no}, "
-                         "as the event gives a volunteer")
+            lines.append(said("{player}: {points} points for sitting out round {round}, as "
+                              "the event gives a volunteer", player=player,
+                              points=format(points, "g"), round=round_no))
     return total, lines
 
 

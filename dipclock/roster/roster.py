@@ -17,54 +17,65 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.roster.person import Person
+from dipclock.sentences import plural
 
 #: a roster's most people: a hall of 999 full tables is 6,993 players, and an event's
 #: roster holds those who come and go as well (a bigger file is a mistake, refused whole)
 ROSTER_MAX = 10_000
 
 
+#: where a person of the roster itself is, as ``Index`` names it ("is already on the
+#: roster")
+ON_THE_ROSTER = said("on the roster")
+
+
 @dataclass(frozen=True)
 class Refusal:
-    """One line of an import refused, and why."""
+    """One line of an import refused, and why (said in the reader's language: ``why.in_``;
+    English as ``str``)."""
 
     line: int
-    why: str
+    why: Said
 
-    def text(self) -> str:
-        return f"line {self.line}: {self.why}"
+    def text(self) -> Said:
+        return said("line {line}: {why}", line=self.line, why=self.why)
 
 
 class Index:
-    """The people so far, by display name and by id, each with where it is ("line 3",
-    "on the roster"): ``clash`` says why one more cannot join them."""
+    """The people so far, by display name and by id, each with where it is ("on line 3",
+    ``ON_THE_ROSTER``): ``clash`` says why one more cannot join them."""
 
-    def __init__(self, people: Iterable[tuple[str, Person]] = ()) -> None:
-        self._names: dict[str, tuple[str, Person]] = {}
-        self._wdd: dict[int, tuple[str, Person]] = {}
-        self._wdr: dict[int, tuple[str, Person]] = {}
+    def __init__(self, people: Iterable[tuple[str | Said, Person]] = ()) -> None:
+        self._names: dict[str, tuple[str | Said, Person]] = {}
+        self._wdd: dict[int, tuple[str | Said, Person]] = {}
+        self._wdr: dict[int, tuple[str | Said, Person]] = {}
         for where, p in people:
             self.add(where, p)
 
-    def add(self, where: str, p: Person) -> None:
+    def add(self, where: str | Said, p: Person) -> None:
         self._names[p.key] = (where, p)
         if p.wdd is not None:
             self._wdd[p.wdd] = (where, p)
         if p.wdr is not None:
             self._wdr[p.wdr] = (where, p)
 
-    def clash(self, p: Person) -> str | None:
+    def clash(self, p: Person) -> Said | None:
         """Why ``p`` cannot join the people indexed, or None."""
         if p.key in self._names:
             where, other = self._names[p.key]
             if p.both_names == other.both_names:
-                return (f"{p.name} is already {where}: two people of one name are told "
-                        "apart by a homonym number (2, 3...) or a note")
-            return f"{p.name} is already {where} as {other.name} (capitals and spaces aside)"
+                return said("{name} is already {where}: two people of one name are told "
+                            "apart by a homonym number (2, 3...) or a note", name=p.name,
+                            where=where)
+            return said("{name} is already {where} as {other} (capitals and spaces aside)",
+                        name=p.name, where=where, other=other.name)
         for label, ids, number in (("WDD", self._wdd, p.wdd), ("WDR", self._wdr, p.wdr)):
             if number is not None and number in ids:
                 where, other = ids[number]
-                return f"{label} id {number} is already {other.name}'s ({where})"
+                return said("{database} id {number} is already {name}'s ({where})",
+                            database=label, number=number, name=other.name, where=where)
         return None
 
 
@@ -80,20 +91,28 @@ class Combined:
     removed: tuple[Person, ...]
     refused: tuple[Refusal, ...]
 
-    def summary(self) -> str:
-        """One line for the log and the TD: "roster import: 3 added, 1 updated"."""
-        said = [f"{len(self.added)} added", f"{len(self.updated)} updated"]
+    def told(self) -> Said:
+        """One line for the log and the TD, said in the reader's language: "roster import:
+        3 added, 1 updated"."""
+        line = said("roster import: {added} added, {updated} updated",
+                    added=len(self.added), updated=len(self.updated))
         if self.removed:
-            said.append(f"{len(self.removed)} removed")
+            line = said("{summary}, {removed} removed", summary=line,
+                        removed=len(self.removed))
         if self.refused:
-            said.append(f"{len(self.refused)} line{'s' if len(self.refused) > 1 else ''} "
-                        "refused")
-        return f"roster import: {', '.join(said)}"
+            line = said("{summary}, {refused}", summary=line,
+                        refused=plural("{n} line refused", "{n} lines refused",
+                                       len(self.refused)))
+        return line
+
+    def summary(self, words: Words = ENGLISH) -> str:
+        """``told`` in ``words`` (English: the log's text)."""
+        return self.told().in_(words)
 
 
 def combine(current: Sequence[Person], lines: Sequence[tuple[int, Person]],
             refused: Sequence[Refusal] = (), *, replace: bool = False,
-            seated: Mapping[str, str] = MappingProxyType({})) -> Combined:
+            seated: Mapping[str, str | Said] = MappingProxyType({})) -> Combined:
     """The roster ``current`` after an import of ``lines`` ((line number, person), each
     already checked against the file's other lines: ``dipclock.roster.csvfile``).
 
@@ -105,7 +124,7 @@ def combine(current: Sequence[Person], lines: Sequence[tuple[int, Person]],
     by_key = {p.key: p for p in current}
     named = {p.key for _, p in lines}
     kept = [] if replace else [p for p in current if p.key not in named]
-    index = Index(("on the roster", p) for p in kept)
+    index = Index((ON_THE_ROSTER, p) for p in kept)
     refusals = list(refused)
     added: list[Person] = []
     updated: dict[str, Person] = {}
@@ -117,8 +136,10 @@ def combine(current: Sequence[Person], lines: Sequence[tuple[int, Person]],
         if p.key in by_key:
             had = by_key[p.key].name
             if p.key in seated and p.name != had:
-                refusals.append(Refusal(n, f"{had} is seated in {seated[p.key]}: the name "
-                                           f"stays as the seat has it ({p.name} refused)"))
+                refusals.append(Refusal(n, said("{name} is seated in {where}: the name stays "
+                                                "as the seat has it ({other} refused)",
+                                                name=had, where=seated[p.key],
+                                                other=p.name)))
                 continue
             updated[p.key] = p
         else:
@@ -134,4 +155,4 @@ def combine(current: Sequence[Person], lines: Sequence[tuple[int, Person]],
         removed=tuple(removed), refused=tuple(sorted(refusals, key=lambda r: r.line)))
 
 
-__all__ = ["ROSTER_MAX", "Combined", "Index", "Refusal", "combine"]
+__all__ = ["ON_THE_ROSTER", "ROSTER_MAX", "Combined", "Index", "Refusal", "combine"]

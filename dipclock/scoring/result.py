@@ -11,7 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 from dipclock.powers import LETTERS, POWERS, power_letter
+from dipclock.sentences import plural
+from dipclock.sentences import power as said_power
+from dipclock.sentences import powers as said_powers
 
 #: The board's supply centres: no power, and no board, holds more.
 TOTAL_CENTRES = 34
@@ -23,7 +27,14 @@ LAST_YEAR = 2100
 
 
 class ResultError(DipclockError, ValueError):
-    """A result sheet that cannot be scored, with one line saying what to correct."""
+    """A result sheet that cannot be scored, with one line saying what to correct (a
+    ``Said``: the TD's phone and ``dipclock score --lang`` say it in their language)."""
+
+
+def not_a_power(given: object) -> ResultError:
+    """"'X' is not a power (one of A E F G I R T)"."""
+    return ResultError(said("{power} is not a power (one of {letters})", power=repr(given),
+                            letters=" ".join(LETTERS)))
 
 
 @dataclass(frozen=True)
@@ -86,64 +97,81 @@ def _check(result: GameResult) -> None:
     missing = [p for p in LETTERS if p not in result.centres]
     extra = [p for p in result.centres if p not in POWERS]
     if extra:
-        raise ResultError(f"{extra[0]!r} is not a power (one of {' '.join(LETTERS)})")
+        raise not_a_power(extra[0])
     if missing:
-        names = ", ".join(POWERS[p] for p in missing)
-        raise ResultError(f"the centres of every power are needed: {names} missing")
+        raise ResultError(said("the centres of every power are needed: {powers} missing",
+                               powers=said_powers(missing)))
     if not FIRST_YEAR <= result.year <= LAST_YEAR:
-        raise ResultError(f"year {result.year}: a game year from {FIRST_YEAR}")
+        raise ResultError(said("year {year}: a game year from {first}", year=result.year,
+                               first=FIRST_YEAR))
     for p in LETTERS:
         c = result.centres[p]
         if not 0 <= c <= TOTAL_CENTRES:
-            raise ResultError(f"{POWERS[p]} has {c} centres: from 0 to {TOTAL_CENTRES}")
+            raise ResultError(plural("{power} has {n} centre: from 0 to {total}",
+                                     "{power} has {n} centres: from 0 to {total}", c,
+                                     power=said_power(p), total=TOTAL_CENTRES))
     total = sum(result.centres.values())
     if total > TOTAL_CENTRES:
-        raise ResultError(f"the centres add up to {total}: the board has {TOTAL_CENTRES}")
+        raise ResultError(said("the centres add up to {total}: the board has {board}",
+                               total=total, board=TOTAL_CENTRES))
     _check_eliminations(result)
     survivors = result.survivors
     if not survivors:
-        raise ResultError("no power holds a centre: the last one standing has won (give "
-                          "its centres)")
-    endings = [name for name, given in (("a solo", result.solo), ("a draw", result.draw),
-                                        ("a concession", result.conceded_to)) if given]
+        raise ResultError(said("no power holds a centre: the last one standing has won "
+                               "(give its centres)"))
+    endings = [name for name, given in ((said("a solo"), result.solo),
+                                        (said("a draw"), result.draw),
+                                        (said("a concession"), result.conceded_to)) if given]
     if len(endings) > 1:
-        raise ResultError(f"a game ends in one way: {' and '.join(endings)} are given")
-    for winner, how in ((result.solo, "won"), (result.conceded_to, "been conceded to")):
+        given = endings[0]
+        for more in endings[1:]:
+            given = said("{first} and {second}", first=given, second=more)
+        raise ResultError(said("a game ends in one way: {endings} are given",
+                               endings=given))
+    for winner, conceded in ((result.solo, False), (result.conceded_to, True)):
         if winner is not None:
             if winner not in POWERS:
-                raise ResultError(f"{winner!r} is not a power (one of {' '.join(LETTERS)})")
+                raise not_a_power(winner)
             if result.centres[winner] == 0:
-                raise ResultError(f"{POWERS[winner]} has no centres: it cannot have {how}")
+                raise ResultError(
+                    said("{power} has no centres: it cannot have been conceded to",
+                         power=said_power(winner)) if conceded else
+                    said("{power} has no centres: it cannot have won",
+                         power=said_power(winner)))
     if result.draw is not None:
         _check_draw(result, result.draw)
     if len(survivors) == 1 and result.solo is None:
-        raise ResultError(f"only {POWERS[survivors[0]]} survives: it has won (a solo)")
+        raise ResultError(said("only {power} survives: it has won (a solo)",
+                               power=said_power(survivors[0])))
 
 
 def _check_eliminations(result: GameResult) -> None:
     for p, year in result.eliminated.items():
         if p not in POWERS:
-            raise ResultError(f"{p!r} is not a power (one of {' '.join(LETTERS)})")
+            raise not_a_power(p)
         if result.centres[p] > 0:
-            raise ResultError(f"{POWERS[p]} holds {result.centres[p]} centres: it was not "
-                              "eliminated")
+            raise ResultError(plural("{power} holds {n} centre: it was not eliminated",
+                                     "{power} holds {n} centres: it was not eliminated",
+                                     result.centres[p], power=said_power(p)))
         if not FIRST_YEAR <= year <= result.year:
-            raise ResultError(f"{POWERS[p]} eliminated in {year}: a year from {FIRST_YEAR} "
-                              f"to the game's last, {result.year}")
+            raise ResultError(said("{power} eliminated in {year}: a year from {first} to the "
+                                   "game's last, {last}", power=said_power(p), year=year,
+                                   first=FIRST_YEAR, last=result.year))
     for p in LETTERS:
         if result.centres[p] == 0 and p not in result.eliminated:
-            raise ResultError(f"{POWERS[p]} has no centres: give the year it was eliminated "
-                              f"({p}=YEAR)")
+            raise ResultError(said("{power} has no centres: give the year it was eliminated "
+                                   "({letter}=YEAR)", power=said_power(p), letter=p))
 
 
 def _check_draw(result: GameResult, draw: frozenset[str]) -> None:
     for p in sorted(draw):
         if p not in POWERS:
-            raise ResultError(f"{p!r} is not a power (one of {' '.join(LETTERS)})")
+            raise not_a_power(p)
         if result.centres[p] == 0:
-            raise ResultError(f"{POWERS[p]} was eliminated: it cannot be in the draw")
+            raise ResultError(said("{power} was eliminated: it cannot be in the draw",
+                                   power=said_power(p)))
     if len(draw) < 2:
-        raise ResultError("a draw has at least two powers (one power alone is a solo)")
+        raise ResultError(said("a draw has at least two powers (one power alone is a solo)"))
 
 
 def check_solo(result: GameResult, threshold: int) -> None:
@@ -153,19 +181,23 @@ def check_solo(result: GameResult, threshold: int) -> None:
     if result.solo is None:
         return
     mine = result.centres[result.solo]
-    name = POWERS[result.solo]
+    name = said_power(result.solo)
     if result.survivors == (result.solo,):
         return  # the last power standing has won, whatever it holds
     if mine < threshold:
-        raise ResultError(f"{name} has {mine} centres: a solo in {result.year} needs "
-                          f"{threshold}")
+        raise ResultError(plural("{power} has {n} centre: a solo in {year} needs {threshold}",
+                                 "{power} has {n} centres: a solo in {year} needs {threshold}",
+                                 mine, power=name, year=result.year, threshold=threshold))
     rival = max(c for p, c in result.centres.items() if p != result.solo)
     if rival >= mine:
-        raise ResultError(f"{name} has {mine} centres and another power {rival}: a solo "
-                          "needs the most centres")
+        raise ResultError(plural("{power} has {n} centre and another power {rival}: a solo "
+                                 "needs the most centres", "{power} has {n} centres and "
+                                 "another power {rival}: a solo needs the most centres",
+                                 mine, power=name, rival=rival))
     if not result.leader_grew:
-        raise ResultError(f"{name} did not grow in {result.year}, the sheet says: a solo "
-                          "needs the largest power to have grown that year")
+        raise ResultError(said("{power} did not grow in {year}, the sheet says: a solo needs "
+                               "the largest power to have grown that year", power=name,
+                               year=result.year))
 
 
 def parse_centres(text: str) -> dict[str, int]:
@@ -181,17 +213,14 @@ def parse_eliminated(text: str) -> dict[str, int]:
 
 def parse_powers(text: str) -> frozenset[str]:
     """``"A,F,I"`` or ``"Austria, France, Italy"`` -> letters."""
-    try:
-        return frozenset(power_letter(part) for part in text.split(",") if part.strip())
-    except ValueError as exc:
-        raise ResultError(str(exc)) from None
+    return frozenset(parse_power(part) for part in text.split(",") if part.strip())
 
 
 def parse_power(text: str) -> str:
     try:
         return power_letter(text)
-    except ValueError as exc:
-        raise ResultError(str(exc)) from None
+    except ValueError:
+        raise not_a_power(text) from None
 
 
 def _once(pairs: list[tuple[str, int]], what: str) -> dict[str, int]:
@@ -199,8 +228,9 @@ def _once(pairs: list[tuple[str, int]], what: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for letter, value in pairs:
         if letter in out:
-            raise ResultError(f"{what}: {POWERS[letter]} is given twice ({out[letter]} and "
-                              f"{value}): give it once")
+            raise ResultError(said("{what}: {power} is given twice ({first} and {second}): "
+                                   "give it once", what=what, power=said_power(letter),
+                                   first=out[letter], second=value))
         out[letter] = value
     return out
 
@@ -212,13 +242,15 @@ def _pairs(text: str, what: str) -> list[tuple[str, int]]:
             continue
         name, sep, value = part.partition("=")
         if not sep:
-            raise ResultError(f"{what}: {part.strip()!r} is not POWER=NUMBER (like A=5)")
+            raise ResultError(said("{what}: {given} is not POWER=NUMBER (like A=5)",
+                                   what=what, given=repr(part.strip())))
         letter = parse_power(name)
         try:
             pairs.append((letter, int(value.strip())))
         except ValueError:
-            raise ResultError(f"{what}: {part.strip()!r}: {value.strip()!r} is not a whole "
-                              "number") from None
+            raise ResultError(said("{what}: {given}: {value} is not a whole number",
+                                   what=what, given=repr(part.strip()),
+                                   value=repr(value.strip()))) from None
     return pairs
 
 

@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR
+from dipclock.i18n import said
+from dipclock.scoring.result import FIRST_YEAR, LAST_YEAR, ResultError
 from dipclock.scoring.systems import SYSTEMS, SystemId
 
 #: The draws an event allows: ``all_survivors``, the draw of every power still holding a
@@ -38,8 +39,10 @@ class ScoringRules(BaseModel):
     @model_validator(mode="after")
     def _draws_fit_system(self) -> ScoringRules:
         if self.draws not in (None, "all_survivors") and not SYSTEMS[self.system].draws_by_size:
-            raise ValueError(f"draws = {self.draws!r}: {SYSTEMS[self.system].name} scores "
-                             "every draw as one of all survivors")
+            # a ResultError is a ValueError: pydantic reports it, its sentence kept
+            raise ResultError(said("draws = {draws}: {system} scores every draw as one of "
+                                   "all survivors", draws=repr(self.draws),
+                                   system=SYSTEMS[self.system].name))
         return self
 
     @property

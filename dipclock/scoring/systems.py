@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from dipclock.powers import POWERS
+from dipclock.i18n import said
 from dipclock.scoring import armada, c_diplo, carnage, manorcon, sum_of_squares, super_pastis
 from dipclock.scoring.result import GameResult, ResultError, check_solo
 from dipclock.scoring.victory import as_ended
+from dipclock.sentences import powers as said_powers
 
 SystemId = Literal["manorcon", "armada", "sum-of-squares", "super-pastis", "c-diplo", "carnage"]
 
@@ -54,7 +55,7 @@ def score_game(system_id: str, result: GameResult, solo_centres: int) -> dict[st
     if result.draw is not None and not system.draws_by_size:
         left_out = [p for p in result.survivors if p not in result.draw]
         if left_out:
-            names = ", ".join(POWERS[p] for p in left_out)
-            raise ResultError(f"{system.name} draws include all survivors: {names} "
-                              "survived but are not in the draw")
+            raise ResultError(said("{system} draws include all survivors: {powers} "
+                                   "survived but are not in the draw", system=system.name,
+                                   powers=said_powers(left_out)))
     return system.score(result)

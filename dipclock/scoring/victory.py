@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dipclock.powers import LETTERS, POWERS
+from dipclock.i18n import Said, said
+from dipclock.powers import LETTERS
 from dipclock.scoring.result import GameResult
+from dipclock.sentences import power as said_power
 
 
 def victor(result: GameResult, threshold: int) -> str | None:
@@ -27,16 +29,19 @@ def victor(result: GameResult, threshold: int) -> str | None:
     return None
 
 
-def as_ended(result: GameResult, threshold: int) -> tuple[GameResult, str | None]:
-    """``result`` as the game ended, and a note where that is not what the sheet said: a
-    victor's board is its solo. A sheet naming a soloist is left to ``check_solo``."""
+def as_ended(result: GameResult, threshold: int) -> tuple[GameResult, Said | None]:
+    """``result`` as the game ended, and a note where that is not what the sheet said (a
+    sentence, said in its reader's language where it is shown): a victor's board is its
+    solo. A sheet naming a soloist is left to ``check_solo``."""
     won = victor(result, threshold)
     if won is None or result.solo is not None:
         return result, None
     if result.conceded_to is not None:
-        said = f"a concession to {POWERS[result.conceded_to]}"
+        sheet = said("a concession to {power}", power=said_power(result.conceded_to))
     else:
-        said = "a draw"
-    note = (f"{POWERS[won]} holds {result.centres[won]} centres at the end of {result.year} "
-            f"(a victory needs {threshold}): the game ended in its solo, not {said}")
+        sheet = said("a draw")
+    note = said("{power} holds {centres} centres at the end of {year} (a victory needs "
+                "{threshold}): the game ended in its solo, not {sheet}",
+                power=said_power(won), centres=result.centres[won], year=result.year,
+                threshold=threshold, sheet=sheet)
     return replace(result, solo=won, draw=None, conceded_to=None), note

@@ -9,8 +9,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 from dipclock.names import name_key, spelling
-from dipclock.powers import LETTERS, POWERS
+from dipclock.powers import LETTERS
+from dipclock.sentences import power as said_power
 
 T = TypeVar("T")
 
@@ -43,7 +45,13 @@ class Seat:
 
 
 class SeatingError(DipclockError, ValueError):
-    """A seating that cannot be: its one line says why."""
+    """A seating that cannot be: its one line says why, in the reader's language
+    (``in_``)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a draft's error crosses the hub's back room (a process of its own, pickled): it
+        # keeps its sentence, not only its English text
+        return (type(self), (self.said if self.said is not None else str(self),))
 
 
 @dataclass
@@ -92,14 +100,17 @@ def read_past(seats: Iterable[Seat], present: Iterable[str] = ()) -> Past:
     tables: dict[tuple[int, int], dict[str, str]] = {}
     for s in one_spelling(seats, present):
         if s.power not in LETTERS:
-            raise SeatingError(f"round {s.round}, table {s.table}: {s.power!r} is not a power")
+            raise SeatingError(said("round {round}, table {table}: {power} is not a power",
+                                    round=s.round, table=s.table, power=repr(s.power)))
         table = tables.setdefault((s.round, s.table), {})
         if s.power in table:
-            raise SeatingError(f"round {s.round}, table {s.table}: {POWERS[s.power]} is "
-                               f"seated twice ({table[s.power]} and {s.player})")
+            raise SeatingError(said("round {round}, table {table}: {power} is seated twice "
+                                    "({first} and {second})", round=s.round, table=s.table,
+                                    power=said_power(s.power), first=table[s.power],
+                                    second=s.player))
         if s.player in table.values():
-            raise SeatingError(f"round {s.round}, table {s.table}: {s.player} is seated "
-                               "twice")
+            raise SeatingError(said("round {round}, table {table}: {name} is seated twice",
+                                    round=s.round, table=s.table, name=s.player))
         table[s.power] = s.player
     past = Past()
     for (rnd, _), table in sorted(tables.items()):

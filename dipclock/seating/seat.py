@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS
 from dipclock.seating import plane
@@ -41,6 +41,7 @@ from dipclock.seating.powers import (
 )
 from dipclock.seating.search import MOST_SEATED, seat_tables
 from dipclock.seating.teams import TeamPowers, seat_team_round
+from dipclock.sentences import powers as said_powers
 from dipclock.standings.rules import StandingsRules
 
 
@@ -94,19 +95,21 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
     _check_names(players, "players")
     if _from_teams(number, rules):
         if fixed:
-            raise SeatingError(f"round {number} is the team round: it is seated whole from "
-                               "the teams, with no table kept")
+            raise SeatingError(said("round {number} is the team round: it is seated whole "
+                                    "from the teams, with no table kept", number=number))
         return _team_round(players, past, number, rng, apart, teams)
     held = {p for t in fixed for p in t.seats.values()}
     stray = sorted(held - set(players))
     if stray:
-        raise SeatingError(f"{stray[0]} is at a called table but not among the players")
+        raise SeatingError(said("{name} is at a called table but not among the players",
+                                name=stray[0]))
     done = played_enough([p for p in players if p not in held], past, number, rules)
     free = [p for p in players if p not in held and p not in done]
     if done and len(free) < SEATS and not fixed:
-        raise SeatingError(f"{len(done)} of the {len(players)} players have played "
-                           f"{_most(number, rules)} and sit out: {len(free)} left, a table "
-                           f"needs {SEATS}")
+        raise SeatingError(said("{done} of the {players} players have played {most} and sit "
+                                "out: {left} left, a table needs {seats}", done=len(done),
+                                players=len(players), most=_most(number, rules),
+                                left=len(free), seats=SEATS))
     surplus = len(free) % SEATS
     doubles: list[str] = []
     out: list[str] = []
@@ -116,7 +119,8 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
         out = sitting_out(free, past, surplus, rng, sit_out_first)
     seated = [p for p in free if p not in out] + doubles
     if not seated and not fixed:
-        raise SeatingError(f"{len(players)} players: a table needs {SEATS}")
+        raise SeatingError(said("{players} players: a table needs {seats}",
+                                players=len(players), seats=SEATS))
     powers = PowerRules.of(rules)
     # a round to come (``max_rounds``) with areas: look ahead; adjacent powers too would
     # need give_powers' check of two seats at once, so not then
@@ -127,8 +131,8 @@ def seat_round(players: Sequence[str], past: Past, number: int, rng: Chance, *,
         tables, planned = fewer_power_repeats(tables, past, apart, rng), False
     twice = next((p for t in tables for p in t if t.count(p) > 1), None)
     if twice is not None:  # the search weighs it like a kept-apart pair: never take it
-        raise SeatingError(f"{twice} would sit twice at one table: a player on two boards "
-                           "needs two tables")
+        raise SeatingError(said("{name} would sit twice at one table: a player on two "
+                                "boards needs two tables", name=twice))
     numbers = _free_numbers({t.number for t in fixed}, len(tables))
     # a player on two boards gets another power on the second board where one can be
     this_round = {p: {power} for t in fixed for power, p in t.seats.items() if p in doubles}
@@ -168,18 +172,19 @@ def played_enough(players: Sequence[str], past: Past, number: int,
     return out
 
 
-def _most(number: int, rules: StandingsRules | None) -> str:
+def _most(number: int, rules: StandingsRules | None) -> Said | str:
     """The most rounds the event lets a player play before round ``number``, in words."""
     if rules is None:
         return ""
     if (rules.max_preliminary_rounds is not None and rules.top_board_round is not None
             and number < rules.top_board_round):
-        most = f"{rules.max_preliminary_rounds} of the {rules.top_board_round - 1} " \
-               "preliminary rounds"
+        most, of = rules.max_preliminary_rounds, rules.top_board_round - 1
         if rules.max_rounds is None:
-            return f"{most}, the most the event allows"
-        return f"{rules.max_rounds} rounds or {most}, the most the event allows"
-    return f"{rules.max_rounds} rounds, the most the event allows"
+            return said("{most} of the {rounds} preliminary rounds, the most the event "
+                        "allows", most=most, rounds=of)
+        return said("{max} rounds or {most} of the {rounds} preliminary rounds, the most the "
+                    "event allows", max=rules.max_rounds, most=most, rounds=of)
+    return said("{max} rounds, the most the event allows", max=rules.max_rounds)
 
 
 def _from_teams(number: int, rules: StandingsRules | None) -> bool:
@@ -194,9 +199,10 @@ def _team_round(players: Sequence[str], past: Past, number: int, rng: Chance,
     """The team round seated from ``teams`` (``seat_team_round``); refused without them.
     Players present in no team sit out: only teams of seven play it."""
     if not teams:
-        raise SeatingError(f"round {number} is the team round: it is seated from the teams, "
-                           "each team's seven at the powers the team gave; give the teams, "
-                           "each member with their power (team,player,power lines)")
+        raise SeatingError(said("round {number} is the team round: it is seated from the "
+                                "teams, each team's seven at the powers the team gave; give "
+                                "the teams, each member with their power (team,player,power "
+                                "lines)", number=number))
     seats = seat_team_round(teams, players, past, rng, apart)
     tables = tuple(Table(n, {p: t[p] for p in LETTERS}) for n, t in enumerate(seats, 1))
     playing = {name_key(p) for t in seats for p in t.values()}
@@ -223,11 +229,13 @@ def _doubles(willing: Sequence[str], free: Sequence[str], held: Collection[str],
     can = [p for p in dict.fromkeys(willing)
            if p in held or (p in free and tables_now >= 2)]
     if len(can) < needed:
-        why = "" if tables_now >= 2 else (
-            " (one table is seated again: its second board must be a player at a called "
-            "table)")
-        raise SeatingError(f"{len(free)} players need {needed} on two boards to fill the "
-                           f"tables; {len(can)} of the players are willing{why}")
+        values = {"players": len(free), "needed": needed, "willing": len(can)}
+        raise SeatingError(said(
+            "{players} players need {needed} on two boards to fill the tables; {willing} of "
+            "the players are willing", **values) if tables_now >= 2 else said(
+            "{players} players need {needed} on two boards to fill the tables; {willing} of "
+            "the players are willing (one table is seated again: its second board must be a "
+            "player at a called table)", **values))
     return can[:needed]
 
 
@@ -251,8 +259,11 @@ def _tables(seated: list[str], past: Past, apart: Collection[tuple[str, str]],
     if not seated:
         return [], False
     if len(seated) > MOST_SEATED:
-        raise SeatingError(f"{len(seated):,} players to seat: the seating seats at most "
-                           f"{MOST_SEATED:,} ({MOST_SEATED // SEATS:,} tables) in a round")
+        raise SeatingError(said("{players} players to seat: the seating seats at most "
+                                "{most} ({tables} tables) in a round",
+                                players=format(len(seated), ","),
+                                most=format(MOST_SEATED, ","),
+                                tables=format(MOST_SEATED // SEATS, ",")))
     if not doubles:
         earlier = [past.tables[r] for r in sorted(past.tables)]
         found = plane.follow(seated, earlier, rng)
@@ -370,15 +381,19 @@ def _check_names(players: Sequence[str], what: str) -> None:
     seen: dict[str, str] = {}
     for p in players:
         if not p.strip():
-            raise SeatingError(f"{what}: a name is empty")
+            raise SeatingError(said("{what}: a name is empty", what=what))
         first = seen.get(name_key(p))
         seen.setdefault(name_key(p), p)
         if first is not None:
-            raise SeatingError(f"{what}: {p} is listed twice" if first == spelling(p) else
-                               f"{what}: {first} and {p} are one name (capitals and accents "
-                               "aside): list the player once, or tell the two apart")
+            raise SeatingError(
+                said("{what}: {name} is listed twice", what=what, name=p)
+                if first == spelling(p) else
+                said("{what}: {first} and {name} are one name (capitals and accents aside): "
+                     "list the player once, or tell the two apart", what=what, first=first,
+                     name=p))
     if len(players) < SEATS:
-        raise SeatingError(f"{what}: {len(players)} players, a table needs {SEATS}")
+        raise SeatingError(said("{what}: {players} players, a table needs {seats}", what=what,
+                                players=len(players), seats=SEATS))
 
 
 def pairs_met_before(tables: Sequence[Table], past: Past) -> int:
@@ -427,7 +442,7 @@ def table_plan(players: Sequence[str], two_boards: bool = False,
     try:
         _check_names(players, "players")
     except SeatingError as exc:
-        return str(exc)
+        return exc.in_(words)
     done = [p for p in players if p in set(played_out)]
     tables, surplus = divmod(len(players) - len(done), SEATS)
     text = words.plural("{n} player: {tables}", "{n} players: {tables}", len(players),
@@ -451,53 +466,58 @@ def table_plan(players: Sequence[str], two_boards: bool = False,
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing that stops a seating being called: the ``tables`` it is at, what it is in
-    ``words`` (without "table N: ", for a page that lists it under its table), and the
-    ``players`` it names as seated too often (a page marks their seats)."""
+    """One thing that stops a seating being called: the ``tables`` it is at, what it is
+    (``said``, without "table N: ", for a page that lists it under its table; ``in_``
+    says it in a reader's language), and the ``players`` it names as seated too often (a
+    page marks their seats)."""
 
     tables: tuple[int, ...]
-    words: str
+    said: Said
     players: tuple[str, ...] = ()
 
+    def in_(self, words: Words) -> str:
+        return self.said.in_(words)
+
     @property
-    def line(self) -> str:
+    def line(self) -> Said:
         """The problem on its own line: "table 3: no player for Turkey"."""
-        return f"table {self.tables[0]}: {self.words}" if len(self.tables) == 1 else self.words
+        return said("table {table}: {problem}", table=self.tables[0], problem=self.said) \
+            if len(self.tables) == 1 else self.said
 
 
 def seating_problems(tables: Sequence[Table], apart: Collection[tuple[str, str]] = frozenset(),
-                     two_boards: bool = False, words: Words = ENGLISH) -> list[Problem]:
+                     two_boards: bool = False) -> list[Problem]:
     """What makes a seating one a TD cannot call (``problems``), each with its tables: the
-    dashboard's seating view and the desk's draft say the same (issue 34); in ``words``
-    (the TD's phone's language)."""
+    dashboard's seating view and the desk's draft say the same (issue 34), each in its
+    reader's language (``Problem.in_``)."""
     out: list[Problem] = []
     where: dict[str, list[int]] = {}
     for t in tables:
-        empty = [words.power(p) for p in LETTERS if not t.seats.get(p, "").strip()]
+        empty = [p for p in LETTERS if not t.seats.get(p, "").strip()]
         if len(empty) == len(LETTERS):
-            out.append(Problem((t.number,), words("no players seated")))
+            out.append(Problem((t.number,), said("no players seated")))
         elif empty:
-            out.append(Problem((t.number,), words("no player for {powers}",
-                                                  powers=", ".join(empty))))
+            out.append(Problem((t.number,), said("no player for {powers}",
+                                                 powers=said_powers(empty))))
         names = [n for n in t.seats.values() if n.strip()]
         for n in sorted({n for n in names if names.count(n) > 1}):
-            out.append(Problem((t.number,), words("{name} is seated twice", name=n), (n,)))
+            out.append(Problem((t.number,), said("{name} is seated twice", name=n), (n,)))
         for n in set(names):
             where.setdefault(n, []).append(t.number)
-        out += [Problem((t.number,), words("{first} and {second} are kept apart", first=a,
-                                           second=b))
+        out += [Problem((t.number,), said("{first} and {second} are kept apart", first=a,
+                                          second=b))
                 for a, b in sorted(apart) if a in names and b in names]
     for n, at in sorted(where.items()):
         if len(at) > (2 if two_boards else 1):
             at = sorted(at)
-            out.append(Problem(tuple(at), words("{name} is seated at tables {tables}", name=n,
-                                                tables=", ".join(map(str, at))), (n,)))
+            out.append(Problem(tuple(at), said("{name} is seated at tables {tables}", name=n,
+                                               tables=", ".join(map(str, at))), (n,)))
     return out
 
 
 def problems(tables: Sequence[Table], apart: Collection[tuple[str, str]] = frozenset(),
-             two_boards: bool = False) -> list[str]:
+             two_boards: bool = False) -> list[Said]:
     """What makes a seating one a TD cannot call, one line each: an empty seat, a player
     twice at a table or at two tables (unless ``two_boards``), a kept-apart pair together.
-    Empty: the seating can be called."""
+    Empty: the seating can be called. Each said in its reader's language."""
     return [p.line for p in seating_problems(tables, apart, two_boards)]

@@ -12,6 +12,7 @@ import csv
 import io
 import re
 
+from dipclock.i18n import Said, said
 from dipclock.names import spelling
 from dipclock.powers import LETTERS, power_letter
 from dipclock.seating.past import SEATS, Seat, SeatingError
@@ -41,27 +42,29 @@ def read_seats(text: str, *, clearing: bool = False) -> list[Seat]:
                 continue
             seats.append(_seat(n, cells, clearing))
     except csv.Error as exc:  # a value past csv's limit (128 KiB), a NUL byte
-        raise SeatingError(f"line {n + 1}: not a CSV line ({exc})") from None
+        raise SeatingError(said("line {line}: not a CSV line ({reason})", line=n + 1,
+                                reason=str(exc))) from None
     return seats
 
 
 def _seat(n: int, cells: list[str], clearing: bool) -> Seat:
     if len(cells) != 4:
-        raise SeatingError(f"line {n}: give round,table,power,player (4 values, not "
-                           f"{len(cells)})")
+        raise SeatingError(said("line {line}: give round,table,power,player (4 values, "
+                                "not {values})", line=n, values=len(cells)))
     rnd, table, power, player = cells
     number = _number(n, "round", rnd, MOST_ROUNDS)
     at = _number(n, "table", table, MOST_TABLES)
     try:
         letter = power_letter(power)
     except ValueError:
-        raise SeatingError(f"line {n}: power: {_shown(power)} is not a power (one of "
-                           f"{' '.join(LETTERS)})") from None
+        raise SeatingError(said("line {line}: power: {value} is not a power (one of "
+                                "{letters})", line=n, value=_shown(power),
+                                letters=" ".join(LETTERS))) from None
     if not player and not clearing:
-        raise SeatingError(f"line {n}: player: a player's name is empty")
+        raise SeatingError(said("line {line}: player: a player's name is empty", line=n))
     if player and not is_name(player):
-        raise SeatingError(f"line {n}: player: a name is one line of at most {NAME_MAX} "
-                           "characters")
+        raise SeatingError(said("line {line}: player: a name is one line of at most {most} "
+                                "characters", line=n, most=NAME_MAX))
     return Seat(number, at, letter, spelling(player))
 
 
@@ -75,9 +78,18 @@ def _number(n: int, what: str, text: str, most: int) -> int:
     "²" for no number and 5,000 digits for a ValueError of its own)."""
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(most))
             and 1 <= int(text) <= most):
-        raise SeatingError(f"line {n}: {what}: {_shown(text)} is not a {what} number (a "
-                           f"whole number from 1 to {most})")
+        raise SeatingError(_not_a_number(n, what, _shown(text), most))
     return int(text)
+
+
+def _not_a_number(n: int, what: str, shown: str, most: int) -> Said:
+    """Line ``n``'s round or table (``what``, the file's column) is no number: each said
+    whole, as a language says "a round number" and "a table number" its own way."""
+    if what == "round":
+        return said("line {line}: round: {value} is not a round number (a whole number from "
+                    "1 to {most})", line=n, value=shown, most=most)
+    return said("line {line}: table: {value} is not a table number (a whole number from 1 "
+                "to {most})", line=n, value=shown, most=most)
 
 
 def _shown(text: str, most: int = 24) -> str:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from dipclock.i18n import said
 from dipclock.names import name_key
-from dipclock.powers import LETTERS, POWERS
+from dipclock.powers import LETTERS
 from dipclock.seating.past import SEATS, Chance, Past, SeatingError, pair
+from dipclock.sentences import plural, power, powers
 from dipclock.standings.rules import StandingsRules
 
 #: the draws of a team round tried (each costs 7 x tables pairs: 20 tables, 200 draws is
@@ -62,23 +64,28 @@ def check_teams(teams: Mapping[str, TeamPowers], players: Collection[str]) -> No
     fewer than seven (a table holds seven teams), a team without a player for a power, a
     player in two teams or not among the players present."""
     if len(teams) < SEATS:
-        raise SeatingError(f"{len(teams)} team{'' if len(teams) == 1 else 's'}: the team "
-                           f"round needs at least {SEATS}, one team at each power of a table")
+        raise SeatingError(plural("{n} team: the team round needs at least {seats}, one "
+                                  "team at each power of a table",
+                                  "{n} teams: the team round needs at least {seats}, one "
+                                  "team at each power of a table", len(teams), seats=SEATS))
     present = {name_key(p) for p in players}
     seen: dict[str, str] = {}
     for team, seats in teams.items():
-        missing = [POWERS[p] for p in LETTERS if not seats.get(p, "").strip()]
+        missing = [p for p in LETTERS if not seats.get(p, "").strip()]
         if missing:
-            raise SeatingError(f"team {team} has no player for {', '.join(missing)}: a team "
-                               "gives one player for each of the seven powers")
+            raise SeatingError(said("team {team} has no player for {powers}: a team gives "
+                                    "one player for each of the seven powers", team=team,
+                                    powers=powers(missing)))
         for letter in LETTERS:
             who = seats[letter]
             if name_key(who) in seen:
-                raise SeatingError(f"{who} is in two teams: {seen[name_key(who)]} and {team}")
+                raise SeatingError(said("{name} is in two teams: {first} and {second}",
+                                        name=who, first=seen[name_key(who)], second=team))
             seen[name_key(who)] = team
             if name_key(who) not in present:
-                raise SeatingError(f"{who} ({POWERS[letter]} of team {team}) is not among "
-                                   "the players present: the team needs all seven")
+                raise SeatingError(said("{name} ({power} of team {team}) is not among the "
+                                        "players present: the team needs all seven",
+                                        name=who, power=power(letter), team=team))
 
 
 def seat_team_round(teams: Mapping[str, TeamPowers], players: Collection[str], past: Past,

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from dipclock.i18n import Said, said
 from dipclock.seating.past import SEATS, Chance, Past, SeatingError
 from dipclock.seating.powers import give_powers
 from dipclock.seating.seat import Table
@@ -33,43 +34,55 @@ def top_board(seeds: Sequence[str], past: Past, rng: Chance, number: int = 1) ->
     """The top board at table ``number``: the seven ``seeds``, the powers each played least
     (what the event's choice, if it has one, starts from)."""
     if len(seeds) != SEATS or len(set(seeds)) != SEATS:
-        raise SeatingError(f"the top board needs {SEATS} different players, not {len(seeds)}")
+        raise SeatingError(said("the top board needs {seats} different players, not {n}",
+                                seats=SEATS, n=len(seeds)))
     return Table(number, give_powers(list(seeds), past, rng))
 
 
-def choosing(rule: TopBoardPowers, seeds: Sequence[str]) -> str:
-    """How the top board's powers are given, in a line for the TD ("" where they are given
-    as at every table)."""
+def choosing(rule: TopBoardPowers, seeds: Sequence[str]) -> Said | None:
+    """How the top board's powers are given, in a line for the TD (None where they are
+    given as at every table)."""
     if rule == "placed_then_chosen":
-        placing = ", then ".join(reversed(seeds))
-        return (f"The top board chooses its powers. First the order of choice: {placing} "
-                "place their names, each before or after those placed; then each chooses a "
-                "power in that order, the last takes the one left. Move the players to the "
-                "powers chosen before calling the seating.")
+        placing = _then(list(reversed(seeds)))
+        return said("The top board chooses its powers. First the order of choice: {placing} "
+                    "place their names, each before or after those placed; then each chooses "
+                    "a power in that order, the last takes the one left. Move the players to "
+                    "the powers chosen before calling the seating.", placing=placing)
     if rule == "chosen":
-        return ("The top board chooses its powers by the event's country-assignment rules. "
-                "Move the players to the powers chosen before calling the seating.")
-    return ""
+        return said("The top board chooses its powers by the event's country-assignment "
+                    "rules. Move the players to the powers chosen before calling the "
+                    "seating.")
+    return None
+
+
+def _then(names: Sequence[str]) -> Said | str:
+    """"Ann, then Bob, then Cy": the names one after the other, in order."""
+    if len(names) < 2:
+        return "".join(names)
+    return said("{first}, then {then}", first=_then(names[:-1]), then=names[-1])
 
 
 def seat_top_board(seeds: Sequence[str], rule: TopBoardPowers, past: Past, rng: Chance,
-                   taken: Collection[int] = ()) -> tuple[Table, list[str]]:
+                   taken: Collection[int] = ()) -> tuple[Table, list[Said]]:
     """The top board at the first table number not ``taken`` (tables already called), and
-    what the TD is told: which table it is, and how its powers are given."""
+    what the TD is told, said in the reader's language: which table it is, and how its
+    powers are given."""
     number = next(n for n in range(1, len(taken) + 2) if n not in taken)
-    notes = [f"table {number} is the top board: {', '.join(seeds)}"]
-    words = choosing(rule, seeds)
-    return top_board(seeds, past, rng, number), notes + ([words] if words else [])
+    notes = [said("table {table} is the top board: {players}", table=number,
+                  players=", ".join(seeds))]
+    how = choosing(rule, seeds)
+    return top_board(seeds, past, rng, number), notes + ([how] if how is not None else [])
 
 
 @dataclass(frozen=True)
 class TopBoard:
     """A round's top board: its table (none: not this round's, or not seated, and
-    ``notes`` say why), its seven best first, and what the TD is told."""
+    ``notes`` say why), its seven best first, and what the TD is told (each said in the
+    reader's language)."""
 
     tables: tuple[Table, ...] = ()
     seeds: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Said, ...] = ()
 
 
 def top_board_round(number: int, players: Collection[str], scores: Sequence[GameScore],
@@ -87,14 +100,18 @@ def top_board_round(number: int, players: Collection[str], scores: Sequence[Game
     try:
         seeds = top_board_seeds(scores, rules,
                                 absent={s.player for s in scores} - present, chosen=chosen)
-    except SeatTie as exc:
-        return TopBoard(notes=(f"{exc}: the top board is not seated; the TD decides who "
-                               "takes the seat, and seats the top board by hand",))
+    except SeatTie as exc:  # its sentence, not the error: a note crosses the hub's back
+        # room pickled, and an error with arguments of its own does not unpickle
+        tie = exc.said if isinstance(exc.said, Said) else str(exc)
+        return TopBoard(notes=(said("{tie}: the top board is not seated; the TD decides who "
+                                    "takes the seat, and seats the top board by hand",
+                                    tie=tie),))
     if not seeds:
-        return TopBoard(notes=(f"round {number} is the top board's: no game before it has a "
-                               "score yet, so the top board is not seated",))
-    table, said = seat_top_board(seeds, rules.top_board_powers, past, rng, taken)
-    return TopBoard((table,), tuple(seeds), tuple(said))
+        return TopBoard(notes=(said("round {number} is the top board's: no game before it "
+                                    "has a score yet, so the top board is not seated",
+                                    number=number),))
+    table, notes = seat_top_board(seeds, rules.top_board_powers, past, rng, taken)
+    return TopBoard((table,), tuple(seeds), tuple(notes))
 
 
 __all__ = ["TopBoard", "choosing", "seat_top_board", "top_board", "top_board_round"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dipclock.standings.aggregate import by_player, played_every, totals, weighted
 from dipclock.standings.best_country import best_countries
 from dipclock.standings.boards import check_boards
-from dipclock.standings.mixed import mixed_systems, mixed_text
+from dipclock.standings.mixed import mixed_note, mixed_systems, mixed_text
 from dipclock.standings.model import GameScore, Standing, StandingsError, TeamStanding
 from dipclock.standings.ranking import SeatTie, qualifiers, standings, top_board_seeds
 from dipclock.standings.rules import (
@@ -40,6 +40,7 @@ __all__ = [
     "best_countries",
     "by_player",
     "check_boards",
+    "mixed_note",
     "mixed_systems",
     "mixed_text",
     "played_every",

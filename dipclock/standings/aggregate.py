@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from dipclock.i18n import said
 from dipclock.standings.boards import check_boards, one_per_round
 from dipclock.standings.model import GameScore, StandingsError, settle
 from dipclock.standings.rules import StandingsRules
@@ -21,20 +22,24 @@ def by_player(scores: Iterable[GameScore], rules: StandingsRules) -> dict[str, l
     for s in one_per_round(scores, rules.two_boards):
         games.setdefault(s.player, []).append(s)
     for player, mine in games.items():
-        _at_most(player, mine, rules.max_rounds, "max_rounds", "rounds")
+        if rules.max_rounds is not None and len(mine) > rules.max_rounds:
+            raise StandingsError(said("{player!r} played {n} rounds ({played}); max_rounds "
+                                      "is {limit}", limit=rules.max_rounds,
+                                      **_played(player, mine)))
         if rules.top_board_round is not None:
             before = [g for g in mine if g.round < rules.top_board_round]
-            _at_most(player, before, rules.max_preliminary_rounds, "max_preliminary_rounds",
-                     "preliminary rounds")
+            limit = rules.max_preliminary_rounds
+            if limit is not None and len(before) > limit:
+                raise StandingsError(said("{player!r} played {n} preliminary rounds "
+                                          "({played}); max_preliminary_rounds is {limit}",
+                                          limit=limit, **_played(player, before)))
     return games
 
 
-def _at_most(player: str, games: Sequence[GameScore], limit: int | None, key: str,
-             what: str) -> None:
-    if limit is not None and len(games) > limit:
-        played = ", ".join(str(g.round) for g in games)
-        raise StandingsError(f"{player!r} played {len(games)} {what} ({played}); {key} is "
-                             f"{limit}")
+def _played(player: str, games: Sequence[GameScore]) -> dict[str, object]:
+    """A player's rounds, as a sentence over a limit names them (always more than one)."""
+    return {"player": player, "n": len(games),
+            "played": ", ".join(str(g.round) for g in games)}
 
 
 def weighted(results: Iterable[float], weights: Sequence[float],

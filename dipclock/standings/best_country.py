@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from dipclock.i18n import said
 from dipclock.powers import POWERS
 from dipclock.standings.boards import SEATS, check_boards, one_per_round
 from dipclock.standings.model import GameScore, StandingsError, settle
@@ -33,8 +34,9 @@ def best_countries(scores: Sequence[GameScore], rules: StandingsRules | None = N
     if rules.best_country_by == "centres_then_score":
         for s in played:
             if s.centres is None:
-                raise StandingsError(f"best_country_by = 'centres_then_score' needs centres: "
-                                     f"{s.player!r} in round {s.round} has none")
+                raise StandingsError(said("best_country_by = 'centres_then_score' needs "
+                                          "centres: {player!r} in round {round} has none",
+                                          player=s.player, round=s.round))
         key = _by_centres_then_score
     if rules.best_country_solo_rule:
         played = _eligible(played, scores, solo_boards)

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from dipclock.i18n import said
+from dipclock.powers import power_letter
+from dipclock.sentences import power as said_power
 from dipclock.standings.model import ALL_CENTRES, GameScore, StandingsError
 from dipclock.standings.rules import TwoBoards
 
@@ -26,25 +29,30 @@ def check_boards(scores: Iterable[GameScore]) -> None:
         if s.board is not None:
             boards.setdefault((s.round, s.board), []).append(s)
     for (round_, board), seated in boards.items():
-        where = f"round {round_}, board {board}"
+        where = {"round": round_, "board": board}
         players: dict[str, GameScore] = {}
         powers: dict[str, GameScore] = {}
         for s in seated:
             if s.player in players:
-                raise StandingsError(f"{where}: {s.player!r} is scored twice")
+                raise StandingsError(said("round {round}, board {board}: {player!r} is "
+                                          "scored twice", player=s.player, **where))
             players[s.player] = s
             if s.power is not None:
                 if s.power in powers:
-                    raise StandingsError(f"{where}: {s.power} is played by both "
-                                         f"{powers[s.power].player!r} and {s.player!r}")
+                    raise StandingsError(said(
+                        "round {round}, board {board}: {power} is played by both {first!r} "
+                        "and {second!r}", power=said_power(power_letter(s.power)),
+                        first=powers[s.power].player, second=s.player, **where))
                 powers[s.power] = s
         if len(players) > SEATS:
-            raise StandingsError(f"{where} has {len(players)} players: a board seats "
-                                 f"{SEATS}")
+            raise StandingsError(said("round {round}, board {board} has {n} players: a "
+                                      "board seats {seats}", n=len(players), seats=SEATS,
+                                      **where))
         total = sum(s.centres or 0 for s in seated)
         if total > ALL_CENTRES:
-            raise StandingsError(f"{where}: the centres add up to {total}; a board has "
-                                 f"{ALL_CENTRES}")
+            raise StandingsError(said("round {round}, board {board}: the centres add up to "
+                                      "{total}; a board has {most}", total=total,
+                                      most=ALL_CENTRES, **where))
 
 
 def one_game(games: Sequence[GameScore], rule: TwoBoards) -> GameScore:
@@ -53,15 +61,19 @@ def one_game(games: Sequence[GameScore], rule: TwoBoards) -> GameScore:
     if len(games) == 1:
         return games[0]
     first = games[0]
-    count = "two" if len(games) == 2 else str(len(games))
-    where = f"{first.player!r} has {count} scores in round {first.round}"
     if rule == "refuse":
-        raise StandingsError(where)
+        raise StandingsError(said("{player!r} has two scores in round {round}",
+                                  player=first.player, round=first.round)
+                             if len(games) == 2 else
+                             said("{player!r} has {n} scores in round {round}",
+                                  player=first.player, round=first.round, n=len(games)))
     best, *rest = sorted(games, key=lambda g: g.score, reverse=True)
     if rule == "higher":
         return best
     if len(rest) > 1:  # wdc2019 2b3: "A player cannot player more than two games"
-        raise StandingsError(f"{where}: no one plays more than two games at the same time")
+        raise StandingsError(said("{player!r} has {n} scores in round {round}: no one plays "
+                                  "more than two games at the same time",
+                                  player=first.player, round=first.round, n=len(games)))
     full, half = AS_ONE_GAME
     return replace(best, score=max(full * best.score + half * rest[0].score, best.score))
 

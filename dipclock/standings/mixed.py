@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from dipclock.i18n import ENGLISH, Said, Words, said
 from dipclock.scoring.systems import SYSTEMS
+from dipclock.sentences import clauses, plural
 from dipclock.standings.model import GameScore
 
 
@@ -27,12 +29,21 @@ def mixed_systems(scores: Iterable[GameScore]) -> dict[str, tuple[int, ...]]:
             sorted(rounds.items(), key=lambda item: (min(item[1]), item[0]))}
 
 
-def mixed_text(scores: Iterable[GameScore]) -> str:
+def mixed_note(scores: Iterable[GameScore]) -> Said | None:
     """What every page and file showing these standings says of them where they mix
-    systems ("" where they do not): one wording, for the command line and the hub."""
+    systems (None where they do not): one sentence, for the command line and the hub, said
+    in each reader's language."""
     mixed = mixed_systems(scores)
     if not mixed:
-        return ""
-    parts = [f"{SYSTEMS[system].name} (round{'s' if len(rounds) > 1 else ''} "
-             f"{', '.join(map(str, rounds))})" for system, rounds in mixed.items()]
-    return f"the totals add games scored under different systems: {'; '.join(parts)}"
+        return None
+    parts = [plural("{system} (round {rounds})", "{system} (rounds {rounds})", len(rounds),
+                    system=SYSTEMS[system].name, rounds=", ".join(map(str, rounds)))
+             for system, rounds in mixed.items()]
+    return said("the totals add games scored under different systems: {systems}",
+                systems=clauses(*parts))
+
+
+def mixed_text(scores: Iterable[GameScore], words: Words = ENGLISH) -> str:
+    """``mixed_note`` in ``words``' language ("" where the scores mix no systems)."""
+    note = mixed_note(scores)
+    return note.in_(words) if note is not None else ""

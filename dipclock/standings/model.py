@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from dipclock.errors import DipclockError
+from dipclock.i18n import said
 from dipclock.powers import POWERS, power_letter
 from dipclock.scoring.systems import SYSTEMS
 
@@ -49,26 +50,35 @@ class GameScore:
     shared: bool = False
 
     def __post_init__(self) -> None:
-        where = f"{self.player!r} in round {self.round}"
+        who = {"player": self.player, "round": self.round}
         if not self.player.strip():
-            raise StandingsError(f"round {self.round}: a score without a player's name")
+            raise StandingsError(said("round {round}: a score without a player's name",
+                                      round=self.round))
         if self.round < 1:
-            raise StandingsError(f"{where}: rounds are numbered from 1")
+            raise StandingsError(said("{player!r} in round {round}: rounds are numbered "
+                                      "from 1", **who))
         if not math.isfinite(self.score):
-            raise StandingsError(f"{where}: the score {self.score} is not a number")
+            raise StandingsError(said("{player!r} in round {round}: the score {score} is not "
+                                      "a number", score=self.score, **who))
         if abs(self.score) > MAX_SCORE:
-            raise StandingsError(f"{where}: the score {self.score:g} is out of range "
-                                 f"(-{MAX_SCORE:g} to {MAX_SCORE:g})")
+            raise StandingsError(said("{player!r} in round {round}: the score {score} is out "
+                                      "of range (-{most} to {most})",
+                                      score=format(self.score, "g"),
+                                      most=format(MAX_SCORE, "g"), **who))
         if self.system is not None and self.system not in SYSTEMS:
-            raise StandingsError(f"{where}: {self.system!r} is not a scoring system (one of "
-                                 f"{', '.join(SYSTEMS)})")
+            raise StandingsError(said("{player!r} in round {round}: {system!r} is not a "
+                                      "scoring system (one of {systems})", system=self.system,
+                                      systems=", ".join(SYSTEMS), **who))
         if self.centres is not None and not 0 <= self.centres <= ALL_CENTRES:
-            raise StandingsError(f"{where}: {self.centres} centres (0 to {ALL_CENTRES})")
+            raise StandingsError(said("{player!r} in round {round}: {centres} centres (0 to "
+                                      "{most})", centres=self.centres, most=ALL_CENTRES,
+                                      **who))
         if self.power is not None:
             try:
                 name = POWERS[power_letter(self.power)]
-            except ValueError as exc:
-                raise StandingsError(f"{where}: {exc}") from None
+            except ValueError as exc:  # the power's own sentence, where it has one
+                raise StandingsError(said("{player!r} in round {round}: {error}", error=exc,
+                                          **who)) from None
             object.__setattr__(self, "power", name)
 
 

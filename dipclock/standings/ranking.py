@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
+from dipclock.i18n import Said, said
 from dipclock.standings.aggregate import by_player, played_every, totals_of
 from dipclock.standings.boards import SEATS
 from dipclock.standings.model import GameScore, Standing, StandingsError, settle
@@ -33,8 +34,8 @@ def standings(scores: Sequence[GameScore], rules: StandingsRules, *,
     a player with no game yet has no place, bonus or not.
     """
     if top_board and len(top_board) != SEATS:
-        raise StandingsError(f"the top board has {len(top_board)} players: a board seats "
-                             f"{SEATS}")
+        raise StandingsError(said("the top board has {n} players: a board seats {seats}",
+                                  n=len(top_board), seats=SEATS))
     games = by_player(scores, rules)
     check_data(scores, rules.tie_breaks)
     total = totals_of(games, rules, top_board)
@@ -63,22 +64,26 @@ def _top_board(field: Field, total: Mapping[str, float], rules: StandingsRules,
                top_board: frozenset[str], round_: int | None) -> list[list[str]]:
     """The groups that take the first places, from the top board's game."""
     if round_ is None:
-        raise StandingsError("top_board_places needs the top board's round (top_board_round)")
+        raise StandingsError(said("top_board_places needs the top board's round "
+                                  "(top_board_round)"))
     result: dict[str, float] = {}
     boards: set[str] = set()
     for p in sorted(top_board):
         game = next((g for g in field.games.get(p, ()) if g.round == round_), None)
         if game is None:
-            raise StandingsError(f"{p!r} is on the top board but has no score in round {round_}")
+            raise StandingsError(said("{player!r} is on the top board but has no score in "
+                                      "round {round}", player=p, round=round_))
         if game.board is not None:
             boards.add(game.board)
         if len(boards) > 1:
-            raise StandingsError(f"the top board's players played on {len(boards)} boards of "
-                                 f"round {round_} ({', '.join(sorted(boards))})")
+            raise StandingsError(said("the top board's players played on {n} boards of "
+                                      "round {round} ({boards})", n=len(boards),
+                                      round=round_, boards=", ".join(sorted(boards))))
         if rules.top_board_by == "centres":
             if game.centres is None:
-                raise StandingsError(f"top_board_by = 'centres' needs the top board's centres: "
-                                     f"{p!r} in round {round_} has none")
+                raise StandingsError(said("top_board_by = 'centres' needs the top board's "
+                                          "centres: {player!r} in round {round} has none",
+                                          player=p, round=round_))
             result[p] = game.centres
         else:
             result[p] = game.score
@@ -94,7 +99,9 @@ def _top_board(field: Field, total: Mapping[str, float], rules: StandingsRules,
 class SeatTie(StandingsError):
     """The last qualifying seat falls among players no tie-break separates: the TD decides."""
 
-    def __init__(self, message: str, players: Sequence[str]) -> None:
+    def __init__(self, message: str | Said, players: Sequence[str] = ()) -> None:
+        # ``players`` has a default as an exception is unpickled from its message alone
+        # (its attributes follow: a seating job passes it back from its process)
         super().__init__(message)
         self.players = tuple(players)
 
@@ -122,10 +129,13 @@ def qualifiers(scores: Sequence[GameScore], rules: StandingsRules, rounds: Colle
         need = seats - len(above)
         if chosen and len(picked) == need and set(chosen) <= set(level) | set(above):
             return above + picked
-        named = (f"; the TD named {', '.join(chosen)}: name {need} of those level"
-                 if chosen else "")
-        raise SeatTie(f"seat {seats} of the top board is tied between {', '.join(level)}: "
-                      f"no tie-break separates them{named}", level)
+        tied = {"seat": seats, "players": ", ".join(level)}
+        raise SeatTie(said("seat {seat} of the top board is tied between {players}: no "
+                           "tie-break separates them; the TD named {named}: name {need} of "
+                           "those level", named=", ".join(chosen), need=need, **tied)
+                      if chosen else
+                      said("seat {seat} of the top board is tied between {players}: no "
+                           "tie-break separates them", **tied), level)
     return [s.player for s in table[:seats]]
 
 

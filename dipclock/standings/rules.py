@@ -1,7 +1,9 @@
 """How results add up to a tournament's order: the ``[standings]`` table of an event file.
 
 Frozen, and a misspelt key is an error: a TD's typo must not silently rank the hall by the
-defaults. Every check names its key, so an error reads as one line ("weights: ...").
+defaults. Every check names its key, so an error reads as one line ("weights: ..."). A
+check raises a ``StandingsError`` (a ``ValueError``, as pydantic wants) with its sentence,
+so the line is said in the reader's language (``dipclock.validation.describe``).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from pydantic import (
     field_validator,
 )
 
-from dipclock.errors import describe
-from dipclock.powers import LETTERS, POWERS, power_letter
+from dipclock.i18n import said
+from dipclock.powers import LETTERS, power_letter
+from dipclock.sentences import power as said_power
 from dipclock.standings.model import StandingsError
+from dipclock.validation import describe
 
 TieBreak = Literal[
     "best_game",
@@ -182,13 +186,15 @@ class StandingsRules(BaseModel):
             return weights
         for w in weights:
             if not math.isfinite(w) or w < 0:
-                raise ValueError(f"a weight must be a number from 0 up ({w:g} given)")
+                raise StandingsError(said("a weight must be a number from 0 up ({weight} "
+                                          "given)", weight=format(w, "g")))
         for better, worse in pairwise(weights):
             if worse > better:
-                raise ValueError(f"must not increase, the best result weighs most "
-                                 f"({worse:g} after {better:g})")
+                raise StandingsError(said("must not increase, the best result weighs most "
+                                          "({worse} after {better})", worse=format(worse, "g"),
+                                          better=format(better, "g")))
         if weights[0] == 0:
-            raise ValueError("the best result must weigh more than 0")
+            raise StandingsError(said("the best result must weigh more than 0"))
         return weights
 
     @field_validator("tie_breaks", "team_tie_breaks")
@@ -196,7 +202,7 @@ class StandingsRules(BaseModel):
     def _each_once(cls, names: tuple[str, ...]) -> tuple[str, ...]:
         twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
         if twice is not None:
-            raise ValueError(f"{twice!r} is listed twice")
+            raise StandingsError(said("{name!r} is listed twice", name=twice))
         return names
 
     @field_validator("sit_out_order")
@@ -204,14 +210,15 @@ class StandingsRules(BaseModel):
     def _groups_once(cls, names: tuple[str, ...]) -> tuple[str, ...]:
         twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
         if twice is not None:
-            raise ValueError(f"{twice!r} is listed twice")
+            raise StandingsError(said("{name!r} is listed twice", name=twice))
         return names
 
     @field_validator("country")
     @classmethod
     def _country_code(cls, code: str) -> str:
         if code and not (len(code) == 2 and code.isascii() and code.isalpha()):
-            raise ValueError(f"{code!r}: a country is a two-letter code (DE, FR, US)")
+            raise StandingsError(said("{code!r}: a country is a two-letter code (DE, FR, US)",
+                                      code=code))
         return code.upper()
 
     @property
@@ -242,10 +249,11 @@ class StandingsRules(BaseModel):
         seen: set[str] = set()
         for area in areas:
             if not area:
-                raise ValueError("an area is empty")
+                raise StandingsError(said("an area is empty"))
             twice = next((p for p in area if p in seen or area.count(p) > 1), None)
             if twice is not None:
-                raise ValueError(f"{POWERS[twice]} is in an area twice")
+                raise StandingsError(said("{power} is in an area twice",
+                                          power=said_power(twice)))
             seen.update(area)
         return areas
 
@@ -254,30 +262,31 @@ class StandingsRules(BaseModel):
     def _two_powers(cls, pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
         same = next((a for a, b in pairs if a == b), None)
         if same is not None:
-            raise ValueError(f"{POWERS[same]} is not adjacent to itself")
+            raise StandingsError(said("{power} is not adjacent to itself", power=said_power(same)))
         return pairs
 
     @field_validator("team_round_from_teams")
     @classmethod
     def _needs_teams_of_seven(cls, value: bool, info: ValidationInfo) -> bool:
         if value and info.data.get("team_size") != SEATS:
-            raise ValueError(f"needs team_round and team_size = {SEATS}: a team of seven "
-                             "plays each power once")
+            raise StandingsError(said("needs team_round and team_size = {seats}: a team of "
+                                      "seven plays each power once", seats=SEATS))
         return value
 
     @field_validator("max_preliminary_rounds")
     @classmethod
     def _needs_top_board_round(cls, value: int | None, info: ValidationInfo) -> int | None:
         if value is not None and info.data.get("top_board_round") is None:
-            raise ValueError("needs top_board_round: the rounds before it are the "
-                             "preliminary ones")
+            raise StandingsError(said("needs top_board_round: the rounds before it are the "
+                                      "preliminary ones"))
         return value
 
     @field_validator("team_size", "team_tie_breaks")
     @classmethod
     def _needs_team_round(cls, value: object, info: ValidationInfo) -> object:
         if value and info.data.get("team_round") is None:
-            raise ValueError("needs team_round, the round whose scores make a team's score")
+            raise StandingsError(said("needs team_round, the round whose scores make a "
+                                      "team's score"))
         return value
 
     def for_qualification(self) -> StandingsRules:

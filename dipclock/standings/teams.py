@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from dipclock.i18n import said
 from dipclock.standings.aggregate import by_player
 from dipclock.standings.model import GameScore, StandingsError, TeamStanding, settle
 from dipclock.standings.order import group_by, ranks
@@ -22,18 +23,20 @@ def team_standings(scores: Sequence[GameScore], teams: Mapping[str, Sequence[str
     A member who did not play that round adds 0; a member with no score at all, a player
     in two teams or a team of the wrong size is an error: each is a typo far more often."""
     if rules.team_round is None:
-        raise StandingsError("team_round is not set: no round makes a team's score")
+        raise StandingsError(said("team_round is not set: no round makes a team's score"))
     games = by_player(scores, rules)
     seen: dict[str, str] = {}
     for team, members in teams.items():
         if rules.team_size is not None and len(members) != rules.team_size:
-            raise StandingsError(f"team {team!r} has {len(members)} members; "
-                                 f"team_size is {rules.team_size}")
+            raise StandingsError(said("team {team!r} has {n} members; team_size is {size}",
+                                      team=team, n=len(members), size=rules.team_size))
         for m in members:
             if m in seen:
-                raise StandingsError(f"{m!r} is in two teams: {seen[m]!r} and {team!r}")
+                raise StandingsError(said("{player!r} is in two teams: {first!r} and "
+                                          "{second!r}", player=m, first=seen[m], second=team))
             if m not in games:
-                raise StandingsError(f"{m!r} of team {team!r} has no scores")
+                raise StandingsError(said("{player!r} of team {team!r} has no scores",
+                                          player=m, team=team))
             seen[m] = team
     in_round = {g.player: g.score for mine in games.values() for g in mine
                 if g.round == rules.team_round}

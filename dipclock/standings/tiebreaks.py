@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
+from dipclock.i18n import said
 from dipclock.standings.model import GameScore, StandingsError, settle
 from dipclock.standings.order import by_name, group_by
 from dipclock.standings.rules import TieBreak
@@ -139,8 +140,9 @@ def check_data(scores: Iterable[GameScore], tie_breaks: Sequence[TieBreak]) -> N
             continue
         for name, attr in needs:
             if getattr(s, attr) is None:
-                raise StandingsError(f"tie_breaks: {name!r} needs each game's {attr}: "
-                                     f"{s.player!r} in round {s.round} has none")
+                raise StandingsError(said("tie_breaks: {name!r} needs each game's {field}: "
+                                          "{player!r} in round {round} has none", name=name,
+                                          field=attr, player=s.player, round=s.round))
 
 
 def separate(field: Field, group: Sequence[str],

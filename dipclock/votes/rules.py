@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from dipclock.i18n import said
+
 #: Who may veto a proposal before the vote: ``any`` player at the board, only a player
 #: ``with_centres`` (wdc2018: "any player who has supply centers may announce that he vetoes"),
 #: or ``none`` (wdc2003 names no veto: the secret vote is unanimous or fails).
@@ -80,8 +82,10 @@ class VoteRules(BaseModel):
     @model_validator(mode="after")
     def _absent_can_count(self) -> VoteRules:
         if self.absent == "abstains" and self.abstention == "refused":
-            raise ValueError("absent = 'abstains' needs abstentions to count: with "
-                             "abstention = 'refused', set absent = 'yes' or 'no'")
+            # a sentence, so the event file's problem is said in its reader's language
+            # (``dipclock.errors.describe``)
+            raise ValueError(said("absent = 'abstains' needs abstentions to count: with "
+                                  "abstention = 'refused', set absent = 'yes' or 'no'"))
         return self
 
 

@@ -28,6 +28,8 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request, Response
 from starlette.datastructures import State
 
+from dipclock.i18n import Said, said
+from dipclock.sentences import plural
 from server import backup
 from server.auth import TD, Session, TDWrite
 from server.certificate import fingerprint_of
@@ -100,14 +102,16 @@ def backup_status(hub: HubDep, _: TD) -> BackupStatus:
                         kept=backup.BACKUP_NAME, kept_ago_s=kept_ago)
 
 
-def _occupied(hub: Hub) -> str | None:
+def _occupied(hub: Hub) -> Said | None:
     """What a restore would replace on this hub, in words (None: nothing, a fresh hub)."""
     clocks, rounds = len(hub.store.clocks()), len(hub.store.rounds())
     if not clocks and not rounds:
         return None
-    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in
-             ((clocks, "paired clock"), (rounds, "round")) if n]
-    return " and ".join(parts)
+    paired = plural("{n} paired clock", "{n} paired clocks", clocks)
+    played = plural("{n} round", "{n} rounds", rounds)
+    if clocks and rounds:
+        return said("{first} and {second}", first=paired, second=played)
+    return paired if clocks else played
 
 
 @router.post("/restore", response_model=Restored)
@@ -121,7 +125,7 @@ async def restore(request: Request, hub: HubDep, session: TDWrite,
     app = request.app
     state: State = app.state
     if getattr(state, "restore_busy", False):
-        raise Refused(409, "a restore is already under way: wait for it")
+        raise Refused(409, said("a restore is already under way: wait for it"))
     state.restore_busy = True
     try:
         return await _restore(request, hub, session, replace)
@@ -135,18 +139,18 @@ async def _restore(request: Request, hub: Hub, session: Session, replace: bool) 
     async with state.backup_lock:
         data = await request.body()
         if not data:
-            raise Refused(400, "no file sent: choose the hub backup file")
+            raise Refused(400, said("no file sent: choose the hub backup file"))
         try:
             checked = await anyio.to_thread.run_sync(backup.check, data,
                                                      hub.settings.data_dir)
         except backup.BackupRefused as exc:
-            raise Refused(422, exc.message) from None
+            raise Refused(422, exc) from None
         try:
             there = await anyio.to_thread.run_sync(_occupied, hub)
             if there is not None and not replace:
-                raise Refused(409, f"this hub already has {there}: restoring the backup "
-                                   "replaces them (they are kept aside). Confirm again to "
-                                   "replace them.")
+                raise Refused(409, said("this hub already has {held}: restoring the "
+                                        "backup replaces them (they are kept aside). "
+                                        "Confirm again to replace them.", held=there))
             new, aside = await anyio.to_thread.run_sync(_swap, hub, checked, session)
         finally:
             checked.discard()  # gone already once installed
@@ -172,8 +176,8 @@ def _swap(old: Hub, checked: backup.Checked, session: Session) -> tuple[Hub, str
         aside = backup.install(checked, s.db_path, s.certificate, s.private_key, now)
     except OSError as exc:
         _reopen(old)
-        raise Refused(507, f"the backup could not be put in place ({exc.strerror}): "
-                           "this hub is unchanged") from None
+        raise Refused(507, said("the backup could not be put in place ({error}): this hub "
+                                "is unchanged", error=str(exc.strerror))) from None
     try:
         store = Store(s.db_path)
         store.set_meta("td_password_hash", old.password_hash)
@@ -190,9 +194,9 @@ def _swap(old: Hub, checked: backup.Checked, session: Session) -> tuple[Hub, str
             pass
     except (OSError, ValueError, sqlite3.Error) as exc:  # checked, yet: a disk full now
         log.error("restore: the backup is in place but cannot be opened: %s", exc)
-        raise Refused(503, f"the backup is in place but the hub cannot open it ({exc}): "
-                           f"restart the hub; its own files are kept in {aside.name}"
-                      ) from None
+        raise Refused(503, said("the backup is in place but the hub cannot open it ({error}): "
+                                "restart the hub; its own files are kept in {folder}",
+                                error=str(exc), folder=aside.name)) from None
     new.backroom = old.backroom
     return new, aside.name
 

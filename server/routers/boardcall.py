@@ -67,10 +67,11 @@ def board_call(hub: Hub, round: int | None) -> BoardCall:
         phases = table_clock(profile, schedule).phases
         opens = phases[0].opens if phases else schedule.start
         out.starts, out.starts_at = iso(opens, tz), to_seconds(opens)
-    out.title = (stored.title if stored and stored.title else "") or f"Round {number}"
     tables = players_of(hub.store, number)
     speaks = profile or event
     words = words_of(speaks) if speaks is not None else ENGLISH
+    out.title = (stored.title if stored and stored.title else "") or words(
+        "Round {number}", number=number)
     out.tables = [CalledTable(table=n, seats=[CalledSeat(power=words.power(p), player=t[p])
                                              for p in LETTERS if p in t])
                   for n, t in sorted(tables.items())]

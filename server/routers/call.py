@@ -13,6 +13,7 @@ from server import actions
 from server.auth import TD, Base, TDWrite
 from server.calling import preview
 from server.context import HubDep
+from server.language import PhoneWords
 from server.responses import Called, CallPreview
 from server.rounds import current, venue
 from server.schemas import CallRequest, LocalTime
@@ -23,12 +24,15 @@ router = APIRouter(prefix="/api/td", tags=["td"])
 
 
 @router.get("/call/preview", response_model=CallPreview)
-def call_preview(_: TD, hub: HubDep, at: LocalTime | None = None) -> CallPreview:
+def call_preview(_: TD, hub: HubDep, words: PhoneWords,
+                 at: LocalTime | None = None) -> CallPreview:
     """Where each table's game would end if the round were called now (or ``at``), and a
-    warning for each table the call would cut off shortly before a deadline."""
+    warning for each table the call would cut off shortly before a deadline (in the
+    phone's language)."""
     cur = actions.need_round(current(hub.store))
     called = actions.call_round(CallRequest(at=at), cur, hub.clock.moment()).what
-    return preview(cur.profile, cur.schedule, cur.round.number, called, hub.store.tables())
+    return preview(cur.profile, cur.schedule, cur.round.number, called, hub.store.tables(),
+                   words=words)
 
 
 @router.post("/call", response_model=Called)

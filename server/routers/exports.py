@@ -23,7 +23,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request, Response
 from starlette.datastructures import State
 
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words, said
 from server import archive, exports
 from server.auth import TD, Session, TDWrite
 from server.certificate import fingerprint_of
@@ -42,7 +42,7 @@ def _stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M")
 
 
-def _wdd_zip(hub: Hub) -> tuple[bytes, list[str]]:
+def _wdd_zip(hub: Hub) -> tuple[bytes, list[Said]]:
     done = exports.wdd_export(hub.store)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -60,7 +60,7 @@ async def export_wdd(_: TD, hub: HubDep) -> Response:
     try:
         data, notes = await heavy_read(hub, lambda: _wdd_zip(hub))
     except exports.ExportRefused as exc:
-        raise Refused(409, exc.message) from None
+        raise Refused(409, exc) from None
     headers = {"Content-Disposition": f'attachment; filename="wdd-{_stamp()}.zip"',
                "Cache-Control": "no-store"}
     if notes:
@@ -87,7 +87,7 @@ async def import_archive(request: Request, hub: HubDep, session: TDWrite, words:
     language."""
     state: State = request.app.state
     if getattr(state, "restore_busy", False):
-        raise Refused(409, "a restore or an import is already under way: wait for it")
+        raise Refused(409, said("a restore or an import is already under way: wait for it"))
     state.restore_busy = True
     try:
         async with state.backup_lock:  # never while the kept backup is written
@@ -100,17 +100,17 @@ async def _import(request: Request, hub: Hub, session: Session, replace: bool,
                   words: Words = ENGLISH) -> ArchiveImported:
     data = await request.body()
     if not data:
-        raise Refused(400, "no file sent: choose the event archive file")
+        raise Refused(400, said("no file sent: choose the event archive file"))
     try:
         checked = await anyio.to_thread.run_sync(archive.check, data, hub.settings.data_dir)
     except archive.ArchiveRefused as exc:
-        raise Refused(422, exc.message) from None
+        raise Refused(422, exc) from None
     try:
         there = await anyio.to_thread.run_sync(archive.holds_event, hub.store)
         if there is not None and not replace:
-            raise Refused(409, f"this hub already holds an event ({there}): importing the "
-                               "archive replaces it (its database is kept aside). Confirm "
-                               "again to replace it.")
+            raise Refused(409, said("this hub already holds an event ({held}): importing "
+                                    "the archive replaces it (its database is kept aside). "
+                                    "Confirm again to replace it.", held=there))
         new, aside = await anyio.to_thread.run_sync(_swap, hub, checked)
     finally:
         checked.discard()  # gone already once installed
@@ -150,17 +150,17 @@ def _swap(old: Hub, checked: archive.Checked) -> tuple[Hub, str]:
             f"{words} saved {_when(checked.made_at)}"))
     except (OSError, sqlite3.Error) as exc:
         old.store = Store(s.db_path)
-        raise Refused(507, f"the archive could not be put in place ({exc}): this hub is "
-                           "unchanged") from None
+        raise Refused(507, said("the archive could not be put in place ({error}): this hub "
+                                "is unchanged", error=str(exc))) from None
     try:
         store = Store(s.db_path)
         new = open_hub(s, old.clock, store, old.synced, old.boot,
                        fingerprint_of(s.certificate), old.regulars)
     except (OSError, ValueError, sqlite3.Error) as exc:
         log.error("archive import: the event is in place but cannot be opened: %s", exc)
-        raise Refused(503, f"the event is in place but the hub cannot open it ({exc}): "
-                           f"restart the hub; its replaced database is in {aside.name}"
-                      ) from None
+        raise Refused(503, said("the event is in place but the hub cannot open it ({error}): "
+                                "restart the hub; its replaced database is in {folder}",
+                                error=str(exc), folder=aside.name)) from None
     new.backroom = old.backroom
     return new, aside.name
 

@@ -223,8 +223,8 @@ def _confirm_line(board: Board, power: str, table: int
             raise Refused(409, said("no sheet to confirm"))
         if stored.td:
             raise Refused(409, said("the TD has confirmed this sheet already"))
-        refused = board_problem(board, table, stored.body)
-        if refused is not None:
+        refused = board_problem(board, table, stored.body, words_of(board.profile))
+        if refused is not None:  # read on the table's screen: the event's language
             raise Refused(409, said("the sheet cannot be confirmed as it stands: {problem}",
                                     problem=refused))
         if power in stored.confirmations:

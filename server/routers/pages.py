@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
+from dipclock.i18n import words_of
 from dipclock.phaseview import view
 from dipclock.sync import to_moment
 from dipclock.venuetime import zone
@@ -80,7 +81,8 @@ def hall_json(hub: Hub) -> HallJson:
         out.event = cur.profile.name
         out.lang = cur.profile.language
         out.timezone = cur.profile.timezone or "UTC"
-        out.round = cur.round.title or f"Round {cur.round.number}"
+        words = words_of(cur.profile)  # the hall speaks the event's language
+        out.round = cur.round.title or words("Round {number}", number=cur.round.number)
         out.clock = clock_model(cur.profile, cur.schedule, now)
         out.view = view_json(view(cur.profile, cur.schedule, now), zone(cur.profile.timezone))
         out.apart = apart(cur, now, hub.store.tables())

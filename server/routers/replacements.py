@@ -16,6 +16,7 @@ from fastapi import APIRouter, Path
 from pydantic import Field, field_validator
 
 from dipclock.events import FIRST_YEAR
+from dipclock.i18n import said
 from dipclock.names import name_key, spelling
 from dipclock.powers import LETTERS, POWERS, power_letter
 from dipclock.replacements import RULE_WORDS, Replacement, check
@@ -88,12 +89,13 @@ def replacements(round_no: RoundNo, _: TD, hub: HubDep, words: PhoneWords) -> Re
 
 
 @router.post("/replacements", response_model=Said)
-def record(body: Parsed[ReplacementIn], _: TDWrite, hub: HubDep, base: Base) -> Said:
+def record(body: Parsed[ReplacementIn], _: TDWrite, hub: HubDep, base: Base,
+           words: PhoneWords) -> Said:
     """Record that from a phase a power is played by another player, or is in civil
     disorder; refused (409, with why) by the core's checks."""
     board = board_of(hub.store, body.round)
     if board is None:
-        raise StoreConflict(f"no round {body.round} is set up")
+        raise StoreConflict(said("no round {number} is set up", number=body.round))
     rules = rules_of(board.profile)
     player = known_as(hub, body.player) if body.player else None
     new = Replacement(round=body.round, table=body.table, power=body.power,
@@ -103,7 +105,8 @@ def record(body: Parsed[ReplacementIn], _: TDWrite, hub: HubDep, base: Base) -> 
         n, others, seated, rule=rules.replaced_score, last_year=last_year,
         two_boards=rules.two_boards != "refuse",
         from_game=rules.replacement_from_game), base=base)
-    return Said(summary=f"{new.title}: {new.who} from {new.phase.title}")
+    return Said(summary=said("{title}: {who} from {phase}", title=new.said_title,
+                             who=new.said_who, phase=new.said_phase).in_(words))
 
 
 def known_as(hub: Hub, name: str) -> str:
@@ -116,7 +119,8 @@ def known_as(hub: Hub, name: str) -> str:
 
 
 @router.delete("/replacements/{rid}", response_model=Said)
-def undo(rid: RecordId, _: TDWrite, hub: HubDep, base: Base) -> Said:
+def undo(rid: RecordId, _: TDWrite, hub: HubDep, base: Base, words: PhoneWords) -> Said:
     """Undo one replacement: the player before it plays the power again."""
     gone = hub.store.undo_replacement(rid, hub.clock.moment(), base=base)
-    return Said(summary=f"undone: {gone.title}: {gone.who} from {gone.phase.title}")
+    return Said(summary=said("undone: {title}: {who} from {phase}", title=gone.said_title,
+                             who=gone.said_who, phase=gone.said_phase).in_(words))

@@ -21,8 +21,9 @@ from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Resp
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict
 
-from dipclock.i18n import ENGLISH, Words, said
-from dipclock.powers import POWERS, PowerLetter
+from dipclock.i18n import ENGLISH, Said, Words, said
+from dipclock.powers import PowerLetter
+from dipclock.sentences import listed
 from dipclock.sentences import power as said_power
 from dipclock.sentences import powers as said_powers
 from server.actions import Refused
@@ -129,8 +130,8 @@ def _key_still_good(hub: Hub, round_no: int, key: str | None) -> None:
     if key is None:
         return
     if round_no <= hub.store.sheet_links_closed(_now(hub)):
-        raise HTTPException(403, f"round {round_no} is over: this link no longer changes its "
-                                 "sheet; ask the TD")
+        raise Refused(403, said("round {number} is over: this link no longer changes its "
+                                "sheet; ask the TD", number=round_no))
 
 
 def _phone(request: Request, device: str | None) -> str:
@@ -144,7 +145,7 @@ def _phone(request: Request, device: str | None) -> str:
 def _board(hub: Hub, round_no: int) -> Board:
     board = board_of(hub.store, round_no)
     if board is None:
-        raise Refused(404, f"no round {round_no} is set up")
+        raise Refused(404, said("no round {number} is set up", number=round_no))
     return board
 
 
@@ -216,9 +217,9 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: Parsed[SheetIn], requ
         if stored is not None and stored.body == body:
             return None
         if stored is not None and stored.td:
-            raise Refused(409, "the TD has confirmed this sheet: reopen it on the Results "
-                               "card first" if td else
-                               "the TD has confirmed this sheet: ask the TD to change it")
+            raise Refused(409, said("the TD has confirmed this sheet: reopen it on the "
+                                    "Results card first") if td else
+                          said("the TD has confirmed this sheet: ask the TD to change it"))
         # the entries as the log has always listed them (power letters, centres, ending)
         where = {"round": round_no, "table": table, "sheet": describe(body)}
         line = said("round {round} table {table} sheet by the TD: {sheet}", **where) if td \
@@ -227,7 +228,7 @@ def put_sheet(round_no: RoundPath, table: TablePath, body: Parsed[SheetIn], requ
         return (Sheet(round_no, table, body, {}, td=False, by_td=td, at=now.isoformat()), line)
 
     try:
-        _edit(hub, board, table, version, edit, now, base if td else None)
+        _edit(hub, board, table, version, edit, now, base if td else None, words)
     except SheetChanged as exc:
         if exc.sheet is None or exc.sheet.body != body:
             raise
@@ -253,8 +254,8 @@ def confirm(round_no: RoundPath, table: TablePath, body: Parsed[ConfirmIn], requ
 
     def edit(stored: Sheet | None) -> tuple[Sheet, Summary] | None:
         if stored is None:
-            raise Refused(409, "nothing to confirm yet: enter the centres first")
-        _scorable(board, stored)
+            raise Refused(409, said("nothing to confirm yet: enter the centres first"))
+        _scorable(board, stored, words)
         if body.power in stored.confirmations:
             return None
         lines = {**stored.confirmations, body.power: "td"}
@@ -262,14 +263,15 @@ def confirm(round_no: RoundPath, table: TablePath, body: Parsed[ConfirmIn], requ
                 said("round {round} table {table} sheet: {power}'s line confirmed by the TD",
                      round=round_no, table=table, power=said_power(body.power)))
 
-    _edit(hub, board, table, version, edit, now, base)
+    _edit(hub, board, table, version, edit, now, base, words)
     _changed(hub, table)
     return _view(hub, round_no, table, words)
 
 
 @router.post("/api/td/sheets/{round_no}/{table}/final", response_model=SheetView)
 def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
-              hub: HubDep, base: Base, if_match: IfMatch = None) -> SheetView:
+              hub: HubDep, base: Base, words: PhoneWords,
+              if_match: IfMatch = None) -> SheetView:
     """The TD confirms the sheet (its scores count from now on), or takes that back. A
     sheet some of whose players have not confirmed is confirmed only when the TD says so
     (``incomplete``), and the lines left unconfirmed are kept as the TD's."""
@@ -280,52 +282,55 @@ def set_final(round_no: RoundPath, table: TablePath, body: FinalIn, _: TDWrite,
 
     def edit(stored: Sheet | None) -> tuple[Sheet, Summary] | None:
         if stored is None:
-            raise Refused(409, f"table {table} has no sheet yet")
+            raise Refused(409, said("table {table} has no sheet yet", table=table))
         if body.final == stored.td:
             return None
         if not body.final:
             return (replace(stored, td=False, td_without=()),
                     said("round {round} table {table} sheet reopened by the TD",
                          round=round_no, table=table))
-        _scorable(board, stored)
+        _scorable(board, stored, words)
         missing = missing_lines(stored, list(players))
         if missing and not body.incomplete:
-            raise Refused(409, f"{_names(missing, players)} "
-                               "have not confirmed their lines: confirm it anyway as the TD "
-                               "(incomplete)")
+            raise Refused(409, said("{lines} have not confirmed their lines: confirm it "
+                                    "anyway as the TD (incomplete)",
+                                    lines=_names(missing, players)))
         line = said("round {round} table {table} sheet confirmed by the TD", round=round_no,
                     table=table) if not missing else \
             said("round {round} table {table} sheet confirmed by the TD without {powers}'s "
                  "confirmation", round=round_no, table=table, powers=said_powers(missing))
         return (replace(stored, td=True, td_without=tuple(missing)), line)
 
-    _edit(hub, board, table, version, edit, now, base)
+    _edit(hub, board, table, version, edit, now, base, words)
     _changed(hub, table)
-    return _view(hub, round_no, table)
+    return _view(hub, round_no, table, words)
 
 
 def _edit(hub: Hub, board: Board, table: int, version: int,
           edit: Callable[[Sheet | None], tuple[Sheet, Summary] | None], now: datetime,
-          base: int | None) -> None:
+          base: int | None, words: Words = ENGLISH) -> None:
     """``Store.edit_sheet`` against ``version``; a refusal for a change since then says
-    what it was on the venue's clock (the round's event's zone). A ``SheetChanged`` still
-    (its line in the venue's time), for ``put_sheet``'s double tap."""
+    what it was on the venue's clock (the round's event's zone), in ``words`` (the
+    phone's). A ``SheetChanged`` still (its line in the venue's time), for ``put_sheet``'s
+    double tap."""
     try:
         hub.store.edit_sheet(board.rnd.number, table, version, edit, now, base=base)
     except SheetChanged as exc:
-        exc.message = exc.text(venue(board.profile))
+        exc.message = exc.text(venue(board.profile), words)
         raise
 
 
-def _names(missing: list[str], players: dict[str, str]) -> str:
-    """"Italy (Bob), Turkey": the lines not confirmed, with their players."""
-    return ", ".join(f"{POWERS[p]} ({players[p]})" if p in players else POWERS[p]
-                     for p in missing)
+def _names(missing: list[str], players: dict[str, str]) -> Said:
+    """"Italy (Bob), Turkey": the lines not confirmed, with their players (the powers in
+    the reader's language)."""
+    return listed(*(said("{power} ({player})", power=said_power(p), player=players[p])
+                    if p in players else said_power(p) for p in missing))
 
 
-def _scorable(board: Board, sheet: Sheet) -> None:
-    """A sheet the core cannot score cannot be confirmed: why is the answer."""
-    refused = board_problem(board, sheet.table, sheet.body)
+def _scorable(board: Board, sheet: Sheet, words: Words = ENGLISH) -> None:
+    """A sheet the core cannot score cannot be confirmed: why is the answer (in ``words``,
+    the phone's language)."""
+    refused = board_problem(board, sheet.table, sheet.body, words)
     if refused is not None:
         raise Refused(409, refused)
 
@@ -370,7 +375,7 @@ MixedQuery = Annotated[bool, Query()]
 
 
 async def _view_csv(hub: Hub, round: int | None, table: Callable[[StandingsView], str],
-                    name: str, mixed: bool = False,
+                    name: str, mixed: bool = False, words: Words = ENGLISH,
                     mixed_of: Callable[[StandingsView], str] = lambda v: v.mixed,
                     empty_because: Callable[[StandingsView], str] = lambda v: "",
                     ) -> Response:
@@ -378,48 +383,54 @@ async def _view_csv(hub: Hub, round: int | None, table: Callable[[StandingsView]
     totals add rounds scored under different systems (``mixed_of``) is refused (409, one
     line saying so) unless the TD asks for it anyway (``mixed``); then every row says so
     in a last ``note`` column (``resultsdesk.table_text``). A table that is empty for a
-    reason (``empty_because``) is refused with it, never sent as a bare header."""
+    reason (``empty_because``) is refused with it, never sent as a bare header: in
+    ``words``' language (the file itself stays English)."""
     def work() -> Response:
-        view = standings_view(hub.store, round or _current_number(hub))
-        why = mixed_of(view)
-        if why and not mixed:
-            raise Refused(409, f"{name}: {why}; ask for it anyway with ?mixed=1")
-        empty = empty_because(view)
-        if empty:
-            raise Refused(409, f"{name}: {empty}")
+        number = round or _current_number(hub)
+        view = standings_view(hub.store, number)
+        if (mixed_of(view) and not mixed) or empty_because(view):
+            said_view = standings_view(hub.store, number, words)  # only to say the refusal
+            why = mixed_of(said_view)
+            if why and not mixed:
+                raise Refused(409, words("{file}: {reason}; ask for it anyway with ?mixed=1",
+                                         file=name, reason=why))
+            raise Refused(409, words("{file}: {reason}", file=name,
+                                     reason=empty_because(said_view)))
         return _csv(table(view), name)
     return await heavy_read(hub, work)
 
 
 @router.get("/api/standings.csv", response_class=Response)
-async def get_standings_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+async def get_standings_csv(_: TD, hub: HubDep, words: PhoneWords, round: RoundQuery = None,
                             mixed: MixedQuery = False) -> Response:
     """The standings after a round (the current one by default)."""
-    return await _view_csv(hub, round, standings_csv, "standings.csv", mixed)
+    return await _view_csv(hub, round, standings_csv, "standings.csv", mixed, words)
 
 
 @router.get("/api/best-countries.csv", response_class=Response)
-async def get_best_countries_csv(_: TD, hub: HubDep, round: RoundQuery = None,
-                                 mixed: MixedQuery = False) -> Response:
+async def get_best_countries_csv(_: TD, hub: HubDep, words: PhoneWords,
+                                 round: RoundQuery = None, mixed: MixedQuery = False
+                                 ) -> Response:
     """Each power's best result after a round (the current one by default)."""
-    return await _view_csv(hub, round, best_countries_csv, "best-countries.csv", mixed)
+    return await _view_csv(hub, round, best_countries_csv, "best-countries.csv", mixed,
+                           words)
 
 
 @router.get("/api/top-board.csv", response_class=Response)
-async def get_top_board_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+async def get_top_board_csv(_: TD, hub: HubDep, words: PhoneWords, round: RoundQuery = None,
                             mixed: MixedQuery = False) -> Response:
     """The top board's seeding as it stands after a round (the current one by default)."""
-    return await _view_csv(hub, round, top_board_csv, "top-board.csv", mixed)
+    return await _view_csv(hub, round, top_board_csv, "top-board.csv", mixed, words)
 
 
 @router.get("/api/teams.csv", response_class=Response)
-async def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None,
+async def get_teams_csv(_: TD, hub: HubDep, words: PhoneWords, round: RoundQuery = None,
                         mixed: MixedQuery = False) -> Response:
     """The team table after a round (the current one by default). Its totals add the team
     round's games alone, so standings that mix systems over the rounds do not make it
     mixed; it is judged as the others are, on the games it adds (``teams_mixed``). Teams
     set but not scored (no team prize, the team round not played) are a 409 saying why."""
-    return await _view_csv(hub, round, teams_csv, "teams.csv", mixed,
+    return await _view_csv(hub, round, teams_csv, "teams.csv", mixed, words,
                            mixed_of=lambda v: v.teams_mixed,
                            empty_because=lambda v: "" if v.teams else v.team_problem)
 
@@ -427,7 +438,7 @@ async def get_teams_csv(_: TD, hub: HubDep, round: RoundQuery = None,
 def _current_number(hub: Hub) -> int:
     rnd = hub.store.current_round()
     if rnd is None:
-        raise Refused(409, "set up the event and the round first")
+        raise Refused(409, said("set up the event and the round first"))
     return rnd.number
 
 

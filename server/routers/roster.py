@@ -22,7 +22,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from dipclock.i18n import said
+from dipclock.i18n import Words, said
 from dipclock.roster import (
     Person,
     PersonError,
@@ -36,6 +36,7 @@ from dipclock.roster import (
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
+from server.language import PhoneWords
 from server.refusal import Refused
 from server.responses import (
     ApartOut,
@@ -93,7 +94,7 @@ def _person(body: PersonIn) -> Person:
                       preregistered=body.preregistered, email=body.email,
                       location=body.location)
     except PersonError as exc:
-        raise Refused(422, str(exc)) from None
+        raise Refused(422, exc) from None
 
 
 def roster_out(hub: Hub) -> RosterOut:
@@ -118,52 +119,58 @@ async def roster_csv(_: TD, hub: HubDep) -> Response:
 
 
 @router.post("/roster/people", response_model=PersonChanged, status_code=201)
-def add_person(body: Parsed[PersonIn], _: TDWrite, hub: HubDep, base: Base) -> PersonChanged:
+def add_person(body: Parsed[PersonIn], _: TDWrite, hub: HubDep, base: Base,
+               words: PhoneWords) -> PersonChanged:
     """Add one person (refused, 409, if the roster has the name or an id)."""
     p = _person(body)
     person_id = hub.store.add_person(p, hub.clock.moment(), base=base)
-    return PersonChanged(person=_out(person_id, p), summary=f"{p.name} added to the roster")
+    return PersonChanged(person=_out(person_id, p),
+                         summary=words("{name} added to the roster", name=p.name))
 
 
 @router.put("/roster/people/{person_id}", response_model=PersonChanged)
 def edit_person(person_id: PersonId, body: Parsed[PersonIn], _: TDWrite, hub: HubDep,
-                base: Base) -> PersonChanged:
+                base: Base, words: PhoneWords) -> PersonChanged:
     """Person ``person_id`` as given (every field). A seated person's name stays."""
     p = _person(body)
     was = hub.store.edit_person(person_id, p, hub.clock.moment(), base=base)
-    said = p.name if was.name == p.name else f"{was.name}, now {p.name},"
-    return PersonChanged(person=_out(person_id, p), summary=f"{said} changed on the roster")
+    summary = words("{name} changed on the roster", name=p.name) if was.name == p.name else \
+        words("{was}, now {name}, changed on the roster", was=was.name, name=p.name)
+    return PersonChanged(person=_out(person_id, p), summary=summary)
 
 
 @router.delete("/roster/people/{person_id}", response_model=Said)
-def remove_person(person_id: PersonId, _: TDWrite, hub: HubDep, base: Base) -> Said:
+def remove_person(person_id: PersonId, _: TDWrite, hub: HubDep, base: Base,
+                  words: PhoneWords) -> Said:
     """Take a person off the roster (and out of their pairs kept apart); refused while a
     seat of any round names them, saying where."""
     was = hub.store.remove_person(person_id, hub.clock.moment(), base=base)
-    return Said(summary=f"{was.name} removed from the roster")
+    return Said(summary=words("{name} removed from the roster", name=was.name))
 
 
 @router.post("/roster/import", response_model=ImportOut, responses={
     422: {"description": "lines refused and nothing stored (``refused`` lists them), or a "
                          "file that cannot be read"}})
 async def import_roster(
-    request: Request, _: TDWrite, hub: HubDep, base: Base,
+    request: Request, _: TDWrite, hub: HubDep, base: Base, words: PhoneWords,
     mode: Annotated[Literal["merge", "replace"], Query()] = "merge",
     keep_good: Annotated[bool, Query()] = False,
 ) -> Response:
-    """The body is the CSV file's bytes, as saved (``text/csv``)."""
+    """The body is the CSV file's bytes, as saved (``text/csv``). The summary, the notes,
+    the refused lines' reasons and a refusal in the phone's language; the names as
+    written."""
     data = await request.body()  # bounded by server.bodylimit before it got here
     return await anyio.to_thread.run_sync(
-        lambda: _import(hub, data, mode == "replace", keep_good, base))
+        lambda: _import(hub, data, mode == "replace", keep_good, base, words))
 
 
 def _import(hub: Hub, data: bytes, replace: bool, keep_good: bool,
-            base: int | None) -> Response:
+            base: int | None, words: Words) -> Response:
     try:
         text, note = decode(data)
         read = read_roster(text)
     except RosterFileError as exc:
-        raise Refused(422, said("roster file: {error}", error=str(exc))) from None
+        raise Refused(422, said("roster file: {error}", error=exc)) from None
     read = RosterFile(read.people, read.refused, ((note,) if note else ()) + read.notes)
     done = hub.store.import_roster(read, hub.clock.moment(), replace=replace,
                                    keep_good=keep_good, base=base)
@@ -171,16 +178,20 @@ def _import(hub: Hub, data: bytes, replace: bool, keep_good: bool,
     out = ImportOut(
         stored=done.stored, added=[p.name for p in c.added],
         updated=[new.name for _, new in c.updated], removed=[p.name for p in c.removed],
-        refused=[RefusedLine(line=r.line, why=r.why) for r in c.refused],
-        notes=list(read.notes),
-        summary=c.summary() if done.stored else "roster import: nothing stored" if c.refused
-        else "roster import: nothing to change")
+        refused=[RefusedLine(line=r.line, why=r.why.in_(words)) for r in c.refused],
+        notes=[n.in_(words) for n in read.notes],
+        summary=c.summary(words) if done.stored
+        else words("roster import: nothing stored") if c.refused
+        else words("roster import: nothing to change"))
     if c.refused and not done.stored:
-        first = "; ".join(r.text() for r in c.refused[:3])
-        more = f" (and {len(c.refused) - 3} more)" if len(c.refused) > 3 else ""
-        detail = (f"roster file: {len(c.refused)} line{'s' if len(c.refused) > 1 else ''} "
-                  f"refused, nothing stored: {first}{more}. Fix the file, or import it "
-                  "keeping the good lines")
+        first = "; ".join(r.text().in_(words) for r in c.refused[:3])
+        if len(c.refused) > 3:
+            first = words("{lines} (and {n} more)", lines=first, n=len(c.refused) - 3)
+        detail = words.plural(
+            "roster file: {n} line refused, nothing stored: {lines}. Fix the file, or import "
+            "it keeping the good lines",
+            "roster file: {n} lines refused, nothing stored: {lines}. Fix the file, or "
+            "import it keeping the good lines", len(c.refused), lines=first)
         return JSONResponse(out.model_dump() | {"detail": detail}, status_code=422)
     return render(ImportOut, out)
 
@@ -192,18 +203,20 @@ def apart(_: TD, hub: HubDep) -> list[ApartOut]:
 
 
 @router.post("/roster/apart", response_model=Said)
-def keep_apart(body: Parsed[ApartIn], _: TDWrite, hub: HubDep, base: Base) -> Said:
+def keep_apart(body: Parsed[ApartIn], _: TDWrite, hub: HubDep, base: Base,
+               words: PhoneWords) -> Said:
     """Keep two people apart: never seated at one table."""
     a, b = hub.store.set_apart(body.a, body.b, False, hub.clock.moment(), base=base)
-    return Said(summary=f"{a} and {b} kept apart")
+    return Said(summary=words("{first} and {second} kept apart", first=a, second=b))
 
 
 @router.delete("/roster/apart/{a}/{b}", response_model=Said)
 def no_longer_apart(a: PersonId, b: PersonId, _: TDWrite, hub: HubDep,
-                    base: Base) -> Said:
+                    base: Base, words: PhoneWords) -> Said:
     """Two people no longer kept apart."""
     first, second = hub.store.set_apart(a, b, True, hub.clock.moment(), base=base)
-    return Said(summary=f"{first} and {second} no longer kept apart")
+    return Said(summary=words("{first} and {second} no longer kept apart", first=first,
+                              second=second))
 
 
 __all__ = ["router"]

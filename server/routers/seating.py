@@ -89,19 +89,22 @@ def set_seating(body: Parsed[SeatingIn], _: TDWrite, hub: HubDep, base: Base,
 
 @router.post("/td/seating/draft", response_model=Draft)
 async def seating_draft(body: Parsed[seatingdesk.DraftIn], _: TD, hub: HubDep,
-                        request: Request) -> Response:
+                        request: Request, words: PhoneWords) -> Response:
     """Round ``round`` seated from the players present and the rounds the hub holds, with
     its figures; nothing is stored (the TD moves players, then calls it). Seated in the
     hub's back room, a process of its own, stopped if the TD's page leaves first; ``async``
-    so that it can tell: the loop only waits (``server.seatingdesk.draft``)."""
-    drafted = await seatingdesk.draft(hub, body, request.is_disconnected)
+    so that it can tell: the loop only waits (``server.seatingdesk.draft``). Its problems
+    and notes in the phone's language."""
+    drafted = await seatingdesk.draft(hub, body, request.is_disconnected, words)
     return Response(drafted, media_type="application/json")
 
 
 @router.post("/td/seating/check", response_model=Judged)
-def seating_check(body: Parsed[seatingdesk.CheckIn], _: TD, hub: HubDep) -> Judged:
-    """A seating's figures and problems as the TD has it now (after moving players)."""
-    return seatingdesk.check(hub, body)
+def seating_check(body: Parsed[seatingdesk.CheckIn], _: TD, hub: HubDep,
+                  words: PhoneWords) -> Judged:
+    """A seating's figures and problems as the TD has it now (after moving players), the
+    problems in the phone's language."""
+    return seatingdesk.check(hub, body, words)
 
 
 @router.put("/td/seating/round", response_model=SeatingSet)

@@ -26,6 +26,7 @@ from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep, heavy_read
 from server.dashboard import state as dashboard_state
+from server.language import PhoneWords
 from server.logline import restored
 from server.responses import (
     Changed,
@@ -109,18 +110,20 @@ def _event_scope(hub: Hub, body: EventChoice, now: datetime) -> Action[EventScop
 
 
 @router.post("/td/event/preview", response_model=EventPreview)
-def preview_event(body: Parsed[EventChoice], _: TD, hub: HubDep) -> EventPreview:
+def preview_event(body: Parsed[EventChoice], _: TD, hub: HubDep,
+                  words: PhoneWords) -> EventPreview:
     """What choosing the event would do, for the question the dashboard asks first: the
     round it starts with and what becomes of the teams set (a bad file: its 422)."""
     done = _event_scope(hub, body, hub.clock.moment())
     profile = done.what.profile
     return EventPreview(event=profile.id, name=profile.name,
                         from_round=done.what.first_round,
-                        teams=event_teams_note(hub.store, profile))
+                        teams=event_teams_note(hub.store, profile, words))
 
 
 @router.put("/td/event", response_model=EventSet)
-def set_event(body: Parsed[EventChoice], _: TDWrite, hub: HubDep, base: Base) -> EventSet:
+def set_event(body: Parsed[EventChoice], _: TDWrite, hub: HubDep, base: Base,
+              words: PhoneWords) -> EventSet:
     """Choose the event for the next round, or for the current one if it has not started:
     a round under way or called keeps the rules it is played under (review, CSV). The
     teams set stay whatever the event; the reply says whether it scores them."""
@@ -129,14 +132,16 @@ def set_event(body: Parsed[EventChoice], _: TDWrite, hub: HubDep, base: Base) ->
     hub.store.set_event(done.what.profile, now, done.said, done.what.current, base=base)
     publish(hub)
     return EventSet(event=done.what.profile.id, from_round=done.what.first_round,
-                    seq=hub.store.seq(), teams=event_teams_note(hub.store, done.what.profile))
+                    seq=hub.store.seq(),
+                    teams=event_teams_note(hub.store, done.what.profile, words))
 
 
 @router.post("/td/round/preview", response_model=RoundPreview)
-def preview_round(body: RoundSetup, _: TD, hub: HubDep) -> RoundPreview:
+def preview_round(body: RoundSetup, _: TD, hub: HubDep, words: PhoneWords) -> RoundPreview:
     """What setting up (or reopening) the round would do, before the TD says yes: what
-    every table would show, the questions to ask, and for a record what would move."""
-    return roundsetup.preview(hub, body)
+    every table would show, the questions to ask, and for a record what would move (in
+    the phone's language)."""
+    return roundsetup.preview(hub, body, words)
 
 
 @router.put("/td/round", response_model=RoundSet)

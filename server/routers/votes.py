@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from pydantic import Field, field_validator, model_validator
 
+from dipclock.i18n import said
 from dipclock.powers import LETTERS, POWERS, PowerLetter
 from dipclock.replacements import CIVIL_DISORDER, begun, players_at
 from dipclock.snapshot import TableVote
@@ -31,7 +32,7 @@ from server import votedesk
 from server.auth import TD, Base, TDWrite
 from server.bodies import Parsed
 from server.context import Hub, HubDep
-from server.gate import NO_VOTE_KEY, WRONG_SHEET_KEY
+from server.gate import NO_VOTE_KEY_SAID, WRONG_SHEET_KEY_SAID
 from server.language import PhoneWords
 from server.refusal import Refused
 from server.responses import (
@@ -126,19 +127,19 @@ class ShowCodeIn(Body):
 def _key(hub: Hub, round_no: int, table: int, key: str | None) -> Board:
     """The table's key, good while its round is (as the sheet's link is)."""
     if key is None:
-        raise HTTPException(401, NO_VOTE_KEY)
+        raise Refused(401, NO_VOTE_KEY_SAID)
     if not sheet_key_fits(hub.store, round_no, table, key):
-        raise HTTPException(403, WRONG_SHEET_KEY)
+        raise Refused(403, WRONG_SHEET_KEY_SAID)
     if round_no <= hub.store.sheet_links_closed(hub.clock.moment()):
-        raise HTTPException(403, f"round {round_no} is over: this link no longer votes; "
-                                 "ask the TD")
+        raise Refused(403, said("round {round} is over: this link no longer votes; ask the "
+                                "TD", round=round_no))
     return _board(hub, round_no)
 
 
 def _board(hub: Hub, round_no: int) -> Board:
     board = board_of(hub.store, round_no)
     if board is None:
-        raise Refused(404, f"no round {round_no} is set up")
+        raise Refused(404, said("no round {number} is set up", number=round_no))
     return board
 
 
@@ -205,7 +206,7 @@ def phone_propose(round_no: RoundPath, table: TablePath, body: Parsed[ProposalIn
         phone, phone), subject=votedesk.subject(round_no, table), action=False)
     publish(hub, {table})
     if done.conflict:
-        raise Refused(409, done.conflict)
+        raise Refused(409, votedesk.conflict_said(done.conflict))
     return ProposedOut(vote=votedesk.phone_vote(done.vote, words), claim=done.token or "",
                        press=votedesk.press_line(body.proposer, "propose it", words))
 
@@ -223,7 +224,7 @@ def phone_claim(round_no: RoundPath, table: TablePath, vid: VotePath, body: Pars
         subject=votedesk.subject(round_no, table), action=False)
     publish(hub, {table})
     if done.conflict:
-        raise Refused(409, done.conflict)
+        raise Refused(409, votedesk.conflict_said(done.conflict))
     what = "veto it" if body.choice == "veto" else "cast this vote"
     return Claimed(claim=done.token or "", press=votedesk.press_line(body.power, what, words))
 
@@ -237,7 +238,7 @@ def phone_claim_state(round_no: RoundPath, table: TablePath, vid: VotePath,
     _key(hub, round_no, table, key)
     claim = hub.store.vote_claim(token)
     if claim is None or (claim.round, claim.table, claim.vote) != (round_no, table, vid):
-        raise Refused(404, "no such choice at this table: choose again")
+        raise Refused(404, said("no such choice at this table: choose again"))
     state, why = votedesk.claim_state(claim, hub.clock.moment(), words)
     return ClaimOut(state=state, why=why)
 
@@ -249,7 +250,7 @@ def _round(hub: Hub, round_no: int | None) -> Board:
     if round_no is None:
         rnd = hub.store.current_round()
         if rnd is None:
-            raise Refused(409, "set up the event and the round first")
+            raise Refused(409, said("set up the event and the round first"))
         round_no = rnd.number
     return _board(hub, round_no)
 
@@ -306,7 +307,7 @@ def td_propose(body: Parsed[TDProposalIn], _: TDWrite, hub: HubDep, base: Base) 
     """The TD opens a vote at a table (one without phones): no button needed."""
     board = _board(hub, body.round)
     if body.table not in hub.store.tables():
-        raise Refused(404, f"table {body.table} is not in this round")
+        raise Refused(404, said("table {table} is not in this round", table=body.table))
     absent = _absent(hub, board, body.table, list(body.absent))
     done = hub.store.vote_change(hub.clock.moment(), lambda tx: votedesk.open_proposal(
         tx, board, body.table, body.form, body.centres, body.previous, body.proposer, absent,
@@ -323,9 +324,10 @@ def td_show_code(body: Parsed[ShowCodeIn], _: TDWrite, hub: HubDep) -> TableCode
     vote, and asking twice only shows the code longer."""
     board = _board(hub, body.round)
     if body.table not in hub.store.tables():
-        raise Refused(404, f"table {body.table} is not in this round")
+        raise Refused(404, said("table {table} is not in this round", table=body.table))
     if body.round <= hub.store.sheet_links_closed(hub.clock.moment()):
-        raise Refused(409, f"round {body.round} is over: its vote page is closed")
+        raise Refused(409, said("round {round} is over: its vote page is closed",
+                                round=body.round))
     until = hub.store.vote_change(
         hub.clock.moment(), lambda tx: votedesk.show_code(tx, board, body.table),
         subject=votedesk.subject(body.round, body.table))
@@ -338,7 +340,7 @@ def _td_change(hub: Hub, vid: int, base: int | None,
     """One of the TD's changes to vote ``vid``, in its round's one transaction."""
     row = hub.store.vote_row(vid)
     if row is None:
-        raise Refused(404, f"no vote {vid}: reload the dashboard")
+        raise Refused(404, said("no vote {vote}: reload the dashboard", vote=vid))
     board = _board(hub, row.round)
     vote: TableVote = hub.store.vote_change(
         hub.clock.moment(), lambda tx: change(tx, board),

@@ -29,12 +29,12 @@ async function refresh() {
   }
 }
 
-// A phase code as the TD reads it: "S1901" in English (as the dashboard always said it),
-// "Printemps 1901", "Frühjahr 1901" in the page's language.
+// A phase code as the TD reads it: the hub's words for it ("Spring 1901", "Printemps
+// 1901", or the event's own "Frühling 1901"), sent beside each code; the code itself if
+// the hub has not said it.
 function phaseName(code) {
-  const m = /^([SF])(\d{4})$/.exec(code || "");
-  if (!m) return code || "";
-  return m[1] === "S" ? words("S{year}", { year: m[2] }) : words("F{year}", { year: m[2] });
+  const said = (last && last.data.deadlines || []).find((x) => x.phase === code);
+  return said && said.phase_said ? said.phase_said : code || "";
 }
 
 // A round's title: the event's own name for it, else the hub's "Round 3", said in the
@@ -58,7 +58,7 @@ function render(d) {
   fillSelect($("event-builtin"), d.events.map((e) => [e.id, `${e.id}: ${e.name}`]));
   if (d.event && !render.eventChosen) { $("event-builtin").value = d.event.id; render.eventChosen = true; }
   fillSelect($("break-deadline"), d.deadlines.map((x) => [x.phase,
-    words("{phase} at {time}", { phase: phaseName(x.phase), time: hhmm(x.deadline) })]));
+    words("{phase} at {time}", { phase: x.phase_said || x.phase, time: hhmm(x.deadline) })]));
   const tables = d.tables.map((t) => [String(t.table), words("Table {table}", { table: t.table })]);
   fillSelect($("adj-table"), tables, true);
   fillSelect($("hold-table"), tables);
@@ -320,7 +320,7 @@ function renderPauses(pauses) {
   };
   const live = pauses.filter((p) => p.state !== "over" && playing(p.table));
   const items = live.map((p) => {
-    const phase = phaseName(p.at_deadline), time = hhmm(p.at), table = p.table;
+    const phase = p.at_deadline_said || p.at_deadline, time = hhmm(p.at), table = p.table;
     let what;
     if (table) {
       what = p.at_deadline ? words("Table {table} hold at the {phase} deadline", { table, phase })

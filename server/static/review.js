@@ -53,14 +53,16 @@ function renderPenalties(rows, d) {
       "aria-label": words("note"),
     });
     note.addEventListener("input", () => drafts.set(id, note.value));
-    const fields = { table: r.table, power: r.power_name, player: r.player, phase: r.phase };
+    const fields = { table: r.table, power: r.power_name, player: r.player,
+      phase: r.phase_said || r.phase };
+    const proposed = r.proposed_said || r.proposed.text || r.proposed.label;
     const what = r.player ? words("table {table} {power} ({player}) {phase}", fields)
       : words("table {table} {power} {phase}", fields);
     const decide = (decision) => {
       const body = { ...key, decision, note: note.value };
       if (decision === "change") {
         const final = window.prompt(words("New penalty for {what}:", { what }),
-          r.final || r.proposed.text || r.proposed.label);
+          r.final || proposed);
         if (!final) return;
         body.final = final;
       }
@@ -90,7 +92,7 @@ function renderPenalties(rows, d) {
           : words("T{table} {power} {phase}", fields)),
         " ", r.kind === "missed" ? words("no press recorded →")
           : words("{s} s late (offence {offence}) →", { s: r.started_second, offence: r.offence }),
-        " ", el("em", {}, r.proposed.text || r.proposed.label),
+        " ", el("em", {}, proposed),
         r.decision ? el("span", { class: "verdict" }, ` ✓ ${r.final}`) : null),
       units ? el("div", { class: "row tight" }, units,
         el("button", { class: "small", onclick: saveUnits }, words("Units"))) : null,

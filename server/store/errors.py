@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 
 from dipclock.errors import DipclockError
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words
 from server.logline import shown as said_in
 from server.sheets import Sheet, changed_since
 
@@ -18,9 +18,9 @@ class StoreConflict(DipclockError):
     """The change conflicts with what the store holds: not made. ``message``: one line
     for the TD (times in it on UTC; see ``text`` for the venue's clock)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Said | DipclockError) -> None:
+        super().__init__(message)  # a sentence is kept: said in the reader's language
+        self.message = str(message)
 
     def text(self, tz: tzinfo) -> str:
         """The one line, times on the venue's clock (``tz``): the same line unless a
@@ -64,9 +64,10 @@ class SheetChanged(StoreConflict):
         self.sheet, self.changes, self.unknown = now, tuple(changes), unknown
         super().__init__(self.text(UTC))
 
-    def text(self, tz: tzinfo) -> str:
-        """The one line, times on the venue's clock (``tz``)."""
-        return changed_since(self.changes, tz, self.unknown)
+    def text(self, tz: tzinfo, words: Words = ENGLISH) -> str:
+        """The one line, times on the venue's clock (``tz``), in ``words`` (the phone's
+        language)."""
+        return changed_since(self.changes, tz, self.unknown, words)
 
 
 class _Unchanged(DipclockError):

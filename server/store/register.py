@@ -56,7 +56,8 @@ class Register(Base):
                          subject=f"register {round_no}/{person_id}") as db:
             who = dict(_read(db)).get(person_id)
             if who is None:
-                raise StoreConflict(f"no person {person_id} on the roster: reload the roster")
+                raise StoreConflict(said("no person {number} on the roster: reload the "
+                                        "roster", number=person_id))
             marks = _marks(db, None)
             was = status_of(marks, round_no, person_id)
             _check(db, who, round_no, status)
@@ -120,7 +121,7 @@ def _check(db: sqlite3.Connection, who: Person, round_no: int, status: Status) -
     try:
         check_mark(who, round_no, status, called)
     except RegisterError as exc:
-        raise StoreConflict(str(exc)) from None
+        raise StoreConflict(exc) from None
 
 
 def _marks(db: sqlite3.Connection, up_to: int | None) -> dict[tuple[int, int], Status]:

@@ -48,7 +48,7 @@ class Replacements(Base):
             try:
                 check(new, [r for _, r in _read(db, new.round)], seated)
             except ReplacementError as exc:
-                raise StoreConflict(str(exc)) from None
+                raise StoreConflict(exc) from None
             cur = db.execute(
                 "INSERT INTO replacements(round, table_no, power, phase, player, share) "
                 "VALUES(?, ?, ?, ?, ?, ?)", (new.round, new.table, new.power,
@@ -67,7 +67,8 @@ class Replacements(Base):
                          subject="replacement") as db:
             found = dict(_read(db, None, rid))
             if rid not in found:
-                raise StoreConflict(f"no replacement {rid}: reload the list")
+                raise StoreConflict(said("no replacement {number}: reload the list",
+                                             number=rid))
             gone = found[rid]
             db.execute("DELETE FROM replacements WHERE id = ?", (rid,))
             line = said("replacement undone: {power} at round {round} table {table}: {who} "

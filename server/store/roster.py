@@ -17,11 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from dipclock.i18n import said
+from dipclock.i18n import Said, said
 from dipclock.names import name_key
 from dipclock.powers import POWERS
 from dipclock.roster import Combined, Index, Person, RosterFile, combine
+from dipclock.roster.roster import ON_THE_ROSTER
 from dipclock.seating import pair
+from dipclock.sentences import clauses, plural
+from dipclock.sentences import power as said_power
 from server.logline import kept
 from server.store.base import Base
 from server.store.errors import StoreConflict
@@ -74,7 +77,7 @@ class Roster(Base):
         """Add ``p`` (refused, ``StoreConflict``, if the roster has the name or an id)."""
         with self.change(now, "roster", said("roster: {name} added", name=p.name),
                          bump=False, base=base) as db:
-            why = Index(("on the roster", q) for _, q in _read(db)).clash(p)
+            why = Index((ON_THE_ROSTER, q) for _, q in _read(db)).clash(p)
             if why is not None:
                 raise StoreConflict(why)
             return int(db.execute(_INSERT, _values(p)).lastrowid or 0)
@@ -89,12 +92,13 @@ class Roster(Base):
             was = people.pop(person_id, None)
             if was is None:
                 raise StoreConflict(_gone(person_id))
-            why = Index(("on the roster", q) for q in people.values()).clash(p)
+            why = Index((ON_THE_ROSTER, q) for q in people.values()).clash(p)
             if why is not None:
                 raise StoreConflict(why)
             if p.name != was.name:
                 _not_seated(_seated(db), was,
-                            f"{was.name}'s name stays as it is while a seat names them")
+                            said("{name}'s name stays as it is while a seat names them",
+                                 name=was.name))
             db.execute(_UPDATE, (*_values(p), person_id))
             return was
 
@@ -107,8 +111,9 @@ class Roster(Base):
             raise StoreConflict(_gone(person_id))
         with self.change(now, "roster", said("roster: {name} removed", name=was.name), bump=False,
                          base=base) as db:
-            _not_seated(_seated(db), was, f"{was.name} stays on the roster while a seat "
-                        "names them (take them out of that seating first)")
+            _not_seated(_seated(db), was, said("{name} stays on the roster while a seat "
+                                               "names them (take them out of that seating "
+                                               "first)", name=was.name))
             if db.execute("DELETE FROM people WHERE id = ?", (person_id,)).rowcount != 1:
                 raise StoreConflict(_gone(person_id))
         return was
@@ -128,16 +133,18 @@ class Roster(Base):
                 return Imported(done, stored=False)  # nothing written: the log says nothing
             ids = {p.key: i for i, p in current}
             for gone in done.removed:
-                _not_seated(seated, gone, "the roster is not replaced (keep them in the "
-                                          "file, or merge instead)")
+                _not_seated(seated, gone, said("the roster is not replaced (keep them in "
+                                               "the file, or merge instead)"))
                 db.execute("DELETE FROM people WHERE id = ?", (ids[gone.key],))
             # ids first let go, then given: two people may swap theirs in one file
             db.executemany("UPDATE people SET wdd = NULL, wdr = NULL WHERE id = ?",
                            [(ids[old.key],) for old, _ in done.updated])
             db.executemany(_UPDATE, [(*_values(new), ids[old.key]) for old, new in done.updated])
             db.executemany(_INSERT, [_values(p) for p in done.added])
-            db.execute("INSERT INTO audit(at, action, summary, subject) VALUES(?, ?, ?, ?)",
-                       (now.isoformat(), "roster", done.summary(), "roster"))
+            line = done.told()  # kept as a sentence: each phone reads it in its language
+            db.execute("INSERT INTO audit(at, action, summary, subject, said) "
+                       "VALUES(?, ?, ?, ?, ?)",
+                       (now.isoformat(), "roster", str(line), "roster", kept(line)))
         return Imported(done, stored=True)
 
     # --- pairs kept apart ---------------------------------------------------------------
@@ -153,7 +160,7 @@ class Roster(Base):
         """Keep persons ``first`` and ``second`` apart (or no longer, ``together``); returns
         their names. Refused for one person twice or an id not on the roster."""
         if first == second:
-            raise StoreConflict("a pair kept apart is two people")
+            raise StoreConflict(said("a pair kept apart is two people"))
         a, b = sorted((first, second))
         with self.change(now, "roster", "", bump=False, base=base, log=False) as db:
             names = dict(db.execute("SELECT id, name FROM people WHERE id IN (?, ?)",
@@ -196,20 +203,25 @@ def _seated(db: sqlite3.Connection) -> dict[str, list[tuple[int, int, str]]]:
     return seats
 
 
-def _where(seats: Sequence[tuple[int, int, str]]) -> str:
+def _where(seats: Sequence[tuple[int, int, str]]) -> Said:
     """"round 1 table 3 (Austria)", and how many more."""
-    shown = "; ".join(f"round {r} table {t} ({POWERS.get(w, w)})" for r, t, w in seats[:3])
-    return shown + (f" and {len(seats) - 3} more" if len(seats) > 3 else "")
+    shown = clauses(*(said("round {round} table {table} ({power})", round=r, table=t,
+                           power=said_power(w) if w in POWERS else w)
+                      for r, t, w in seats[:3]))
+    return plural("{seats} and {n} more", "{seats} and {n} more", len(seats) - 3,
+                  seats=shown) if len(seats) > 3 else shown
 
 
-def _not_seated(seated: dict[str, list[tuple[int, int, str]]], p: Person, stays: str) -> None:
+def _not_seated(seated: dict[str, list[tuple[int, int, str]]], p: Person, stays: Said
+                ) -> None:
     """Refuse (``StoreConflict``) when a seat of any round names ``p``, saying where."""
     if p.key in seated:
-        raise StoreConflict(f"{p.name} is seated in {_where(seated[p.key])}: {stays}")
+        raise StoreConflict(said("{name} is seated in {seats}: {stays}", name=p.name,
+                                 seats=_where(seated[p.key]), stays=stays))
 
 
-def _gone(person_id: int) -> str:
-    return f"no person {person_id} on the roster: reload the roster"
+def _gone(person_id: int) -> Said:
+    return said("no person {number} on the roster: reload the roster", number=person_id)
 
 
 __all__ = ["Imported", "Roster", "apart_pairs"]

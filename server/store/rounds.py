@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from dipclock.i18n import said
 from server.logline import Summary, kept
 from server.store.base import Base
 from server.store.errors import StoreConflict
@@ -65,9 +66,10 @@ class Rounds(Base):
             if before is not None and not reopen:
                 old = _round_row(before)
                 if _differs(old, r) and self._record(db, old):
-                    raise StoreConflict(f"round {r.number} is a record "
-                                        f"({self._record(db, old).text()}): its event, start and "
-                                        "schedule do not change unless you reopen it")
+                    raise StoreConflict(said(
+                        "round {number} is a record ({held}): its event, start and schedule "
+                        "do not change unless you reopen it", number=r.number,
+                        held=self._record(db, old).sentence()))
             current = db.execute("SELECT value FROM meta WHERE key = 'round'").fetchone()
             db.execute(
                 "INSERT INTO round_undo(round, before, current_before, summary, at, said) "
@@ -97,15 +99,16 @@ class Rounds(Base):
             row = db.execute("SELECT id, round, before, current_before FROM round_undo "
                              "ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
-                raise StoreConflict("no change to the rounds to undo")
+                raise StoreConflict(said("no change to the rounds to undo"))
             undo_id, number, before, current = row
             if before is None:
                 now_row = db.execute(f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE number = ?",
                                      (number,)).fetchone()
                 if now_row is not None and self._record(db, _round_row(now_row)):
-                    raise StoreConflict(f"round {number} has been played since "
-                                        f"({self._record(db, _round_row(now_row)).text()}): "
-                                        "it stays; reopen it to correct it")
+                    raise StoreConflict(said(
+                        "round {number} has been played since ({held}): it stays; reopen it "
+                        "to correct it", number=number,
+                        held=self._record(db, _round_row(now_row)).sentence()))
                 db.execute("DELETE FROM rounds WHERE number = ?", (number,))
                 db.execute("DELETE FROM pauses WHERE round = ?", (number,))
                 db.execute("DELETE FROM adjustments WHERE round = ?", (number,))

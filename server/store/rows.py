@@ -11,7 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from dipclock.events import EventProfile
-from dipclock.i18n import ENGLISH, Words
+from dipclock.i18n import ENGLISH, Said, Words, said
+from dipclock.sentences import listed, plural
 from server.sheets import Sheet, SheetIn
 
 #: the meta key of the hub's own note of its time (``Store.note_time``)
@@ -98,15 +99,20 @@ class RoundRecord:
     def text(self, words: Words = ENGLISH) -> str:
         """"19 button presses, 2 rulings, called, 3 result sheets": what the TD would lose,
         in ``words`` (the TD's phone's language)."""
-        parts = [words.plural("{n} button press", "{n} button presses", self.presses)
-                 if self.presses else "",
-                 words.plural("{n} ruling", "{n} rulings", self.rulings) if self.rulings else "",
-                 words.plural("{n} list of units", "{n} lists of units", self.units)
-                 if self.units else "",
-                 words.plural("{n} result sheet", "{n} result sheets", self.sheets)
-                 if self.sheets else "",
-                 words("called") if self.called else ""]
-        return ", ".join(p for p in parts if p) or words("nothing played yet")
+        return self.sentence().in_(words)
+
+    def sentence(self) -> Said:
+        """``text`` as a sentence, for a refusal said later in its reader's language."""
+        parts = [plural("{n} button press", "{n} button presses", self.presses)
+                 if self.presses else None,
+                 plural("{n} ruling", "{n} rulings", self.rulings) if self.rulings else None,
+                 plural("{n} list of units", "{n} lists of units", self.units)
+                 if self.units else None,
+                 plural("{n} result sheet", "{n} result sheets", self.sheets)
+                 if self.sheets else None,
+                 said("called") if self.called else None]
+        shown = [p for p in parts if p is not None]
+        return listed(*shown) if shown else said("nothing played yet")
 
 
 _SHEET_COLUMNS = ("round, table_no, body, confirmed, td, by_td, at, version, td_without, "

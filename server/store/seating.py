@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from dipclock.i18n import Said, said
 from dipclock.seating import Seat
 from server.logline import Summary
 from server.store.errors import StoreConflict
@@ -48,15 +49,16 @@ class Seating(Rounds):
                              (number,)).fetchone()
             held = self._record(db, _round_row(row)) if row is not None else None
             if held:
-                raise self.seating_stays(number, held.text())
+                raise self.seating_stays(number, held.sentence())
             db.execute("DELETE FROM seating WHERE round = ?", (number,))
             db.executemany(
                 "INSERT INTO seating(round, table_no, power, player) VALUES(?, ?, ?, ?)",
                 [(s.round, s.table, s.power, s.player) for s in seats])
 
     @staticmethod
-    def seating_stays(number: int, played: str) -> StoreConflict:
-        """Why round ``number``'s seating is not replaced (``played``: what it holds, in
-        ``RoundRecord.text``'s words), the same from the desk's look and the write's."""
-        return StoreConflict(f"round {number} has been played ({played}): its seating stays "
-                                   "as it is; change single seats with the seating import")
+    def seating_stays(number: int, played: Said | str) -> StoreConflict:
+        """Why round ``number``'s seating is not replaced (``played``: what it holds,
+        ``RoundRecord.sentence``), the same from the desk's look and the write's."""
+        return StoreConflict(said("round {number} has been played ({held}): its seating "
+                                  "stays as it is; change single seats with the seating "
+                                  "import", number=number, held=played))

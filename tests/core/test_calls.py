@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dipclock.events import BUILTIN, CallEnds, EventProfile, parse_event_toml
+from dipclock.i18n import Words
 from dipclock.schedule import Pause, PhaseRef, Schedule
 from dipclock.screen import build
 from dipclock.timeline import table_clock, timetable
@@ -205,8 +206,14 @@ def test_where_a_called_game_ends_is_worded_once_for_every_screen_and_command() 
     assert game_ends(fall, fall, "at_call") == "the game ends then, Fall 1906 centres count"
     assert game_ends(None, None, "last_fall") == "the game ends before its first deadline"
     assert counts(None) == "the starting centres count"
-    assert preview_line("Table 2", spring, fall, "last_deadline", "13:17:00", PhaseRef.parse(
+    assert preview_line(2, spring, fall, "last_deadline", "13:17:00", PhaseRef.parse(
         "F1907"), 51.4) == ("Table 2: the game ends after Spring 1907 (13:17:00); loses Fall "
                             "1907, 51 s short; Fall 1906 centres count")
+    assert preview_line(None, spring, fall, "at_call") == (
+        "Every table: the game ends then, Fall 1906 centres count")
+    # a French TD's phone: every piece in French, the phases too
+    french = preview_line(2, spring, fall, "last_deadline", "13:17:00",
+                          PhaseRef.parse("F1907"), 51.4, Words("fr"))
+    assert french.startswith("Table 2 : la partie") and "Automne 1907" in french, french
     assert BUILTIN["wdc2003"].summary().endswith(
         f"; {CALL_RULES['last_fall']}; penalties: leniency")

@@ -324,7 +324,8 @@ WORD = re.compile(r"[^\W\d_]+")
 #: ``dipclock doctor``) and the hardware's names (Wi-Fi, Pi, BCM)
 NEUTRAL = {"NMR", "s", "min", "journalctl", "vacuum", "size", "M", "u", "dipclock", "doctor",
            "venv", "sh", "Wi", "Fi", "Pi", "BCM", "options", "rotate", "ls", "dev",
-           "serial", "by", "id", "auto"}
+           "serial", "by", "id", "auto",
+           "hub", "Hub"}  # the hall's hub: one word in every language, as on the pages
 #: Words a language shares with English, its own as much as English's
 SHARED: dict[str, set[str]] = {
     "fr": {"code", "minute",  # before the event: the network's words and fixes
@@ -338,6 +339,7 @@ SHARED: dict[str, set[str]] = {
            "England", "Solo", "Pause", "Server", "in", "Veto", "Remis", "Runde", "Tisch",
            "Phase", "Minuten", "Min", "Druck"},
     "it": {"router", "pin", "chip", "driver", "file", "password", "output",
+           "all",  # all'hub: the article before a vowel
            "Solo", "Russia", "Italia", "Francia", "server", "veto", "in", "Inghilterra",
            "Patta", "Turno", "Austria", "a"},
     "nl": {"code", "dashboard", "laptop", "pin", "router", "start", "Start", "stop", "of",

@@ -118,7 +118,7 @@ def test_a_volunteer_the_seating_sat_out_gets_the_event_s_bonus_each_round():
     seated = {1: {"Bob Ray", "Cy Day"}, 2: {"Cy Day"}}
     total, lines = event_bonuses(people, marks, seated, 5)
     assert total == {"Ann Lee": 10.0}
-    assert lines == ["Ann Lee: 5 points for sitting out round 1, as the event gives a "
-                     "volunteer", "Ann Lee: 5 points for sitting out round 2, as the event "
-                     "gives a volunteer"]
+    assert list(map(str, lines)) == [
+        "Ann Lee: 5 points for sitting out round 1, as the event gives a volunteer",
+        "Ann Lee: 5 points for sitting out round 2, as the event gives a volunteer"]
     assert event_bonuses(people, marks, seated, 0) == ({}, [])

@@ -115,7 +115,7 @@ def test_each_events_default_follows_its_text() -> None:
 def test_the_split_enters_the_standings_with_its_note() -> None:
     ann = GameScore(round=2, player="Ann", score=50.0, board="4", power="Germany", centres=5)
     games, note = split(ann, [rec("F1903", "Zoe", 40)], "original", 1907)
-    assert note == "Germany at round 2 table 4: 60 % to Ann, 40 % to Zoe, as the TD decided"
+    assert str(note) == "Germany at round 2 table 4: 60 % to Ann, 40 % to Zoe, as the TD decided"
     keep = next(g for g in games if g.player == "Ann")
     assert (keep.board, keep.power, keep.centres, keep.score) == ("4", "Germany", 5, 30.0)
     zoe = next(g for g in games if g.player == "Zoe")
@@ -159,9 +159,9 @@ def test_the_td_names_who_of_the_level_next_takes_the_seat() -> None:
     scores = top_scores(*((p, 100 - i) for i, p in enumerate(players[:8])), ("P8", 93))
     present = players[1:]
     tied = top_board_round(2, present, scores, TOP, Past(), random.Random(1))
-    assert tied.seeds == () and "tied between P7, P8" in tied.notes[0]
+    assert tied.seeds == () and "tied between P7, P8" in str(tied.notes[0])
     got = top_board_round(2, present, scores, TOP, Past(), random.Random(1), chosen=["P8"])
     assert got.seeds == ("P1", "P2", "P3", "P4", "P5", "P6", "P8")
     # a name not among those level settles nothing, and the note says so
     wrong = top_board_round(2, present, scores, TOP, Past(), random.Random(1), chosen=["P1"])
-    assert wrong.seeds == () and "the TD named P1: name 1 of those level" in wrong.notes[0]
+    assert wrong.seeds == () and "the TD named P1: name 1 of those level" in str(wrong.notes[0])

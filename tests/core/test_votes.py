@@ -432,8 +432,8 @@ def test_wdc2006_a_game_end_not_agreed_by_a_vote_is_told():
     score zero"; elsewhere (wdc2019) nothing is said."""
     early = GameResult(centres=CHART, year=1906, eliminated={"G": 1904})
     for event in ("wdc2006", "graduated20"):
-        said = unagreed_end(BUILTIN[event], early, clock_year=1909)
-        assert said is not None and "(rule 16) scores a game end not agreed" in said
+        line = unagreed_end(BUILTIN[event], early, clock_year=1909)
+        assert line is not None and "(rule 16) scores a game end not agreed" in str(line)
         assert unagreed_end(BUILTIN[event], early, clock_year=1906) is None  # the clock's end
     assert unagreed_end(BUILTIN["wdc2019"], early, clock_year=1907) is None
     solo = GameResult(centres={"A": 18, "E": 2, "F": 2, "G": 0, "I": 4, "R": 4, "T": 4},

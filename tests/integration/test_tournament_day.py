@@ -221,12 +221,12 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
     day.now("09:31:00")  # every late window shut
     expect(page.locator("#pen-1-2-G-F1901")).to_be_visible(timeout=WAIT)
     expect(page.locator("#pen-1-1-E-S1901")).to_contain_text(
-        f"T1 England ({player(1, 1, 'E')}) S1901", timeout=WAIT)
+        f"T1 England ({player(1, 1, 'E')}) Spring 1901", timeout=WAIT)
     day.decide("1-1-E-S1901", "Confirm")
     assert day.decide("1-2-F-S1901", "Change", note="kiosk far from the table",
                       final="Yellow card (TD)") == [
-        f"New penalty for table 2 France ({player(1, 2, 'F')}) S1901:",
-        f"Change the penalty for table 2 France ({player(1, 2, 'F')}) S1901?"]
+        f"New penalty for table 2 France ({player(1, 2, 'F')}) Spring 1901:",
+        f"Change the penalty for table 2 France ({player(1, 2, 'F')}) Spring 1901?"]
     day.decide("1-2-G-F1901", "Waive", note="button box unplugged")
     # T1 A F1901 stays undecided: it is ruled on after round 3, through the round picker
 
@@ -269,7 +269,7 @@ def test_a_tournament_day_through_the_dashboard_alone(browser: Any, hub: ThreadH
     expect(page.locator("#break-deadline option[value='S1901']")).to_have_count(1, timeout=WAIT)
     page.select_option("#break-deadline", "S1901")
     page.fill("#break-minutes", "5")
-    assert day.click("#btn-break") == ["Break of 5 min at the S1901 deadline?"]
+    assert day.click("#btn-break") == ["Break of 5 min at the Spring 1901 deadline?"]
     day.open("Add or take away time")
     page.fill("#adj-seconds", "90")
     page.select_option("#adj-table", "2")

@@ -385,7 +385,7 @@ def test_the_screenshot_of_a_turned_screen_is_its_pixels(tmp_path: Path) -> None
 def test_a_portrait_size_the_screen_refuses_points_to_rotate() -> None:
     from kiosk.display import _size_fix
 
-    fix = _size_fix((1080, 1920), [(1920, 1080), (1280, 720)])
+    fix = str(_size_fix((1080, 1920), [(1920, 1080), (1280, 720)]))
     assert fix.startswith('set size = "1920x1080" (the screen\'s own mode) and rotate = 90')
-    assert _size_fix((1000, 1000), [(1920, 1080)]) == (
+    assert str(_size_fix((1000, 1000), [(1920, 1080)])) == (
         "remove size from kiosk.toml, or set one the screen has: 1920x1080")

@@ -290,3 +290,20 @@ def test_a_passed_vote_ends_the_game_on_the_screen_with_the_sheet_s_code(table: 
     assert screen.qr == "http://hub:8000/sheet/2/3#k7qm2x4pdzralz3n"
     assert screen.vote is None  # the result is the screen's own label
     assert isinstance(table.press("F"), StoredPress)  # the vote is over: no vote press
+
+
+def test_a_full_card_s_reason_is_said_in_the_screen_s_language(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The press is kept in memory only: its reason is said as it is made, in the words the
+    screen speaks (the event's, once a snapshot said them)."""
+    from dipclock.i18n import Words
+    from kiosk.app import VOTE_NOT_KEPT
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(table.outbox, "vote_press", full)
+    table.kiosk.words = Words("fr")
+    made = table.press("F")
+    assert isinstance(made, StoredVotePress)
+    assert made.reason == Words("fr")(VOTE_NOT_KEPT) != VOTE_NOT_KEPT  # passes after merge

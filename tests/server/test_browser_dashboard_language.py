@@ -35,6 +35,7 @@ SIZES = ({"width": 360, "height": 780}, {"width": 1280, "height": 720})
 #: roster file's column names, which the hub reads in English only
 #: (``dipclock.roster.csvfile.HEADERS``) and the Roster card shows as they are typed.
 DATA = ("Player", "My Open", *(e.name for e in BUILTIN.values()), *LANGUAGES.values(),
+        "simulated",  # the clocks' names (benchmarks.hub pairs "simulated-2-...")
         "given,family,homonym,note,wdd,wdr,nationality,club,preregistered,email,location")
 
 #: What a person reads beside the page's text: the words in its fields and their labels.

@@ -231,7 +231,7 @@ def test_seating_imported_on_the_dashboard_names_the_player_in_the_review(browse
     dash.open_set_up()
     page.fill("#seating-csv", "round,table,power,player\n1,1,England,Alice Smith\n1,1,F,Bo Li\n")
     assert dash.click("#btn-seating") == "Import 2 seats?"
-    expect(page.locator("#pen-1-1-E-S1901")).to_contain_text("T1 England (Alice Smith) S1901",
+    expect(page.locator("#pen-1-1-E-S1901")).to_contain_text("T1 England (Alice Smith) Spring 1901",
                                                             timeout=WAIT)
     page.fill("#seating-csv", "1,1,Spain,Al\n")
     page.click("#btn-seating")
@@ -263,7 +263,7 @@ def test_units_typed_on_a_late_row_name_the_orders_a_graduated_penalty_deletes(b
     page.evaluate("document.activeElement.blur(); refresh()")
     expect(row.locator("input.units")).to_have_value("F Lon, F Nth, A Lvp, A Edi")
     assert dash.click("#pen-1-1-E-S1901 button:has-text('Units')") == (
-        'Set the units of table 1 England S1901 to "F Lon, F Nth, A Lvp, A Edi"?')
+        'Set the units of table 1 England Spring 1901 to "F Lon, F Nth, A Lvp, A Edi"?')
     expect(row.locator("em")).to_contain_text("3-unit NMR: delete", timeout=WAIT)
     shown = row.locator("em").inner_text()
     element_shot(row, f"{SHOTS}/dipclock-units-row.png")

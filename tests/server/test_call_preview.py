@@ -84,6 +84,11 @@ def test_the_call_names_table_2_s_loss_before_and_its_undo_restores_the_kiosk(
     assert later["warnings"] == 0
     bad = td.get("/api/td/call/preview", params={"at": "half past nine"})
     assert bad.status_code == 422 and "at" in bad.text
+    # a German TD's phone reads the lines and the warning in German, the phases too
+    german = td.get("/api/td/call/preview", headers={"Accept-Language": "de-DE"}).json()
+    cut = german["tables"][1]
+    assert cut["warning"].startswith("Tisch 2") and "Herbst 1901" in cut["warning"], cut
+    assert "Frühjahr 1901" in cut["text"] and "Fall" not in cut["text"], cut
 
     page, asked = signed_in(browser, live.url, PASSWORD)
     open_call(page)

@@ -54,6 +54,23 @@ def test_a_bad_port_exits_2(tmp_path, capsys):
     assert "--port -1: must be 0-65535" in capsys.readouterr().err
 
 
+def test_the_hubs_errors_are_said_in_its_language(tmp_path, monkeypatch, capsys):
+    """``dipclock hub --lang`` (else LANG) says its errors in that language, an option
+    argparse refuses before ``--lang`` is read included."""
+    assert main(["--data", str(tmp_path), "--port", "65536", "--lang", "de"]) == 2
+    assert capsys.readouterr().err == (
+        "dipclock hub: Fehler: --port 65536: muss 0–65535 sein (0: ein freier)\n")
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["--data", str(tmp_path), "--wait-for-sync", "-1"]) == 2
+    assert capsys.readouterr().err == (
+        "dipclock hub : erreur : --wait-for-sync -1 : donnez de 0 à 86400 secondes\n")
+    assert main(["--data", str(tmp_path), "--lang", "it", "--bogus"]) == 2
+    assert capsys.readouterr().err == (
+        "dipclock hub: errore: argomenti non riconosciuti: --bogus\n")
+
+
 class Waiting:
     """The wait for NTP with a fake kernel and a fake clock: no test sleeps."""
 

@@ -143,14 +143,14 @@ def test_a_sheet_key_holder_s_bad_body_is_described_off_the_event_loop(hub, monk
     from tests.waits import wait_for
 
     entered, release = threading.Event(), threading.Event()
-    real = bodies.describe
+    real = bodies.problem
 
     def held(problems):  # type: ignore[no-untyped-def]
         entered.set()
         release.wait(PATIENCE)
         return real(problems)
 
-    monkeypatch.setattr(bodies, "describe", held)
+    monkeypatch.setattr(bodies, "problem", held)
     key = httpx.get(hub.url + "/api/tables/1/snapshot", headers=hub.auth(hub.td(), 1),
                     timeout=PATIENCE).json()["sheet"].rpartition("#")[2]
     answer: list[httpx.Response] = []

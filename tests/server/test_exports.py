@@ -60,7 +60,7 @@ def test_a_seated_name_the_roster_lacks_is_split_and_said(hub: Hub):
     assert (event.people["Ludwig van Beethoven"].given,
             event.people["Ludwig van Beethoven"].family) == ("Ludwig", "van Beethoven")
     assert (event.people["Cher"].given, event.people["Cher"].family) == ("", "Cher")
-    assert len(notes) == 7 and any(n.startswith(
+    assert len(notes) == 7 and any(str(n).startswith(
         "'Ludwig van Beethoven' is not on the roster: written as first name 'Ludwig', name "
         "'van Beethoven'") for n in notes)
     r = hub.client.get("/api/td/export/wdd")

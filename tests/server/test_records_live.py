@@ -134,6 +134,12 @@ def test_one_tap_cannot_rewrite_a_played_round_and_a_reopen_previews_and_undoes(
     moves = "\n".join(preview["moves"])
     assert "deadlines would move: Spring 1901 10:20:00 → 10:22:00" in moves
     assert "late row" in moves and "ruling" in moves, moves
+    # a French TD's phone reads what would move in French: the phases and powers too
+    french = ok(td.post("/api/td/round/preview", json=later,
+                        headers={"Accept-Language": "fr-FR"}))
+    moved = "\n".join(french["moves"])
+    assert "Printemps 1901 10:20:00 → 10:22:00" in moved and "Spring" not in moved, moved
+    assert "late row" not in moved and "ruling" not in moved, moved
     assert preview["event"] == "Three-round weekend, graduated penalties"  # its own event
     ok(td.put("/api/td/round", json=later, headers=base(td)))
     after = record_of(td, 1)
@@ -165,6 +171,10 @@ def test_setting_up_the_next_round_early_or_in_the_past_says_what_the_tables_sho
         "it and shows round 2 instead."]
     assert preview["tables_show"] == ("Saturday team round starts at 19:00 · Spring 1901 · "
                                       "8:53:00 · First deadline 19:20")
+    german = ok(td.post("/api/td/round/preview", json=evening,
+                        headers={"Accept-Language": "de"}))
+    assert german["questions"][0].startswith("Runde 1 läuft (Frühjahr 1901"), german
+    assert "Frühjahr 1901" in german["tables_show"], german
     yesterday = {"number": 2, "start": (START - timedelta(days=1)).isoformat()}
     asked = ok(td.post("/api/td/round/preview", json=yesterday))["questions"]
     assert asked[1].startswith("The start, 2026-11-24 10:00, is 1 day 0 h in the past: "

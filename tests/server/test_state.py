@@ -122,7 +122,8 @@ def test_break_at_a_deadline_then_cancel_it(hub, td):
     r = c.post("/api/td/pauses", json={"deadline": "S1902", "minutes": 30}, headers=td)
     c.post(f"/api/td/pauses/{r.json()['id']}/end", headers=td)
     tt = c.get("/api/td/state").json()["deadlines"]
-    assert {"phase": "S1902", "deadline": "2024-05-04T10:49:00"} in tt
+    assert {"phase": "S1902", "deadline": "2024-05-04T10:49:00",
+            "phase_said": "Spring 1902"} in tt
     assert c.post("/api/td/pauses", json={"deadline": "S1901"}, headers=td).status_code == 409
 
 

@@ -155,7 +155,7 @@ def test_a_team_table_whose_own_games_mixed_systems_is_refused_as_the_standings_
     view = StandingsView(event="x", round=2, sheets_final=1, sheets_waiting=[], standings=[],
                          problem="", teams=[TeamRow(rank=1, team="Reds", total=1.0,
                                                     shared=False)], teams_mixed=mixed)
-    monkeypatch.setattr(results, "standings_view", lambda store, round_no: view)
+    monkeypatch.setattr(results, "standings_view", lambda store, round_no, words=None: view)
     r = hub.client.get("/api/teams.csv?round=2")
     assert r.status_code == 409 and r.json()["detail"] == (
         f"teams.csv: {mixed}; ask for it anyway with ?mixed=1")
