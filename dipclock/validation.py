@@ -18,16 +18,11 @@ from functools import cache
 from typing import Any
 
 from dipclock.errors import KEY_WORDS, TOP_LEVEL, DipclockError, first_problem
-from dipclock.i18n import Said, _Plural, said
+from dipclock.i18n import Said, said
+from dipclock.sentences import plural
 
 #: Our sentence for a problem of one pydantic error type, from the error's context
 Made = Callable[[Mapping[str, Any]], Said | None]
-
-
-def plural(one: str, many: str, n: int, /, **values: object) -> Said:
-    """``dipclock.sentences.plural``, which this module sits below: the sentences read the
-    schedule, which reads the events, whose files this module describes."""
-    return _Plural(one, values, many=many, n=n)
 
 
 def describe(errors: Sequence[Mapping[str, Any]], whole: str = TOP_LEVEL,

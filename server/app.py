@@ -14,7 +14,6 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import State
 
-from dipclock.i18n import ENGLISH, Words
 from machine.timesync import boot_id, clock_synchronised
 from server import errors, gcpauses
 from server.backroom import Backroom
@@ -25,7 +24,7 @@ from server.context import Hub
 from server.gate import Gate
 from server.headers import SecurityHeaders
 from server.hubtime import NOTE_EVERY, note_time
-from server.language import preferred, words_for
+from server.language import words_asked, words_for
 from server.mdns import Announcement
 from server.opening import open_hub
 from server.readlimit import PublicReads
@@ -123,8 +122,7 @@ def create_app(
     async def _refused(request: Request, exc: Refused) -> JSONResponse:
         """A TD action ``server.actions`` turned down: its status and its one line, in the
         language the request asks for (no store read here: the header alone decides)."""
-        lang = preferred(request.headers.get("accept-language"))
-        return JSONResponse({"detail": exc.in_(Words(lang) if lang else ENGLISH)},
+        return JSONResponse({"detail": exc.in_(words_asked(request))},
                             status_code=exc.status)
 
     @app.exception_handler(sqlite3.ProgrammingError)
@@ -140,9 +138,7 @@ def create_app(
         """A change the store would not make (it raises no HTTP errors): a 409 with its
         one line (a change from a stale screen names what changed, on the venue's
         clock, in the language the request asks for, else the event's)."""
-        lang = preferred(request.headers.get("accept-language"))
-        message = exc.message if exc.said is None else exc.in_(Words(lang) if lang
-                                                                else ENGLISH)
+        message = exc.message if exc.said is None else exc.in_(words_asked(request))
         if isinstance(exc, Stale):
             hub: Hub = request.app.state.hub
             accept = request.headers.get("accept-language")

@@ -21,9 +21,9 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request, Response, WebSocket
 
-from dipclock.i18n import ENGLISH, Said, Words, said
+from dipclock.i18n import Said, said
 from server.context import Hub, HubDep, client_address
-from server.language import preferred
+from server.language import words_asked
 from server.refusal import Refused
 from server.stale import BASE_HEADER
 from server.store import PairedClock
@@ -106,8 +106,7 @@ def spoken(request: Request, line: Said) -> str:
     """``line`` in the language the request asks for (``Accept-Language``), as
     ``server.app`` answers a ``Refused``: for a refusal answered otherwise (one with
     headers, or before the app)."""
-    lang = preferred(request.headers.get("accept-language"))
-    return line.in_(Words(lang) if lang else ENGLISH)
+    return line.in_(words_asked(request))
 
 
 def same_secret(sent: str, kept: str) -> bool:

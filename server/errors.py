@@ -20,10 +20,10 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from dipclock.events import EventError
-from dipclock.i18n import ENGLISH, N_, Said, Words, said
+from dipclock.i18n import N_, Said, said
 from dipclock.validation import describe as core_describe
 from machine.storage import is_disk_full
-from server.language import preferred
+from server.language import words_asked
 
 log = logging.getLogger("uvicorn.error")
 
@@ -54,13 +54,6 @@ def problem(errors: Sequence[Mapping[str, Any]]) -> Said:
 def describe(errors: Sequence[Mapping[str, Any]]) -> str:
     """``problem`` in English: a line for a log or a kiosk's reply (scripts read it)."""
     return str(problem(errors))
-
-
-def words_asked(request: Request) -> Words:
-    """The language a request asks for in its ``Accept-Language``, else English: the
-    header alone decides (no store read), as for a refusal (``server.app``)."""
-    lang = preferred(request.headers.get("accept-language"))
-    return Words(lang) if lang else ENGLISH
 
 
 #: what a TD's screen and a clock's log say while the hub's disk is full

@@ -56,6 +56,14 @@ def words_for(accept: str | None, hub_event: EventProfile | None) -> Words:
     return Words(lang) if lang else ENGLISH
 
 
+def words_asked(request: Request) -> Words:
+    """The language a request asks for in its ``Accept-Language``, else English: the
+    header alone decides (no store read), for what is answered before or beside a route
+    (a refusal, a malformed request)."""
+    lang = preferred(request.headers.get("accept-language"))
+    return Words(lang) if lang else ENGLISH
+
+
 def phone_words(request: Request, hub: HubDep) -> Words:
     """FastAPI dependency (sync: the event is read from the store in a worker thread)."""
     return words_for(request.headers.get("accept-language"), hub.store.event())
@@ -64,4 +72,4 @@ def phone_words(request: Request, hub: HubDep) -> Words:
 #: A route's ``words: PhoneWords``: the request's language, as above.
 PhoneWords = Annotated[Words, Depends(phone_words)]
 
-__all__ = ["PhoneWords", "phone_words", "preferred", "words_for"]
+__all__ = ["PhoneWords", "phone_words", "preferred", "words_asked", "words_for"]
