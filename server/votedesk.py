@@ -64,17 +64,15 @@ BY_TD = "the TD"
 ClaimState = Literal["waiting", "cast", "conflict", "lapsed", "refused"]
 
 
-def conflict_line(power: str) -> str:
-    return f"two phones chose for {POWERS[power]}: choose again, on one phone"
-
-
-def conflict_said(line: str) -> Said | str:
-    """A phone's ``Done.conflict`` line as a sentence said in the reader's language."""
-    letter = next((p for p in LETTERS if line == conflict_line(p)), None)
-    if letter is None:
-        return line
+def conflict_said(power: str) -> Said:
+    """Why two phones' claims for ``power`` were both dropped, in the reader's language."""
     return said("two phones chose for {power}: choose again, on one phone",
-                power=said_power(letter))
+                power=said_power(power))
+
+
+def conflict_line(power: str) -> str:
+    """``conflict_said`` in English, as claims stored before sentences were kept say it."""
+    return str(conflict_said(power))
 
 
 def press_line(power: str, what: str, words: Words = ENGLISH) -> str:
@@ -113,12 +111,13 @@ def claim_state(claim: ClaimRow, now: datetime, words: Words = ENGLISH
     return state, why_words(claim.why, words)
 
 
-def kept_why(exc: VoteRefused | Refused) -> str:
-    """A refusal as a claim keeps it: its sentence as JSON (as the log keeps its lines,
-    ``server.logline``), so the phone that asks later reads it in its own language; its
-    English where it was raised without one."""
-    return json.dumps(exc.said.to_json(), ensure_ascii=False) \
-        if isinstance(exc.said, Said) else str(exc)
+def kept_why(why: VoteRefused | Refused | Said) -> str:
+    """A refusal (or a sentence) as a claim keeps it: its sentence as JSON (as the log
+    keeps its lines, ``server.logline``), so the phone that asks later reads it in its own
+    language; its English where it was raised without one."""
+    sentence = why if isinstance(why, Said) else why.said
+    return json.dumps(sentence.to_json(), ensure_ascii=False) \
+        if isinstance(sentence, Said) else str(why)
 
 
 def _kept_sentence(why: str) -> Said | None:
@@ -361,7 +360,7 @@ class Done:
 
     vote: TableVote
     token: str | None = None
-    conflict: str = ""
+    conflict: Said | None = None  # why its claim and another phone's were both dropped
 
 
 def _vote_now(tx: VoteTx, board: Board, row: VoteRow) -> TableVote:
@@ -375,19 +374,24 @@ def _vote_now(tx: VoteTx, board: Board, row: VoteRow) -> TableVote:
 def game_over(rows: Sequence[VoteRow], words: Words = ENGLISH) -> str:
     """Why a table whose game a vote ended takes no more proposals ("" when none did), in
     ``words``' language."""
-    gone = [r for r in rows if r.state == "passed" and r.undone_at is None]
-    if not gone:
+    ended = _ended_by(rows)
+    if ended is None:
         return ""
-    return words("the game is over: {headline}",
-                 headline=headline_words(gone[-1].headline, words))
+    return words("the game is over: {headline}", headline=headline_words(ended.headline, words))
+
+
+def _ended_by(rows: Sequence[VoteRow]) -> VoteRow | None:
+    """The vote that ended the table's game (the last passed and not undone), if any."""
+    return next((r for r in reversed(rows) if r.state == "passed" and r.undone_at is None),
+                None)
 
 
 def _ended(tx: VoteTx, round_no: int, table: int) -> None:
     """In the change's own transaction: no vote at a table whose game a vote ended."""
-    gone = [r for r in tx.votes(round_no, table) if r.state == "passed" and r.undone_at is None]
-    if gone:
+    ended = _ended_by(tx.votes(round_no, table))
+    if ended is not None:
         raise Refused(409, said("table {table}'s game is over: {headline}", table=table,
-                                headline=headline_said(gone[-1].headline)))
+                                headline=headline_said(ended.headline)))
 
 
 def _tidy(tx: VoteTx, profile: EventProfile, round_no: int, table: int) -> None:
@@ -440,7 +444,8 @@ def open_proposal(tx: VoteTx, board: Board, table: int, form: str, centres: Mapp
            if phone else
            said("round {round} table {table}: {who} proposed {proposal}, {period}: the "
                 "vote is open", **where), subject(round_no, table))
-    token, conflict = None, ""
+    token: str | None = None
+    conflict: Said | None = None
     if phone and proposer is not None and device is not None:
         token, conflict = _add_claim(tx, row, proposer, "propose", device)
     else:
@@ -449,21 +454,22 @@ def open_proposal(tx: VoteTx, board: Board, table: int, form: str, centres: Mapp
 
 
 def _add_claim(tx: VoteTx, row: VoteRow, power: str, choice: str,
-               device: str) -> tuple[str, str]:
+               device: str) -> tuple[str, Said | None]:
     """A phone's claim for ``power``; another phone's waiting claim for it drops both (the
     same phone choosing again replaces its own)."""
     token = secrets.token_urlsafe(16)
-    conflict = ""
+    conflict: Said | None = None
     for c in tx.claims(row.round, row.table):
         if c.power != power or c.state != "waiting" or lapsed(c, tx.now):
             continue
         if c.device == device:
             tx.settle_claim(c.token, "refused", "this phone chose again")
         else:
-            conflict = conflict_line(power)
-            tx.settle_claim(c.token, "conflict", conflict)
+            conflict = conflict_said(power)
+            tx.settle_claim(c.token, "conflict", kept_why(conflict))
     tx.add_claim(ClaimRow(token, row.id, row.round, row.table, power, choice, device, tx.now,
-                          "conflict" if conflict else "waiting", conflict, None))
+                          "conflict" if conflict else "waiting",
+                          kept_why(conflict) if conflict else "", None))
     if conflict:
         tx.log(said("round {round} table {table}: two phones chose for {power}: choose "
                     "again, on one phone", round=row.round, table=row.table,

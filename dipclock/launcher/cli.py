@@ -33,7 +33,6 @@ from dipclock.launcher.language import (
     add_lang,
     os_said,
     print_notes,
-    told,
     words_for,
     words_in,
 )
@@ -368,7 +367,7 @@ def _penalty(args: argparse.Namespace) -> int:
     try:
         result = penalty(profile.penalty, args.late, args.offence, units)
     except UnknownUnit as exc:
-        raise UsageError(said("--units: {reason}", reason=told(exc))) from None
+        raise UsageError(said("--units: {reason}", reason=exc)) from None
     _say(json.dumps(result.as_json()) if args.json else result.told(words_for(args)))
     return 0
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from dipclock.arguments import UsageError
 from dipclock.i18n import Words, said
-from dipclock.launcher.language import Note, add_lang, os_said, told, words_for
+from dipclock.launcher.language import Note, add_lang, os_said, words_for
 from dipclock.launcher.roster import open_hub_data
 
 _DATA = {"required": True, "type": Path, "metavar": "DIR",
@@ -89,7 +89,7 @@ def run_export(args: argparse.Namespace) -> tuple[str, list[Note]]:
     try:
         done = wdd_export(store)
     except ExportRefused as exc:
-        raise UsageError(told(exc)) from None
+        raise UsageError(exc) from None
     finally:
         store.close()
     try:
@@ -132,7 +132,7 @@ def run_import(args: argparse.Namespace) -> tuple[str, list[Note]]:
     try:
         checked = archive.check(data, args.data)
     except archive.ArchiveRefused as exc:
-        raise UsageError(said("{file}: {reason}", file=args.file, reason=told(exc))) \
+        raise UsageError(said("{file}: {reason}", file=args.file, reason=exc)) \
             from None
     try:
         if there is not None and not args.replace:

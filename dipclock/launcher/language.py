@@ -32,8 +32,9 @@ Note = Said | str
 
 
 def told(exc: BaseException) -> Note:
-    """An error's message as a field of another sentence: its ``Said`` where it was raised
-    with one (then translated with the sentence), else its own (English) text."""
+    """An error's message as a ``Note`` (printed by ``print_notes``): its ``Said`` where it
+    was raised with one, else its own (English) text. (As a field of another sentence, or
+    a ``UsageError``'s message, the error itself is given: a ``Said`` says it.)"""
     sentence = getattr(exc, "said", None)
     return sentence if isinstance(sentence, Said) else str(exc)
 

@@ -218,7 +218,7 @@ def run_standings(args: argparse.Namespace) -> tuple[str, list[Note]]:
     try:
         check_rounds(profile, (s.round for s in scores))
     except EventError as exc:
-        raise UsageError(said("{file}: {reason}", file=args.scores, reason=told(exc))) \
+        raise UsageError(said("{file}: {reason}", file=args.scores, reason=exc)) \
             from None
     rules, notes = usable_rules(profile.standings or StandingsRules(), columns)
     top = top_board_of(profile, rules, args.top_board, scores, args.scores)
@@ -226,7 +226,7 @@ def run_standings(args: argparse.Namespace) -> tuple[str, list[Note]]:
     try:
         table = standings(scores, rules, top_board=top)
     except StandingsError as exc:
-        raise UsageError(said("{file}: {reason}", file=args.scores, reason=told(exc))) \
+        raise UsageError(said("{file}: {reason}", file=args.scores, reason=exc)) \
             from None
     if args.json:
         rows = [{"rank": s.rank, "player": s.player, "total": round(s.total, DECIMALS)}

@@ -27,7 +27,6 @@ from dipclock.launcher.language import (
     os_said,
     print_notes,
     say_in,
-    told,
     words_for,
 )
 from dipclock.roster import (
@@ -125,7 +124,7 @@ def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[Note]]:
         text, note = decode(data)
         read = read_roster(text)
     except RosterFileError as exc:
-        raise UsageError(said("{file}: {reason}", file=args.file, reason=told(exc))) \
+        raise UsageError(said("{file}: {reason}", file=args.file, reason=exc)) \
             from None
     notes: list[Note] = [said("{file}: {note}", file=args.file, note=n)
                          for n in ((note,) if note else ()) + read.notes]
@@ -138,7 +137,7 @@ def _import(store: Store, args: argparse.Namespace) -> tuple[str, list[Note]]:
         done = store.import_roster(read, datetime.now(UTC).replace(tzinfo=None),
                                    replace=args.replace, keep_good=args.keep_good)
     except StoreConflict as exc:  # a replacement that would remove someone seated
-        raise UsageError(told(exc)) from None
+        raise UsageError(exc) from None
     except sqlite3.Error as exc:
         raise UsageError(said("--data {folder}: the hub's store refused ({reason})",
                               folder=args.data, reason=str(exc))) from None

@@ -23,7 +23,7 @@ from dipclock.eventfiles import load_event
 from dipclock.events import EventError, EventProfile
 from dipclock.eventscoring import check_rounds
 from dipclock.i18n import ENGLISH, POWER_NAMES, Words, said
-from dipclock.launcher.language import Note, add_lang, os_said, told, words_for
+from dipclock.launcher.language import Note, add_lang, os_said, words_for
 from dipclock.launcher.results import read_scores, usable_rules
 from dipclock.names import name_key, spelling
 from dipclock.powers import POWERS, power_letter
@@ -85,7 +85,7 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[Note]]:
     try:
         check_rounds(profile, [args.round])
     except EventError as exc:
-        raise UsageError(said("--round: {reason}", reason=told(exc))) from None
+        raise UsageError(said("--round: {reason}", reason=exc)) from None
     players = read_players(_text(args.players, "--players"), args.players)
     history = (read_history(_text(args.history, "--history"), args.history)
                if args.history else [])
@@ -117,7 +117,7 @@ def run_seat(args: argparse.Namespace) -> tuple[str, list[Note]]:
                              two_boards=two_boards, rules=profile.standings,
                              teams=team_powers or None)
     except SeatingError as exc:
-        raise UsageError(told(exc)) from None
+        raise UsageError(exc) from None
     if seating.played_enough:
         notes.append(said("sitting out, having played the most rounds {event} allows: "
                           "{players}", event=profile.id,
@@ -157,7 +157,7 @@ def top_board_table(profile: EventProfile, args: argparse.Namespace, players: li
         top = top_board_round(args.round, players, scores, rules, past, rng,
                               {t.number for t in kept})
     except StandingsError as exc:  # scores the standings cannot rank
-        raise UsageError(said("--scores: {reason}", reason=told(exc))) from None
+        raise UsageError(said("--scores: {reason}", reason=exc)) from None
     notes += top.notes
     return list(top.tables)
 
@@ -266,7 +266,7 @@ def read_history(text: str, origin: str) -> list[Seat]:
         seats = read_seats(text)
         read_past(seats)
     except SeatingError as exc:
-        raise UsageError(said("{file}: {reason}", file=origin, reason=told(exc))) from None
+        raise UsageError(said("{file}: {reason}", file=origin, reason=exc)) from None
     return seats
 
 
@@ -329,7 +329,7 @@ def read_teams(text: str, origin: str, players: list[str]
                 letter = power_letter(cells[2])
             except ValueError as exc:
                 raise UsageError(said("{file}: line {line}: {reason}", file=origin, line=n,
-                                      reason=told(exc))) from None
+                                      reason=exc)) from None
             mine = powers.setdefault(team, {})
             if letter in mine:
                 raise UsageError(said("{file}: line {line}: team {team} has {power} already "

@@ -16,7 +16,7 @@ from dipclock.arguments import UsageError
 from dipclock.eventfiles import load_event
 from dipclock.eventscoring import check_rounds, last_year
 from dipclock.i18n import POWER_NAMES, Words, said
-from dipclock.launcher.language import Note, add_lang, told, words_for
+from dipclock.launcher.language import Note, add_lang, words_for
 from dipclock.powers import POWERS, power_letter
 from dipclock.scoring.result import parse_centres
 from dipclock.votes.ballot import CHOICES, Choice, count
@@ -123,7 +123,7 @@ def _power(text: str) -> str:
     try:
         return power_letter(text)
     except ValueError as exc:
-        raise UsageError(told(exc)) from None
+        raise UsageError(exc) from None
 
 
 __all__ = ["add_vote_parser", "parse_votes", "run_vote"]

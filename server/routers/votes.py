@@ -206,7 +206,7 @@ def phone_propose(round_no: RoundPath, table: TablePath, body: Parsed[ProposalIn
         phone, phone), subject=votedesk.subject(round_no, table), action=False)
     publish(hub, {table})
     if done.conflict:
-        raise Refused(409, votedesk.conflict_said(done.conflict))
+        raise Refused(409, done.conflict)
     return ProposedOut(vote=votedesk.phone_vote(done.vote, words), claim=done.token or "",
                        press=votedesk.press_line(body.proposer, "propose it", words))
 
@@ -224,7 +224,7 @@ def phone_claim(round_no: RoundPath, table: TablePath, vid: VotePath, body: Pars
         subject=votedesk.subject(round_no, table), action=False)
     publish(hub, {table})
     if done.conflict:
-        raise Refused(409, votedesk.conflict_said(done.conflict))
+        raise Refused(409, done.conflict)
     what = "veto it" if body.choice == "veto" else "cast this vote"
     return Claimed(claim=done.token or "", press=votedesk.press_line(body.power, what, words))
 
